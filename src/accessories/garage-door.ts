@@ -1,0 +1,223 @@
+// One door as a HomeKit garage door: shows what the door is really doing and turns Home's target changes into toggles.
+import type { API, CharacteristicValue, Logging, PlatformAccessory, Service } from 'homebridge';
+
+import { ServiceError, ToggleRejectedError } from '../client/errors.js';
+import type { Device, Door, DoorState } from '../client/types.js';
+import { DoorStateMachine } from '../door-state.js';
+import type { ShownState } from '../door-state.js';
+import { homeKitVersion } from '../homekit-name.js';
+import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL } from '../settings.js';
+import { DoorBattery } from './battery.js';
+import type { DoorContext } from './door-context.js';
+
+export interface DoorAccessoryDeps {
+  api: API;
+  log: Logging;
+  toggle: (doorId: string, state: DoorState) => Promise<void>;
+  transitionTimeoutMs: number;
+  lowBatteryThresholdPct: number;
+  /** A command was accepted: the platform should sync soon and often until the door arrives. */
+  onCommandAccepted: () => void;
+  now: () => number;
+}
+
+export class GarageDoorAccessory {
+  private readonly service: Service;
+  private readonly machine: DoorStateMachine;
+  private battery: DoorBattery | undefined;
+  /** Commands to one door run one after another, never overlapping. */
+  private commands: Promise<void> = Promise.resolve();
+  private accountReadable = true;
+  private deviceActive = true;
+  private doorActive = true;
+  private unknownStateLogged = false;
+
+  constructor(
+    private readonly deps: DoorAccessoryDeps,
+    readonly accessory: PlatformAccessory<DoorContext>,
+  ) {
+    const { Service: S, Characteristic: C } = deps.api.hap;
+    const context = accessory.context;
+    this.machine = new DoorStateMachine(context.state);
+
+    accessory
+      .getService(S.AccessoryInformation)
+      ?.setCharacteristic(C.Manufacturer, ACCESSORY_MANUFACTURER)
+      .setCharacteristic(C.Model, ACCESSORY_MODEL)
+      .setCharacteristic(C.SerialNumber, context.doorId);
+
+    this.service = accessory.getService(S.GarageDoorOpener) ?? accessory.addService(S.GarageDoorOpener, context.name);
+    this.service.setCharacteristic(C.Name, context.name);
+    this.service.getCharacteristic(C.CurrentDoorState).onGet(() => this.answer(this.currentDoorState()));
+    this.service.getCharacteristic(C.TargetDoorState).onGet(() => this.answer(this.targetDoorState()));
+    this.service
+      .getCharacteristic(C.TargetDoorState)
+      .onSet((value) => this.enqueueCommand(value === C.TargetDoorState.OPEN ? 'OPEN' : 'CLOSED'));
+    // The service reports no obstruction; saying "no" keeps Home from showing an unknown state.
+    this.service.getCharacteristic(C.ObstructionDetected).onGet(() => this.answer(false));
+    this.push();
+  }
+
+  get doorId(): string {
+    return this.accessory.context.doorId;
+  }
+
+  get name(): string {
+    return this.accessory.context.name;
+  }
+
+  get isMoving(): boolean {
+    return this.machine.isMoving;
+  }
+
+  /** Home shows "No Response" while this is false, rather than a state that may be stale. */
+  get available(): boolean {
+    return this.accountReadable && this.deviceActive && this.doorActive;
+  }
+
+  setAccountReadable(readable: boolean): void {
+    this.accountReadable = readable;
+  }
+
+  /** Applies one door of a successful sync. */
+  update(door: Door, device: Device): void {
+    const { Characteristic: C } = this.deps.api.hap;
+    const context = this.accessory.context;
+    context.deviceId = device.id;
+    this.deviceActive = device.active;
+    this.doorActive = door.active;
+    const version = homeKitVersion(device.softwareVersion);
+    if (version) {
+      this.accessory.getService(this.deps.api.hap.Service.AccessoryInformation)?.updateCharacteristic(C.FirmwareRevision, version);
+    }
+    this.updateBattery(door);
+
+    if (door.state === null) {
+      if (!this.unknownStateLogged) {
+        this.unknownStateLogged = true;
+        this.deps.log.warn(`${this.name}: the service reported an unknown state "${door.rawState ?? ''}"; keeping the last known state (${this.machine.reported}).`);
+      }
+      return;
+    }
+    this.unknownStateLogged = false;
+    const before = this.machine.target;
+    const outcome = this.machine.report(door.state, this.deps.now());
+    context.state = this.machine.reported;
+    switch (outcome) {
+      case 'changed':
+        this.deps.log.info(`${this.name} is now ${describe(door.state)} (changed outside HomeKit).`);
+        break;
+      case 'arrived':
+        this.deps.log.info(`${this.name} is ${describe(door.state)}.`);
+        break;
+      case 'timed-out':
+        this.warnTimedOut(before);
+        break;
+      case 'moving':
+      case 'unchanged':
+        return;
+    }
+    this.push();
+  }
+
+  /** Ends a movement that took too long, also when syncs fail. */
+  tick(): void {
+    const before = this.machine.target;
+    if (this.machine.expire(this.deps.now())) {
+      this.warnTimedOut(before);
+      this.push();
+    }
+  }
+
+  private warnTimedOut(target: DoorState): void {
+    const seconds = Math.round(this.deps.transitionTimeoutMs / 1000);
+    this.deps.log.warn(
+      `${this.name} did not report ${describe(target)} within ${seconds} s; showing its last reported state (${describe(this.machine.reported)}).`,
+    );
+  }
+
+  private updateBattery(door: Door): void {
+    if (door.hasBluetoothSensor) {
+      this.battery ??= new DoorBattery(this.deps.api, this.accessory, this.deps.lowBatteryThresholdPct);
+      this.battery.update(door.batteryLevel);
+    } else if (this.battery || this.accessory.getService(this.deps.api.hap.Service.Battery)) {
+      DoorBattery.remove(this.deps.api, this.accessory);
+      this.battery = undefined;
+    }
+  }
+
+  private enqueueCommand(wanted: DoorState): Promise<void> {
+    const run = this.commands.then(() => this.command(wanted));
+    // The queue must go on after a failed command; the failure still reaches HomeKit through `run`.
+    this.commands = run.catch(() => undefined);
+    return run;
+  }
+
+  private async command(wanted: DoorState): Promise<void> {
+    const { HapStatusError, HAPStatus } = this.deps.api.hap;
+    if (this.machine.isAlready(wanted)) {
+      this.deps.log.debug(`${this.name} is already ${this.machine.isMoving ? 'going' : ''} ${describe(wanted)}; nothing sent.`);
+      // Home set the target already; make sure the shown state agrees.
+      this.push();
+      return;
+    }
+    try {
+      this.deps.log.info(`${wanted === 'OPEN' ? 'Opening' : 'Closing'} ${this.name}.`);
+      await this.deps.toggle(this.doorId, wanted);
+    } catch (error) {
+      this.deps.log.error(`${this.name} could not be ${wanted === 'OPEN' ? 'opened' : 'closed'}: ${explain(error)}`);
+      // Put Home's target back to the real state: the door is not moving.
+      setImmediate(() => this.push());
+      throw new HapStatusError(HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+    }
+    this.machine.startMovement(wanted, this.deps.now(), this.deps.transitionTimeoutMs);
+    this.push();
+    this.deps.onCommandAccepted();
+  }
+
+  private answer<T extends CharacteristicValue>(value: T): T {
+    if (!this.available) {
+      const { HapStatusError, HAPStatus } = this.deps.api.hap;
+      throw new HapStatusError(HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+    }
+    return value;
+  }
+
+  private currentDoorState(): number {
+    const { CurrentDoorState } = this.deps.api.hap.Characteristic;
+    const byState: Record<ShownState, number> = {
+      OPEN: CurrentDoorState.OPEN,
+      CLOSED: CurrentDoorState.CLOSED,
+      OPENING: CurrentDoorState.OPENING,
+      CLOSING: CurrentDoorState.CLOSING,
+    };
+    return byState[this.machine.shown];
+  }
+
+  private targetDoorState(): number {
+    const { TargetDoorState } = this.deps.api.hap.Characteristic;
+    return this.machine.target === 'OPEN' ? TargetDoorState.OPEN : TargetDoorState.CLOSED;
+  }
+
+  /** Target first: Home shows "Opening..." forever when it sees the current state change before the target. */
+  private push(): void {
+    const { Characteristic: C } = this.deps.api.hap;
+    this.service.updateCharacteristic(C.TargetDoorState, this.targetDoorState());
+    this.service.updateCharacteristic(C.CurrentDoorState, this.currentDoorState());
+  }
+}
+
+function describe(state: DoorState): string {
+  return state === 'OPEN' ? 'open' : 'closed';
+}
+
+/** The user-facing reason of a failed command; the service's own text when it gave one (428: pair a door sensor). */
+function explain(error: unknown): string {
+  if (error instanceof ToggleRejectedError) {
+    return error.serviceMessage ? `${error.serviceMessage} (HTTP ${error.status})` : error.message;
+  }
+  if (error instanceof ServiceError) {
+    return error.kind === 'timeout' ? `${error.message}; the door may still move, watch its state` : error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

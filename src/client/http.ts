@@ -1,0 +1,139 @@
+// One JSON request over a kept-alive undici connection pool: timeouts, size limit, gzip, and errors mapped to ServiceError.
+import { promisify } from 'node:util';
+import { gunzip, inflate } from 'node:zlib';
+
+import { Agent, errors as undiciErrors } from 'undici';
+import type { Dispatcher } from 'undici';
+
+import {
+  BODY_TIMEOUT_MS,
+  CONNECT_TIMEOUT_MS,
+  HEADERS_TIMEOUT_MS,
+  KEEP_ALIVE_TIMEOUT_MS,
+  MAX_CONNECTIONS_PER_ORIGIN,
+  MAX_RESPONSE_BYTES,
+} from '../settings.js';
+import { ServiceError } from './errors.js';
+
+const gunzipAsync = promisify(gunzip);
+const inflateAsync = promisify(inflate);
+
+export interface JsonResponse {
+  status: number;
+  /** Parsed JSON, or `undefined` when the body was empty. */
+  body: unknown;
+  retryAfterMs: number | undefined;
+}
+
+export interface JsonRequest {
+  method: 'GET' | 'POST';
+  url: URL;
+  headers: Record<string, string>;
+  body?: unknown;
+  /** Whole-request time limit on top of the connection's own timeouts. */
+  timeoutMs?: number;
+}
+
+export function createAgent(): Agent {
+  return new Agent({
+    connect: { timeout: CONNECT_TIMEOUT_MS },
+    headersTimeout: HEADERS_TIMEOUT_MS,
+    bodyTimeout: BODY_TIMEOUT_MS,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    connections: MAX_CONNECTIONS_PER_ORIGIN,
+  });
+}
+
+/** Retry-After is either seconds or an HTTP date. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) {
+    return undefined;
+  }
+  if (/^\s*\d+(\.\d+)?\s*$/.test(text)) {
+    return Math.round(Number(text) * 1000);
+  }
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+async function readLimited(body: Dispatcher.ResponseData['body']): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > MAX_RESPONSE_BYTES) {
+      body.destroy();
+      throw new ServiceError('invalid-response', `the answer is larger than ${MAX_RESPONSE_BYTES} bytes`);
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function decode(raw: Buffer, encoding: string | string[] | undefined): Promise<Buffer> {
+  const name = (Array.isArray(encoding) ? encoding.join(',') : (encoding ?? '')).trim().toLowerCase();
+  try {
+    if (name === 'gzip' || name === 'x-gzip') {
+      return await gunzipAsync(raw, { maxOutputLength: MAX_RESPONSE_BYTES });
+    }
+    if (name === 'deflate') {
+      return await inflateAsync(raw, { maxOutputLength: MAX_RESPONSE_BYTES });
+    }
+  } catch {
+    throw new ServiceError('invalid-response', `the ${name} answer could not be decompressed`);
+  }
+  return raw;
+}
+
+function describeFailure(error: unknown): ServiceError {
+  if (error instanceof ServiceError) {
+    return error;
+  }
+  if (
+    error instanceof undiciErrors.ConnectTimeoutError ||
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError ||
+    (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+  ) {
+    return new ServiceError('timeout', 'the service did not answer in time');
+  }
+  const code = (error as { code?: unknown; cause?: { code?: unknown } } | null)?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
+  const reason = typeof code === 'string' ? code : error instanceof Error ? error.message : 'unknown error';
+  return new ServiceError('network', `the service could not be reached (${reason})`);
+}
+
+/** Sends one request. Resolves with any HTTP status; rejects only with a ServiceError for transport and decoding failures. */
+export async function requestJson(dispatcher: Dispatcher, request: JsonRequest): Promise<JsonResponse> {
+  try {
+    const response = await dispatcher.request({
+      origin: request.url.origin,
+      path: request.url.pathname + request.url.search,
+      method: request.method,
+      headers: request.headers,
+      body: request.body === undefined ? null : JSON.stringify(request.body),
+      signal: request.timeoutMs === undefined ? null : AbortSignal.timeout(request.timeoutMs),
+    });
+    const raw = await decode(await readLimited(response.body), response.headers['content-encoding']);
+    const text = raw.toString('utf8').trim();
+    let body: unknown;
+    if (text.length > 0) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // An error page from a proxy is common; the status is what counts then.
+        if (response.statusCode < 300) {
+          throw new ServiceError('invalid-response', 'the answer is not valid JSON', response.statusCode);
+        }
+      }
+    }
+    return {
+      status: response.statusCode,
+      body,
+      retryAfterMs: parseRetryAfter(response.headers['retry-after']),
+    };
+  } catch (error) {
+    throw describeFailure(error);
+  }
+}

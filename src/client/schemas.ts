@@ -1,0 +1,146 @@
+// zod schemas for the service's answers, liberal where the contract says "not shown": unknown fields pass, odd values fall back.
+import { z } from 'zod';
+
+import type { Account, Device, Door, ToggleEvent } from './types.js';
+
+/** Ids are strings in the contract; a numeric id is accepted and read as text. */
+const id = z.union([z.string().trim().min(1), z.number().transform(String)]);
+const optionalText = z.string().optional().catch(undefined);
+const flag = (fallback: boolean) => z.boolean().optional().catch(undefined).transform((v) => v ?? fallback);
+const optionalNumber = z.number().optional().catch(undefined);
+
+const doorSchema = z.looseObject({
+  id,
+  name: optionalText,
+  active: flag(true),
+  state: z.unknown().optional(),
+  user_relationship: optionalText,
+  bluetooth_sensor: flag(false),
+  bluetooth_sensor_battery_level: optionalNumber,
+  door_auto_close_enabled: flag(false),
+  door_auto_close_delay: optionalNumber,
+});
+
+const deviceSchema = z.looseObject({
+  id,
+  active: flag(true),
+  software_version: optionalText,
+  owner_first_name: optionalText,
+  owner_last_name: optionalText,
+  time_before_door_open_alert: optionalNumber,
+  doors: z.array(z.unknown()),
+});
+
+const syncSchema = z.looseObject({ devices: z.array(z.unknown()) });
+
+function readState(raw: unknown): Door['state'] {
+  const text = typeof raw === 'string' ? raw.trim().toUpperCase() : undefined;
+  return text === 'OPEN' || text === 'CLOSED' ? text : null;
+}
+
+function toDoor(raw: z.output<typeof doorSchema>): Door {
+  return {
+    id: raw.id,
+    name: raw.name?.trim() || `Door ${raw.id.slice(0, 8)}`,
+    active: raw.active,
+    state: readState(raw.state),
+    rawState: raw.state === undefined || typeof raw.state === 'string' ? raw.state : JSON.stringify(raw.state),
+    relationship: raw.user_relationship,
+    hasBluetoothSensor: raw.bluetooth_sensor,
+    batteryLevel: raw.bluetooth_sensor_battery_level,
+    autoCloseEnabled: raw.door_auto_close_enabled,
+    autoCloseDelay: raw.door_auto_close_delay ?? 0,
+  };
+}
+
+function where(path: string, error: z.ZodError): string {
+  const issue = error.issues[0];
+  const field = issue && issue.path.length > 0 ? `.${issue.path.join('.')}` : '';
+  return `${path}${field}: ${issue?.message ?? 'unreadable'}`;
+}
+
+/** Reads a sync answer. Throws only when the whole shape is wrong; a bad device or door is skipped and reported. */
+export function parseSync(body: unknown): Account | z.ZodError {
+  const top = syncSchema.safeParse(body);
+  if (!top.success) {
+    return top.error;
+  }
+  const unreadable: string[] = [];
+  const devices: Device[] = [];
+  top.data.devices.forEach((rawDevice, d) => {
+    const device = deviceSchema.safeParse(rawDevice);
+    if (!device.success) {
+      unreadable.push(where(`devices.${d}`, device.error));
+      return;
+    }
+    const doors: Door[] = [];
+    device.data.doors.forEach((rawDoor, i) => {
+      const door = doorSchema.safeParse(rawDoor);
+      if (door.success) {
+        doors.push(toDoor(door.data));
+      } else {
+        unreadable.push(where(`devices.${d}.doors.${i}`, door.error));
+      }
+    });
+    const owner = [device.data.owner_first_name, device.data.owner_last_name].filter(Boolean).join(' ');
+    devices.push({
+      id: device.data.id,
+      active: device.data.active,
+      softwareVersion: device.data.software_version,
+      ownerName: owner || undefined,
+      timeBeforeDoorOpenAlert: device.data.time_before_door_open_alert,
+      doors,
+    });
+  });
+  return { devices, unreadable };
+}
+
+/** The toggle answer; only `message` matters, and it is optional because error bodies are not to be trusted. */
+export const toggleResponseSchema = z.looseObject({
+  success: z.boolean().optional().catch(undefined),
+  message: z.union([z.string(), z.number().transform(String)]).optional().catch(undefined),
+});
+
+const historyEventSchema = z.looseObject({
+  door_id: optionalText,
+  door_name: optionalText,
+  door_state: optionalText,
+  channel: optionalText,
+  user: z
+    .looseObject({ first_name: optionalText, last_name: optionalText })
+    .optional()
+    .catch(undefined),
+  was_success: z.boolean().optional().catch(undefined),
+  toggle_date_time: optionalText,
+});
+
+const historySchema = z.looseObject({
+  data: z.looseObject({ toggle_events: z.array(z.unknown()) }),
+});
+
+/** Reads a toggle-history answer; events that do not fit are skipped. */
+export function parseHistory(body: unknown): ToggleEvent[] | z.ZodError {
+  const top = historySchema.safeParse(body);
+  if (!top.success) {
+    return top.error;
+  }
+  return top.data.data.toggle_events.flatMap((raw) => {
+    const event = historyEventSchema.safeParse(raw);
+    if (!event.success) {
+      return [];
+    }
+    const e = event.data;
+    const userName = [e.user?.first_name, e.user?.last_name].filter(Boolean).join(' ');
+    return [
+      {
+        doorId: e.door_id,
+        doorName: e.door_name,
+        doorState: e.door_state,
+        channel: e.channel,
+        userName: userName || undefined,
+        wasSuccess: e.was_success,
+        at: e.toggle_date_time,
+      },
+    ];
+  });
+}

@@ -1,0 +1,132 @@
+// The access-control service's three calls (sync, toggle, history), typed and validated; it knows nothing of Homebridge.
+import type { Agent } from 'undici';
+
+import { TOGGLE_TIMEOUT_MS } from '../settings.js';
+import { ServiceError, ToggleRejectedError } from './errors.js';
+import { createAgent, requestJson } from './http.js';
+import type { JsonResponse } from './http.js';
+import { parseHistory, parseSync, toggleResponseSchema } from './schemas.js';
+import type { Account, DoorState, ToggleEvent } from './types.js';
+
+const SYNC_PATH = '/oauth/v1/endpoints/sync';
+const TOGGLE_PATH = '/oauth/v1/endpoint/toggle';
+const HISTORY_PATH = '/oauth/v1/endpoints/toggle-history';
+
+export interface ClientOptions {
+  /** The service's base address without the /oauth/v1 part, e.g. https://api.example.com */
+  baseUrl: string;
+  accessToken: string;
+}
+
+export interface HistoryQuery {
+  historyType: 'door' | 'device' | 'user';
+  doorId?: string;
+  deviceId?: string;
+  /** YYYY-MM-DD */
+  startDate?: string;
+  /** YYYY-MM-DD */
+  endDate?: string;
+}
+
+export class AccessControlClient {
+  private readonly agent: Agent = createAgent();
+  private readonly baseUrl: string;
+  // Kept off the instance's enumerable fields so a logged or inspected client never shows it.
+  readonly #accessToken: string;
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#accessToken = options.accessToken;
+  }
+
+  /** Every header the contract lists; the service answers "invalid access token" when one is missing. */
+  private headers(): Record<string, string> {
+    return {
+      accept: 'application/json',
+      'content-type': 'application/json',
+      authorization: `Bearer ${this.#accessToken}`,
+      'accept-charset': 'utf-8',
+      'accept-encoding': 'gzip, deflate',
+    };
+  }
+
+  private url(path: string, query?: Record<string, string | undefined>): URL {
+    const url = new URL(this.baseUrl + path);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) {
+        url.searchParams.set(key, value);
+      }
+    }
+    return url;
+  }
+
+  /** The whole account: every device and door the user owns or was granted. */
+  async sync(): Promise<Account> {
+    const response = await requestJson(this.agent, { method: 'GET', url: this.url(SYNC_PATH), headers: this.headers() });
+    expectOk(response, 'sync');
+    const account = parseSync(response.body);
+    if (account instanceof Error) {
+      throw new ServiceError('invalid-response', `the account data does not have the expected shape (${account.issues[0]?.message ?? 'unreadable'})`);
+    }
+    return account;
+  }
+
+  /**
+   * Asks the controller to open or close one door. Never retried here: after a time-out the service may have acted.
+   * The status code decides the outcome; error bodies carry `success: true` too.
+   */
+  async toggle(doorId: string, state: DoorState): Promise<void> {
+    const response = await requestJson(this.agent, {
+      method: 'POST',
+      url: this.url(TOGGLE_PATH),
+      headers: this.headers(),
+      body: { door_id: doorId, door_state: state },
+      timeoutMs: TOGGLE_TIMEOUT_MS,
+    });
+    if (response.status === 200) {
+      return;
+    }
+    if (response.status === 429) {
+      throw new ServiceError('rate-limited', 'the service is limiting requests (HTTP 429)', 429, response.retryAfterMs);
+    }
+    const parsed = toggleResponseSchema.safeParse(response.body);
+    throw new ToggleRejectedError(response.status, parsed.success ? parsed.data.message : undefined);
+  }
+
+  /** Toggle history of a door, a device or the whole account, newest first as the service sends it. */
+  async history(query: HistoryQuery): Promise<ToggleEvent[]> {
+    const url = this.url(HISTORY_PATH, {
+      history_type: query.historyType,
+      door_id: query.doorId,
+      device_id: query.deviceId,
+      start_date: query.startDate,
+      end_date: query.endDate,
+    });
+    const response = await requestJson(this.agent, { method: 'GET', url, headers: this.headers() });
+    expectOk(response, 'history');
+    const events = parseHistory(response.body);
+    if (events instanceof Error) {
+      throw new ServiceError('invalid-response', 'the history data does not have the expected shape');
+    }
+    return events;
+  }
+
+  /** Closes kept-alive connections so Homebridge can exit at once. */
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+function expectOk(response: JsonResponse, what: string): void {
+  const { status } = response;
+  if (status === 200) {
+    return;
+  }
+  if (status === 401 || status === 403) {
+    throw new ServiceError('auth', `the service refused the access token (HTTP ${status})`, status);
+  }
+  if (status === 429) {
+    throw new ServiceError('rate-limited', `the service is limiting requests (HTTP 429)`, status, response.retryAfterMs);
+  }
+  throw new ServiceError('http', `the ${what} request failed with HTTP ${status}`, status, response.retryAfterMs);
+}

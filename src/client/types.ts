@@ -1,0 +1,46 @@
+// The account as the plugin understands it: what a sync says, normalised and free of the wire's spellings.
+
+export type DoorState = 'OPEN' | 'CLOSED';
+
+export interface Door {
+  id: string;
+  name: string;
+  /** Whether the service says the door is in use; an inactive door still shows, but as "No Response". */
+  active: boolean;
+  /** `null` when the service sent a state the plugin does not know: the door keeps its last known state. */
+  state: DoorState | null;
+  /** What the service sent as state, kept to log an unknown value once. */
+  rawState: string | undefined;
+  relationship: string | undefined;
+  hasBluetoothSensor: boolean;
+  /** Percent, only meaningful with a bluetooth sensor. */
+  batteryLevel: number | undefined;
+  autoCloseEnabled: boolean;
+  autoCloseDelay: number;
+}
+
+export interface Device {
+  id: string;
+  /** An inactive controller cannot move its doors, so they show "No Response". */
+  active: boolean;
+  softwareVersion: string | undefined;
+  ownerName: string | undefined;
+  timeBeforeDoorOpenAlert: number | undefined;
+  doors: Door[];
+}
+
+export interface Account {
+  devices: Device[];
+  /** Parts of the answer that could not be read; when not empty, missing doors must not be taken as removed. */
+  unreadable: string[];
+}
+
+export interface ToggleEvent {
+  doorId: string | undefined;
+  doorName: string | undefined;
+  doorState: string | undefined;
+  channel: string | undefined;
+  userName: string | undefined;
+  wasSuccess: boolean | undefined;
+  at: string | undefined;
+}

@@ -1,0 +1,16 @@
+// Makes a door's name acceptable to HomeKit, which rejects names with symbols or that start or end with punctuation.
+
+const DISALLOWED = /[^\p{L}\p{N} '.,-]+/gu;
+const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}']+$/gu;
+/** HomeKit shows long names cut anyway; a bound keeps a hostile name from bloating the accessory cache. */
+const MAX_NAME_LENGTH = 64;
+
+export function homeKitName(name: string, fallback: string): string {
+  const clean = name.replace(DISALLOWED, ' ').replace(/\s+/g, ' ').replace(EDGE_PUNCTUATION, '').slice(0, MAX_NAME_LENGTH).trim();
+  return clean.length > 0 ? clean : fallback;
+}
+
+/** HomeKit wants FirmwareRevision as x[.y[.z]]; anything else is left out rather than shown wrong. */
+export function homeKitVersion(version: string | undefined): string | undefined {
+  return version?.match(/\d+(\.\d+){0,2}/)?.[0];
+}

@@ -1,0 +1,30 @@
+// Logs a failure once when it starts and once when it ends, instead of once per poll.
+import type { Logging } from 'homebridge';
+
+export class IncidentLog {
+  private current: string | undefined;
+
+  constructor(private readonly log: Logging) {}
+
+  get active(): boolean {
+    return this.current !== undefined;
+  }
+
+  /** Logs `message` only when the kind of failure (`key`) differs from the one already reported. */
+  report(key: string, message: string): void {
+    if (this.current === key) {
+      this.log.debug(message);
+      return;
+    }
+    this.current = key;
+    this.log.error(message);
+  }
+
+  /** Logs `message` when a failure was being reported, then forgets it. */
+  resolve(message: string): void {
+    if (this.current !== undefined) {
+      this.current = undefined;
+      this.log.info(message);
+    }
+  }
+}

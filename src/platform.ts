@@ -1,0 +1,230 @@
+// The platform: reads the config, syncs the account on a schedule, and keeps one cached HomeKit accessory per door.
+import type { API, DynamicPlatformPlugin, Logging, PlatformAccessory, PlatformConfig } from 'homebridge';
+
+import type { DoorContext } from './accessories/door-context.js';
+import { isDoorContext } from './accessories/door-context.js';
+import { GarageDoorAccessory } from './accessories/garage-door.js';
+import { ServiceError } from './client/errors.js';
+import { AccessControlClient } from './client/service-client.js';
+import type { Account, Device, Door } from './client/types.js';
+import { parseConfig } from './config.js';
+import type { PluginConfig } from './config.js';
+import { homeKitName } from './homekit-name.js';
+import { IncidentLog } from './incident-log.js';
+import { nextSyncDelayMs } from './sync-schedule.js';
+import {
+  ACTIVE_POLL_INTERVAL_MS,
+  FAILED_SYNCS_BEFORE_NO_RESPONSE,
+  MAX_ACCESSORIES_PER_BRIDGE,
+  PLATFORM_NAME,
+  PLUGIN_NAME,
+  SYNCS_MISSING_BEFORE_REMOVAL,
+} from './settings.js';
+import { SyncLoop } from './sync-loop.js';
+
+export class AccessControlPlatform implements DynamicPlatformPlugin {
+  /** Accessories restored from Homebridge's cache, by UUID, until the platform takes them over. */
+  private readonly cached = new Map<string, PlatformAccessory<DoorContext>>();
+  private readonly doors = new Map<string, GarageDoorAccessory>();
+  private readonly missingCounts = new Map<string, number>();
+  private readonly incidents: IncidentLog;
+  private readonly config: PluginConfig | undefined;
+  private client: AccessControlClient | undefined;
+  private loop: SyncLoop | undefined;
+  private failedSyncs = 0;
+  private lastFailure: ServiceError | undefined;
+  private overLimitWarned = false;
+
+  constructor(
+    private readonly log: Logging,
+    rawConfig: PlatformConfig | undefined,
+    private readonly api: API,
+  ) {
+    this.incidents = new IncidentLog(log);
+    const parsed = parseConfig(rawConfig);
+    if (!parsed.ok) {
+      // Cached doors stay (automations survive a typo) and answer "No Response" until the config is fixed.
+      log.error(`The configuration is not valid, so no door is synced until it is fixed: ${parsed.problems.join('; ')}.`);
+      api.on('didFinishLaunching', () => this.adoptCachedDoors(false));
+      return;
+    }
+    this.config = parsed.config;
+    api.on('didFinishLaunching', () => this.start());
+    api.on('shutdown', () => void this.shutdown());
+  }
+
+  /** Homebridge hands over each cached accessory before didFinishLaunching. */
+  configureAccessory(accessory: PlatformAccessory): void {
+    if (isDoorContext(accessory.context)) {
+      this.cached.set(accessory.UUID, accessory as PlatformAccessory<DoorContext>);
+    } else {
+      this.log.warn(`Removing cached accessory "${accessory.displayName}": it does not hold a door.`);
+      this.api.unregisterPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, [accessory]);
+    }
+  }
+
+  private start(): void {
+    const config = this.config;
+    if (!config) {
+      return;
+    }
+    this.client = new AccessControlClient({ baseUrl: config.baseUrl, accessToken: config.accessToken });
+    this.adoptCachedDoors(true);
+    this.loop = new SyncLoop(
+      () => this.syncOnce(),
+      () =>
+        nextSyncDelayMs({
+          pollIntervalMs: config.pollInterval * 1000,
+          failedSyncs: this.failedSyncs,
+          retryAfterMs: this.lastFailure?.retryAfterMs,
+          doorMoving: [...this.doors.values()].some((door) => door.isMoving),
+        }),
+    );
+    this.loop.start();
+    this.log.info(`Syncing the account every ${config.pollInterval} s.`);
+  }
+
+  private adoptCachedDoors(readable: boolean): void {
+    for (const accessory of this.cached.values()) {
+      const door = this.createDoor(accessory);
+      door.setAccountReadable(readable);
+    }
+  }
+
+  private createDoor(accessory: PlatformAccessory<DoorContext>): GarageDoorAccessory {
+    const config = this.config;
+    const door = new GarageDoorAccessory(
+      {
+        api: this.api,
+        log: this.log,
+        toggle: (doorId, state) => {
+          if (!this.client) {
+            throw new ServiceError('network', 'the plugin is not configured');
+          }
+          return this.client.toggle(doorId, state);
+        },
+        transitionTimeoutMs: (config?.transitionTimeout ?? 0) * 1000,
+        lowBatteryThresholdPct: config?.lowBatteryThreshold ?? 0,
+        onCommandAccepted: () => this.loop?.hurry(ACTIVE_POLL_INTERVAL_MS),
+        now: Date.now,
+      },
+      accessory,
+    );
+    this.doors.set(accessory.UUID, door);
+    return door;
+  }
+
+  private async syncOnce(): Promise<void> {
+    const client = this.client;
+    if (!client) {
+      return;
+    }
+    try {
+      const account = await client.sync();
+      this.failedSyncs = 0;
+      this.lastFailure = undefined;
+      this.incidents.resolve('The account can be read again; door states are current.');
+      this.reconcile(account);
+    } catch (error) {
+      this.recordFailure(error);
+    } finally {
+      for (const door of this.doors.values()) {
+        door.tick();
+      }
+    }
+  }
+
+  private recordFailure(error: unknown): void {
+    const failure = error instanceof ServiceError ? error : new ServiceError('invalid-response', String(error));
+    this.failedSyncs += 1;
+    this.lastFailure = failure;
+    if (failure.kind === 'auth') {
+      this.incidents.report(
+        'auth',
+        `The service refused the access token (${failure.message}). Check "accessToken" in the plugin settings; the plugin keeps trying with back-off and recovers by itself once the token works.`,
+      );
+    } else {
+      this.incidents.report(failure.kind, `The account could not be synced: ${failure.message}. Retrying with back-off.`);
+    }
+    if (this.failedSyncs >= FAILED_SYNCS_BEFORE_NO_RESPONSE) {
+      for (const door of this.doors.values()) {
+        door.setAccountReadable(false);
+      }
+    }
+  }
+
+  /** Brings HomeKit in line with a successful sync: new doors appear, known ones update, gone ones leave. */
+  private reconcile(account: Account): void {
+    for (const problem of account.unreadable) {
+      this.log.warn(`Part of the account could not be read and is left as it was: ${problem}.`);
+    }
+    const seen = new Set<string>();
+    for (const { door, device } of this.publishableDoors(account)) {
+      const uuid = this.api.hap.uuid.generate(`${PLUGIN_NAME}:${door.id}`);
+      seen.add(uuid);
+      this.missingCounts.delete(uuid);
+      const handler = this.doors.get(uuid) ?? this.addDoor(uuid, door, device);
+      handler.setAccountReadable(true);
+      handler.update(door, device);
+    }
+    this.api.updatePlatformAccessories([...this.doors.values()].map((door) => door.accessory));
+    // A partial answer says nothing about doors it could not read; only a complete one may remove doors.
+    if (account.unreadable.length === 0) {
+      this.removeMissing(seen);
+    }
+  }
+
+  /** Every door of every device, capped at what one bridge can hold, in a stable order. */
+  private publishableDoors(account: Account): { door: Door; device: Device }[] {
+    const all = account.devices.flatMap((device) => device.doors.map((door) => ({ door, device })));
+    if (all.length <= MAX_ACCESSORIES_PER_BRIDGE) {
+      return all;
+    }
+    if (!this.overLimitWarned) {
+      this.overLimitWarned = true;
+      this.log.warn(
+        `The account has ${all.length} doors but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE}; the first ${MAX_ACCESSORIES_PER_BRIDGE} by door id are shown. See the README to split them over child bridges.`,
+      );
+    }
+    return all.sort((a, b) => a.door.id.localeCompare(b.door.id)).slice(0, MAX_ACCESSORIES_PER_BRIDGE);
+  }
+
+  private addDoor(uuid: string, door: Door, device: Device): GarageDoorAccessory {
+    const name = homeKitName(door.name, `Door ${door.id.slice(0, 8)}`);
+    const accessory = new this.api.platformAccessory<DoorContext>(name, uuid);
+    // A new door starts from its reported state; an unknown one is shown closed until the service says otherwise.
+    accessory.context = { doorId: door.id, deviceId: device.id, name, state: door.state ?? 'CLOSED' };
+    const handler = this.createDoor(accessory);
+    this.api.registerPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, [accessory]);
+    this.log.info(`Added ${name} to HomeKit.`);
+    return handler;
+  }
+
+  private removeMissing(seen: Set<string>): void {
+    const gone: PlatformAccessory[] = [];
+    for (const [uuid, door] of this.doors) {
+      if (seen.has(uuid)) {
+        continue;
+      }
+      const misses = (this.missingCounts.get(uuid) ?? 0) + 1;
+      if (misses < SYNCS_MISSING_BEFORE_REMOVAL) {
+        this.missingCounts.set(uuid, misses);
+        continue;
+      }
+      this.log.info(`Removed ${door.name} from HomeKit: the account no longer has it.`);
+      this.missingCounts.delete(uuid);
+      this.doors.delete(uuid);
+      this.cached.delete(uuid);
+      gone.push(door.accessory);
+    }
+    if (gone.length > 0) {
+      this.api.unregisterPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, gone);
+    }
+  }
+
+  /** Stops every timer and socket so Homebridge exits at once and a restart never finds anything in use. */
+  private async shutdown(): Promise<void> {
+    this.loop?.stop();
+    await this.client?.close();
+  }
+}

@@ -1,0 +1,49 @@
+// Names Homebridge knows the plugin by, and every tunable of the plugin with its unit.
+
+/** The `platform` value users put in config.json; must match config.schema.json's pluginAlias. */
+export const PLATFORM_NAME = 'AccessControl';
+/** The npm package name; must match package.json. */
+export const PLUGIN_NAME = 'homebridge-access-control';
+
+/** Shown as Manufacturer in the Home app's accessory details. */
+export const ACCESSORY_MANUFACTURER = 'Access Control';
+/** Shown as Model in the Home app's accessory details. */
+export const ACCESSORY_MODEL = 'Door Controller';
+
+// Polling.
+export const DEFAULT_POLL_INTERVAL_S = 15;
+export const MIN_POLL_INTERVAL_S = 5;
+export const MAX_POLL_INTERVAL_S = 3600;
+/** How often the account is synced while a door is moving, so Home follows it closely. */
+export const ACTIVE_POLL_INTERVAL_MS = 2_000;
+/** How long a door may take to reach the state asked for before Home is shown the real state again. */
+export const DEFAULT_TRANSITION_TIMEOUT_S = 60;
+export const MIN_TRANSITION_TIMEOUT_S = 10;
+export const MAX_TRANSITION_TIMEOUT_S = 600;
+
+// Failures and back-off.
+/** Consecutive failed syncs after which doors answer "No Response" instead of a stale state. */
+export const FAILED_SYNCS_BEFORE_NO_RESPONSE = 2;
+/** Upper bound of the exponential back-off between failed syncs. */
+export const MAX_BACKOFF_MS = 5 * 60_000;
+/** Share of each back-off delay that is randomised so many bridges do not retry in step. */
+export const BACKOFF_JITTER_RATIO = 0.2;
+/** Successful syncs a door must be missing from before it leaves HomeKit; one glitchy empty answer must not delete automations. */
+export const SYNCS_MISSING_BEFORE_REMOVAL = 2;
+
+// HTTP.
+export const CONNECT_TIMEOUT_MS = 5_000;
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const BODY_TIMEOUT_MS = 10_000;
+/** Whole-request bound for a toggle: HAP gives a write handler about 9 s before it reports a time-out to Home. */
+export const TOGGLE_TIMEOUT_MS = 8_000;
+/** Largest response body read; a bigger one is refused rather than buffered. */
+export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+/** Idle keep-alive sockets are closed after this long. */
+export const KEEP_ALIVE_TIMEOUT_MS = 30_000;
+export const MAX_CONNECTIONS_PER_ORIGIN = 4;
+
+// Accessories.
+export const DEFAULT_LOW_BATTERY_THRESHOLD_PCT = 20;
+/** HAP-NodeJS refuses more accessories than this on one bridge. */
+export const MAX_ACCESSORIES_PER_BRIDGE = 149;

@@ -1,0 +1,22 @@
+// When to sync next: the poll interval normally, faster while a door moves, exponential back-off with jitter after failures.
+import { ACTIVE_POLL_INTERVAL_MS, BACKOFF_JITTER_RATIO, MAX_BACKOFF_MS } from './settings.js';
+
+export interface ScheduleInput {
+  pollIntervalMs: number;
+  /** Consecutive failed syncs; 0 after a success. */
+  failedSyncs: number;
+  /** What the service asked for with Retry-After; no request is made before it passes. */
+  retryAfterMs: number | undefined;
+  doorMoving: boolean;
+  /** 0..1, for tests; Math.random by default. */
+  random?: number;
+}
+
+export function nextSyncDelayMs(input: ScheduleInput): number {
+  if (input.failedSyncs > 0) {
+    const exponential = Math.min(MAX_BACKOFF_MS, input.pollIntervalMs * 2 ** (input.failedSyncs - 1));
+    const jitter = 1 + BACKOFF_JITTER_RATIO * (2 * (input.random ?? Math.random()) - 1);
+    return Math.max(Math.round(exponential * jitter), input.retryAfterMs ?? 0);
+  }
+  return input.doorMoving ? Math.min(ACTIVE_POLL_INTERVAL_MS, input.pollIntervalMs) : input.pollIntervalMs;
+}
