@@ -1,0 +1,64 @@
+// Serializes the simulated account to the contract's snake_case JSON shapes (sync devices, history events).
+import type { SimDevice, SimDoor } from './account.js';
+import { formatServiceDateTime } from './dates.js';
+import type { SimHistoryEvent } from './history.js';
+
+export function doorToContract(door: SimDoor): Record<string, unknown> {
+  return {
+    id: door.id,
+    name: door.name,
+    entity_number: door.entityNumber,
+    active: door.active,
+    state: door.state,
+    last_toggled: formatServiceDateTime(door.lastToggled),
+    user_relationship: door.userRelationship,
+    image: door.image,
+    light: door.light,
+    sensor: door.sensor,
+    bluetooth_sensor: door.bluetoothSensor,
+    bluetooth_sensor_mac_address: door.bluetoothSensorMac,
+    bluetooth_sensor_battery_level: door.batteryLevel,
+    door_auto_close_enabled: door.autoCloseEnabled,
+    door_auto_close_delay: door.autoCloseDelayS,
+  };
+}
+
+export function deviceToContract(device: SimDevice): Record<string, unknown> {
+  return {
+    id: device.id,
+    active: device.active,
+    registered: device.registered,
+    number_of_entities_controlled: device.doors.length,
+    owner_first_name: device.ownerFirstName,
+    owner_last_name: device.ownerLastName,
+    last_contact: formatServiceDateTime(device.lastContact),
+    bluetooth_onboard: device.bluetoothOnboard,
+    bluetooth_mac_address: device.bluetoothMac,
+    time_before_door_open_alert: device.timeBeforeDoorOpenAlertS,
+    blackbox_code: device.blackboxCode,
+    software_version: device.softwareVersion,
+    doors: device.doors.map(doorToContract),
+  };
+}
+
+/** The sync response body: `{ devices: [...] }`. */
+export function syncBody(devices: readonly SimDevice[]): { devices: Record<string, unknown>[] } {
+  return { devices: devices.map(deviceToContract) };
+}
+
+export function historyEventToContract(event: SimHistoryEvent): Record<string, unknown> {
+  return {
+    door_id: event.doorId,
+    door_name: event.doorName,
+    door_state: event.doorState,
+    channel: event.channel,
+    user: {
+      id: event.user.id,
+      first_name: event.user.firstName,
+      last_name: event.user.lastName,
+      email_address: event.user.emailAddress,
+    },
+    was_success: event.wasSuccess,
+    toggle_date_time: formatServiceDateTime(event.at),
+  };
+}
