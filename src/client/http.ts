@@ -34,11 +34,23 @@ export interface JsonRequest {
   timeoutMs?: number;
 }
 
-export function createAgent(): Agent {
+export interface Timeouts {
+  connectMs: number;
+  headersMs: number;
+  bodyMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = {
+  connectMs: CONNECT_TIMEOUT_MS,
+  headersMs: HEADERS_TIMEOUT_MS,
+  bodyMs: BODY_TIMEOUT_MS,
+};
+
+export function createAgent(timeouts: Timeouts = DEFAULT_TIMEOUTS): Agent {
   return new Agent({
-    connect: { timeout: CONNECT_TIMEOUT_MS },
-    headersTimeout: HEADERS_TIMEOUT_MS,
-    bodyTimeout: BODY_TIMEOUT_MS,
+    connect: { timeout: timeouts.connectMs },
+    headersTimeout: timeouts.headersMs,
+    bodyTimeout: timeouts.bodyMs,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     connections: MAX_CONNECTIONS_PER_ORIGIN,
   });

@@ -3,8 +3,8 @@ import type { Agent } from 'undici';
 
 import { TOGGLE_TIMEOUT_MS } from '../settings.js';
 import { ServiceError, ToggleRejectedError } from './errors.js';
-import { createAgent, requestJson } from './http.js';
-import type { JsonResponse } from './http.js';
+import { createAgent, DEFAULT_TIMEOUTS, requestJson } from './http.js';
+import type { JsonResponse, Timeouts } from './http.js';
 import { parseHistory, parseSync, toggleResponseSchema } from './schemas.js';
 import type { Account, DoorState, ToggleEvent } from './types.js';
 
@@ -16,6 +16,10 @@ export interface ClientOptions {
   /** The service's base address without the /oauth/v1 part, e.g. https://api.example.com */
   baseUrl: string;
   accessToken: string;
+  /** Connection timeouts; the defaults suit the real service, tests shorten them. */
+  timeouts?: Timeouts;
+  /** Whole-request bound of a toggle. */
+  toggleTimeoutMs?: number;
 }
 
 export interface HistoryQuery {
@@ -29,14 +33,17 @@ export interface HistoryQuery {
 }
 
 export class AccessControlClient {
-  private readonly agent: Agent = createAgent();
+  private readonly agent: Agent;
   private readonly baseUrl: string;
+  private readonly toggleTimeoutMs: number;
   // Kept off the instance's enumerable fields so a logged or inspected client never shows it.
   readonly #accessToken: string;
 
   constructor(options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#accessToken = options.accessToken;
+    this.agent = createAgent(options.timeouts ?? DEFAULT_TIMEOUTS);
+    this.toggleTimeoutMs = options.toggleTimeoutMs ?? TOGGLE_TIMEOUT_MS;
   }
 
   /** Every header the contract lists; the service answers "invalid access token" when one is missing. */
@@ -81,7 +88,7 @@ export class AccessControlClient {
       url: this.url(TOGGLE_PATH),
       headers: this.headers(),
       body: { door_id: doorId, door_state: state },
-      timeoutMs: TOGGLE_TIMEOUT_MS,
+      timeoutMs: this.toggleTimeoutMs,
     });
     if (response.status === 200) {
       return;
