@@ -3,6 +3,7 @@ import type { Logging } from 'homebridge';
 
 export class IncidentLog {
   private current: string | undefined;
+  private repeats = 0;
 
   constructor(private readonly log: Logging) {}
 
@@ -13,10 +14,12 @@ export class IncidentLog {
   /** Logs `message` only when the kind of failure (`key`) differs from the one already reported. */
   report(key: string, message: string): void {
     if (this.current === key) {
-      this.log.debug(message);
+      this.repeats += 1;
+      this.log.debug(`Still failing (${this.repeats + 1} attempts): ${message}`);
       return;
     }
     this.current = key;
+    this.repeats = 0;
     this.log.error(message);
   }
 

@@ -141,7 +141,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     if (failure.kind === 'auth') {
       this.incidents.report(
         'auth',
-        `The service refused the access token (${failure.message}). Check "accessToken" in the plugin settings; the plugin keeps trying with back-off and recovers by itself once the token works.`,
+        `The service refused the access token (HTTP ${failure.status ?? 401}). Check "accessToken" in the plugin settings; the plugin keeps trying with back-off and recovers by itself once the token works.`,
       );
     } else {
       this.incidents.report(failure.kind, `The account could not be synced: ${failure.message}. Retrying with back-off.`);

@@ -84,8 +84,7 @@ export class GarageDoorAccessory {
     const { Characteristic: C } = this.deps.api.hap;
     const context = this.accessory.context;
     context.deviceId = device.id;
-    this.deviceActive = device.active;
-    this.doorActive = door.active;
+    this.setActive(device.active, door.active);
     const version = homeKitVersion(device.softwareVersion);
     if (version) {
       this.accessory.getService(this.deps.api.hap.Service.AccessoryInformation)?.updateCharacteristic(C.FirmwareRevision, version);
@@ -118,6 +117,19 @@ export class GarageDoorAccessory {
         return;
     }
     this.push();
+  }
+
+  private setActive(deviceActive: boolean, doorActive: boolean): void {
+    const wasActive = this.deviceActive && this.doorActive;
+    this.deviceActive = deviceActive;
+    this.doorActive = doorActive;
+    const active = deviceActive && doorActive;
+    if (wasActive && !active) {
+      const what = deviceActive ? 'the door' : 'its controller';
+      this.deps.log.warn(`${this.name} shows No Response: the service reports ${what} as inactive.`);
+    } else if (!wasActive && active) {
+      this.deps.log.info(`${this.name} is active again.`);
+    }
   }
 
   /** Ends a movement that took too long, also when syncs fail. */
@@ -156,7 +168,8 @@ export class GarageDoorAccessory {
   private async command(wanted: DoorState): Promise<void> {
     const { HapStatusError, HAPStatus } = this.deps.api.hap;
     if (this.machine.isAlready(wanted)) {
-      this.deps.log.debug(`${this.name} is already ${this.machine.isMoving ? 'going' : ''} ${describe(wanted)}; nothing sent.`);
+      const where = this.machine.isMoving ? (wanted === 'OPEN' ? 'opening' : 'closing') : describe(wanted);
+      this.deps.log.info(`${this.name} is already ${where}; nothing sent.`);
       // Home set the target already; make sure the shown state agrees.
       this.push();
       return;
@@ -214,7 +227,8 @@ function describe(state: DoorState): string {
 /** The user-facing reason of a failed command; the service's own text when it gave one (428: pair a door sensor). */
 function explain(error: unknown): string {
   if (error instanceof ToggleRejectedError) {
-    return error.serviceMessage ? `${error.serviceMessage} (HTTP ${error.status})` : error.message;
+    const status = `(${error.status})`;
+    return error.serviceMessage ? `${error.serviceMessage}${error.serviceMessage.includes(status) ? '' : ` ${status}`}` : error.message;
   }
   if (error instanceof ServiceError) {
     return error.kind === 'timeout' ? `${error.message}; the door may still move, watch its state` : error.message;

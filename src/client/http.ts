@@ -99,6 +99,20 @@ async function decode(raw: Buffer, encoding: string | string[] | undefined): Pro
   return raw;
 }
 
+/** Plain words for the connection failures users meet; the code stays in brackets for searching. */
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'address not found in DNS',
+  EAI_AGAIN: 'DNS lookup failed',
+  ECONNRESET: 'connection reset',
+  UND_ERR_SOCKET: 'connection closed early',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  CERT_HAS_EXPIRED: 'TLS certificate expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
+};
+
 function describeFailure(error: unknown): ServiceError {
   if (error instanceof ServiceError) {
     return error;
@@ -112,7 +126,12 @@ function describeFailure(error: unknown): ServiceError {
     return new ServiceError('timeout', 'the service did not answer in time');
   }
   const code = (error as { code?: unknown; cause?: { code?: unknown } } | null)?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
-  const reason = typeof code === 'string' ? code : error instanceof Error ? error.message : 'unknown error';
+  const reason =
+    typeof code === 'string'
+      ? `${NETWORK_REASONS[code] ?? 'network error'}, ${code}`
+      : error instanceof Error
+        ? error.message
+        : 'unknown error';
   return new ServiceError('network', `the service could not be reached (${reason})`);
 }
 

@@ -1,0 +1,32 @@
+// Vitest: unit tests run files in parallel; e2e tests (real Homebridge processes) run one file at a time after one build.
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** A Homebridge boot + pair-setup + restart fits comfortably; a hung child is cut off by the harness first. */
+const E2E_TIMEOUT_MS = 120_000;
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/e2e/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
+          testTimeout: E2E_TIMEOUT_MS,
+          hookTimeout: E2E_TIMEOUT_MS,
+          // Each file boots its own Homebridge; on two shared cores they would only slow each other down.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
