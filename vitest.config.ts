@@ -4,8 +4,13 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /** A Homebridge boot + pair-setup + restart fits comfortably; a hung child is cut off by the harness first. */
 const E2E_TIMEOUT_MS = 120_000;
 
+/** CI sets REPORT_DIR to collect one JSON report per run (Homebridge 1.11 and 2.x) and print one closing line. */
+const reportDir = process.env.REPORT_DIR;
+const reportFile = `${reportDir}/vitest-${process.env.HB_PACKAGE ?? 'homebridge'}.json`;
+
 export default defineConfig({
   test: {
+    reporters: reportDir ? ['default', ['json', { outputFile: reportFile }]] : ['default'],
     projects: [
       {
         extends: true,

@@ -34,6 +34,7 @@ export const STOP_BUDGET_MS = 12_000;
 export const READY_LINE = /Homebridge v(\S+) \(HAP v(\S+)\) \((.*)\) is running on port (\d+)\./;
 
 const IDENTITY_FILE = 'e2e-bridge.json';
+const DEFAULT_BRIDGE_NAME = 'E2E Bridge';
 const ESC = String.fromCharCode(0x1b);
 const ANSI_ESCAPES = new RegExp(`${ESC}\\[[0-9;?]*[ -/]*[@-~]`, 'g');
 
@@ -54,6 +55,14 @@ export interface StartHomebridgeOptions {
   env?: Record<string, string>;
   /** Boot timeout; default BOOT_TIMEOUT_MS. */
   bootTimeoutMs?: number;
+  /** The bridge's name when the storage dir is new. */
+  bridgeName?: string;
+  /** Pass -I: the HAP server also answers unpaired requests that carry the PIN (the demo drives doors this way). */
+  insecure?: boolean;
+  /** Print the pairing QR code (drops -Q). */
+  showQrCode?: boolean;
+  /** Called with every log line as it arrives (the demo prints them). */
+  onLine?: (line: string) => void;
 }
 
 export interface ExitStatus {
@@ -155,7 +164,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function loadOrCreateIdentity(storageDir: string, bridgePort: number | undefined): Promise<BridgeIdentity> {
+async function loadOrCreateIdentity(storageDir: string, bridgePort: number | undefined, bridgeName: string): Promise<BridgeIdentity> {
   const file = path.join(storageDir, IDENTITY_FILE);
   let identity: BridgeIdentity | undefined;
   try {
@@ -166,7 +175,7 @@ async function loadOrCreateIdentity(storageDir: string, bridgePort: number | und
   if (identity === undefined) {
     const username = randomBridgeUsername();
     identity = {
-      name: 'E2E Bridge',
+      name: bridgeName,
       username,
       port: bridgePort ?? (await freePort()),
       pin: BRIDGE_PIN,
@@ -227,7 +236,7 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
   await mkdir(storageDir, { recursive: true });
   const ownPluginDir = opts.pluginDir === undefined;
   const pluginDir = opts.pluginDir ?? (await makePluginDir());
-  const identity = await loadOrCreateIdentity(storageDir, opts.bridgePort);
+  const identity = await loadOrCreateIdentity(storageDir, opts.bridgePort, opts.bridgeName ?? DEFAULT_BRIDGE_NAME);
 
   const config = {
     bridge: { ...identity, advertiser: BRIDGE_ADVERTISER },
@@ -236,7 +245,13 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
   };
   await writeFile(path.join(storageDir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
 
-  const args = [bin, '-Q', ...(opts.debug === false ? [] : ['-D']), '-U', storageDir, '-P', pluginDir, '--strict-plugin-resolution'];
+  const args = [
+    bin,
+    ...(opts.showQrCode ? [] : ['-Q']),
+    ...(opts.debug === false ? [] : ['-D']),
+    ...(opts.insecure ? ['-I'] : []),
+    ...['-U', storageDir, '-P', pluginDir, '--strict-plugin-resolution'],
+  ];
   const startedAt = performance.now();
   const child = spawn(process.execPath, args, {
     cwd: storageDir,
@@ -260,6 +275,7 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
     if (echo) {
       process.stdout.write(`[hb ${child.pid}] ${line}\n`);
     }
+    opts.onLine?.(line);
     for (const listener of lineListeners) {
       listener(line);
     }

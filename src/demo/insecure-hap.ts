@@ -1,0 +1,60 @@
+// A tiny HomeKit client for Homebridge's insecure mode (-I): reads and writes characteristics with the PIN, no pairing.
+import { request } from 'undici';
+
+const GARAGE_DOOR_OPENER = '00000041-0000-1000-8000-0026BB765291';
+const ACCESSORY_INFORMATION = '0000003E-0000-1000-8000-0026BB765291';
+const SERIAL_NUMBER = '00000030-0000-1000-8000-0026BB765291';
+export const CURRENT_DOOR_STATE_TYPE = '0000000E-0000-1000-8000-0026BB765291';
+export const TARGET_DOOR_STATE_TYPE = '00000032-0000-1000-8000-0026BB765291';
+
+interface HapAccessories {
+  accessories: { aid: number; services: { type: string; characteristics: { iid: number; type: string; value?: unknown }[] }[] }[];
+}
+
+/** HAP sends types in short form (41) or long form; compare in long form. */
+function longType(type: string): string {
+  return type.length <= 8 ? `${type.padStart(8, '0')}-0000-1000-8000-0026BB765291`.toUpperCase() : type.toUpperCase();
+}
+
+export class InsecureHapClient {
+  constructor(
+    private readonly port: number,
+    private readonly pin: string,
+  ) {}
+
+  private async call(method: 'GET' | 'PUT', path: string, body?: unknown): Promise<unknown> {
+    const response = await request(`http://127.0.0.1:${this.port}${path}`, {
+      method,
+      headers: { authorization: this.pin, 'content-type': 'application/hap+json' },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    const text = await response.body.text();
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  }
+
+  /** aid and iid of a door's characteristic, found by the door id HomeKit shows as serial number. */
+  async findDoorCharacteristic(doorId: string, characteristic: string): Promise<{ aid: number; iid: number }> {
+    const { accessories } = (await this.call('GET', '/accessories')) as HapAccessories;
+    for (const accessory of accessories) {
+      const info = accessory.services.find((s) => longType(s.type) === ACCESSORY_INFORMATION);
+      const serial = info?.characteristics.find((c) => longType(c.type) === SERIAL_NUMBER)?.value;
+      const door = accessory.services.find((s) => longType(s.type) === GARAGE_DOOR_OPENER);
+      const found = door?.characteristics.find((c) => longType(c.type) === characteristic);
+      if (serial === doorId && found) {
+        return { aid: accessory.aid, iid: found.iid };
+      }
+    }
+    throw new Error(`no door ${doorId} on the bridge`);
+  }
+
+  async write(ref: { aid: number; iid: number }, value: number): Promise<void> {
+    await this.call('PUT', '/characteristics', { characteristics: [{ ...ref, value }] });
+  }
+
+  async read(ref: { aid: number; iid: number }): Promise<unknown> {
+    const answer = (await this.call('GET', `/characteristics?id=${ref.aid}.${ref.iid}`)) as {
+      characteristics: { value?: unknown }[];
+    };
+    return answer.characteristics[0]?.value;
+  }
+}
