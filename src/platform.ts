@@ -183,7 +183,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     if (!this.overLimitWarned) {
       this.overLimitWarned = true;
       this.log.warn(
-        `The account has ${all.length} doors but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE}; the first ${MAX_ACCESSORIES_PER_BRIDGE} by door id are shown. See the README to split them over child bridges.`,
+        `The account has ${all.length} doors but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE}; the first ${MAX_ACCESSORIES_PER_BRIDGE} by door id are shown (see "Limits" in the README).`,
       );
     }
     return all.sort((a, b) => a.door.id.localeCompare(b.door.id)).slice(0, MAX_ACCESSORIES_PER_BRIDGE);

@@ -1,0 +1,178 @@
+// GarageDoorAccessory on the real HAP-NodeJS and Homebridge PlatformAccessory, with a simulated clock and a scripted toggle.
+import * as hap from 'hap-nodejs';
+import type { API, Logging } from 'homebridge';
+import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
+import { describe, expect, it, vi } from 'vitest';
+
+import type { DoorContext } from '../src/accessories/door-context.js';
+import { GarageDoorAccessory } from '../src/accessories/garage-door.js';
+import { ServiceError, ToggleRejectedError } from '../src/client/errors.js';
+import type { Device, Door, DoorState } from '../src/client/types.js';
+
+const { Characteristic: C, Service: S } = hap;
+const TIMEOUT_MS = 60_000;
+
+function makeLog(): Logging & { lines: { level: string; text: string }[] } {
+  const lines: { level: string; text: string }[] = [];
+  const at = (level: string) => (text: string) => {
+    lines.push({ level, text });
+  };
+  return Object.assign(at('info'), { lines, info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug'), success: at('info'), log: at('info'), prefix: 'test' });
+}
+
+function makeDoor(overrides: Partial<Door> = {}): Door {
+  return {
+    id: 'door-1',
+    name: 'Front Gate',
+    active: true,
+    state: 'CLOSED',
+    rawState: 'CLOSED',
+    relationship: 'Owner',
+    hasBluetoothSensor: false,
+    batteryLevel: undefined,
+    autoCloseEnabled: false,
+    autoCloseDelay: 0,
+    ...overrides,
+  };
+}
+
+const device: Device = { id: 'dev-1', active: true, softwareVersion: '2.4.1', ownerName: 'Ada', timeBeforeDoorOpenAlert: 60, doors: [] };
+
+function setup(toggle: (doorId: string, state: DoorState) => Promise<void> = () => Promise.resolve()) {
+  const clock = { now: 0 };
+  const log = makeLog();
+  const hurried = vi.fn();
+  const accessory = new PlatformAccessory<DoorContext>('Front Gate', hap.uuid.generate('door-1'));
+  accessory.context = { doorId: 'door-1', deviceId: 'dev-1', name: 'Front Gate', state: 'CLOSED' };
+  const toggleSpy = vi.fn(toggle);
+  const door = new GarageDoorAccessory(
+    {
+      api: { hap } as unknown as API,
+      log,
+      toggle: toggleSpy,
+      transitionTimeoutMs: TIMEOUT_MS,
+      lowBatteryThresholdPct: 20,
+      onCommandAccepted: hurried,
+      now: () => clock.now,
+    },
+    accessory,
+  );
+  const garage = accessory.getService(S.GarageDoorOpener);
+  if (!garage) throw new Error('no garage door service');
+  const current = garage.getCharacteristic(C.CurrentDoorState);
+  const target = garage.getCharacteristic(C.TargetDoorState);
+  return { door, accessory, log, clock, hurried, toggle: toggleSpy, current, target };
+}
+
+describe('GarageDoorAccessory', () => {
+  it('opens: sends one toggle, shows Opening at once, Open when the door reports it', async () => {
+    const t = setup();
+    await t.target.handleSetRequest(C.TargetDoorState.OPEN);
+    expect(t.toggle).toHaveBeenCalledWith('door-1', 'OPEN');
+    expect(await t.current.handleGetRequest()).toBe(C.CurrentDoorState.OPENING);
+    expect(await t.target.handleGetRequest()).toBe(C.TargetDoorState.OPEN);
+    expect(t.hurried).toHaveBeenCalledOnce();
+    t.door.update(makeDoor({ state: 'CLOSED' }), device);
+    expect(t.current.value).toBe(C.CurrentDoorState.OPENING);
+    t.door.update(makeDoor({ state: 'OPEN' }), device);
+    expect(t.current.value).toBe(C.CurrentDoorState.OPEN);
+    expect(t.accessory.context.state).toBe('OPEN');
+  });
+
+  it('fails the write and puts the target back when the service refuses', async () => {
+    const t = setup(() => Promise.reject(new ToggleRejectedError(428, 'Your Gate Controller requires pairing a door sensor. (428)')));
+    await expect(t.target.handleSetRequest(C.TargetDoorState.OPEN)).rejects.toBe(hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(t.target.value).toBe(C.TargetDoorState.CLOSED);
+    expect(t.current.value).toBe(C.CurrentDoorState.CLOSED);
+    expect(t.log.lines).toContainEqual({ level: 'error', text: 'Front Gate could not be opened: Your Gate Controller requires pairing a door sensor. (428)' });
+  });
+
+  it('warns after a toggle time-out that the door may still move', async () => {
+    const t = setup(() => Promise.reject(new ServiceError('timeout', 'the service did not answer in time')));
+    await expect(t.target.handleSetRequest(C.TargetDoorState.OPEN)).rejects.toBeDefined();
+    expect(t.log.lines.at(-1)?.text).toMatch(/may still move/);
+  });
+
+  it('never overlaps commands to one door, and drops a repeat of the same target', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const release: (() => void)[] = [];
+    const t = setup(() => {
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      return new Promise<void>((resolve) => {
+        release.push(() => {
+          inFlight -= 1;
+          resolve();
+        });
+      });
+    });
+    const first = t.target.handleSetRequest(C.TargetDoorState.OPEN);
+    const repeat = t.target.handleSetRequest(C.TargetDoorState.OPEN);
+    const reverse = t.target.handleSetRequest(C.TargetDoorState.CLOSED);
+    await vi.waitFor(() => expect(release).toHaveLength(1));
+    release[0]?.();
+    await Promise.all([first, repeat]);
+    await vi.waitFor(() => expect(release).toHaveLength(2));
+    release[1]?.();
+    await reverse;
+    expect(t.toggle.mock.calls).toEqual([
+      ['door-1', 'OPEN'],
+      ['door-1', 'CLOSED'],
+    ]);
+    expect(maxInFlight).toBe(1);
+  });
+
+  it('shows the real state again when the door does not arrive in time, even without a sync', async () => {
+    const t = setup();
+    await t.target.handleSetRequest(C.TargetDoorState.OPEN);
+    t.clock.now = TIMEOUT_MS - 1;
+    t.door.tick();
+    expect(t.current.value).toBe(C.CurrentDoorState.OPENING);
+    t.clock.now = TIMEOUT_MS;
+    t.door.tick();
+    expect([t.current.value, t.target.value]).toEqual([C.CurrentDoorState.CLOSED, C.TargetDoorState.CLOSED]);
+    expect(t.log.lines.at(-1)).toEqual({ level: 'warn', text: 'Front Gate did not report open within 60 s; showing its last reported state (closed).' });
+  });
+
+  it('pushes the target before the current state when the door moves by itself', () => {
+    const t = setup();
+    const order: string[] = [];
+    t.target.on('change', () => order.push('target'));
+    t.current.on('change', () => order.push('current'));
+    t.door.update(makeDoor({ state: 'OPEN' }), device);
+    expect(order).toEqual(['target', 'current']);
+  });
+
+  it('keeps the last known state on an unknown one, and says so once', () => {
+    const t = setup();
+    t.door.update(makeDoor({ state: null, rawState: 'AJAR' }), device);
+    t.door.update(makeDoor({ state: null, rawState: 'AJAR' }), device);
+    expect(t.current.value).toBe(C.CurrentDoorState.CLOSED);
+    expect(t.log.lines.filter((l) => l.level === 'warn')).toHaveLength(1);
+  });
+
+  it('answers No Response while the account is unreadable or the controller inactive', async () => {
+    const t = setup();
+    t.door.setAccountReadable(false);
+    await expect(t.current.handleGetRequest()).rejects.toBe(hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+    t.door.setAccountReadable(true);
+    expect(await t.current.handleGetRequest()).toBe(C.CurrentDoorState.CLOSED);
+    t.door.update(makeDoor(), { ...device, active: false });
+    await expect(t.target.handleGetRequest()).rejects.toBe(hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+  });
+
+  it('adds a Battery service with a sensor, warns at the threshold, and removes it with the sensor', () => {
+    const t = setup();
+    t.door.update(makeDoor({ hasBluetoothSensor: true, batteryLevel: 21 }), device);
+    const battery = t.accessory.getService(S.Battery);
+    expect(battery?.getCharacteristic(C.StatusLowBattery).value).toBe(C.StatusLowBattery.BATTERY_LEVEL_NORMAL);
+    t.door.update(makeDoor({ hasBluetoothSensor: true, batteryLevel: 20 }), device);
+    expect(battery?.getCharacteristic(C.BatteryLevel).value).toBe(20);
+    expect(battery?.getCharacteristic(C.StatusLowBattery).value).toBe(C.StatusLowBattery.BATTERY_LEVEL_LOW);
+    expect(battery?.getCharacteristic(C.ChargingState).value).toBe(C.ChargingState.NOT_CHARGEABLE);
+    t.door.update(makeDoor({ hasBluetoothSensor: false }), device);
+    expect(t.accessory.getService(S.Battery)).toBeUndefined();
+  });
+});
