@@ -8,48 +8,56 @@ const SECRET = 'bad-config-secret-93e1';
 /** Long enough for the first sync and its first retry to fail. */
 const FAILURE_WAIT_MS = 30_000;
 
-let hb: HomebridgeProcess;
+// Homebridge 2 refuses one dynamic platform twice on a bridge, so each config gets its own Homebridge, booted side by side.
+const CONFIGS = {
+  missing: { platform: 'AccessControl' },
+  badValues: { platform: 'AccessControl', name: 'Bad Values', accessToken: SECRET, baseUrl: 'ftp://example.com', pollInterval: 1 },
+  // ".invalid" never resolves: every request fails with ENOTFOUND, as in the plugin checker.
+  nowhere: { platform: 'AccessControl', name: 'Nowhere', accessToken: SECRET, baseUrl: 'http://door-service.invalid', pollInterval: 5 },
+};
+
+let bridges: Record<keyof typeof CONFIGS, HomebridgeProcess>;
 
 beforeAll(async () => {
-  hb = await startHomebridge({
-    platforms: [
-      { platform: 'AccessControl' },
-      { platform: 'AccessControl', name: 'Bad Values', accessToken: SECRET, baseUrl: 'ftp://example.com', pollInterval: 1 },
-      // ".invalid" never resolves: every request fails with ENOTFOUND, as in the plugin checker.
-      { platform: 'AccessControl', name: 'Nowhere', accessToken: SECRET, baseUrl: 'http://door-service.invalid', pollInterval: 5 },
-    ],
-  });
+  const [missing, badValues, nowhere] = await Promise.all(
+    [CONFIGS.missing, CONFIGS.badValues, CONFIGS.nowhere].map((config) => startHomebridge({ platforms: [config] })),
+  );
+  if (!missing || !badValues || !nowhere) throw new Error('a Homebridge did not start');
+  bridges = { missing, badValues, nowhere };
 });
 
 afterAll(async () => {
-  await hb?.stop();
-  if (hb) {
+  for (const hb of Object.values(bridges ?? {})) {
+    await hb.stop();
     await removeStorageDir(hb.storageDir);
   }
 });
 
 describe('a Homebridge whose plugin config is missing, wrong or unreachable', () => {
   it('reports a missing config in one line and stays idle', async () => {
-    await hb.waitForLog(/\[AccessControl\] The configuration is not valid.*accessToken is required; baseUrl is required/, FAILURE_WAIT_MS);
+    await bridges.missing.waitForLog(/\[AccessControl\] The configuration is not valid.*accessToken is required; baseUrl is required/, FAILURE_WAIT_MS);
   });
 
   it('reports every bad value by its name, never its value', async () => {
-    const line = await hb.waitForLog(/\[Bad Values\] The configuration is not valid/, FAILURE_WAIT_MS);
+    const line = await bridges.badValues.waitForLog(/\[Bad Values\] The configuration is not valid/, FAILURE_WAIT_MS);
     expect(line).toContain('baseUrl must be an http:// or https:// address');
     expect(line).toContain('pollInterval must be at least 5 seconds');
     expect(line).not.toContain('ftp://example.com');
   });
 
   it('keeps running when the service cannot even be found, with one clear error', async () => {
+    const hb = bridges.nowhere;
     await hb.waitForLog(/\[Nowhere\] The account could not be synced: .*address not found in DNS, ENOTFOUND/, FAILURE_WAIT_MS);
     await hb.waitForLog(/\[Nowhere\] Still failing \(2 attempts\)/, FAILURE_WAIT_MS);
     expect(hb.exited).toBeUndefined();
     expect(hb.log()).not.toContain(SECRET);
   });
 
-  it('stops within the time the plugin checker allows', async () => {
-    const stopped = await hb.stop();
-    expect(stopped.ms).toBeLessThan(STOP_BUDGET_MS);
-    expect(stopped.killed).toBe(false);
+  it('stops every one within the time the plugin checker allows', async () => {
+    const stopped = await Promise.all(Object.values(bridges).map((hb) => hb.stop()));
+    for (const result of stopped) {
+      expect(result.ms).toBeLessThan(STOP_BUDGET_MS);
+      expect(result.killed).toBe(false);
+    }
   });
 });
