@@ -3,6 +3,9 @@ import { z } from 'zod';
 
 import {
   DEFAULT_LOW_BATTERY_THRESHOLD_PCT,
+  DEFAULT_RECONCILE_INTERVAL_S,
+  DEFAULT_WEBHOOK_HEADER_NAME,
+  MIN_RECONCILE_INTERVAL_S,
   DEFAULT_POLL_INTERVAL_S,
   DEFAULT_TRANSITION_TIMEOUT_S,
   MAX_POLL_INTERVAL_S,
@@ -29,6 +32,52 @@ const httpAddress = requiredText('text')
   // The plugin appends /oauth/v1/...; a trailing slash would double it.
   .transform((url) => url.replace(/\/+$/, ''));
 
+/** The optional listener for the service's webhooks (contract section 6). */
+export const webhookSchema = z
+  .object({
+    /** Off keeps the other settings without a listener; left out, the block's presence turns the listener on. */
+    enabled: z.boolean({ error: 'must be true or false' }).optional(),
+    port: z
+      .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a port number') })
+      .int('must be a whole port number')
+      .min(1, 'must be between 1 and 65535')
+      .max(65535, 'must be between 1 and 65535'),
+    host: z.string().trim().min(1).optional(),
+    apiKey: requiredText('text').pipe(
+      z.string().regex(/^[0-9a-fA-F]{96}$/, 'must be the 96-character hexadecimal key the service issued'),
+    ),
+    path: z.string().trim().startsWith('/', 'must start with /').optional(),
+    headerName: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name')
+      .default(DEFAULT_WEBHOOK_HEADER_NAME),
+    tlsCertFile: z.string().trim().min(1).optional(),
+    tlsKeyFile: z.string().trim().min(1).optional(),
+    reconcileInterval: wholeNumber('seconds', MIN_RECONCILE_INTERVAL_S, MAX_POLL_INTERVAL_S).default(DEFAULT_RECONCILE_INTERVAL_S),
+  })
+  .refine((w) => (w.tlsCertFile === undefined) === (w.tlsKeyFile === undefined), {
+    message: 'needs both tlsCertFile and tlsKeyFile, or neither',
+    path: ['tlsKeyFile'],
+  });
+
+const isBlank = (v: unknown): boolean => v === undefined || v === null || v === '';
+
+/**
+ * No listener when it is switched off, or when the block was never filled in (the settings form may save
+ * one holding only defaults). Otherwise the block is checked in full, so a half-done setup is reported.
+ */
+function listenerWanted(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') {
+    return value;
+  }
+  const block = value as Record<string, unknown>;
+  if (block['enabled'] === false || (block['enabled'] === undefined && isBlank(block['port']) && isBlank(block['apiKey']))) {
+    return undefined;
+  }
+  return value;
+}
+
 /** The plugin's configuration as users write it in config.json (and the settings form edits it). */
 export const configSchema = z.looseObject({
   name: z.string().trim().min(1).default('Access Control'),
@@ -39,9 +88,11 @@ export const configSchema = z.looseObject({
     DEFAULT_TRANSITION_TIMEOUT_S,
   ),
   lowBatteryThreshold: wholeNumber('percent', 0, 100).default(DEFAULT_LOW_BATTERY_THRESHOLD_PCT),
+  webhook: z.preprocess(listenerWanted, webhookSchema.optional()),
 });
 
 export type PluginConfig = z.output<typeof configSchema>;
+export type WebhookConfig = z.output<typeof webhookSchema>;
 
 export type ConfigResult = { ok: true; config: PluginConfig } | { ok: false; problems: string[] };
 

@@ -7,10 +7,12 @@ import { GarageDoorAccessory } from './accessories/garage-door.js';
 import { ServiceError } from './client/errors.js';
 import { AccessControlClient } from './client/service-client.js';
 import type { Account, Device, Door } from './client/types.js';
+import type { WebhookEvent } from './webhook/event.js';
 import { parseConfig } from './config.js';
 import type { PluginConfig } from './config.js';
 import { homeKitName } from './homekit-name.js';
 import { IncidentLog } from './incident-log.js';
+import { RealtimeUpdates } from './realtime.js';
 import { nextSyncDelayMs } from './sync-schedule.js';
 import {
   ACTIVE_POLL_INTERVAL_MS,
@@ -31,6 +33,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private readonly config: PluginConfig | undefined;
   private client: AccessControlClient | undefined;
   private loop: SyncLoop | undefined;
+  private realtime: RealtimeUpdates | undefined;
   private failedSyncs = 0;
   private lastFailure: ServiceError | undefined;
   private overLimitWarned = false;
@@ -70,11 +73,17 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     }
     this.client = new AccessControlClient({ baseUrl: config.baseUrl, accessToken: config.accessToken });
     this.adoptCachedDoors(true);
+    if (config.webhook) {
+      this.realtime = new RealtimeUpdates({ log: this.log, config: config.webhook, findDoor: (event) => this.findDoor(event), now: Date.now });
+      void this.realtime.start();
+    }
+    const reconcileIntervalS = config.webhook?.reconcileInterval ?? config.pollInterval;
     this.loop = new SyncLoop(
       () => this.syncOnce(),
       () =>
         nextSyncDelayMs({
-          pollIntervalMs: config.pollInterval * 1000,
+          // While webhooks arrive, polling is only the safety net.
+          pollIntervalMs: (this.realtime?.flowing ? Math.max(reconcileIntervalS, config.pollInterval) : config.pollInterval) * 1000,
           failedSyncs: this.failedSyncs,
           retryAfterMs: this.lastFailure?.retryAfterMs,
           doorMoving: [...this.doors.values()].some((door) => door.isMoving),
@@ -119,12 +128,14 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     if (!client) {
       return;
     }
+    const sentMs = Date.now();
     try {
       const account = await client.sync();
       this.failedSyncs = 0;
       this.lastFailure = undefined;
       this.incidents.resolve('The account can be read again; door states are current.');
-      this.reconcile(account);
+      this.reconcile(account, sentMs);
+      this.realtime?.checkMissed();
     } catch (error) {
       this.recordFailure(error);
     } finally {
@@ -154,24 +165,39 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   }
 
   /** Brings HomeKit in line with a successful sync: new doors appear, known ones update, gone ones leave. */
-  private reconcile(account: Account): void {
+  private reconcile(account: Account, sentMs: number): void {
     for (const problem of account.unreadable) {
       this.log.warn(`Part of the account could not be read and is left as it was: ${problem}.`);
     }
     const seen = new Set<string>();
     for (const { door, device } of this.publishableDoors(account)) {
-      const uuid = this.api.hap.uuid.generate(`${PLUGIN_NAME}:${door.id}`);
+      const uuid = this.doorUuid(door.id);
       seen.add(uuid);
       this.missingCounts.delete(uuid);
       const handler = this.doors.get(uuid) ?? this.addDoor(uuid, door, device);
       handler.setAccountReadable(true);
-      handler.update(door, device);
+      this.realtime?.notePolled(handler, handler.update(door, device, sentMs));
     }
     this.api.updatePlatformAccessories([...this.doors.values()].map((door) => door.accessory));
     // A partial answer says nothing about doors it could not read; only a complete one may remove doors.
     if (account.unreadable.length === 0) {
       this.removeMissing(seen);
     }
+  }
+
+  /** Derived from the door id alone, so a door keeps its HomeKit identity (and automations) across restarts. */
+  private doorUuid(doorId: string): string {
+    return this.api.hap.uuid.generate(`${PLUGIN_NAME}:${doorId}`);
+  }
+
+  /** The door a webhook names: by its id, or by its controller and number for door-numbered events. */
+  private findDoor(event: WebhookEvent): GarageDoorAccessory | undefined {
+    if (event.doorId !== undefined) {
+      return this.doors.get(this.doorUuid(event.doorId));
+    }
+    return [...this.doors.values()].find(
+      (door) => door.accessory.context.deviceId === event.deviceId && door.entityNumber === event.doorNumber,
+    );
   }
 
   /** Every door of every device, capped at what one bridge can hold, in a stable order. */
@@ -225,6 +251,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   /** Stops every timer and socket so Homebridge exits at once and a restart never finds anything in use. */
   private async shutdown(): Promise<void> {
     this.loop?.stop();
-    await this.client?.close();
+    await Promise.all([this.client?.close(), this.realtime?.stop()]);
   }
 }

@@ -21,6 +21,12 @@ export const DEFAULT_TRANSITION_TIMEOUT_S = 60;
 export const MIN_TRANSITION_TIMEOUT_S = 10;
 export const MAX_TRANSITION_TIMEOUT_S = 600;
 
+/** Poll interval while webhooks bring changes in real time: polling is then only the safety net. */
+export const DEFAULT_RECONCILE_INTERVAL_S = 300;
+export const MIN_RECONCILE_INTERVAL_S = 30;
+/** The header the service puts its webhook API key in (contract 6.3). */
+export const DEFAULT_WEBHOOK_HEADER_NAME = 'X-Service-API-Key';
+
 // Failures and back-off.
 /** Consecutive failed syncs after which doors answer "No Response" instead of a stale state. */
 export const FAILED_SYNCS_BEFORE_NO_RESPONSE = 2;
@@ -47,3 +53,25 @@ export const MAX_CONNECTIONS_PER_ORIGIN = 4;
 export const DEFAULT_LOW_BATTERY_THRESHOLD_PCT = 20;
 /** HAP-NodeJS refuses more accessories than this on one bridge. */
 export const MAX_ACCESSORIES_PER_BRIDGE = 149;
+
+// Webhooks.
+/** Largest webhook body read (bytes, also after decompression); one event is a few hundred bytes. */
+export const WEBHOOK_MAX_BODY_BYTES = 64 * 1024;
+/** A client must finish sending its headers within this long after connecting (or after the previous request). */
+export const WEBHOOK_HEADERS_TIMEOUT_MS = 10_000;
+/** A client must finish sending the whole request, body included, within this long; Node wants it >= the headers time-out. */
+export const WEBHOOK_REQUEST_TIMEOUT_MS = 15_000;
+/** An idle kept-alive webhook connection is closed after this long. */
+export const WEBHOOK_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** Longest gap between Node's sweeps for connections past the two time-outs above (Node's default is 30 s). */
+export const WEBHOOK_CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
+/** At most one warning per this long about refused (wrong or missing key) webhooks; the rest go to debug. */
+export const WEBHOOK_UNAUTHORIZED_LOG_INTERVAL_MS = 60_000;
+/** A TLS client must finish its handshake within this long (HTTPS mode; Node's default is 120 s). */
+export const WEBHOOK_TLS_HANDSHAKE_TIMEOUT_MS = 10_000;
+/** Event ids remembered to apply a repeated webhook once; the service sends each event once, so a short memory suffices. */
+export const WEBHOOK_SEEN_IDS_MAX = 1_000;
+/** A change a poll found must be confirmed by a webhook within this long, or webhooks seem not to arrive. */
+export const WEBHOOK_MISS_GRACE_MS = 60_000;
+/** At most one "webhooks seem not to reach Homebridge" warning per this long. */
+export const WEBHOOK_MISS_WARN_INTERVAL_MS = 6 * 60 * 60_000;

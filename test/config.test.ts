@@ -44,6 +44,26 @@ describe('parseConfig', () => {
     expect(JSON.stringify(result)).not.toContain('tok-secret-123');
   });
 
+  it('turns the webhook listener on only for a filled-in block that is not switched off', () => {
+    const apiKey = 'ab'.repeat(48);
+    const on = parseConfig({ ...valid, webhook: { port: 8581, apiKey } });
+    expect(on.ok && on.config.webhook).toMatchObject({ port: 8581, apiKey, headerName: 'X-Service-API-Key', reconcileInterval: 300 });
+    for (const webhook of [{}, { headerName: 'X-Service-API-Key', reconcileInterval: 300 }, { enabled: false, port: 'oops' }]) {
+      const off = parseConfig({ ...valid, webhook });
+      expect(off.ok && off.config.webhook).toBeUndefined();
+    }
+  });
+
+  it('reports a half-done webhook setup by path', () => {
+    const result = parseConfig({ ...valid, webhook: { enabled: true, apiKey: 'short' } });
+    expect(result).toEqual({
+      ok: false,
+      problems: ['webhook.port is required', 'webhook.apiKey must be the 96-character hexadecimal key the service issued'],
+    });
+    const tls = parseConfig({ ...valid, webhook: { port: 8581, apiKey: 'ab'.repeat(48), tlsCertFile: '/etc/cert.pem' } });
+    expect(tls.ok ? [] : tls.problems).toEqual(['webhook.tlsKeyFile needs both tlsCertFile and tlsKeyFile, or neither']);
+  });
+
   it('keeps keys Homebridge adds, such as _bridge', () => {
     const result = parseConfig({ ...valid, _bridge: { username: 'x' } });
     expect(result.ok && result.config['_bridge']).toEqual({ username: 'x' });
@@ -51,13 +71,14 @@ describe('parseConfig', () => {
 });
 
 describe('config.schema.json', () => {
+  type JsonField = Record<string, unknown> & { properties?: Record<string, JsonField> };
   const form = JSON.parse(readFileSync(new URL('../config.schema.json', import.meta.url), 'utf8')) as {
     pluginAlias: string;
     pluginType: string;
-    schema: { properties: Record<string, Record<string, unknown>>; required: string[] };
+    schema: { properties: Record<string, JsonField>; required: string[] };
   };
   const zodSchema = z.toJSONSchema(configSchema, { io: 'input' }) as {
-    properties: Record<string, Record<string, unknown>>;
+    properties: Record<string, JsonField>;
     required: string[];
   };
 
@@ -70,11 +91,25 @@ describe('config.schema.json', () => {
   it('has exactly the fields, types, bounds, defaults and required list of the zod schema', () => {
     expect(Object.keys(form.schema.properties).sort()).toEqual(Object.keys(zodSchema.properties).sort());
     expect([...form.schema.required].sort()).toEqual([...zodSchema.required].sort());
-    for (const [key, field] of Object.entries(zodSchema.properties)) {
-      const formField = form.schema.properties[key];
-      for (const rule of ['type', 'default', 'minimum', 'maximum', 'minLength']) {
-        expect({ key, rule, value: formField?.[rule] }).toEqual({ key, rule, value: field[rule] });
+    const compare = (zodFields: Record<string, JsonField>, formFields: Record<string, JsonField>, prefix: string): void => {
+      expect(Object.keys(formFields).sort()).toEqual(Object.keys(zodFields).sort());
+      for (const [key, field] of Object.entries(zodFields)) {
+        const formField = formFields[key];
+        for (const rule of ['type', 'default', 'minimum', 'maximum', 'minLength', 'pattern']) {
+          expect({ key: prefix + key, rule, value: formField?.[rule] }).toEqual({ key: prefix + key, rule, value: field[rule] });
+        }
+        if (field.properties) {
+          compare(field.properties, formField?.properties ?? {}, `${prefix}${key}.`);
+        }
       }
+    };
+    compare(zodSchema.properties, form.schema.properties, '');
+  });
+
+  it('shows the webhook fields only once webhooks are switched on', () => {
+    const webhook = form.schema.properties['webhook']?.properties ?? {};
+    for (const [key, field] of Object.entries(webhook)) {
+      expect({ key, shownWhenOn: key === 'enabled' || field['condition'] !== undefined }).toEqual({ key, shownWhenOn: true });
     }
   });
 

@@ -24,6 +24,7 @@ function makeDoor(overrides: Partial<Door> = {}): Door {
   return {
     id: 'door-1',
     name: 'Front Gate',
+    entityNumber: 1,
     active: true,
     state: 'CLOSED',
     rawState: 'CLOSED',

@@ -4,7 +4,7 @@ import type { API, CharacteristicValue, Logging, PlatformAccessory, Service } fr
 import { ServiceError, ToggleRejectedError } from '../client/errors.js';
 import type { Device, Door, DoorState } from '../client/types.js';
 import { DoorStateMachine } from '../door-state.js';
-import type { ShownState } from '../door-state.js';
+import type { ReportOutcome, ShownState } from '../door-state.js';
 import { homeKitVersion } from '../homekit-name.js';
 import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL } from '../settings.js';
 import { DoorBattery } from './battery.js';
@@ -31,6 +31,12 @@ export class GarageDoorAccessory {
   private deviceActive = true;
   private doorActive = true;
   private unknownStateLogged = false;
+  /** Service time of the newest webhook event applied: an older one must not roll the state back. */
+  private lastEventOccurredMs = Number.NEGATIVE_INFINITY;
+  /** Local time the newest webhook event arrived: a sync sent before it may carry an older state. */
+  private lastEventReceivedMs = Number.NEGATIVE_INFINITY;
+  /** The door's number on its controller, for webhooks that name doors by number (door1_open). */
+  entityNumber: number | undefined;
 
   constructor(
     private readonly deps: DoorAccessoryDeps,
@@ -79,12 +85,15 @@ export class GarageDoorAccessory {
     this.accountReadable = readable;
   }
 
-  /** Applies one door of a successful sync. */
-  update(door: Door, device: Device): void {
+  /**
+   * Applies one door of a successful sync sent at `syncSentMs`. Returns what the sync meant for the door's state,
+   * `undefined` when the state was not used (unknown, or older than a webhook that arrived meanwhile).
+   */
+  update(door: Door, device: Device, syncSentMs: number = this.deps.now()): ReportOutcome | undefined {
     const { Characteristic: C } = this.deps.api.hap;
-    const context = this.accessory.context;
-    context.deviceId = device.id;
+    this.accessory.context.deviceId = device.id;
     this.setActive(device.active, door.active);
+    this.entityNumber = door.entityNumber;
     const version = homeKitVersion(device.softwareVersion);
     if (version) {
       this.accessory.getService(this.deps.api.hap.Service.AccessoryInformation)?.updateCharacteristic(C.FirmwareRevision, version);
@@ -96,27 +105,50 @@ export class GarageDoorAccessory {
         this.unknownStateLogged = true;
         this.deps.log.warn(`${this.name}: the service reported an unknown state "${door.rawState ?? ''}"; keeping the last known state (${this.machine.reported}).`);
       }
-      return;
+      return undefined;
     }
     this.unknownStateLogged = false;
+    if (this.lastEventReceivedMs >= syncSentMs) {
+      return undefined;
+    }
+    return this.applyState(door.state, 'changed outside HomeKit');
+  }
+
+  /**
+   * Applies a door state pushed by webhook. `who` says who or what moved it, for the log.
+   * Returns 'stale' when the event is older than one already applied (webhooks can arrive out of order).
+   */
+  applyEvent(state: DoorState, occurredAtMs: number | undefined, who: string): ReportOutcome | 'stale' {
+    if (occurredAtMs !== undefined) {
+      if (occurredAtMs < this.lastEventOccurredMs) {
+        return 'stale';
+      }
+      this.lastEventOccurredMs = occurredAtMs;
+    }
+    this.lastEventReceivedMs = this.deps.now();
+    return this.applyState(state, who);
+  }
+
+  private applyState(state: DoorState, cause: string): ReportOutcome {
     const before = this.machine.target;
-    const outcome = this.machine.report(door.state, this.deps.now());
-    context.state = this.machine.reported;
+    const outcome = this.machine.report(state, this.deps.now());
+    this.accessory.context.state = this.machine.reported;
     switch (outcome) {
       case 'changed':
-        this.deps.log.info(`${this.name} is now ${describe(door.state)} (changed outside HomeKit).`);
+        this.deps.log.info(`${this.name} is now ${describe(state)} (${cause}).`);
         break;
       case 'arrived':
-        this.deps.log.info(`${this.name} is ${describe(door.state)}.`);
+        this.deps.log.info(`${this.name} is ${describe(state)}.`);
         break;
       case 'timed-out':
         this.warnTimedOut(before);
         break;
       case 'moving':
       case 'unchanged':
-        return;
+        return outcome;
     }
     this.push();
+    return outcome;
   }
 
   private setActive(deviceActive: boolean, doorActive: boolean): void {

@@ -12,6 +12,7 @@ const optionalNumber = z.number().optional().catch(undefined);
 const doorSchema = z.looseObject({
   id,
   name: optionalText,
+  entity_number: optionalNumber,
   active: flag(true),
   state: z.unknown().optional(),
   user_relationship: optionalText,
@@ -42,6 +43,7 @@ function toDoor(raw: z.output<typeof doorSchema>): Door {
   return {
     id: raw.id,
     name: raw.name?.trim() || `Door ${raw.id.slice(0, 8)}`,
+    entityNumber: raw.entity_number,
     active: raw.active,
     state: readState(raw.state),
     rawState: raw.state === undefined || typeof raw.state === 'string' ? raw.state : JSON.stringify(raw.state),

@@ -5,6 +5,8 @@ export type DoorState = 'OPEN' | 'CLOSED';
 export interface Door {
   id: string;
   name: string;
+  /** The door's number on its controller; webhooks may name a door by it (door1_open). */
+  entityNumber: number | undefined;
   /** Whether the service says the door is in use; an inactive door still shows, but as "No Response". */
   active: boolean;
   /** `null` when the service sent a state the plugin does not know: the door keeps its last known state. */

@@ -1,0 +1,128 @@
+// Real-time door states: runs the webhook listener, applies its events to doors, and notices when webhooks stop arriving.
+import { readFile } from 'node:fs/promises';
+
+import type { Logging } from 'homebridge';
+
+import type { GarageDoorAccessory } from './accessories/garage-door.js';
+import type { WebhookConfig } from './config.js';
+import type { ReportOutcome } from './door-state.js';
+import { RecentIds } from './recent-ids.js';
+import { WEBHOOK_MISS_GRACE_MS, WEBHOOK_MISS_WARN_INTERVAL_MS, WEBHOOK_SEEN_IDS_MAX } from './settings.js';
+import type { WebhookEvent } from './webhook/event.js';
+import { WebhookReceiver } from './webhook/receiver.js';
+import { STOPPED_ADVICE } from './webhook/server.js';
+
+export interface RealtimeDeps {
+  log: Logging;
+  config: WebhookConfig;
+  /** The door a webhook names, by door id or by controller and door number. */
+  findDoor: (event: WebhookEvent) => GarageDoorAccessory | undefined;
+  now: () => number;
+}
+
+export class RealtimeUpdates {
+  private receiver: WebhookReceiver | undefined;
+  private readonly seenIds = new RecentIds(WEBHOOK_SEEN_IDS_MAX);
+  /** Doors a poll found changed, and when: a webhook should confirm each soon. */
+  private readonly unconfirmed = new Map<GarageDoorAccessory, number>();
+  /** True once an authenticated event arrived since the last sign that webhooks are missing. */
+  private arriving = false;
+  private lastMissWarningMs = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly deps: RealtimeDeps) {}
+
+  /** Webhooks are known to arrive, so polling can slow down to the safety-net interval. */
+  get flowing(): boolean {
+    return this.receiver !== undefined && this.arriving;
+  }
+
+  /** Starts the listener; a failure is logged and the plugin carries on by polling. */
+  async start(): Promise<void> {
+    const { config, log } = this.deps;
+    let tls: { cert: Buffer; key: Buffer } | undefined;
+    try {
+      tls = config.tlsCertFile && config.tlsKeyFile ? { cert: await readFile(config.tlsCertFile), key: await readFile(config.tlsKeyFile) } : undefined;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      log.error(`The webhook listener could not start: the TLS certificate or key file cannot be read (${code}); ${STOPPED_ADVICE}.`);
+      return;
+    }
+    try {
+      const receiver = new WebhookReceiver({
+        port: config.port,
+        host: config.host,
+        path: config.path,
+        apiKey: config.apiKey,
+        headerName: config.headerName,
+        tls,
+        log,
+        onEvent: (event) => this.apply(event),
+      });
+      await receiver.start();
+      this.receiver = receiver;
+    } catch (error) {
+      log.error(`The webhook listener could not start: ${error instanceof Error ? error.message : String(error)}.`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.receiver?.stop();
+    this.receiver = undefined;
+  }
+
+  /** What a poll found for a door: a change no webhook told of must be confirmed by one soon. */
+  notePolled(door: GarageDoorAccessory, outcome: ReportOutcome | undefined): void {
+    if (this.receiver && outcome === 'changed' && !this.unconfirmed.has(door)) {
+      this.unconfirmed.set(door, this.deps.now());
+    }
+  }
+
+  /** After each sync: warn when changes stay unconfirmed past the grace period, and poll at full pace again. */
+  checkMissed(): void {
+    const now = this.deps.now();
+    const missed = [...this.unconfirmed].filter(([, sinceMs]) => now - sinceMs >= WEBHOOK_MISS_GRACE_MS);
+    if (missed.length === 0) {
+      return;
+    }
+    this.unconfirmed.clear();
+    this.arriving = false;
+    if (now - this.lastMissWarningMs >= WEBHOOK_MISS_WARN_INTERVAL_MS) {
+      this.lastMissWarningMs = now;
+      const names = missed.map(([door]) => door.name).join(', ');
+      this.deps.log.warn(
+        `Webhooks seem not to reach Homebridge: polling found ${names} changed and no webhook told of it. ` +
+          `Check that the address given to the service is HTTPS, that it reaches port ${this.deps.config.port} ` +
+          `(port forwarding, reverse proxy or tunnel), and that the API key matches. Polling keeps doors current meanwhile.`,
+      );
+    }
+  }
+
+  private apply(event: WebhookEvent): void {
+    const { log } = this.deps;
+    if (event.id !== undefined && !this.seenIds.add(event.id)) {
+      log.debug(`Webhook ${event.id} came again; applied once.`);
+      return;
+    }
+    this.arriving = true;
+    if (event.kind !== 'door-state') {
+      log.info(`Webhook: ${event.summary}`);
+      return;
+    }
+    const door = this.deps.findDoor(event);
+    if (!door || !event.doorState) {
+      log.debug(`Webhook for a door this bridge does not show, or without a state; ignored: ${event.summary}`);
+      return;
+    }
+    this.unconfirmed.delete(door);
+    const outcome = door.applyEvent(event.doorState, event.occurredAtMs, whoMoved(event));
+    if (outcome === 'stale') {
+      log.debug(`Webhook older than the state ${door.name} shows; ignored: ${event.summary}`);
+    }
+  }
+}
+
+/** "Ada Lovelace, Keypad" from the webhook's userThatToggled and channel. */
+function whoMoved(event: WebhookEvent): string {
+  const person = [event.user?.firstName, event.user?.lastName].filter(Boolean).join(' ');
+  return [person || undefined, event.channel].filter(Boolean).join(', ') || 'by webhook';
+}

@@ -1,0 +1,21 @@
+// A bounded memory of ids seen lately, so a repeated message is applied once without the memory growing forever.
+
+export class RecentIds {
+  private readonly order: string[] = [];
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly capacity: number) {}
+
+  /** Remembers `id`; returns false when it was already remembered. */
+  add(id: string): boolean {
+    if (this.seen.has(id)) {
+      return false;
+    }
+    this.seen.add(id);
+    this.order.push(id);
+    if (this.order.length > this.capacity) {
+      this.seen.delete(this.order.shift() as string);
+    }
+    return true;
+  }
+}

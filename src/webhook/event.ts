@@ -1,0 +1,213 @@
+// Reads a webhook message body (contract 6.2) liberally into a WebhookEvent: both field spellings, unknown fields and types pass.
+import { z } from 'zod';
+
+import type { DoorState } from '../client/types.js';
+
+export type WebhookEventKind = 'door-state' | 'access' | 'management' | 'enforcer' | 'unknown';
+
+export interface WebhookUser {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+}
+
+export interface WebhookEvent {
+  id: string | undefined;
+  /** As sent (trimmed); '' when the body had none. */
+  eventType: string;
+  kind: WebhookEventKind;
+  doorId: string | undefined;
+  deviceId: string | undefined;
+  /** N of a door-numbered event type (`door1_open` → 1). */
+  doorNumber: number | undefined;
+  doorState: DoorState | undefined;
+  occurredAtMs: number | undefined;
+  channel: string | undefined;
+  toggleId: string | undefined;
+  /** `doorOwnerUserID`: the user who owns the device. */
+  ownerUserId: string | undefined;
+  /** `userThatToggled`. */
+  user: WebhookUser | undefined;
+  /** One human line for logs, e.g. `door_state_change: OPEN by Ada Lovelace (Keypad)`; free of control characters. */
+  summary: string;
+}
+
+/** Text fields: a string (trimmed, '' read as missing) or a number read as text; anything else is missing. */
+const text = z
+  .union([z.string(), z.number().transform(String)])
+  .optional()
+  .catch(undefined)
+  .transform((value) => value?.trim() || undefined);
+
+const userSchema = z
+  .looseObject({ firstName: text, lastName: text, emailAddress: text, email: text })
+  .optional()
+  .catch(undefined);
+
+// Both spellings of each id: the example body says doorID, the field table doorId (contract 6.2).
+const bodySchema = z.looseObject({
+  id: text,
+  eventType: text,
+  doorID: text,
+  doorId: text,
+  deviceID: text,
+  deviceId: text,
+  toggleID: text,
+  toggleId: text,
+  doorOwnerUserID: text,
+  doorOwnerUserId: text,
+  doorState: text,
+  channel: text,
+  eventOccurred: z.unknown().optional(),
+  eventOccurredUTC: text,
+  userThatToggled: userSchema,
+});
+
+/** `door1_open`, `door2_close`, `door3_closed` (and a liberal `opened`, or no number at all). */
+const DOOR_NUMBERED_TYPE = /^door(\d*)_(open|opened|close|closed)$/i;
+/** A seconds value this large is past year 5000: the sender must have meant milliseconds. */
+const MILLISECONDS_THRESHOLD = 1e11;
+const MAX_SUMMARY_FIELD_CHARS = 80;
+
+/** Reads one message body; `{ error }` only when the body is not a JSON object. Never throws. */
+export function parseWebhookEvent(body: unknown): WebhookEvent | { error: string } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { error: `the body is not a JSON object (got ${describe(body)})` };
+  }
+  let parsed: ReturnType<typeof bodySchema.safeParse>;
+  try {
+    parsed = bodySchema.safeParse(body);
+  } catch (error) {
+    // Only an exotic object (a throwing getter) gets here; JSON.parse never builds one.
+    return { error: `the body could not be read: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (!parsed.success) {
+    return { error: `the body could not be read: ${parsed.error.issues[0]?.message ?? 'unreadable'}` };
+  }
+  const raw = parsed.data;
+  const eventType = raw.eventType ?? '';
+  const numbered = DOOR_NUMBERED_TYPE.exec(eventType);
+  const kind: WebhookEventKind = numbered ? 'door-state' : classify(eventType);
+  const doorState = readDoorState(raw.doorState) ?? (numbered ? stateFromSuffix(numbered[2]) : undefined);
+  const user = readUser(raw.userThatToggled);
+  const event: Omit<WebhookEvent, 'summary'> = {
+    id: raw.id,
+    eventType,
+    kind,
+    doorId: raw.doorID ?? raw.doorId,
+    deviceId: raw.deviceID ?? raw.deviceId,
+    doorNumber: numbered?.[1] ? toSafeInteger(numbered[1]) : undefined,
+    doorState,
+    occurredAtMs: readSeconds(raw.eventOccurred) ?? readIsoUtc(raw.eventOccurredUTC),
+    channel: raw.channel,
+    toggleId: raw.toggleID ?? raw.toggleId,
+    ownerUserId: raw.doorOwnerUserID ?? raw.doorOwnerUserId,
+    user,
+  };
+  return { ...event, summary: summarize(event) };
+}
+
+/** Type guard for parseWebhookEvent's answer. */
+export function isWebhookEvent(value: WebhookEvent | { error: string }): value is WebhookEvent {
+  return !('error' in value);
+}
+
+/**
+ * The contract names the categories (6.1) but not the event types. Enforcer comes first because an
+ * "unauthorized access" is an enforcer event; added/removed before access because adding a user to the
+ * access list is a management event; a bare user_/vehicle_ prefix is management last so `user_access` stays access.
+ */
+function classify(eventType: string): WebhookEventKind {
+  const type = eventType.toLowerCase();
+  if (type === 'door_state_change') {
+    return 'door-state';
+  }
+  if (/enforcer|unauthori[sz]ed/.test(type)) {
+    return 'enforcer';
+  }
+  if (/added|removed|management/.test(type)) {
+    return 'management';
+  }
+  if (type.includes('access')) {
+    return 'access';
+  }
+  if (/user_|vehicle_/.test(type)) {
+    return 'management';
+  }
+  return 'unknown';
+}
+
+function readDoorState(value: string | undefined): DoorState | undefined {
+  const state = value?.toUpperCase();
+  return state === 'OPEN' || state === 'CLOSED' ? state : undefined;
+}
+
+function stateFromSuffix(suffix: string | undefined): DoorState | undefined {
+  return suffix?.toLowerCase().startsWith('open') ? 'OPEN' : suffix ? 'CLOSED' : undefined;
+}
+
+/** `eventOccurred`: UNIX seconds as a number or a numeric string. */
+function readSeconds(value: unknown): number | undefined {
+  const seconds = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    return undefined;
+  }
+  return Math.round(seconds >= MILLISECONDS_THRESHOLD ? seconds : seconds * 1000);
+}
+
+/** `eventOccurredUTC`: ISO 8601; a time without a zone is UTC (contract 6.2), never the bridge's local time. */
+function readIsoUtc(value: string | undefined): number | undefined {
+  if (!value) {
+    return undefined;
+  }
+  let iso = value.replace(' ', 'T');
+  if (/T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(iso)) {
+    iso += 'Z';
+  }
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+function readUser(raw: z.output<typeof userSchema>): WebhookUser | undefined {
+  if (!raw) {
+    return undefined;
+  }
+  const user: WebhookUser = {};
+  if (raw.firstName) user.firstName = raw.firstName;
+  if (raw.lastName) user.lastName = raw.lastName;
+  const email = raw.emailAddress ?? raw.email;
+  if (email) user.email = email;
+  return Object.keys(user).length > 0 ? user : undefined;
+}
+
+function summarize(event: Omit<WebhookEvent, 'summary'>): string {
+  const who = event.user && ([event.user.firstName, event.user.lastName].filter(Boolean).join(' ') || event.user.email);
+  const door = event.doorNumber !== undefined ? `door ${event.doorNumber} ` : '';
+  let line = clean(event.eventType || '(no eventType)');
+  if (event.doorState) {
+    line += `: ${door}${event.doorState}`;
+  }
+  if (who) {
+    line += ` by ${clean(who)}`;
+  }
+  if (event.channel) {
+    line += ` (${clean(event.channel)})`;
+  }
+  return line;
+}
+
+/** Text from the network goes into log lines: no control characters (no forged lines), bounded length. */
+function clean(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+  return flat.length > MAX_SUMMARY_FIELD_CHARS ? `${flat.slice(0, MAX_SUMMARY_FIELD_CHARS - 1)}…` : flat;
+}
+
+function toSafeInteger(digits: string): number | undefined {
+  const n = Number(digits);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+}

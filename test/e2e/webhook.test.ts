@@ -1,0 +1,205 @@
+// Webhooks end to end: the simulator posts to the listener of a real Homebridge, and a HomeKit controller sees the result.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { freePort, removeStorageDir, startHomebridge } from '../../src/dev/homebridge-process.js';
+import type { HomebridgeProcess } from '../../src/dev/homebridge-process.js';
+import {
+  AccessControlSimulator,
+  SAMPLE_FRONT_GATE_ID,
+  SAMPLE_GARAGE_DOOR_ID,
+  SAMPLE_OWNED_DEVICE_ID,
+  SAMPLE_SHARED_GATE_ID,
+} from '../../src/simulator/server.js';
+import { CURRENT_DOOR_STATE, pairController } from './controller.js';
+import type { HomeKitController } from './controller.js';
+
+const TOKEN = 'webhook-e2e-token-41aa';
+const API_KEY = 'c0ffee'.repeat(16);
+/** Far longer than any wait below: a state that changes within a wait came by webhook, not by a poll. */
+const POLL_INTERVAL_S = 300;
+/** A webhook reaches HomeKit in milliseconds; this only absorbs a busy machine. */
+const REALTIME_WAIT_MS = 5_000;
+const BOOT_WAIT_MS = 20_000;
+
+function webhookPlatform(baseUrl: string, webhook: Record<string, unknown>): Record<string, unknown> {
+  return {
+    platform: 'AccessControl',
+    name: 'Access Control',
+    accessToken: TOKEN,
+    baseUrl,
+    pollInterval: POLL_INTERVAL_S,
+    webhook: { host: '127.0.0.1', apiKey: API_KEY, ...webhook },
+  };
+}
+
+function is(expected: number) {
+  return (value: unknown, status: number) => status === 0 && value === expected;
+}
+
+describe('webhooks over plain HTTP (behind a TLS proxy or tunnel)', () => {
+  let sim: AccessControlSimulator;
+  let hb: HomebridgeProcess;
+  let controller: HomeKitController;
+  let webhookPort: number;
+
+  const userLines = (re: RegExp): string[] => hb.log().split('\n').filter((line) => re.test(line) && !line.includes('Still failing'));
+  const currentOf = (doorId: string) => controller.findCharacteristic(doorId, 'GarageDoorOpener', 'CurrentDoorState');
+
+  beforeAll(async () => {
+    webhookPort = await freePort();
+    sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 500 });
+    await sim.start();
+    sim.setWebhook({ url: `http://127.0.0.1:${webhookPort}/hooks/access`, apiKey: API_KEY });
+    hb = await startHomebridge({ platforms: [webhookPlatform(sim.baseUrl, { port: webhookPort })] });
+    await hb.waitForLog(/Webhook listener on/, BOOT_WAIT_MS);
+    controller = await pairController(hb);
+    await controller.waitForAccessory(SAMPLE_SHARED_GATE_ID, BOOT_WAIT_MS);
+  });
+
+  afterAll(async () => {
+    await controller?.close();
+    await hb?.stop();
+    await sim?.stop();
+    if (hb) await removeStorageDir(hb.storageDir);
+  });
+
+  it('shows a door moved outside HomeKit within moments, with who moved it', async () => {
+    const syncsBefore = sim.countRequests('/endpoints/sync');
+    sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'OPEN', { channel: 'Keypad' });
+    await controller.waitFor(is(CURRENT_DOOR_STATE.OPEN), await currentOf(SAMPLE_FRONT_GATE_ID), REALTIME_WAIT_MS);
+    expect(sim.countRequests('/endpoints/sync')).toBe(syncsBefore);
+    await hb.waitForLog(/Front Gate is now open \(Ada Lovelace, Keypad\)/, REALTIME_WAIT_MS);
+    expect(sim.webhookDeliveries.at(-1)?.status).toBe(200);
+  });
+
+  it('refuses a wrong or missing key with 401 and applies nothing', async () => {
+    const event = sim.buildWebhookEvent(SAMPLE_GARAGE_DOOR_ID, { doorState: 'OPEN' });
+    const wrong = await sim.sendRawWebhook(event, { 'X-Service-API-Key': 'f'.repeat(96) });
+    const missing = await sim.sendRawWebhook(event, { 'X-Service-API-Key': null });
+    expect([wrong.status, missing.status]).toEqual([401, 401]);
+    expect(JSON.parse(wrong.body)).toHaveProperty('message');
+    expect(await controller.read(await currentOf(SAMPLE_GARAGE_DOOR_ID))).toBe(CURRENT_DOOR_STATE.CLOSED);
+    expect(hb.log()).not.toContain('f'.repeat(96));
+  });
+
+  it('answers malformed and oversized bodies with 400 and 413', async () => {
+    expect((await sim.sendRawWebhook('{"eventType": "door_state_change",')).status).toBe(400);
+    expect((await sim.sendRawWebhook('[1, 2, 3]')).status).toBe(400);
+    const huge = { eventType: 'door_state_change', padding: 'x'.repeat(100 * 1024) };
+    expect((await sim.sendRawWebhook(huge)).status).toBe(413);
+    expect(hb.exited).toBeUndefined();
+  });
+
+  it('never rolls a door back for an event older than what it shows, and applies a repeated event once', async () => {
+    const current = await currentOf(SAMPLE_GARAGE_DOOR_ID);
+    const nowS = Math.floor(Date.now() / 1000);
+    const open = sim.buildWebhookEvent(SAMPLE_GARAGE_DOOR_ID, { doorState: 'OPEN', eventOccurred: nowS, channel: 'Remote' });
+    const olderClose = sim.buildWebhookEvent(SAMPLE_GARAGE_DOOR_ID, { doorState: 'CLOSED', eventOccurred: nowS - 600, channel: 'Remote' });
+    expect((await sim.sendRawWebhook(open)).status).toBe(200);
+    expect((await sim.sendRawWebhook(open)).status).toBe(200);
+    await controller.waitFor(is(CURRENT_DOOR_STATE.OPEN), current, REALTIME_WAIT_MS);
+    expect((await sim.sendRawWebhook(olderClose)).status).toBe(200);
+    await hb.waitForLog(/Webhook older than the state Garage Door shows; ignored/, REALTIME_WAIT_MS);
+    expect(await controller.read(current)).toBe(CURRENT_DOOR_STATE.OPEN);
+    await hb.waitForLog(/came again; applied once/, REALTIME_WAIT_MS);
+    expect(userLines(/Garage Door is now open/)).toHaveLength(1);
+  });
+
+  it('understands door-numbered events and the other field spelling', async () => {
+    const event = {
+      id: 'numbered-1',
+      eventType: 'door1_close',
+      deviceId: SAMPLE_OWNED_DEVICE_ID,
+      eventOccurred: Math.floor(Date.now() / 1000) + 1,
+      channel: 'Remote',
+    };
+    expect((await sim.sendRawWebhook(event)).status).toBe(200);
+    await controller.waitFor(is(CURRENT_DOOR_STATE.CLOSED), await currentOf(SAMPLE_FRONT_GATE_ID), REALTIME_WAIT_MS);
+  });
+
+  it('answers 200 to an unknown door or event type, logs who did what, and carries on', async () => {
+    const unknownDoor = sim.buildWebhookEvent(SAMPLE_SHARED_GATE_ID, { doorID: '00000000-0000-0000-0000-00000000dead' });
+    expect((await sim.sendRawWebhook(unknownDoor)).status).toBe(200);
+    const management = {
+      id: 'mgmt-1',
+      eventType: 'user_added',
+      channel: 'Web Portal',
+      userThatToggled: { firstName: 'Grace', lastName: 'Hopper', emailAddress: 'grace@example.com' },
+    };
+    expect((await sim.sendRawWebhook(management)).status).toBe(200);
+    await hb.waitForLog(/Webhook: .*user_added.*Grace Hopper/, REALTIME_WAIT_MS);
+    sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'OPEN', { channel: 'Keypad' });
+    await controller.waitFor(is(CURRENT_DOOR_STATE.OPEN), await currentOf(SAMPLE_SHARED_GATE_ID), REALTIME_WAIT_MS);
+  });
+
+  it('closes the listener on shutdown, so a restart finds the port free', async () => {
+    const stopped = await hb.stop();
+    expect(stopped.killed).toBe(false);
+    hb = await startHomebridge({ platforms: [webhookPlatform(sim.baseUrl, { port: webhookPort })], storageDir: hb.storageDir });
+    await hb.waitForLog(/Webhook listener on/, BOOT_WAIT_MS);
+    expect(hb.log()).not.toMatch(/EADDRINUSE|already in use/);
+    expect(hb.log()).not.toContain(API_KEY);
+    expect(hb.log()).not.toContain(TOKEN);
+  });
+});
+
+describe('webhooks over HTTPS with a certificate of the user', () => {
+  let sim: AccessControlSimulator;
+  let hb: HomebridgeProcess;
+  let certDir: string;
+
+  beforeAll(async () => {
+    certDir = mkdtempSync(path.join(tmpdir(), 'webhook-tls-'));
+    const [cert, key] = [path.join(certDir, 'cert.pem'), path.join(certDir, 'key.pem')];
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', key, '-out', cert], {
+      stdio: 'ignore',
+    });
+    const port = await freePort();
+    sim = new AccessControlSimulator({ accessToken: TOKEN });
+    await sim.start();
+    sim.setWebhook({ url: `https://127.0.0.1:${port}/`, apiKey: API_KEY });
+    hb = await startHomebridge({ platforms: [webhookPlatform(sim.baseUrl, { port, tlsCertFile: cert, tlsKeyFile: key })] });
+    await hb.waitForLog(/Webhook listener on https:/, BOOT_WAIT_MS);
+  });
+
+  afterAll(async () => {
+    await hb?.stop();
+    await sim?.stop();
+    if (hb) await removeStorageDir(hb.storageDir);
+    rmSync(certDir, { recursive: true, force: true });
+  });
+
+  it('receives and applies events over TLS', async () => {
+    await hb.waitForLog(/Added Shared Gate/, BOOT_WAIT_MS);
+    sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'OPEN', { channel: 'Keypad' });
+    await hb.waitForLog(/Shared Gate is now open \(Ada Lovelace, Keypad\)/, REALTIME_WAIT_MS);
+    expect(sim.webhookDeliveries.at(-1)?.status).toBe(200);
+  });
+});
+
+describe('a webhook port already in use', () => {
+  it('says so once and carries on by polling', async () => {
+    const blocker = createServer();
+    const port = await freePort();
+    await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
+    const sim = new AccessControlSimulator({ accessToken: TOKEN });
+    await sim.start();
+    const hb = await startHomebridge({ platforms: [webhookPlatform(sim.baseUrl, { port })] });
+    try {
+      await hb.waitForLog(new RegExp(`webhook listener could not start: port ${port} is already in use; webhooks are off`), BOOT_WAIT_MS);
+      await hb.waitForLog(/Added Front Gate to HomeKit/, BOOT_WAIT_MS);
+      expect(hb.exited).toBeUndefined();
+    } finally {
+      await hb.stop();
+      await sim.stop();
+      blocker.close();
+      await removeStorageDir(hb.storageDir);
+    }
+  });
+});
