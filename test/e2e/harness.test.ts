@@ -4,8 +4,8 @@ import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CURRENT_DOOR_STATE, HAP_CHARACTERISTIC, HAP_SERVICE, HAP_STATUS, HapStatusError, TARGET_DOOR_STATE, connectController, pairController } from './controller.js';
-import type { CharacteristicEvent, HomeKitController } from './controller.js';
+import { CURRENT_DOOR_STATE, HAP_CHARACTERISTIC, HAP_SERVICE, HAP_STATUS, HapStatusError, TARGET_DOOR_STATE, connectController, pairController } from '../../src/dev/homekit-controller.js';
+import type { CharacteristicEvent, HomeKitController } from '../../src/dev/homekit-controller.js';
 import { PLUGIN_NAME, REPO_ROOT, STOP_BUDGET_MS, freePort, makeEmptyPluginDir, removeStorageDir, startHomebridge } from '../../src/dev/homebridge-process.js';
 import type { HomebridgeProcess } from '../../src/dev/homebridge-process.js';
 

@@ -16,8 +16,8 @@ import {
   SAMPLE_OWNED_DEVICE_ID,
   SAMPLE_SHARED_GATE_ID,
 } from '../../src/simulator/server.js';
-import { CURRENT_DOOR_STATE, pairController } from './controller.js';
-import type { HomeKitController } from './controller.js';
+import { CURRENT_DOOR_STATE, pairController } from '../../src/dev/homekit-controller.js';
+import type { HomeKitController } from '../../src/dev/homekit-controller.js';
 
 const TOKEN = 'webhook-e2e-token-41aa';
 const API_KEY = 'c0ffee'.repeat(16);

@@ -1,9 +1,9 @@
-// E2E harness: a real HomeKit controller (hap-controller over IP, pair-setup with the PIN like an iPhone).
+// A real HomeKit controller (hap-controller over IP, pair-setup with the PIN like an iPhone), for the e2e tests and the benchmark.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HomekitControllerError, HttpClient } from 'hap-controller';
 import type { PairingData } from 'hap-controller';
-import type { HomebridgeProcess } from '../../src/dev/homebridge-process.js';
+import type { HomebridgeProcess } from './homebridge-process.js';
 
 /** Homebridge's HAP server listens on all interfaces; the controller talks to it over loopback. */
 export const CONTROLLER_HOST = '127.0.0.1';
