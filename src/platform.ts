@@ -90,7 +90,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         }),
     );
     this.loop.start();
-    this.log.info(`Syncing the account every ${config.pollInterval} s.`);
+    const slower = config.webhook ? `, and every ${Math.max(reconcileIntervalS, config.pollInterval)} s while webhooks arrive` : '';
+    this.log.info(`Syncing the account every ${config.pollInterval} s${slower}.`);
   }
 
   private adoptCachedDoors(readable: boolean): void {

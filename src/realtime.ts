@@ -8,6 +8,7 @@ import type { WebhookConfig } from './config.js';
 import type { ReportOutcome } from './door-state.js';
 import { RecentIds } from './recent-ids.js';
 import { WEBHOOK_MISS_GRACE_MS, WEBHOOK_MISS_WARN_INTERVAL_MS, WEBHOOK_SEEN_IDS_MAX } from './settings.js';
+import { clean } from './webhook/event.js';
 import type { WebhookEvent } from './webhook/event.js';
 import { WebhookReceiver } from './webhook/receiver.js';
 import { STOPPED_ADVICE } from './webhook/server.js';
@@ -124,5 +125,5 @@ export class RealtimeUpdates {
 /** "Ada Lovelace, Keypad" from the webhook's userThatToggled and channel. */
 function whoMoved(event: WebhookEvent): string {
   const person = [event.user?.firstName, event.user?.lastName].filter(Boolean).join(' ');
-  return [person || undefined, event.channel].filter(Boolean).join(', ') || 'by webhook';
+  return clean([person || undefined, event.channel].filter(Boolean).join(', ')) || 'by webhook';
 }

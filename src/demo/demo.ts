@@ -2,7 +2,9 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { REPO_ROOT, startHomebridge } from '../dev/homebridge-process.js';
+import { randomBytes } from 'node:crypto';
+
+import { freePort, REPO_ROOT, startHomebridge } from '../dev/homebridge-process.js';
 import type { HomebridgeProcess } from '../dev/homebridge-process.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_SHARED_GATE_ID } from '../simulator/server.js';
 import { CURRENT_DOOR_STATE_TYPE, InsecureHapClient, TARGET_DOOR_STATE_TYPE } from './insecure-hap.js';
@@ -41,7 +43,7 @@ async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise
   await sleep(TOUR_STEP_PAUSE_MS);
   say(`Home shows Front Gate as ${(await hap.read(current)) === HOMEKIT_OPEN ? 'Open' : 'not open yet'}.`);
 
-  say('Tour 2/3: someone opens "Shared Gate" with its keypad, outside HomeKit.');
+  say('Tour 2/3: someone opens "Shared Gate" with its keypad, outside HomeKit. The service sends a webhook; Home shows it at once.');
   sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'OPEN', { channel: 'Keypad' });
   await sleep(TOUR_STEP_PAUSE_MS);
 
@@ -75,6 +77,10 @@ function instructions(hb: HomebridgeProcess, sim: AccessControlSimulator): strin
 async function main(): Promise<void> {
   const sim = new AccessControlSimulator({ accessToken: DEMO_TOKEN, travelTimeMs: DOOR_TRAVEL_TIME_MS, port: SIMULATOR_PORT });
   await sim.start();
+  // The real service sends webhooks to an HTTPS address of the user's; here the simulator posts straight to the listener.
+  const webhookPort = await freePort();
+  const webhookKey = randomBytes(48).toString('hex');
+  sim.setWebhook({ url: `http://127.0.0.1:${webhookPort}/`, apiKey: webhookKey });
   const hb = await startHomebridge({
     storageDir: STORAGE_DIR,
     bridgeName: 'Access Control Demo',
@@ -89,6 +95,7 @@ async function main(): Promise<void> {
         accessToken: DEMO_TOKEN,
         baseUrl: sim.baseUrl,
         pollInterval: POLL_INTERVAL_S,
+        webhook: { port: webhookPort, host: '127.0.0.1', apiKey: webhookKey },
       },
     ],
   });

@@ -196,8 +196,8 @@ function summarize(event: Omit<WebhookEvent, 'summary'>): string {
   return line;
 }
 
-/** Text from the network goes into log lines: no control characters (no forged lines), bounded length. */
-function clean(value: string): string {
+/** Text from the network made safe for one log line: no control characters (no forged lines), bounded length. */
+export function clean(value: string): string {
   // eslint-disable-next-line no-control-regex
   const flat = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
   return flat.length > MAX_SUMMARY_FIELD_CHARS ? `${flat.slice(0, MAX_SUMMARY_FIELD_CHARS - 1)}…` : flat;
