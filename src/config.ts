@@ -5,6 +5,8 @@ import {
   DEFAULT_LOW_BATTERY_THRESHOLD_PCT,
   DEFAULT_RECONCILE_INTERVAL_S,
   DEFAULT_WEBHOOK_HEADER_NAME,
+  MAX_LEFT_OPEN_AFTER_S,
+  MIN_LEFT_OPEN_AFTER_S,
   MIN_RECONCILE_INTERVAL_S,
   DEFAULT_POLL_INTERVAL_S,
   DEFAULT_TRANSITION_TIMEOUT_S,
@@ -78,6 +80,26 @@ function listenerWanted(value: unknown): unknown {
   return value;
 }
 
+/** Door options that can be set for all doors and overridden per door. */
+const doorOptionFields = {
+  readOnly: z.boolean({ error: 'must be true or false' }),
+  automationSwitch: z.boolean({ error: 'must be true or false' }),
+  leftOpenSensor: z.boolean({ error: 'must be true or false' }),
+  contactSensor: z.boolean({ error: 'must be true or false' }),
+};
+
+/** One door's own settings, found by its id (the serial number the Home app shows). */
+const doorSettingsSchema = z.object({
+  id: requiredText('text'),
+  name: z.string().trim().min(1).optional(),
+  hide: z.boolean({ error: 'must be true or false' }).optional(),
+  readOnly: doorOptionFields.readOnly.optional(),
+  automationSwitch: doorOptionFields.automationSwitch.optional(),
+  leftOpenSensor: doorOptionFields.leftOpenSensor.optional(),
+  leftOpenAfter: wholeNumber('seconds', MIN_LEFT_OPEN_AFTER_S, MAX_LEFT_OPEN_AFTER_S).optional(),
+  contactSensor: doorOptionFields.contactSensor.optional(),
+});
+
 /** The plugin's configuration as users write it in config.json (and the settings form edits it). */
 export const configSchema = z.looseObject({
   name: z.string().trim().min(1).default('Access Control'),
@@ -89,10 +111,18 @@ export const configSchema = z.looseObject({
   ),
   lowBatteryThreshold: wholeNumber('percent', 0, 100).default(DEFAULT_LOW_BATTERY_THRESHOLD_PCT),
   webhook: z.preprocess(listenerWanted, webhookSchema.optional()),
+  includeDoors: z.enum(['all', 'owned'], { error: 'must be "all" or "owned"' }).default('all'),
+  readOnly: doorOptionFields.readOnly.default(false),
+  automationSwitch: doorOptionFields.automationSwitch.default(false),
+  leftOpenSensor: doorOptionFields.leftOpenSensor.default(false),
+  leftOpenAfter: wholeNumber('seconds', MIN_LEFT_OPEN_AFTER_S, MAX_LEFT_OPEN_AFTER_S).optional(),
+  contactSensor: doorOptionFields.contactSensor.default(false),
+  doors: z.array(doorSettingsSchema, { error: 'must be a list of doors' }).default([]),
 });
 
 export type PluginConfig = z.output<typeof configSchema>;
 export type WebhookConfig = z.output<typeof webhookSchema>;
+export type DoorSettings = z.output<typeof doorSettingsSchema>;
 
 export type ConfigResult = { ok: true; config: PluginConfig } | { ok: false; problems: string[] };
 

@@ -3,6 +3,8 @@ import type { API, DynamicPlatformPlugin, Logging, PlatformAccessory, PlatformCo
 
 import type { DoorContext } from './accessories/door-context.js';
 import { isDoorContext } from './accessories/door-context.js';
+import { doorOptions, exclusionReason } from './door-options.js';
+import { WhoMovedIt } from './who-moved-it.js';
 import { GarageDoorAccessory } from './accessories/garage-door.js';
 import { ServiceError } from './client/errors.js';
 import { AccessControlClient } from './client/service-client.js';
@@ -34,6 +36,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private client: AccessControlClient | undefined;
   private loop: SyncLoop | undefined;
   private realtime: RealtimeUpdates | undefined;
+  private whoMovedIt: WhoMovedIt | undefined;
   private failedSyncs = 0;
   private lastFailure: ServiceError | undefined;
   private overLimitWarned = false;
@@ -71,7 +74,9 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     if (!config) {
       return;
     }
-    this.client = new AccessControlClient({ baseUrl: config.baseUrl, accessToken: config.accessToken });
+    const client = new AccessControlClient({ baseUrl: config.baseUrl, accessToken: config.accessToken });
+    this.client = client;
+    this.whoMovedIt = new WhoMovedIt((query) => client.history(query), this.log);
     this.adoptCachedDoors(true);
     if (config.webhook) {
       this.realtime = new RealtimeUpdates({ log: this.log, config: config.webhook, findDoor: (event) => this.findDoor(event), now: Date.now });
@@ -87,6 +92,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
           failedSyncs: this.failedSyncs,
           retryAfterMs: this.lastFailure?.retryAfterMs,
           doorMoving: [...this.doors.values()].some((door) => door.isMoving),
+          autoCloseInMs: this.nextAutoCloseInMs(),
         }),
     );
     this.loop.start();
@@ -117,6 +123,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         lowBatteryThresholdPct: config?.lowBatteryThreshold ?? 0,
         onCommandAccepted: () => this.loop?.hurry(ACTIVE_POLL_INTERVAL_MS),
         now: Date.now,
+        // Without a readable config, a cached door keeps the services it has: a typo must not break automations.
+        options: config ? doorOptions(config, accessory.context.doorId) : undefined,
       },
       accessory,
     );
@@ -177,7 +185,11 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       this.missingCounts.delete(uuid);
       const handler = this.doors.get(uuid) ?? this.addDoor(uuid, door, device);
       handler.setAccountReadable(true);
-      this.realtime?.notePolled(handler, handler.update(door, device, sentMs));
+      const outcome = handler.update(door, device, sentMs);
+      this.realtime?.notePolled(handler, outcome);
+      if (outcome === 'changed' && door.state !== null) {
+        this.whoMovedIt?.explain(door.id, handler.name, door.state);
+      }
     }
     this.api.updatePlatformAccessories([...this.doors.values()].map((door) => door.accessory));
     // A partial answer says nothing about doors it could not read; only a complete one may remove doors.
@@ -201,9 +213,22 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     );
   }
 
-  /** Every door of every device, capped at what one bridge can hold, in a stable order. */
+  /** Every door of every device the options let in, capped at what one bridge can hold, in a stable order. */
   private publishableDoors(account: Account): { door: Door; device: Device }[] {
-    const all = account.devices.flatMap((device) => device.doors.map((door) => ({ door, device })));
+    const config = this.config;
+    if (!config) {
+      return [];
+    }
+    const all = account.devices
+      .flatMap((device) => device.doors.map((door) => ({ door, device })))
+      .filter(({ door }) => {
+        const reason = exclusionReason(config, door);
+        const handler = reason === undefined ? undefined : this.doors.get(this.doorUuid(door.id));
+        if (handler) {
+          this.removeDoors([handler], reason ?? '');
+        }
+        return reason === undefined;
+      });
     if (all.length <= MAX_ACCESSORIES_PER_BRIDGE) {
       return all;
     }
@@ -228,7 +253,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   }
 
   private removeMissing(seen: Set<string>): void {
-    const gone: PlatformAccessory[] = [];
+    const gone: GarageDoorAccessory[] = [];
     for (const [uuid, door] of this.doors) {
       if (seen.has(uuid)) {
         continue;
@@ -238,20 +263,40 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         this.missingCounts.set(uuid, misses);
         continue;
       }
-      this.log.info(`Removed ${door.name} from HomeKit: the account no longer has it.`);
-      this.missingCounts.delete(uuid);
-      this.doors.delete(uuid);
-      this.cached.delete(uuid);
-      gone.push(door.accessory);
+      gone.push(door);
     }
-    if (gone.length > 0) {
-      this.api.unregisterPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, gone);
+    this.removeDoors(gone, 'the account no longer has it');
+  }
+
+  private removeDoors(doors: GarageDoorAccessory[], reason: string): void {
+    for (const door of doors) {
+      this.log.info(`Removed ${door.name} from HomeKit: ${reason}.`);
+      door.dispose();
+      this.missingCounts.delete(door.accessory.UUID);
+      this.doors.delete(door.accessory.UUID);
+      this.cached.delete(door.accessory.UUID);
     }
+    if (doors.length > 0) {
+      this.api.unregisterPlatformAccessories(
+        PLUGIN_NAME,
+        PLATFORM_NAME,
+        doors.map((door) => door.accessory),
+      );
+    }
+  }
+
+  /** Milliseconds until the next door is expected to close by itself (negative once overdue), if any. */
+  private nextAutoCloseInMs(): number | undefined {
+    const times = [...this.doors.values()].map((door) => door.expectedAutoCloseAtMs).filter((t) => t !== undefined);
+    return times.length > 0 ? Math.min(...times) - Date.now() : undefined;
   }
 
   /** Stops every timer and socket so Homebridge exits at once and a restart never finds anything in use. */
   private async shutdown(): Promise<void> {
     this.loop?.stop();
+    for (const door of this.doors.values()) {
+      door.dispose();
+    }
     await Promise.all([this.client?.close(), this.realtime?.stop()]);
   }
 }

@@ -51,6 +51,15 @@ export const MAX_CONNECTIONS_PER_ORIGIN = 4;
 
 // Accessories.
 export const DEFAULT_LOW_BATTERY_THRESHOLD_PCT = 20;
+/** Bounds of the "left open" time a user may set; the controller's own time_before_door_open_alert is used otherwise. */
+export const MIN_LEFT_OPEN_AFTER_S = 1;
+export const MAX_LEFT_OPEN_AFTER_S = 24 * 60 * 60;
+/** "Left open" time when neither the user nor the controller sets one. */
+export const DEFAULT_LEFT_OPEN_AFTER_S = 5 * 60;
+/** A door's toggle history is asked at most this often, to say who moved it: history never delays HomeKit. */
+export const HISTORY_MIN_INTERVAL_PER_DOOR_MS = 30_000;
+/** How long after its expected auto-close a door is followed closely before the normal pace resumes. */
+export const AUTO_CLOSE_WATCH_MS = 30_000;
 /** HAP-NodeJS refuses more accessories than this on one bridge. */
 export const MAX_ACCESSORIES_PER_BRIDGE = 149;
 

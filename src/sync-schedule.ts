@@ -1,5 +1,5 @@
 // When to sync next: the poll interval normally, faster while a door moves, exponential back-off with jitter after failures.
-import { ACTIVE_POLL_INTERVAL_MS, BACKOFF_JITTER_RATIO, MAX_BACKOFF_MS } from './settings.js';
+import { ACTIVE_POLL_INTERVAL_MS, AUTO_CLOSE_WATCH_MS, BACKOFF_JITTER_RATIO, MAX_BACKOFF_MS } from './settings.js';
 
 export interface ScheduleInput {
   pollIntervalMs: number;
@@ -8,6 +8,8 @@ export interface ScheduleInput {
   /** What the service asked for with Retry-After; no request is made before it passes. */
   retryAfterMs: number | undefined;
   doorMoving: boolean;
+  /** Milliseconds until a door is expected to close by itself (negative once overdue), if any door is. */
+  autoCloseInMs?: number | undefined;
   /** 0..1, for tests; Math.random by default. */
   random?: number;
 }
@@ -18,5 +20,14 @@ export function nextSyncDelayMs(input: ScheduleInput): number {
     const jitter = 1 + BACKOFF_JITTER_RATIO * (2 * (input.random ?? Math.random()) - 1);
     return Math.max(Math.round(exponential * jitter), input.retryAfterMs ?? 0);
   }
-  return input.doorMoving ? Math.min(ACTIVE_POLL_INTERVAL_MS, input.pollIntervalMs) : input.pollIntervalMs;
+  if (input.doorMoving) {
+    return Math.min(ACTIVE_POLL_INTERVAL_MS, input.pollIntervalMs);
+  }
+  const closeIn = input.autoCloseInMs;
+  if (closeIn !== undefined && closeIn > -AUTO_CLOSE_WATCH_MS) {
+    // Sync just after the expected auto-close, then closely for a while, so Home follows the door shutting.
+    const follow = closeIn > 0 ? closeIn + ACTIVE_POLL_INTERVAL_MS : ACTIVE_POLL_INTERVAL_MS;
+    return Math.min(follow, input.pollIntervalMs);
+  }
+  return input.pollIntervalMs;
 }

@@ -71,7 +71,7 @@ describe('parseConfig', () => {
 });
 
 describe('config.schema.json', () => {
-  type JsonField = Record<string, unknown> & { properties?: Record<string, JsonField> };
+  type JsonField = Record<string, unknown> & { properties?: Record<string, JsonField>; items?: JsonField };
   const form = JSON.parse(readFileSync(new URL('../config.schema.json', import.meta.url), 'utf8')) as {
     pluginAlias: string;
     pluginType: string;
@@ -95,11 +95,15 @@ describe('config.schema.json', () => {
       expect(Object.keys(formFields).sort()).toEqual(Object.keys(zodFields).sort());
       for (const [key, field] of Object.entries(zodFields)) {
         const formField = formFields[key];
-        for (const rule of ['type', 'default', 'minimum', 'maximum', 'minLength', 'pattern']) {
+        for (const rule of ['type', 'default', 'minimum', 'maximum', 'minLength', 'pattern', 'enum']) {
           expect({ key: prefix + key, rule, value: formField?.[rule] }).toEqual({ key: prefix + key, rule, value: field[rule] });
         }
         if (field.properties) {
           compare(field.properties, formField?.properties ?? {}, `${prefix}${key}.`);
+        }
+        if (field.items?.properties) {
+          compare(field.items.properties, formField?.items?.properties ?? {}, `${prefix}${key}[].`);
+          expect(formField?.items?.['required']).toEqual(field.items['required']);
         }
       }
     };

@@ -8,6 +8,7 @@ import type { DoorContext } from '../src/accessories/door-context.js';
 import { GarageDoorAccessory } from '../src/accessories/garage-door.js';
 import { ServiceError, ToggleRejectedError } from '../src/client/errors.js';
 import type { Device, Door, DoorState } from '../src/client/types.js';
+import type { DoorOptions } from '../src/door-options.js';
 
 const { Characteristic: C, Service: S } = hap;
 const TIMEOUT_MS = 60_000;
@@ -39,7 +40,9 @@ function makeDoor(overrides: Partial<Door> = {}): Door {
 
 const device: Device = { id: 'dev-1', active: true, softwareVersion: '2.4.1', ownerName: 'Ada', timeBeforeDoorOpenAlert: 60, doors: [] };
 
-function setup(toggle: (doorId: string, state: DoorState) => Promise<void> = () => Promise.resolve()) {
+const NO_EXTRAS: DoorOptions = { name: undefined, readOnly: false, automationSwitch: false, leftOpenSensor: false, leftOpenAfterS: undefined, contactSensor: false };
+
+function setup(toggle: (doorId: string, state: DoorState) => Promise<void> = () => Promise.resolve(), options: DoorOptions = NO_EXTRAS) {
   const clock = { now: 0 };
   const log = makeLog();
   const hurried = vi.fn();
@@ -53,6 +56,7 @@ function setup(toggle: (doorId: string, state: DoorState) => Promise<void> = () 
       toggle: toggleSpy,
       transitionTimeoutMs: TIMEOUT_MS,
       lowBatteryThresholdPct: 20,
+      options,
       onCommandAccepted: hurried,
       now: () => clock.now,
     },
@@ -63,6 +67,19 @@ function setup(toggle: (doorId: string, state: DoorState) => Promise<void> = () 
   const current = garage.getCharacteristic(C.CurrentDoorState);
   const target = garage.getCharacteristic(C.TargetDoorState);
   return { door, accessory, log, clock, hurried, toggle: toggleSpy, current, target };
+}
+
+/** The deps of a set-up door, to build a second handler on the same accessory (a restart with other options). */
+function depsOf(t: ReturnType<typeof setup>) {
+  return {
+    api: { hap } as unknown as API,
+    log: t.log,
+    toggle: t.toggle,
+    transitionTimeoutMs: TIMEOUT_MS,
+    lowBatteryThresholdPct: 20,
+    onCommandAccepted: t.hurried,
+    now: () => t.clock.now,
+  };
 }
 
 describe('GarageDoorAccessory', () => {
@@ -175,5 +192,94 @@ describe('GarageDoorAccessory', () => {
     expect(battery?.getCharacteristic(C.ChargingState).value).toBe(C.ChargingState.NOT_CHARGEABLE);
     t.door.update(makeDoor({ hasBluetoothSensor: false }), device);
     expect(t.accessory.getService(S.Battery)).toBeUndefined();
+  });
+});
+
+describe('GarageDoorAccessory options', () => {
+  const ALL_EXTRAS: DoorOptions = { ...NO_EXTRAS, automationSwitch: true, leftOpenSensor: true, leftOpenAfterS: 120, contactSensor: true };
+
+  it('refuses writes of a read-only door with a clear log line and keeps its target', async () => {
+    const t = setup(undefined, { ...NO_EXTRAS, readOnly: true });
+    await expect(t.target.handleSetRequest(C.TargetDoorState.OPEN)).rejects.toBe(hap.HAPStatus.INSUFFICIENT_PRIVILEGES);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(t.toggle).not.toHaveBeenCalled();
+    expect(t.target.value).toBe(C.TargetDoorState.CLOSED);
+    expect(t.log.lines.at(-1)).toEqual({ level: 'warn', text: 'Front Gate is read-only in the plugin settings; the command to open it was not sent.' });
+  });
+
+  it('opens and closes through the automation switch, which follows the door', async () => {
+    const t = setup(undefined, ALL_EXTRAS);
+    const on = t.accessory.getServiceById(S.Switch, 'automation-switch')?.getCharacteristic(C.On);
+    expect(on?.value).toBe(false);
+    await on?.handleSetRequest(true);
+    expect(t.toggle).toHaveBeenLastCalledWith('door-1', 'OPEN');
+    expect(on?.value).toBe(true);
+    t.door.update(makeDoor({ state: 'OPEN' }), device);
+    await on?.handleSetRequest(false);
+    expect(t.toggle).toHaveBeenLastCalledWith('door-1', 'CLOSED');
+  });
+
+  it('trips the left-open sensor once the door has stood open past its time, and clears it on close', async () => {
+    vi.useFakeTimers();
+    try {
+      const t = setup(undefined, ALL_EXTRAS);
+      t.clock.now = Date.now();
+      const occupancy = t.accessory.getServiceById(S.OccupancySensor, 'left-open')?.getCharacteristic(C.OccupancyDetected);
+      const contact = t.accessory.getServiceById(S.ContactSensor, 'contact')?.getCharacteristic(C.ContactSensorState);
+      t.door.update(makeDoor({ state: 'OPEN' }), device);
+      expect(contact?.value).toBe(C.ContactSensorState.CONTACT_NOT_DETECTED);
+      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_NOT_DETECTED);
+      t.clock.now += 119_000;
+      await vi.advanceTimersByTimeAsync(119_000);
+      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_NOT_DETECTED);
+      t.clock.now += 1_000;
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_DETECTED);
+      t.door.update(makeDoor({ state: 'CLOSED' }), device);
+      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_NOT_DETECTED);
+      expect(contact?.value).toBe(C.ContactSensorState.CONTACT_DETECTED);
+      t.door.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("uses the controller's own alert time when none is set", () => {
+    const t = setup(undefined, { ...ALL_EXTRAS, leftOpenAfterS: undefined });
+    const occupancy = t.accessory.getServiceById(S.OccupancySensor, 'left-open')?.getCharacteristic(C.OccupancyDetected);
+    t.door.update(makeDoor({ state: 'OPEN' }), { ...device, timeBeforeDoorOpenAlert: 30 });
+    t.clock.now = 30_000;
+    t.door.tick();
+    t.door.update(makeDoor({ state: 'OPEN' }), { ...device, timeBeforeDoorOpenAlert: 30 });
+    expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_DETECTED);
+    t.door.dispose();
+  });
+
+  it('removes extras switched off and keeps the accessory, and keeps them all when the config is unreadable', () => {
+    const t = setup(undefined, ALL_EXTRAS);
+    t.door.dispose();
+    const kept = new GarageDoorAccessory({ ...depsOf(t), options: undefined }, t.accessory);
+    expect(t.accessory.getServiceById(S.Switch, 'automation-switch')).toBeDefined();
+    kept.dispose();
+    const trimmed = new GarageDoorAccessory({ ...depsOf(t), options: { ...NO_EXTRAS, contactSensor: true } }, t.accessory);
+    expect(t.accessory.getServiceById(S.Switch, 'automation-switch')).toBeUndefined();
+    expect(t.accessory.getServiceById(S.OccupancySensor, 'left-open')).toBeUndefined();
+    expect(t.accessory.getServiceById(S.ContactSensor, 'contact')).toBeDefined();
+    expect(t.accessory.UUID).toBe(hap.uuid.generate('door-1'));
+    trimmed.dispose();
+  });
+
+  it('shows the name set in the options', () => {
+    const t = setup(undefined, { ...NO_EXTRAS, name: 'Street Gate!' });
+    expect(t.accessory.displayName).toBe('Street Gate');
+    expect(t.accessory.getService(S.GarageDoorOpener)?.getCharacteristic(C.Name).value).toBe('Street Gate');
+  });
+
+  it('expects an auto-closing door to close after its delay', () => {
+    const t = setup();
+    t.door.update(makeDoor({ state: 'OPEN', autoCloseEnabled: true, autoCloseDelay: 90 }), device);
+    expect(t.door.expectedAutoCloseAtMs).toBe(90_000);
+    t.door.update(makeDoor({ state: 'CLOSED', autoCloseEnabled: true, autoCloseDelay: 90 }), device);
+    expect(t.door.expectedAutoCloseAtMs).toBeUndefined();
   });
 });

@@ -22,6 +22,13 @@ describe('nextSyncDelayMs', () => {
     expect(nextSyncDelayMs({ ...base, failedSyncs: 1, random: 1 })).toBe(18_000);
   });
 
+  it('syncs just after a door is expected to close by itself, then closely for a while', () => {
+    expect(nextSyncDelayMs({ ...base, autoCloseInMs: 5_000 })).toBe(7_000);
+    expect(nextSyncDelayMs({ ...base, autoCloseInMs: 60_000 })).toBe(15_000);
+    expect(nextSyncDelayMs({ ...base, autoCloseInMs: -10_000 })).toBe(2_000);
+    expect(nextSyncDelayMs({ ...base, autoCloseInMs: -60_000 })).toBe(15_000);
+  });
+
   it('never asks again before Retry-After has passed', () => {
     expect(nextSyncDelayMs({ ...base, failedSyncs: 1, retryAfterMs: 120_000 })).toBe(120_000);
   });

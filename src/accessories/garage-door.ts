@@ -5,9 +5,11 @@ import { ServiceError, ToggleRejectedError } from '../client/errors.js';
 import type { Device, Door, DoorState } from '../client/types.js';
 import { DoorStateMachine } from '../door-state.js';
 import type { ReportOutcome, ShownState } from '../door-state.js';
-import { homeKitVersion } from '../homekit-name.js';
-import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL } from '../settings.js';
+import type { DoorOptions } from '../door-options.js';
+import { homeKitName, homeKitVersion } from '../homekit-name.js';
+import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL, DEFAULT_LEFT_OPEN_AFTER_S } from '../settings.js';
 import { DoorBattery } from './battery.js';
+import { DoorExtras } from './door-extras.js';
 import type { DoorContext } from './door-context.js';
 
 export interface DoorAccessoryDeps {
@@ -16,6 +18,8 @@ export interface DoorAccessoryDeps {
   toggle: (doorId: string, state: DoorState) => Promise<void>;
   transitionTimeoutMs: number;
   lowBatteryThresholdPct: number;
+  /** The door's options; undefined when the config could not be read (the door then keeps the services it has). */
+  options: DoorOptions | undefined;
   /** A command was accepted: the platform should sync soon and often until the door arrives. */
   onCommandAccepted: () => void;
   now: () => number;
@@ -37,6 +41,12 @@ export class GarageDoorAccessory {
   private lastEventReceivedMs = Number.NEGATIVE_INFINITY;
   /** The door's number on its controller, for webhooks that name doors by number (door1_open). */
   entityNumber: number | undefined;
+  /** Since when the door is known to be open (local time); counted from the plugin's start for a door open then. */
+  private openSinceMs: number | undefined;
+  /** The controller's own "door open" alert time, seconds. */
+  private deviceAlertS: number | undefined;
+  private autoCloseDelayS: number | undefined;
+  private readonly extras: DoorExtras;
 
   constructor(
     private readonly deps: DoorAccessoryDeps,
@@ -45,6 +55,12 @@ export class GarageDoorAccessory {
     const { Service: S, Characteristic: C } = deps.api.hap;
     const context = accessory.context;
     this.machine = new DoorStateMachine(context.state);
+    this.openSinceMs = context.state === 'OPEN' ? deps.now() : undefined;
+    const rename = deps.options?.name === undefined ? undefined : homeKitName(deps.options.name, context.name);
+    if (rename !== undefined && rename !== context.name) {
+      context.name = rename;
+      accessory.updateDisplayName(rename);
+    }
 
     accessory
       .getService(S.AccessoryInformation)
@@ -61,7 +77,34 @@ export class GarageDoorAccessory {
       .onSet((value) => this.enqueueCommand(value === C.TargetDoorState.OPEN ? 'OPEN' : 'CLOSED'));
     // The service reports no obstruction; saying "no" keeps Home from showing an unknown state.
     this.service.getCharacteristic(C.ObstructionDetected).onGet(() => this.answer(false));
+    this.extras = new DoorExtras(deps.api, accessory, context.name, deps.options, {
+      target: () => this.machine.target,
+      reported: () => this.machine.reported,
+      isLeftOpen: () => this.leftOpenDueInMs() === 0,
+      leftOpenDueInMs: () => this.leftOpenDueInMs() || undefined,
+      command: (wanted) => this.enqueueCommand(wanted),
+      answer: (value) => this.answer(value),
+    });
     this.push();
+  }
+
+  /** When the door, still open, is expected to close by itself (auto-close), in local time. */
+  get expectedAutoCloseAtMs(): number | undefined {
+    return this.autoCloseDelayS && this.openSinceMs !== undefined ? this.openSinceMs + this.autoCloseDelayS * 1000 : undefined;
+  }
+
+  /** Stops the door's timers (Homebridge is shutting down or the door leaves HomeKit). */
+  dispose(): void {
+    this.extras.dispose();
+  }
+
+  /** 0 once the door has stood open past its alert time, the time left before that while open, undefined when closed. */
+  private leftOpenDueInMs(): number | undefined {
+    if (this.machine.reported !== 'OPEN' || this.openSinceMs === undefined) {
+      return undefined;
+    }
+    const alertS = this.deps.options?.leftOpenAfterS ?? (this.deviceAlertS && this.deviceAlertS > 0 ? this.deviceAlertS : DEFAULT_LEFT_OPEN_AFTER_S);
+    return Math.max(0, this.openSinceMs + alertS * 1000 - this.deps.now());
   }
 
   get doorId(): string {
@@ -94,6 +137,8 @@ export class GarageDoorAccessory {
     this.accessory.context.deviceId = device.id;
     this.setActive(device.active, door.active);
     this.entityNumber = door.entityNumber;
+    this.deviceAlertS = device.timeBeforeDoorOpenAlert;
+    this.autoCloseDelayS = door.autoCloseEnabled && door.autoCloseDelay > 0 ? door.autoCloseDelay : undefined;
     const version = homeKitVersion(device.softwareVersion);
     if (version) {
       this.accessory.getService(this.deps.api.hap.Service.AccessoryInformation)?.updateCharacteristic(C.FirmwareRevision, version);
@@ -131,8 +176,12 @@ export class GarageDoorAccessory {
 
   private applyState(state: DoorState, cause: string): ReportOutcome {
     const before = this.machine.target;
+    const wasReported = this.machine.reported;
     const outcome = this.machine.report(state, this.deps.now());
     this.accessory.context.state = this.machine.reported;
+    if (state !== wasReported) {
+      this.openSinceMs = state === 'OPEN' ? this.deps.now() : undefined;
+    }
     switch (outcome) {
       case 'changed':
         this.deps.log.info(`${this.name} is now ${describe(state)} (${cause}).`);
@@ -145,6 +194,8 @@ export class GarageDoorAccessory {
         break;
       case 'moving':
       case 'unchanged':
+        // The door may have moved under a movement Home still shows; the sensors follow what it reports.
+        this.extras.update();
         return outcome;
     }
     this.push();
@@ -199,6 +250,11 @@ export class GarageDoorAccessory {
 
   private async command(wanted: DoorState): Promise<void> {
     const { HapStatusError, HAPStatus } = this.deps.api.hap;
+    if (this.deps.options?.readOnly) {
+      this.deps.log.warn(`${this.name} is read-only in the plugin settings; the command to ${wanted === 'OPEN' ? 'open' : 'close'} it was not sent.`);
+      setImmediate(() => this.push());
+      throw new HapStatusError(HAPStatus.INSUFFICIENT_PRIVILEGES);
+    }
     if (this.machine.isAlready(wanted)) {
       const where = this.machine.isMoving ? (wanted === 'OPEN' ? 'opening' : 'closing') : describe(wanted);
       this.deps.log.info(`${this.name} is already ${where}; nothing sent.`);
@@ -249,6 +305,7 @@ export class GarageDoorAccessory {
     const { Characteristic: C } = this.deps.api.hap;
     this.service.updateCharacteristic(C.TargetDoorState, this.targetDoorState());
     this.service.updateCharacteristic(C.CurrentDoorState, this.currentDoorState());
+    this.extras.update();
   }
 }
 
