@@ -23,6 +23,9 @@ export const HAP_SERVICE = {
   AccessoryInformation: hapUuid('3E'),
   GarageDoorOpener: hapUuid('41'),
   Battery: hapUuid('96'),
+  Switch: hapUuid('49'),
+  OccupancySensor: hapUuid('86'),
+  ContactSensor: hapUuid('80'),
 } as const;
 
 /** HAP characteristic types used by the plugin. */
@@ -38,6 +41,9 @@ export const HAP_CHARACTERISTIC = {
   StatusLowBattery: hapUuid('79'),
   ChargingState: hapUuid('8F'),
   CurrentDoorState: hapUuid('0E'),
+  On: hapUuid('25'),
+  OccupancyDetected: hapUuid('71'),
+  ContactSensorState: hapUuid('6A'),
 } as const;
 
 export type HapServiceName = keyof typeof HAP_SERVICE;

@@ -1,0 +1,118 @@
+// Door options end to end: extra services present or absent, the switch and the sensors at work, read-only, who moved it, option changes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { removeStorageDir, startHomebridge } from '../../src/dev/homebridge-process.js';
+import type { HomebridgeProcess } from '../../src/dev/homebridge-process.js';
+import { CURRENT_DOOR_STATE, HAP_STATUS, pairController, TARGET_DOOR_STATE } from '../../src/dev/homekit-controller.js';
+import type { HomeKitController } from '../../src/dev/homekit-controller.js';
+import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../src/simulator/server.js';
+
+const TOKEN = 'options-e2e-token-77b2';
+const POLL_INTERVAL_S = 5;
+/** The left-open sensor's time in this test: short, since a real Homebridge runs on real time. */
+const LEFT_OPEN_AFTER_S = 2;
+const WAIT_MS = 25_000;
+const OCCUPIED = 1;
+const CONTACT_NOT_DETECTED = 1;
+const CONTACT_DETECTED = 0;
+
+const FIRST_OPTIONS = {
+  includeDoors: 'owned',
+  contactSensor: true,
+  doors: [
+    { id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate', automationSwitch: true, leftOpenSensor: true, leftOpenAfter: LEFT_OPEN_AFTER_S },
+    { id: SAMPLE_GARAGE_DOOR_ID, readOnly: true },
+  ],
+};
+
+let sim: AccessControlSimulator;
+let hb: HomebridgeProcess;
+let controller: HomeKitController;
+
+function platform(options: Record<string, unknown>): Record<string, unknown> {
+  return { platform: 'AccessControl', name: 'Access Control', accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: POLL_INTERVAL_S, ...options };
+}
+
+function serviceTypes(accessory: { services: { type: string }[] }): string[] {
+  const names: Record<string, string> = { '49': 'Switch', '86': 'OccupancySensor', '80': 'ContactSensor', '41': 'GarageDoorOpener', '96': 'Battery' };
+  return accessory.services.map((s) => names[s.type.split('-')[0]?.replace(/^0+/, '') ?? ''] ?? '').filter(Boolean).sort();
+}
+
+function is(expected: number | boolean) {
+  return (value: unknown, status: number) => status === 0 && (value === expected || value === Number(expected));
+}
+
+beforeAll(async () => {
+  sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 500 });
+  await sim.start();
+  hb = await startHomebridge({ platforms: [platform(FIRST_OPTIONS)] });
+  controller = await pairController(hb);
+  await controller.waitForAccessory(SAMPLE_GARAGE_DOOR_ID, WAIT_MS);
+});
+
+afterAll(async () => {
+  await controller?.close();
+  await hb?.stop();
+  await sim?.stop();
+  if (hb) await removeStorageDir(hb.storageDir);
+});
+
+describe('door options with a real Homebridge and a HomeKit controller', () => {
+  it('adds exactly the services each door asks for, renames, and leaves shared doors out when asked', async () => {
+    const front = await controller.findAccessory(SAMPLE_FRONT_GATE_ID);
+    const garage = await controller.findAccessory(SAMPLE_GARAGE_DOOR_ID);
+    expect(serviceTypes(front)).toEqual(['Battery', 'ContactSensor', 'GarageDoorOpener', 'OccupancySensor', 'Switch']);
+    expect(serviceTypes(garage)).toEqual(['ContactSensor', 'GarageDoorOpener']);
+    await expect(controller.findAccessory(SAMPLE_SHARED_GATE_ID)).rejects.toThrow();
+    expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'Name'))).toBe('Street Gate');
+  });
+
+  it('opens the door through the automation switch and the toggle endpoint; the sensors follow', async () => {
+    const on = await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'Switch', 'On');
+    await controller.write(on, true);
+    const toggles = sim.requests.filter((r) => r.path.endsWith('/endpoint/toggle')).map((r) => JSON.parse(r.body) as unknown);
+    expect(toggles).toEqual([{ door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' }]);
+    await controller.waitFor(is(CURRENT_DOOR_STATE.OPEN), await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'CurrentDoorState'), WAIT_MS);
+    await controller.waitFor(is(CONTACT_NOT_DETECTED), await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'ContactSensor', 'ContactSensorState'), WAIT_MS);
+    expect([true, 1]).toContain(await controller.read(on));
+  });
+
+  it('reports the door left open once it has stood open past its time, and not before it opened', async () => {
+    const occupied = await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'OccupancySensor', 'OccupancyDetected');
+    await controller.waitFor(is(OCCUPIED), occupied, WAIT_MS);
+    await controller.write(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'Switch', 'On'), false);
+    await controller.waitFor(is(0), occupied, WAIT_MS);
+    await controller.waitFor(is(CONTACT_DETECTED), await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'ContactSensor', 'ContactSensorState'), WAIT_MS);
+  });
+
+  it('refuses to move a read-only door and says why', async () => {
+    const target = await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'GarageDoorOpener', 'TargetDoorState');
+    expect(await controller.writeResult(target, TARGET_DOOR_STATE.OPEN)).toBe(HAP_STATUS.INSUFFICIENT_PRIVILEGES);
+    await hb.waitForLog(/Garage Door is read-only in the plugin settings; the command to open it was not sent/, WAIT_MS);
+    expect(sim.requests.filter((r) => r.path.endsWith('/endpoint/toggle') && r.body.includes(SAMPLE_GARAGE_DOOR_ID))).toEqual([]);
+  });
+
+  it('says who moved a door, from its history, when a poll finds it changed', async () => {
+    sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'OPEN', { channel: 'Keypad' });
+    await hb.waitForLog(/Garage Door is now open \(changed outside HomeKit\)/, WAIT_MS);
+    await hb.waitForLog(/Garage Door was opened by Ada Lovelace \(Keypad\)/, WAIT_MS);
+    expect(sim.countRequests('/endpoints/toggle-history')).toBe(1);
+  });
+
+  it('keeps accessories and identities when options change and Homebridge restarts', async () => {
+    const frontAid = (await controller.findAccessory(SAMPLE_FRONT_GATE_ID)).aid;
+    await hb.stop();
+    hb = await startHomebridge({
+      platforms: [platform({ doors: [{ id: SAMPLE_FRONT_GATE_ID, leftOpenSensor: true }] })],
+      storageDir: hb.storageDir,
+    });
+    await controller.reconnect(hb);
+    await controller.waitForAccessory(SAMPLE_SHARED_GATE_ID, WAIT_MS);
+    const accessories = await controller.accessories();
+    expect(accessories).toHaveLength(4);
+    const front = await controller.findAccessory(SAMPLE_FRONT_GATE_ID);
+    expect(front.aid).toBe(frontAid);
+    expect(serviceTypes(front)).toEqual(['Battery', 'GarageDoorOpener', 'OccupancySensor']);
+    expect(serviceTypes(await controller.findAccessory(SAMPLE_GARAGE_DOOR_ID))).toEqual(['GarageDoorOpener']);
+  });
+});
