@@ -10,6 +10,9 @@ import { ServiceError } from './client/errors.js';
 import { AccessControlClient } from './client/service-client.js';
 import type { Account, Device, Door } from './client/types.js';
 import type { WebhookEvent } from './webhook/event.js';
+import { SYSTEM_CLOCK } from './clock.js';
+import type { Clock } from './clock.js';
+import type { Timeouts } from './client/http.js';
 import { parseConfig } from './config.js';
 import type { PluginConfig } from './config.js';
 import { homeKitName } from './homekit-name.js';
@@ -25,6 +28,12 @@ import {
   SYNCS_MISSING_BEFORE_REMOVAL,
 } from './settings.js';
 import { SyncLoop } from './sync-loop.js';
+
+export interface PlatformRuntime {
+  clock?: Clock;
+  clientTimeouts?: Timeouts;
+  toggleTimeoutMs?: number;
+}
 
 export class AccessControlPlatform implements DynamicPlatformPlugin {
   /** Accessories restored from Homebridge's cache, by UUID, until the platform takes them over. */
@@ -45,6 +54,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     private readonly log: Logging,
     rawConfig: PlatformConfig | undefined,
     private readonly api: API,
+    /** Homebridge passes three arguments; tests pass a simulated clock and short timeouts. */
+    private readonly runtime: PlatformRuntime = {},
   ) {
     this.incidents = new IncidentLog(log);
     const parsed = parseConfig(rawConfig);
@@ -57,6 +68,15 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     this.config = parsed.config;
     api.on('didFinishLaunching', () => this.start());
     api.on('shutdown', () => void this.shutdown());
+  }
+
+  private get clock(): Clock {
+    return this.runtime.clock ?? SYSTEM_CLOCK;
+  }
+
+  /** Tests wait on this after moving the simulated clock. */
+  syncSettled(): Promise<void> {
+    return this.loop?.settled() ?? Promise.resolve();
   }
 
   /** Homebridge hands over each cached accessory before didFinishLaunching. */
@@ -74,12 +94,17 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     if (!config) {
       return;
     }
-    const client = new AccessControlClient({ baseUrl: config.baseUrl, accessToken: config.accessToken });
+    const client = new AccessControlClient({
+      baseUrl: config.baseUrl,
+      accessToken: config.accessToken,
+      timeouts: this.runtime.clientTimeouts,
+      toggleTimeoutMs: this.runtime.toggleTimeoutMs,
+    });
     this.client = client;
-    this.whoMovedIt = new WhoMovedIt((query) => client.history(query), this.log);
+    this.whoMovedIt = new WhoMovedIt((query) => client.history(query), this.log, () => this.clock.now());
     this.adoptCachedDoors(true);
     if (config.webhook) {
-      this.realtime = new RealtimeUpdates({ log: this.log, config: config.webhook, findDoor: (event) => this.findDoor(event), now: Date.now });
+      this.realtime = new RealtimeUpdates({ log: this.log, config: config.webhook, findDoor: (event) => this.findDoor(event), now: () => this.clock.now() });
       void this.realtime.start();
     }
     const reconcileIntervalS = config.webhook?.reconcileInterval ?? config.pollInterval;
@@ -94,6 +119,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
           doorMoving: [...this.doors.values()].some((door) => door.isMoving),
           autoCloseInMs: this.nextAutoCloseInMs(),
         }),
+      this.clock,
     );
     this.loop.start();
     const slower = config.webhook ? `, and every ${Math.max(reconcileIntervalS, config.pollInterval)} s while webhooks arrive` : '';
@@ -122,7 +148,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         transitionTimeoutMs: (config?.transitionTimeout ?? 0) * 1000,
         lowBatteryThresholdPct: config?.lowBatteryThreshold ?? 0,
         onCommandAccepted: () => this.loop?.hurry(ACTIVE_POLL_INTERVAL_MS),
-        now: Date.now,
+        now: () => this.clock.now(),
         // Without a readable config, a cached door keeps the services it has: a typo must not break automations.
         options: config ? doorOptions(config, accessory.context.doorId) : undefined,
       },
@@ -137,7 +163,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     if (!client) {
       return;
     }
-    const sentMs = Date.now();
+    const sentMs = this.clock.now();
     try {
       const account = await client.sync();
       this.failedSyncs = 0;
@@ -288,11 +314,11 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   /** Milliseconds until the next door is expected to close by itself (negative once overdue), if any. */
   private nextAutoCloseInMs(): number | undefined {
     const times = [...this.doors.values()].map((door) => door.expectedAutoCloseAtMs).filter((t) => t !== undefined);
-    return times.length > 0 ? Math.min(...times) - Date.now() : undefined;
+    return times.length > 0 ? Math.min(...times) - this.clock.now() : undefined;
   }
 
   /** Stops every timer and socket so Homebridge exits at once and a restart never finds anything in use. */
-  private async shutdown(): Promise<void> {
+  async shutdown(): Promise<void> {
     this.loop?.stop();
     for (const door of this.doors.values()) {
       door.dispose();

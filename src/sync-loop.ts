@@ -1,7 +1,10 @@
 // Runs the account sync again and again, never two at once, at a delay the platform chooses after each run.
+import { SYSTEM_CLOCK } from './clock.js';
+import type { Clock } from './clock.js';
 
 export class SyncLoop {
-  private timer: NodeJS.Timeout | undefined;
+  private timer: unknown;
+  private current: Promise<void> = Promise.resolve();
   private running = false;
   private rerun = false;
   private stopped = true;
@@ -12,8 +15,13 @@ export class SyncLoop {
     private readonly task: () => Promise<void>,
     /** Milliseconds until the next run, asked after each run. */
     private readonly nextDelayMs: () => number,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = SYSTEM_CLOCK,
   ) {}
+
+  /** Resolves once no sync is running (tests wait on it after moving the simulated clock). */
+  settled(): Promise<void> {
+    return this.current;
+  }
 
   start(): void {
     this.stopped = false;
@@ -22,7 +30,7 @@ export class SyncLoop {
 
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     this.timer = undefined;
   }
 
@@ -36,15 +44,17 @@ export class SyncLoop {
       this.rerun = true;
       return;
     }
-    if (this.dueAtMs - this.now() > withinMs) {
+    if (this.dueAtMs - this.clock.now() > withinMs) {
       this.schedule(withinMs);
     }
   }
 
   private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    this.dueAtMs = this.now() + delayMs;
-    this.timer = setTimeout(() => void this.run(), delayMs);
+    this.clock.clearTimeout(this.timer);
+    this.dueAtMs = this.clock.now() + delayMs;
+    this.timer = this.clock.setTimeout(() => {
+      this.current = this.run();
+    }, delayMs);
   }
 
   private async run(): Promise<void> {

@@ -120,7 +120,9 @@ export class AccessControlClient {
 
   /** Closes kept-alive connections so Homebridge can exit at once. */
   async close(): Promise<void> {
-    await this.agent.close();
+    if (!this.agent.closed && !this.agent.destroyed) {
+      await this.agent.close();
+    }
   }
 }
 

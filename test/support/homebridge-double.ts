@@ -1,0 +1,139 @@
+// A small stand-in for Homebridge's API around the real HAP-NodeJS and PlatformAccessory, plus a simulated clock, for fast platform tests.
+import { EventEmitter } from 'node:events';
+
+import * as hap from 'hap-nodejs';
+import type { API, Logging, PlatformConfig } from 'homebridge';
+import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
+
+import type { Clock } from '../../src/clock.js';
+import { AccessControlPlatform } from '../../src/platform.js';
+
+/** A clock that moves only when told to, running due timers in order. */
+export class ManualClock implements Clock {
+  private nowMs = Date.parse('2026-11-21T12:00:00Z');
+  private nextId = 1;
+  private readonly timers = new Map<number, { at: number; callback: () => void }>();
+
+  now(): number {
+    return this.nowMs;
+  }
+
+  setTimeout(callback: () => void, delayMs: number): unknown {
+    const id = this.nextId++;
+    this.timers.set(id, { at: this.nowMs + Math.max(0, delayMs), callback });
+    return id;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+
+  /** Milliseconds until the next timer is due, if any. */
+  get nextDueInMs(): number | undefined {
+    const due = [...this.timers.values()].map((t) => t.at);
+    return due.length > 0 ? Math.min(...due) - this.nowMs : undefined;
+  }
+
+  /** Moves time forward, running every timer that falls due on the way. */
+  advance(ms: number): void {
+    const end = this.nowMs + ms;
+    for (;;) {
+      const next = [...this.timers.entries()].sort((a, b) => a[1].at - b[1].at)[0];
+      if (!next || next[1].at > end) break;
+      this.timers.delete(next[0]);
+      this.nowMs = next[1].at;
+      next[1].callback();
+    }
+    this.nowMs = end;
+  }
+}
+
+export interface LogLine {
+  level: 'info' | 'warn' | 'error' | 'debug' | 'success';
+  text: string;
+}
+
+export function captureLog(): Logging & { lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  const at = (level: LogLine['level']) => (text: string) => {
+    lines.push({ level, text });
+  };
+  return Object.assign(at('info'), {
+    lines,
+    prefix: 'Access Control',
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    debug: at('debug'),
+    success: at('success'),
+    log: at('info'),
+  });
+}
+
+/** The parts of Homebridge's API the platform uses, over the real HAP-NodeJS, with the accessory cache kept as JSON like on disk. */
+export class HomebridgeDouble extends EventEmitter {
+  readonly hap = hap;
+  readonly platformAccessory = PlatformAccessory;
+  readonly version = 2.7;
+  readonly serverVersion = '1.11.4';
+  readonly registered = new Map<string, PlatformAccessory>();
+
+  constructor(private readonly cache: ReturnType<typeof PlatformAccessory.serialize>[] = []) {
+    super();
+  }
+
+  registerPlatformAccessories(_plugin: string, _platform: string, accessories: PlatformAccessory[]): void {
+    for (const accessory of accessories) {
+      if (this.registered.has(accessory.UUID)) {
+        throw new Error(`accessory ${accessory.UUID} registered twice`);
+      }
+      this.registered.set(accessory.UUID, accessory);
+    }
+  }
+
+  unregisterPlatformAccessories(_plugin: string, _platform: string, accessories: PlatformAccessory[]): void {
+    for (const accessory of accessories) {
+      this.registered.delete(accessory.UUID);
+    }
+  }
+
+  updatePlatformAccessories(): void {}
+
+  /** The accessory cache as Homebridge would write it at shutdown. */
+  savedCache(): ReturnType<typeof PlatformAccessory.serialize>[] {
+    return [...this.registered.values()].map((accessory) => PlatformAccessory.serialize(accessory));
+  }
+
+  /** Boots the platform as Homebridge does: constructor, cached accessories, then didFinishLaunching. */
+  boot(config: PlatformConfig, log: Logging, clock: Clock): AccessControlPlatform {
+    const platform = new AccessControlPlatform(log, config, this as unknown as API, {
+      clock,
+      clientTimeouts: { connectMs: 300, headersMs: 300, bodyMs: 300 },
+      toggleTimeoutMs: 300,
+    });
+    for (const json of this.cache) {
+      const accessory = PlatformAccessory.deserialize(json);
+      this.registered.set(accessory.UUID, accessory);
+      platform.configureAccessory(accessory);
+    }
+    this.emit('didFinishLaunching');
+    return platform;
+  }
+
+  async shutdown(): Promise<void> {
+    const listeners = this.listeners('shutdown') as (() => unknown)[];
+    await Promise.all(listeners.map((listener) => listener()));
+  }
+
+  /** A door's GarageDoorOpener characteristic, by door id (the serial number). */
+  characteristic(doorId: string, type: typeof hap.Characteristic.CurrentDoorState | typeof hap.Characteristic.TargetDoorState): hap.Characteristic {
+    const accessory = [...this.registered.values()].find(
+      (a) => a.getService(hap.Service.AccessoryInformation)?.getCharacteristic(hap.Characteristic.SerialNumber).value === doorId,
+    );
+    const service = accessory?.getService(hap.Service.GarageDoorOpener);
+    if (!service) {
+      throw new Error(`no door ${doorId}`);
+    }
+    return service.getCharacteristic(type);
+  }
+}
