@@ -80,6 +80,9 @@ function listenerWanted(value: unknown): unknown {
   return value;
 }
 
+/** A list of device or door ids; empty means no filter. */
+const idList = z.array(z.string().trim().min(1), { error: 'must be a list of ids' }).default([]);
+
 /** Door options that can be set for all doors and overridden per door. */
 const doorOptionFields = {
   readOnly: z.boolean({ error: 'must be true or false' }),
@@ -118,6 +121,11 @@ export const configSchema = z.looseObject({
   leftOpenAfter: wholeNumber('seconds', MIN_LEFT_OPEN_AFTER_S, MAX_LEFT_OPEN_AFTER_S).optional(),
   contactSensor: doorOptionFields.contactSensor.default(false),
   doors: z.array(doorSettingsSchema, { error: 'must be a list of doors' }).default([]),
+  // Filters to split a large account over several child bridges: each platform entry takes its share.
+  includeDeviceIds: idList,
+  excludeDeviceIds: idList,
+  includeDoorIds: idList,
+  excludeDoorIds: idList,
 });
 
 export type PluginConfig = z.output<typeof configSchema>;

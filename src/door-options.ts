@@ -17,6 +17,8 @@ type OptionsConfig = Pick<
   PluginConfig,
   'doors' | 'includeDoors' | 'readOnly' | 'automationSwitch' | 'leftOpenSensor' | 'leftOpenAfter' | 'contactSensor'
 >;
+type FilterConfig = OptionsConfig &
+  Pick<PluginConfig, 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds'>;
 
 export function doorOptions(config: OptionsConfig, doorId: string): DoorOptions {
   const own = config.doors.find((door) => door.id === doorId);
@@ -31,9 +33,16 @@ export function doorOptions(config: OptionsConfig, doorId: string): DoorOptions 
 }
 
 /** Why a door stays out of HomeKit, or undefined when it is shown. */
-export function exclusionReason(config: OptionsConfig, door: Door): string | undefined {
+export function exclusionReason(config: FilterConfig, door: Door, deviceId: string): string | undefined {
   if (config.doors.some((own) => own.id === door.id && own.hide === true)) {
     return 'it is hidden in the plugin settings';
+  }
+  const outOf = (list: string[], id: string): boolean => list.length > 0 && !list.includes(id);
+  if (outOf(config.includeDeviceIds, deviceId) || config.excludeDeviceIds.includes(deviceId)) {
+    return 'its controller is filtered out in the plugin settings';
+  }
+  if (outOf(config.includeDoorIds, door.id) || config.excludeDoorIds.includes(door.id)) {
+    return 'it is filtered out in the plugin settings';
   }
   // A door whose relationship the service did not send is kept: hiding it would be a guess.
   if (config.includeDoors === 'owned' && door.relationship !== undefined && door.relationship.toLowerCase() !== 'owner') {

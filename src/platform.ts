@@ -247,8 +247,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     }
     const all = account.devices
       .flatMap((device) => device.doors.map((door) => ({ door, device })))
-      .filter(({ door }) => {
-        const reason = exclusionReason(config, door);
+      .filter(({ door, device }) => {
+        const reason = exclusionReason(config, door, device.id);
         const handler = reason === undefined ? undefined : this.doors.get(this.doorUuid(door.id));
         if (handler) {
           this.removeDoors([handler], reason ?? '');

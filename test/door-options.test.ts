@@ -40,18 +40,29 @@ describe('doorOptions', () => {
 
 describe('exclusionReason', () => {
   it('includes owned and shared doors by default', () => {
-    expect(exclusionReason(config({}), door('a', 'Has Access'))).toBeUndefined();
+    expect(exclusionReason(config({}), door('a', 'Has Access'), 'dev')).toBeUndefined();
   });
 
   it('keeps shared doors out with includeDoors "owned", but not a door whose relationship is unknown', () => {
     const c = config({ includeDoors: 'owned' });
-    expect(exclusionReason(c, door('a', 'Owner'))).toBeUndefined();
-    expect(exclusionReason(c, door('b', 'Has Access'))).toMatch(/only owned doors/);
-    expect(exclusionReason(c, door('c', undefined))).toBeUndefined();
+    expect(exclusionReason(c, door('a', 'Owner'), 'dev')).toBeUndefined();
+    expect(exclusionReason(c, door('b', 'Has Access'), 'dev')).toMatch(/only owned doors/);
+    expect(exclusionReason(c, door('c', undefined), 'dev')).toBeUndefined();
   });
 
   it('hides a door hidden in its own settings', () => {
-    expect(exclusionReason(config({ doors: [{ id: 'a', hide: true }] }), door('a', 'Owner'))).toMatch(/hidden/);
+    expect(exclusionReason(config({ doors: [{ id: 'a', hide: true }] }), door('a', 'Owner'), 'dev')).toMatch(/hidden/);
+  });
+
+  it('filters by controller and by door id, to split an account over child bridges', () => {
+    const byDevice = config({ includeDeviceIds: ['dev-1'] });
+    expect(exclusionReason(byDevice, door('a', 'Owner'), 'dev-1')).toBeUndefined();
+    expect(exclusionReason(byDevice, door('a', 'Owner'), 'dev-2')).toMatch(/controller is filtered out/);
+    expect(exclusionReason(config({ excludeDeviceIds: ['dev-2'] }), door('a', 'Owner'), 'dev-2')).toMatch(/controller is filtered out/);
+    const byDoor = config({ includeDoorIds: ['a', 'b'], excludeDoorIds: ['b'] });
+    expect(exclusionReason(byDoor, door('a', 'Owner'), 'dev-1')).toBeUndefined();
+    expect(exclusionReason(byDoor, door('b', 'Owner'), 'dev-1')).toMatch(/filtered out/);
+    expect(exclusionReason(byDoor, door('c', 'Owner'), 'dev-1')).toMatch(/filtered out/);
   });
 
   it('reports bad door settings by path', () => {
