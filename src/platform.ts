@@ -274,7 +274,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     accessory.context = { doorId: door.id, deviceId: device.id, name, state: door.state ?? 'CLOSED' };
     const handler = this.createDoor(accessory);
     this.api.registerPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, [accessory]);
-    this.log.info(`Added ${name} to HomeKit.`);
+    this.log.info(`Added ${name} to HomeKit (door ${door.id}, controller ${device.id}).`);
     return handler;
   }
 

@@ -85,6 +85,10 @@ async function readLimited(body: Dispatcher.ResponseData['body']): Promise<Buffe
 }
 
 async function decode(raw: Buffer, encoding: string | string[] | undefined): Promise<Buffer> {
+  if (raw.length === 0) {
+    // No body (204, 304, a bare error) is empty in any encoding; gunzip would call it corrupt.
+    return raw;
+  }
   const name = (Array.isArray(encoding) ? encoding.join(',') : (encoding ?? '')).trim().toLowerCase();
   try {
     if (name === 'gzip' || name === 'x-gzip') {
@@ -146,7 +150,17 @@ export async function requestJson(dispatcher: Dispatcher, request: JsonRequest):
       body: request.body === undefined ? null : JSON.stringify(request.body),
       signal: request.timeoutMs === undefined ? null : AbortSignal.timeout(request.timeoutMs),
     });
-    const raw = await decode(await readLimited(response.body), response.headers['content-encoding']);
+    const encoded = await readLimited(response.body);
+    let raw: Buffer;
+    try {
+      raw = await decode(encoded, response.headers['content-encoding']);
+    } catch (error) {
+      // As with JSON below: past 2xx the status is what counts (a 401 or 429 must stay one), not a mislabelled body.
+      if (response.statusCode < 300) {
+        throw error;
+      }
+      raw = Buffer.alloc(0);
+    }
     const text = raw.toString('utf8').trim();
     let body: unknown;
     if (text.length > 0) {

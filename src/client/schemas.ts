@@ -39,6 +39,18 @@ function readState(raw: unknown): Door['state'] {
   return text === 'OPEN' || text === 'CLOSED' ? text : null;
 }
 
+/** The state as sent, as text for the log; never throws (JSON.stringify overflows its stack on a few thousand nested arrays). */
+function stateText(raw: unknown): string | undefined {
+  if (raw === undefined || typeof raw === 'string') {
+    return raw;
+  }
+  try {
+    return JSON.stringify(raw);
+  } catch {
+    return '(a value too deeply nested to show)';
+  }
+}
+
 function toDoor(raw: z.output<typeof doorSchema>): Door {
   return {
     id: raw.id,
@@ -46,7 +58,7 @@ function toDoor(raw: z.output<typeof doorSchema>): Door {
     entityNumber: raw.entity_number,
     active: raw.active,
     state: readState(raw.state),
-    rawState: raw.state === undefined || typeof raw.state === 'string' ? raw.state : JSON.stringify(raw.state),
+    rawState: stateText(raw.state),
     relationship: raw.user_relationship,
     hasBluetoothSensor: raw.bluetooth_sensor,
     batteryLevel: raw.bluetooth_sensor_battery_level,
