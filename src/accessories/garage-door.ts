@@ -7,6 +7,7 @@ import { DoorStateMachine } from '../door-state.js';
 import type { ReportOutcome, ShownState } from '../door-state.js';
 import type { DoorOptions } from '../door-options.js';
 import { homeKitName, homeKitVersion } from '../homekit-name.js';
+import { oneLine } from '../log-text.js';
 import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL, DEFAULT_LEFT_OPEN_AFTER_S } from '../settings.js';
 import { DoorBattery } from './battery.js';
 import { DoorExtras } from './door-extras.js';
@@ -148,7 +149,7 @@ export class GarageDoorAccessory {
     if (door.state === null) {
       if (!this.unknownStateLogged) {
         this.unknownStateLogged = true;
-        this.deps.log.warn(`${this.name}: the service reported an unknown state "${door.rawState ?? ''}"; keeping the last known state (${this.machine.reported}).`);
+        this.deps.log.warn(`${this.name}: the service reported an unknown state "${oneLine(door.rawState ?? '')}"; keeping the last known state (${this.machine.reported}).`);
       }
       return undefined;
     }
@@ -317,7 +318,8 @@ function describe(state: DoorState): string {
 function explain(error: unknown): string {
   if (error instanceof ToggleRejectedError) {
     const status = `(${error.status})`;
-    return error.serviceMessage ? `${error.serviceMessage}${error.serviceMessage.includes(status) ? '' : ` ${status}`}` : error.message;
+    const text = error.serviceMessage === undefined ? undefined : oneLine(error.serviceMessage);
+    return text ? `${text}${text.includes(status) ? '' : ` ${status}`}` : error.message;
   }
   if (error instanceof ServiceError) {
     return error.kind === 'timeout' ? `${error.message}; the door may still move, watch its state` : error.message;

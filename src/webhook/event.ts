@@ -1,6 +1,8 @@
 // Reads a webhook message body (contract 6.2) liberally into a WebhookEvent: both field spellings, unknown fields and types pass.
 import { z } from 'zod';
 
+import { oneLine } from '../log-text.js';
+
 import type { DoorState } from '../client/types.js';
 
 export type WebhookEventKind = 'door-state' | 'access' | 'management' | 'enforcer' | 'unknown';
@@ -196,11 +198,9 @@ function summarize(event: Omit<WebhookEvent, 'summary'>): string {
   return line;
 }
 
-/** Text from the network made safe for one log line: no control characters (no forged lines), bounded length. */
+/** Text from the network made safe for one log line. */
 export function clean(value: string): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
-  return flat.length > MAX_SUMMARY_FIELD_CHARS ? `${flat.slice(0, MAX_SUMMARY_FIELD_CHARS - 1)}…` : flat;
+  return oneLine(value, MAX_SUMMARY_FIELD_CHARS);
 }
 
 function toSafeInteger(digits: string): number | undefined {
