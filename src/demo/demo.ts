@@ -130,6 +130,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`The demo could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  const message = error instanceof Error ? error.message : String(error);
+  const hint = message.includes('EADDRINUSE') ? ` (another program has port ${SIMULATOR_PORT}: run with DEMO_SIMULATOR_PORT=<free port>)` : '';
+  process.stderr.write(`The demo could not start: ${message}${hint}\n`);
   process.exit(1);
 });
