@@ -3,22 +3,22 @@ import type { API, DynamicPlatformPlugin, Logging, PlatformAccessory, PlatformCo
 
 import type { DoorContext } from './accessories/door-context.js';
 import { isDoorContext } from './accessories/door-context.js';
-import { doorOptions, exclusionReason } from './door-options.js';
-import { WhoMovedIt } from './who-moved-it.js';
 import { GarageDoorAccessory } from './accessories/garage-door.js';
 import { ServiceError } from './client/errors.js';
+import type { Timeouts } from './client/http.js';
 import { AccessControlClient } from './client/service-client.js';
 import type { Account, Device, Door } from './client/types.js';
-import type { WebhookEvent } from './webhook/event.js';
 import { SYSTEM_CLOCK } from './clock.js';
 import type { Clock } from './clock.js';
-import type { Timeouts } from './client/http.js';
 import { parseConfig } from './config.js';
 import type { PluginConfig } from './config.js';
+import { doorOptions, exclusionReason } from './door-options.js';
 import { homeKitName } from './homekit-name.js';
 import { IncidentLog } from './incident-log.js';
 import { RealtimeUpdates } from './realtime.js';
 import { nextSyncDelayMs } from './sync-schedule.js';
+import type { WebhookEvent } from './webhook/event.js';
+import { WhoMovedIt } from './who-moved-it.js';
 import {
   ACTIVE_POLL_INTERVAL_MS,
   FAILED_SYNCS_BEFORE_NO_RESPONSE,
@@ -205,19 +205,27 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       this.log.warn(`Part of the account could not be read and is left as it was: ${problem}.`);
     }
     const seen = new Set<string>();
+    const changed: PlatformAccessory[] = [];
     for (const { door, device } of this.publishableDoors(account)) {
       const uuid = this.doorUuid(door.id);
       seen.add(uuid);
       this.missingCounts.delete(uuid);
       const handler = this.doors.get(uuid) ?? this.addDoor(uuid, door, device);
       handler.setAccountReadable(true);
+      const cachedBefore = JSON.stringify(handler.accessory.context);
       const outcome = handler.update(door, device, sentMs);
+      if (JSON.stringify(handler.accessory.context) !== cachedBefore) {
+        changed.push(handler.accessory);
+      }
       this.realtime?.notePolled(handler, outcome);
       if (outcome === 'changed' && door.state !== null) {
         this.whoMovedIt?.explain(door.id, handler.name, door.state);
       }
     }
-    this.api.updatePlatformAccessories([...this.doors.values()].map((door) => door.accessory));
+    // Homebridge writes the cache to disk on each update: only for doors whose cached state changed (SD cards wear).
+    if (changed.length > 0) {
+      this.api.updatePlatformAccessories(changed);
+    }
     // A partial answer says nothing about doors it could not read; only a complete one may remove doors.
     if (account.unreadable.length === 0) {
       this.removeMissing(seen);

@@ -68,6 +68,17 @@ describe('the plugin never moves a door by itself', () => {
     sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'CLOSED', { silent: true });
   });
 
+  it('writes the accessory cache only when a door changed, not on every poll', async () => {
+    const { api, poll } = await boot();
+    const writesAfterStart = api.cacheWrites.length;
+    for (let i = 0; i < POLLS; i += 1) await poll();
+    expect(api.cacheWrites.length).toBe(writesAfterStart);
+    sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'OPEN', { silent: true });
+    await poll();
+    expect(api.cacheWrites.slice(writesAfterStart)).toEqual([1]);
+    sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'CLOSED', { silent: true });
+  });
+
   it('not when the service comes back after an outage', async () => {
     const { poll } = await boot();
     const before = toggles();

@@ -97,7 +97,12 @@ export class HomebridgeDouble extends EventEmitter {
     }
   }
 
-  updatePlatformAccessories(): void {}
+  /** How many times the platform asked Homebridge to write the cache to disk, and for how many accessories. */
+  readonly cacheWrites: number[] = [];
+
+  updatePlatformAccessories(accessories: PlatformAccessory[]): void {
+    this.cacheWrites.push(accessories.length);
+  }
 
   /** The accessory cache as Homebridge would write it at shutdown. */
   savedCache(): ReturnType<typeof PlatformAccessory.serialize>[] {
