@@ -1,4 +1,4 @@
-// Number formatting for the report: durations in ms or s, memory in MiB, and one Markdown table row per Summary.
+// Number formatting for the report: durations, sizes, percentages and rates, and one Markdown table row per Summary.
 import type { Summary } from './stats.js';
 
 const KIB_PER_MIB = 1024;
@@ -27,4 +27,28 @@ export const SUMMARY_HEADER = '| | n | median | p90 | p99 | min | max | spread (
 export function summaryRow(label: string, summary: Summary, unit: (value: number) => string = ms): string {
   const cells = [summary.median, summary.p90, summary.p99, summary.min, summary.max, summary.iqr].map(unit);
   return `| ${label} | ${summary.n} | ${cells.join(' | ')} |`;
+}
+
+/** e.g. `412 KiB`, `38.5 KiB`, `n/a`. */
+export function kib(value: number | undefined): string {
+  if (value === undefined || !Number.isFinite(value)) return 'n/a';
+  return `${value.toFixed(Math.abs(value) < 100 ? 1 : 0)} KiB`;
+}
+
+/** A size in bytes, e.g. `612 B`, `3.4 KiB`. */
+export function bytes(value: number | undefined): string {
+  if (value === undefined || !Number.isFinite(value)) return 'n/a';
+  return value < 1024 ? `${Math.round(value)} B` : kib(value / 1024);
+}
+
+/** e.g. `0.42 %`. */
+export function percent(value: number | undefined): string {
+  if (value === undefined || !Number.isFinite(value)) return 'n/a';
+  return `${value.toFixed(value < 10 ? 2 : 1)} %`;
+}
+
+/** A rate, e.g. `240` or `12.0`. */
+export function perHour(value: number | undefined): string {
+  if (value === undefined || !Number.isFinite(value)) return 'n/a';
+  return value < 100 ? value.toFixed(1) : value.toFixed(0);
 }

@@ -6,13 +6,22 @@ import { REPO_ROOT } from '../dev/homebridge-process.js';
 import { CURRENT_DOOR_STATE } from '../dev/homekit-controller.js';
 import { mib, ms, seconds, SUMMARY_HEADER, summaryRow } from './format.js';
 import type { HapCoalescing } from './hap-coalescing.js';
+import type { IdleResult } from './idle-window.js';
 import type { MachineInfo } from './machine.js';
+import type { MemoryPerDoor } from './memory-per-door.js';
 import { POLL_EVENT_WAIT_MS } from './poll-baseline.js';
 import type { PollBaselineResult } from './poll-baseline.js';
+import { reading } from './report-reading.js';
+import { ratesSection } from './report-rates.js';
+import type { Rates } from './report-rates.js';
+import { cpuSection, memorySection, syncSection } from './report-scale.js';
+import { writeSection } from './report-write.js';
+import type { SyncReconcileResult } from './sync-reconcile.js';
 import { THROUGHPUT_WARMUP_ROUNDS } from './throughput.js';
 import type { ThroughputResult } from './throughput.js';
 import { LATENCY_EVENT_WAIT_MS, LATENCY_SPACING_MAX_MS, LATENCY_SPACING_MIN_MS } from './webhook-latency.js';
 import type { WebhookLatencyResult } from './webhook-latency.js';
+import type { WriteLatencyResult } from './write-latency.js';
 
 export const REPORT_FILE = path.join(REPO_ROOT, 'BENCHMARKS.md');
 
@@ -35,6 +44,12 @@ export interface BenchReport {
   latency: WebhookLatencyResult;
   throughput: ThroughputResult;
   poll: PollBaselineResult;
+  write: WriteLatencyResult;
+  /** One per measured account size, smallest first. */
+  syncs: SyncReconcileResult[];
+  idle: IdleResult[];
+  memory: MemoryPerDoor;
+  rates: Rates;
 }
 
 const doorStateName = (value: unknown): string =>
@@ -60,7 +75,7 @@ function header(r: BenchReport): string[] {
     `| OS | ${m.os} |`,
     `| Node.js | ${m.node} (the bench and Homebridge) |`,
     `| Homebridge | ${r.homebridge.version} (\`${r.homebridge.packageName}\`), HAP-NodeJS ${r.homebridge.hapVersion} |`,
-    `| Bench run time | ${seconds(r.totalMs)} (${r.phases.map((p) => `${p.name} ${seconds(p.ms)}`).join(', ')}); ~5 s per stop is Homebridge's own exit timer after SIGTERM (a bare Homebridge 1.11 bridge without plugins takes as long) |`,
+    `| Bench run time | ${seconds(r.totalMs)} (${r.phases.map((p) => `${p.name} ${seconds(p.ms)}`).join(', ')}); from the side rigs on, phases overlap as named. ~5 s of a stop is Homebridge's own exit timer after SIGTERM (a bare Homebridge 1.11 bridge without plugins takes as long), so the bridges stop all at once |`,
     '',
   ];
 }
@@ -125,7 +140,7 @@ function throughputSection(r: BenchReport): string[] {
     'event (fractional UNIX seconds), spread over the 3 sample doors with random states; the last event of each door',
     'is the opposite of what it showed before, so a lost event would show. After each burst the controller reads every',
     `door's CurrentDoorState. ${t.rounds.length} bursts run back to back: the first is the cold figure (the listener had only`,
-    `seen the latency phase's few events); the rate climbs over the first ${THROUGHPUT_WARMUP_ROUNDS} while V8 optimises, so bursts`,
+    `seen the few events of sections 1 and 4); the rate climbs over the first ${THROUGHPUT_WARMUP_ROUNDS} while V8 optimises, so bursts`,
     `${firstSteady}–${t.rounds.length} give the steady state.`,
     '',
     '| | Requests/s | Median answer | p99 answer | Non-200 (must be 0) | Every door ended on its last event |',
@@ -171,7 +186,8 @@ function pollSection(r: BenchReport): string[] {
     '',
     `The same plugin without the \`webhook\` block, \`pollInterval\` ${p.intervalS} s (the minimum). ${p.changes} changes outside`,
     'HomeKit at random offsets in the poll cycle (stratified: one in each eighth of the cycle, in random order); lag =',
-    `change → the controller's HomeKit event. Missed (no event within ${seconds(POLL_EVENT_WAIT_MS)}): ${p.missed}.`,
+    `change → the controller's HomeKit event. Missed (no event within ${seconds(POLL_EVENT_WAIT_MS)}): ${p.missed}. It ran alongside section 7's`,
+    'idle window (five other bridges polling or idle on the same 2 CPUs).',
     '',
     SUMMARY_HEADER,
     summaryRow(`lag, measured at ${p.intervalS} s`, p.lag, seconds),
@@ -195,32 +211,19 @@ function pollSection(r: BenchReport): string[] {
   ];
 }
 
-function reading(r: BenchReport): string[] {
-  const l = r.latency;
-  const t = r.throughput;
-  const p = r.poll;
-  const speedup = p.derived.expectedMeanMs / l.toHomeKit.median;
-  const lost = t.nothingLost ? 'nothing was lost: every door ended on its last event, in every burst' : 'some door did **not** end on its last event';
-  return [
-    '## Reading',
-    '',
-    `- **Webhooks bring a change to Home in ~${ms(l.toHomeKit.median)} median** (p90 ${ms(l.toHomeKit.p90)}, max ${ms(l.toHomeKit.max)}).`,
-    `  ${r.hap.delayMs ?? '?'} ms of that is HAP-NodeJS holding the event to batch it; the listener itself answers the service in`,
-    `  ~${ms(l.postRoundTrip.median)} median, and everything else after the 200 (the plugin applying it, HAP encryption, loopback, the`,
-    `  controller decrypting it) takes ~${ms(l.answerToHomeKit.median - (r.hap.delayMs ?? 0))} median.`,
-    `- **Polling is seconds, not milliseconds.** At ${p.intervalS} s it took ${seconds(p.lag.median)} median (max ${seconds(p.lag.max)}).`,
-    `  At the default ${p.derived.intervalS} s it takes **~${seconds(p.derived.expectedMeanMs)} on average, up to ~${seconds(p.derived.worstMs)}** (derived),`,
-    `  i.e. webhooks are ~${Math.round(speedup)}× faster on average.`,
-    `- **The listener keeps up with bursts**: the first ${t.events} events (cold, ${t.concurrency} in flight) went through at`,
-    `  ${t.cold.perSecond.toFixed(0)} requests/s, 200s in ${ms(t.cold.latency.median)} median (p99 ${ms(t.cold.latency.p99)}); warmed up, ~${t.steady.perSecond.median.toFixed(0)} requests/s`,
-    `  (200s in ${ms(t.steady.latency.median)} median, p99 ${ms(t.steady.latency.p99)}). ${t.non200} non-200 in ${t.events * t.rounds.length} events; ${lost}.`,
-    `  Homebridge's resident memory went from ${mib(t.memoryBefore?.rssKiB)} to ${mib(t.memoryAfter?.rssKiB)} as V8 grew its heap under load (per burst below).`,
-    '',
-  ];
-}
-
 export function renderReport(r: BenchReport): string {
-  return [...header(r), ...reading(r), ...latencySection(r), ...pollSection(r), ...throughputSection(r)].join('\n');
+  return [
+    ...header(r),
+    ...reading(r),
+    ...latencySection(r),
+    ...pollSection(r),
+    ...throughputSection(r),
+    ...writeSection(r.write, r.hap.delayMs),
+    ...syncSection(r.syncs, r.hap.delayMs),
+    ...memorySection(r.memory, r.idle),
+    ...cpuSection(r.idle),
+    ...ratesSection(r.rates, r.poll, r.latency),
+  ].join('\n');
 }
 
 export async function writeReport(markdown: string): Promise<void> {
