@@ -84,3 +84,5 @@ export const WEBHOOK_SEEN_IDS_MAX = 1_000;
 export const WEBHOOK_MISS_GRACE_MS = 60_000;
 /** At most one "webhooks seem not to reach Homebridge" warning per this long. */
 export const WEBHOOK_MISS_WARN_INTERVAL_MS = 6 * 60 * 60_000;
+/** An event older than the newest one applied is ignored only if that one came within this long: the service's clock may run ahead. */
+export const WEBHOOK_OUT_OF_ORDER_WINDOW_MS = 60_000;

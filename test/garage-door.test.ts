@@ -195,6 +195,19 @@ describe('GarageDoorAccessory', () => {
   });
 });
 
+describe('GarageDoorAccessory and webhook events', () => {
+  it('ignores an event older than the newest applied, but not for ever (the service clock may run ahead)', () => {
+    const t = setup();
+    expect(t.door.applyEvent('OPEN', 100_000, 'Ada, Keypad')).toBe('changed');
+    t.clock.now = 1_000;
+    expect(t.door.applyEvent('CLOSED', 50_000, 'Ada, Keypad')).toBe('stale');
+    expect(t.current.value).toBe(C.CurrentDoorState.OPEN);
+    t.clock.now = 1_000 + 60_000;
+    expect(t.door.applyEvent('CLOSED', 60_000, 'Ada, Keypad')).toBe('changed');
+    expect(t.current.value).toBe(C.CurrentDoorState.CLOSED);
+  });
+});
+
 describe('GarageDoorAccessory options', () => {
   const ALL_EXTRAS: DoorOptions = { ...NO_EXTRAS, automationSwitch: true, leftOpenSensor: true, leftOpenAfterS: 120, contactSensor: true };
 

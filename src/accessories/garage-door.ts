@@ -8,7 +8,7 @@ import type { ReportOutcome, ShownState } from '../door-state.js';
 import type { DoorOptions } from '../door-options.js';
 import { homeKitName, homeKitVersion } from '../homekit-name.js';
 import { oneLine } from '../log-text.js';
-import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL, DEFAULT_LEFT_OPEN_AFTER_S } from '../settings.js';
+import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL, DEFAULT_LEFT_OPEN_AFTER_S, WEBHOOK_OUT_OF_ORDER_WINDOW_MS } from '../settings.js';
 import { DoorBattery } from './battery.js';
 import { DoorExtras } from './door-extras.js';
 import type { DoorContext } from './door-context.js';
@@ -165,13 +165,16 @@ export class GarageDoorAccessory {
    * Returns 'stale' when the event is older than one already applied (webhooks can arrive out of order).
    */
   applyEvent(state: DoorState, occurredAtMs: number | undefined, who: string): ReportOutcome | 'stale' {
+    const now = this.deps.now();
     if (occurredAtMs !== undefined) {
-      if (occurredAtMs < this.lastEventOccurredMs) {
+      // Out-of-order deliveries come within moments of each other; past that window a newer-stamped event
+      // (a service clock running ahead) must not keep blocking the real ones.
+      if (occurredAtMs < this.lastEventOccurredMs && now - this.lastEventReceivedMs < WEBHOOK_OUT_OF_ORDER_WINDOW_MS) {
         return 'stale';
       }
       this.lastEventOccurredMs = occurredAtMs;
     }
-    this.lastEventReceivedMs = this.deps.now();
+    this.lastEventReceivedMs = now;
     return this.applyState(state, who);
   }
 
