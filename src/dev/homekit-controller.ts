@@ -80,6 +80,11 @@ function statusName(status: number): string {
   return entry ? `${entry[0]} (${status})` : String(status);
 }
 
+/** A `waitFor` predicate: the read succeeded with `expected` (HAP sends booleans as true/false or 1/0). */
+export function hasValue(expected: number | boolean): (value: unknown, status: number) => boolean {
+  return (value, status) => status === HAP_STATUS.SUCCESS && (value === expected || value === Number(expected));
+}
+
 /** A characteristic address in the attribute database. */
 export interface CharRef {
   aid: number;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { removeStorageDir, startHomebridge } from '../../src/dev/homebridge-process.js';
 import type { HomebridgeProcess } from '../../src/dev/homebridge-process.js';
-import { CURRENT_DOOR_STATE, HAP_STATUS, pairController, TARGET_DOOR_STATE } from '../../src/dev/homekit-controller.js';
+import { CURRENT_DOOR_STATE, HAP_STATUS, hasValue, pairController, TARGET_DOOR_STATE } from '../../src/dev/homekit-controller.js';
 import type { HomeKitController } from '../../src/dev/homekit-controller.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../src/simulator/server.js';
 
@@ -38,9 +38,6 @@ function serviceTypes(accessory: { services: { type: string }[] }): string[] {
   return accessory.services.map((s) => names[s.type.split('-')[0]?.replace(/^0+/, '') ?? ''] ?? '').filter(Boolean).sort();
 }
 
-function is(expected: number | boolean) {
-  return (value: unknown, status: number) => status === 0 && (value === expected || value === Number(expected));
-}
 
 beforeAll(async () => {
   sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 500 });
@@ -72,17 +69,17 @@ describe('door options with a real Homebridge and a HomeKit controller', () => {
     await controller.write(on, true);
     const toggles = sim.requests.filter((r) => r.path.endsWith('/endpoint/toggle')).map((r) => JSON.parse(r.body) as unknown);
     expect(toggles).toEqual([{ door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' }]);
-    await controller.waitFor(is(CURRENT_DOOR_STATE.OPEN), await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'CurrentDoorState'), WAIT_MS);
-    await controller.waitFor(is(CONTACT_NOT_DETECTED), await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'ContactSensor', 'ContactSensorState'), WAIT_MS);
+    await controller.waitFor(hasValue(CURRENT_DOOR_STATE.OPEN), await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'CurrentDoorState'), WAIT_MS);
+    await controller.waitFor(hasValue(CONTACT_NOT_DETECTED), await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'ContactSensor', 'ContactSensorState'), WAIT_MS);
     expect([true, 1]).toContain(await controller.read(on));
   });
 
   it('reports the door left open once it has stood open past its time, and not before it opened', async () => {
     const occupied = await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'OccupancySensor', 'OccupancyDetected');
-    await controller.waitFor(is(OCCUPIED), occupied, WAIT_MS);
+    await controller.waitFor(hasValue(OCCUPIED), occupied, WAIT_MS);
     await controller.write(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'Switch', 'On'), false);
-    await controller.waitFor(is(0), occupied, WAIT_MS);
-    await controller.waitFor(is(CONTACT_DETECTED), await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'ContactSensor', 'ContactSensorState'), WAIT_MS);
+    await controller.waitFor(hasValue(0), occupied, WAIT_MS);
+    await controller.waitFor(hasValue(CONTACT_DETECTED), await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'ContactSensor', 'ContactSensorState'), WAIT_MS);
   });
 
   it('refuses to move a read-only door and says why', async () => {

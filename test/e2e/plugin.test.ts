@@ -12,7 +12,7 @@ import {
   SAMPLE_SHARED_DEVICE_ID,
   SAMPLE_SHARED_GATE_ID,
 } from '../../src/simulator/server.js';
-import { CHARGING_STATE, CURRENT_DOOR_STATE, HAP_STATUS, pairController, STATUS_LOW_BATTERY, TARGET_DOOR_STATE } from '../../src/dev/homekit-controller.js';
+import { CHARGING_STATE, CURRENT_DOOR_STATE, HAP_STATUS, hasValue, pairController, STATUS_LOW_BATTERY, TARGET_DOOR_STATE } from '../../src/dev/homekit-controller.js';
 import type { CharRef, HomeKitController } from '../../src/dev/homekit-controller.js';
 
 const TOKEN = 'e2e-token-7c1d44b0a9';
@@ -50,9 +50,6 @@ async function door(serial: string, characteristic: string, service = 'GarageDoo
   return controller.findCharacteristic(serial, service, characteristic);
 }
 
-function is(expected: number) {
-  return (value: unknown, status: number) => status === 0 && value === expected;
-}
 
 function toggles(doorId: string): { door_id: string; door_state: string }[] {
   return sim.requests
@@ -125,7 +122,7 @@ describe('a real Homebridge with the plugin, driven by a HomeKit controller', ()
     await controller.write(target, TARGET_DOOR_STATE.OPEN);
     expect(toggles(SAMPLE_FRONT_GATE_ID)).toEqual([{ door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' }]);
     expect(await controller.read(current)).toBe(CURRENT_DOOR_STATE.OPENING);
-    await controller.waitFor(is(CURRENT_DOOR_STATE.OPEN), current, ARRIVAL_WAIT_MS);
+    await controller.waitFor(hasValue(CURRENT_DOOR_STATE.OPEN), current, ARRIVAL_WAIT_MS);
     // Events are coalesced and may trail the read that saw the door arrive.
     await expect.poll(() => seen).toEqual([CURRENT_DOOR_STATE.OPENING, CURRENT_DOOR_STATE.OPEN]);
     expect(await controller.read(target)).toBe(TARGET_DOOR_STATE.OPEN);
@@ -140,7 +137,7 @@ describe('a real Homebridge with the plugin, driven by a HomeKit controller', ()
     const current = await door(SAMPLE_FRONT_GATE_ID, 'CurrentDoorState');
     await controller.write(await door(SAMPLE_FRONT_GATE_ID, 'TargetDoorState'), TARGET_DOOR_STATE.CLOSED);
     expect(await controller.read(current)).toBe(CURRENT_DOOR_STATE.CLOSING);
-    await controller.waitFor(is(CURRENT_DOOR_STATE.CLOSED), current, ARRIVAL_WAIT_MS);
+    await controller.waitFor(hasValue(CURRENT_DOOR_STATE.CLOSED), current, ARRIVAL_WAIT_MS);
     expect(toggles(SAMPLE_FRONT_GATE_ID).map((t) => t.door_state)).toEqual(['OPEN', 'CLOSED']);
   });
 
@@ -150,21 +147,21 @@ describe('a real Homebridge with the plugin, driven by a HomeKit controller', ()
     const current = await door(SAMPLE_GARAGE_DOOR_ID, 'CurrentDoorState');
     expect(await controller.writeResult(target, TARGET_DOOR_STATE.OPEN)).toBe(HAP_STATUS.SERVICE_COMMUNICATION_FAILURE);
     sim.setToggleOutcome(SAMPLE_GARAGE_DOOR_ID, null);
-    await controller.waitFor(is(TARGET_DOOR_STATE.CLOSED), target, POLL_WAIT_MS);
+    await controller.waitFor(hasValue(TARGET_DOOR_STATE.CLOSED), target, POLL_WAIT_MS);
     expect(await controller.read(current)).toBe(CURRENT_DOOR_STATE.CLOSED);
     await hb.waitForLog(/Garage Door could not be opened: .*requires pairing a door sensor.*\(428\)/, POLL_WAIT_MS);
   });
 
   it('follows a door moved outside HomeKit (keypad, remote) on the next poll', async () => {
     sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'OPEN', { channel: 'Keypad' });
-    await controller.waitFor(is(CURRENT_DOOR_STATE.OPEN), await door(SAMPLE_SHARED_GATE_ID, 'CurrentDoorState'), POLL_WAIT_MS);
+    await controller.waitFor(hasValue(CURRENT_DOOR_STATE.OPEN), await door(SAMPLE_SHARED_GATE_ID, 'CurrentDoorState'), POLL_WAIT_MS);
     expect(await controller.read(await door(SAMPLE_SHARED_GATE_ID, 'TargetDoorState'))).toBe(TARGET_DOOR_STATE.OPEN);
     expect(toggles(SAMPLE_SHARED_GATE_ID)).toEqual([]);
   });
 
   it('warns of a low battery', async () => {
     sim.setBatteryLevel(SAMPLE_FRONT_GATE_ID, 15);
-    await controller.waitFor(is(STATUS_LOW_BATTERY.LOW), await door(SAMPLE_FRONT_GATE_ID, 'StatusLowBattery', 'Battery'), POLL_WAIT_MS);
+    await controller.waitFor(hasValue(STATUS_LOW_BATTERY.LOW), await door(SAMPLE_FRONT_GATE_ID, 'StatusLowBattery', 'Battery'), POLL_WAIT_MS);
     expect(await controller.read(await door(SAMPLE_FRONT_GATE_ID, 'BatteryLevel', 'Battery'))).toBe(15);
   });
 
@@ -175,7 +172,7 @@ describe('a real Homebridge with the plugin, driven by a HomeKit controller', ()
     expect(await controller.read(await door(SAMPLE_FRONT_GATE_ID, 'CurrentDoorState'))).toBe(CURRENT_DOOR_STATE.CLOSED);
     await hb.waitForLog(/Shared Gate shows No Response: the service reports its controller as inactive/, POLL_WAIT_MS);
     sim.setDeviceActive(SAMPLE_SHARED_DEVICE_ID, true);
-    await controller.waitFor(is(CURRENT_DOOR_STATE.OPEN), current, POLL_WAIT_MS);
+    await controller.waitFor(hasValue(CURRENT_DOOR_STATE.OPEN), current, POLL_WAIT_MS);
   });
 
   it('rides out a cloud outage: No Response after failed syncs, one log line, nothing removed, recovery by itself', async () => {
@@ -185,7 +182,7 @@ describe('a real Homebridge with the plugin, driven by a HomeKit controller', ()
     await controller.waitFor((_v, status) => status === HAP_STATUS.SERVICE_COMMUNICATION_FAILURE, current, OUTAGE_WAIT_MS);
     await hb.waitForLog(/The account could not be synced/, OUTAGE_WAIT_MS, { fromLine: mark });
     sim.setOutage(false);
-    await controller.waitFor(is(CURRENT_DOOR_STATE.CLOSED), current, OUTAGE_WAIT_MS);
+    await controller.waitFor(hasValue(CURRENT_DOOR_STATE.CLOSED), current, OUTAGE_WAIT_MS);
     await hb.waitForLog(/The account can be read again/, POLL_WAIT_MS, { fromLine: mark });
     // At least two polls failed (that is what No Response waits for), but the user reads one error for the whole incident.
     expect(userLinesMatching(/could not be synced/)).toHaveLength(1);

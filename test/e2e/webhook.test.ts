@@ -16,7 +16,7 @@ import {
   SAMPLE_OWNED_DEVICE_ID,
   SAMPLE_SHARED_GATE_ID,
 } from '../../src/simulator/server.js';
-import { CURRENT_DOOR_STATE, pairController } from '../../src/dev/homekit-controller.js';
+import { CURRENT_DOOR_STATE, hasValue, pairController } from '../../src/dev/homekit-controller.js';
 import type { HomeKitController } from '../../src/dev/homekit-controller.js';
 
 const TOKEN = 'webhook-e2e-token-41aa';
@@ -38,9 +38,6 @@ function webhookPlatform(baseUrl: string, webhook: Record<string, unknown>): Rec
   };
 }
 
-function is(expected: number) {
-  return (value: unknown, status: number) => status === 0 && value === expected;
-}
 
 describe('webhooks over plain HTTP (behind a TLS proxy or tunnel)', () => {
   let sim: AccessControlSimulator;
@@ -72,7 +69,7 @@ describe('webhooks over plain HTTP (behind a TLS proxy or tunnel)', () => {
   it('shows a door moved outside HomeKit within moments, with who moved it', async () => {
     const syncsBefore = sim.countRequests('/endpoints/sync');
     sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'OPEN', { channel: 'Keypad' });
-    await controller.waitFor(is(CURRENT_DOOR_STATE.OPEN), await currentOf(SAMPLE_FRONT_GATE_ID), REALTIME_WAIT_MS);
+    await controller.waitFor(hasValue(CURRENT_DOOR_STATE.OPEN), await currentOf(SAMPLE_FRONT_GATE_ID), REALTIME_WAIT_MS);
     expect(sim.countRequests('/endpoints/sync')).toBe(syncsBefore);
     await hb.waitForLog(/Front Gate is now open \(Ada Lovelace, Keypad\)/, REALTIME_WAIT_MS);
     expect(sim.webhookDeliveries.at(-1)?.status).toBe(200);
@@ -103,7 +100,7 @@ describe('webhooks over plain HTTP (behind a TLS proxy or tunnel)', () => {
     const olderClose = sim.buildWebhookEvent(SAMPLE_GARAGE_DOOR_ID, { doorState: 'CLOSED', eventOccurred: nowS - 600, channel: 'Remote' });
     expect((await sim.sendRawWebhook(open)).status).toBe(200);
     expect((await sim.sendRawWebhook(open)).status).toBe(200);
-    await controller.waitFor(is(CURRENT_DOOR_STATE.OPEN), current, REALTIME_WAIT_MS);
+    await controller.waitFor(hasValue(CURRENT_DOOR_STATE.OPEN), current, REALTIME_WAIT_MS);
     expect((await sim.sendRawWebhook(olderClose)).status).toBe(200);
     await hb.waitForLog(/Webhook older than the state Garage Door shows; ignored/, REALTIME_WAIT_MS);
     expect(await controller.read(current)).toBe(CURRENT_DOOR_STATE.OPEN);
@@ -122,7 +119,7 @@ describe('webhooks over plain HTTP (behind a TLS proxy or tunnel)', () => {
       channel: 'Remote',
     };
     expect((await sim.sendRawWebhook(event)).status).toBe(200);
-    await controller.waitFor(is(CURRENT_DOOR_STATE.CLOSED), await currentOf(SAMPLE_FRONT_GATE_ID), REALTIME_WAIT_MS);
+    await controller.waitFor(hasValue(CURRENT_DOOR_STATE.CLOSED), await currentOf(SAMPLE_FRONT_GATE_ID), REALTIME_WAIT_MS);
   });
 
   it('answers 200 to an unknown door or event type, logs who did what, and carries on', async () => {
@@ -137,7 +134,7 @@ describe('webhooks over plain HTTP (behind a TLS proxy or tunnel)', () => {
     expect((await sim.sendRawWebhook(management)).status).toBe(200);
     await hb.waitForLog(/Webhook: .*user_added.*Grace Hopper/, REALTIME_WAIT_MS);
     sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'OPEN', { channel: 'Keypad' });
-    await controller.waitFor(is(CURRENT_DOOR_STATE.OPEN), await currentOf(SAMPLE_SHARED_GATE_ID), REALTIME_WAIT_MS);
+    await controller.waitFor(hasValue(CURRENT_DOOR_STATE.OPEN), await currentOf(SAMPLE_SHARED_GATE_ID), REALTIME_WAIT_MS);
   });
 
   it('closes the listener on shutdown, so a restart finds the port free', async () => {
