@@ -29,6 +29,11 @@ import {
 } from './settings.js';
 import { SyncLoop } from './sync-loop.js';
 
+interface DoorOfDevice {
+  door: Door;
+  device: Device;
+}
+
 export interface PlatformRuntime {
   clock?: Clock;
   clientTimeouts?: Timeouts;
@@ -107,13 +112,14 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       this.realtime = new RealtimeUpdates({ log: this.log, config: config.webhook, findDoor: (event) => this.findDoor(event), now: () => this.clock.now() });
       void this.realtime.start();
     }
-    const reconcileIntervalS = config.webhook?.reconcileInterval ?? config.pollInterval;
+    // The safety-net pace never polls more often than the user's own poll interval.
+    const reconcileIntervalS = Math.max(config.webhook?.reconcileInterval ?? config.pollInterval, config.pollInterval);
     this.loop = new SyncLoop(
       () => this.syncOnce(),
       () =>
         nextSyncDelayMs({
           // While webhooks arrive, polling is only the safety net.
-          pollIntervalMs: (this.realtime?.flowing ? Math.max(reconcileIntervalS, config.pollInterval) : config.pollInterval) * 1000,
+          pollIntervalMs: (this.realtime?.flowing ? reconcileIntervalS : config.pollInterval) * 1000,
           failedSyncs: this.failedSyncs,
           retryAfterMs: this.lastFailure?.retryAfterMs,
           doorMoving: [...this.doors.values()].some((door) => door.isMoving),
@@ -122,7 +128,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       this.clock,
     );
     this.loop.start();
-    const slower = config.webhook ? `, and every ${Math.max(reconcileIntervalS, config.pollInterval)} s while webhooks arrive` : '';
+    const slower = config.webhook ? `, and every ${reconcileIntervalS} s while webhooks arrive` : '';
     this.log.info(`Syncing the account every ${config.pollInterval} s${slower}.`);
   }
 
@@ -204,9 +210,21 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     for (const problem of account.unreadable) {
       this.log.warn(`Part of the account could not be read and is left as it was: ${problem}.`);
     }
+    const config = this.config;
+    if (!config) {
+      return;
+    }
+    const { shown, excluded } = this.publishableDoors(account, config);
+    // Doors the options keep out leave at once: that is the user's choice, not a glitch of the service.
+    for (const { door, reason } of excluded) {
+      const handler = this.doors.get(this.doorUuid(door.id));
+      if (handler) {
+        this.removeDoors([handler], reason);
+      }
+    }
     const seen = new Set<string>();
     const changed: PlatformAccessory[] = [];
-    for (const { door, device } of this.publishableDoors(account)) {
+    for (const { door, device } of shown) {
       const uuid = this.doorUuid(door.id);
       seen.add(uuid);
       this.missingCounts.delete(uuid);
@@ -248,31 +266,30 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   }
 
   /** Every door of every device the options let in, capped at what one bridge can hold, in a stable order. */
-  private publishableDoors(account: Account): { door: Door; device: Device }[] {
-    const config = this.config;
-    if (!config) {
-      return [];
-    }
-    const all = account.devices
-      .flatMap((device) => device.doors.map((door) => ({ door, device })))
-      .filter(({ door, device }) => {
+  private publishableDoors(account: Account, config: PluginConfig): { shown: DoorOfDevice[]; excluded: { door: Door; reason: string }[] } {
+    const shown: DoorOfDevice[] = [];
+    const excluded: { door: Door; reason: string }[] = [];
+    for (const device of account.devices) {
+      for (const door of device.doors) {
         const reason = exclusionReason(config, door, device.id);
-        const handler = reason === undefined ? undefined : this.doors.get(this.doorUuid(door.id));
-        if (handler) {
-          this.removeDoors([handler], reason ?? '');
+        if (reason === undefined) {
+          shown.push({ door, device });
+        } else {
+          excluded.push({ door, reason });
         }
-        return reason === undefined;
-      });
-    if (all.length <= MAX_ACCESSORIES_PER_BRIDGE) {
-      return all;
+      }
+    }
+    if (shown.length <= MAX_ACCESSORIES_PER_BRIDGE) {
+      return { shown, excluded };
     }
     if (!this.overLimitWarned) {
       this.overLimitWarned = true;
       this.log.warn(
-        `The account has ${all.length} doors but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE}; the first ${MAX_ACCESSORIES_PER_BRIDGE} by door id are shown (see "Limits" in the README).`,
+        `The account has ${shown.length} doors but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE}; the first ${MAX_ACCESSORIES_PER_BRIDGE} by door id are shown (see "Limits" in the README).`,
       );
     }
-    return all.sort((a, b) => a.door.id.localeCompare(b.door.id)).slice(0, MAX_ACCESSORIES_PER_BRIDGE);
+    shown.sort((a, b) => a.door.id.localeCompare(b.door.id));
+    return { shown: shown.slice(0, MAX_ACCESSORIES_PER_BRIDGE), excluded };
   }
 
   private addDoor(uuid: string, door: Door, device: Device): GarageDoorAccessory {

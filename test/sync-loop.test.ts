@@ -3,6 +3,19 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { SyncLoop } from '../src/sync-loop.js';
 
+/** A loop whose sync only counts its runs, waiting 15 s between them. */
+function countingLoop(delayMs = 15_000): { loop: SyncLoop; runs: () => number } {
+  let runs = 0;
+  const loop = new SyncLoop(
+    () => {
+      runs += 1;
+      return Promise.resolve();
+    },
+    () => delayMs,
+  );
+  return { loop, runs: () => runs };
+}
+
 describe('SyncLoop', () => {
   beforeEach(() => {
     vi.useFakeTimers();
@@ -12,24 +25,17 @@ describe('SyncLoop', () => {
   });
 
   it('syncs at once, then after each chosen delay', async () => {
-    let runs = 0;
-    const loop = new SyncLoop(
-      () => {
-        runs += 1;
-        return Promise.resolve();
-      },
-      () => 15_000,
-    );
+    const { loop, runs } = countingLoop();
     loop.start();
     await vi.advanceTimersByTimeAsync(0);
-    expect(runs).toBe(1);
+    expect(runs()).toBe(1);
     await vi.advanceTimersByTimeAsync(14_999);
-    expect(runs).toBe(1);
+    expect(runs()).toBe(1);
     await vi.advanceTimersByTimeAsync(1);
-    expect(runs).toBe(2);
+    expect(runs()).toBe(2);
     loop.stop();
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(runs).toBe(2);
+    expect(runs()).toBe(2);
   });
 
   it('never runs two syncs at once, and reruns once after a hurry during a run', async () => {
@@ -58,22 +64,15 @@ describe('SyncLoop', () => {
   });
 
   it('brings the next sync forward but never pushes it back', async () => {
-    let runs = 0;
-    const loop = new SyncLoop(
-      () => {
-        runs += 1;
-        return Promise.resolve();
-      },
-      () => 15_000,
-    );
+    const { loop, runs } = countingLoop();
     loop.start();
     await vi.advanceTimersByTimeAsync(1_000);
     loop.hurry(2_000);
     await vi.advanceTimersByTimeAsync(2_000);
-    expect(runs).toBe(2);
+    expect(runs()).toBe(2);
     loop.hurry(60_000);
     await vi.advanceTimersByTimeAsync(15_000);
-    expect(runs).toBe(3);
+    expect(runs()).toBe(3);
     loop.stop();
   });
 
