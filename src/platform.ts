@@ -28,6 +28,7 @@ import {
   SYNCS_MISSING_BEFORE_REMOVAL,
 } from './settings.js';
 import { SyncLoop } from './sync-loop.js';
+import { asServiceError, syncFailureSentence } from './sync-failure.js';
 
 interface DoorOfDevice {
   door: Door;
@@ -187,17 +188,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   }
 
   private recordFailure(error: unknown): void {
-    const failure = error instanceof ServiceError ? error : new ServiceError('invalid-response', String(error));
+    const failure = asServiceError(error);
     this.failedSyncs += 1;
     this.lastFailure = failure;
-    if (failure.kind === 'auth') {
-      this.incidents.report(
-        'auth',
-        `The service refused the access token (HTTP ${failure.status ?? 401}). Check "accessToken" in the plugin settings; the plugin keeps trying with back-off and recovers by itself once the token works.`,
-      );
-    } else {
-      this.incidents.report(failure.kind, `The account could not be synced: ${failure.message}. Retrying with back-off.`);
-    }
+    this.incidents.report(failure.kind, syncFailureSentence(failure));
     if (this.failedSyncs >= FAILED_SYNCS_BEFORE_NO_RESPONSE) {
       for (const door of this.doors.values()) {
         door.setAccountReadable(false);
