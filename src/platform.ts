@@ -28,7 +28,7 @@ import {
   SYNCS_MISSING_BEFORE_REMOVAL,
 } from './settings.js';
 import { SyncLoop } from './sync-loop.js';
-import { asServiceError, syncFailureSentence } from './sync-failure.js';
+import { asServiceError, syncFailureLogLine } from './sync-failure.js';
 
 interface DoorOfDevice {
   door: Door;
@@ -191,7 +191,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     const failure = asServiceError(error);
     this.failedSyncs += 1;
     this.lastFailure = failure;
-    this.incidents.report(failure.kind, syncFailureSentence(failure));
+    this.incidents.report(failure.kind, syncFailureLogLine(failure));
     if (this.failedSyncs >= FAILED_SYNCS_BEFORE_NO_RESPONSE) {
       for (const door of this.doors.values()) {
         door.setAccountReadable(false);

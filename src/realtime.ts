@@ -7,7 +7,7 @@ import type { GarageDoorAccessory } from './accessories/garage-door.js';
 import type { WebhookConfig } from './config.js';
 import type { ReportOutcome } from './door-state.js';
 import { RecentIds } from './recent-ids.js';
-import { WEBHOOK_MISS_GRACE_MS, WEBHOOK_MISS_WARN_INTERVAL_MS, WEBHOOK_SEEN_IDS_MAX } from './settings.js';
+import { WEBHOOK_MISS_GRACE_MS, WEBHOOK_MISS_WARN_INTERVAL_MS, WEBHOOK_SEEN_IDS_MAX, WEBHOOK_TEST_EVENT_TYPE } from './settings.js';
 import { clean } from './webhook/event.js';
 import type { WebhookEvent } from './webhook/event.js';
 import { WebhookReceiver } from './webhook/receiver.js';
@@ -102,6 +102,11 @@ export class RealtimeUpdates {
     const { log } = this.deps;
     if (event.id !== undefined && !this.seenIds.add(event.id)) {
       log.debug(`Webhook ${event.id} came again; applied once.`);
+      return;
+    }
+    if (event.eventType === WEBHOOK_TEST_EVENT_TYPE) {
+      // The settings page's test proves the listener and key work here, not that the service reaches us: polling keeps its pace.
+      log.info('Webhook test from the settings page received; the listener and its API key work.');
       return;
     }
     this.arriving = true;

@@ -86,3 +86,13 @@ export const WEBHOOK_MISS_GRACE_MS = 60_000;
 export const WEBHOOK_MISS_WARN_INTERVAL_MS = 6 * 60 * 60_000;
 /** An event older than the newest one applied is ignored only if that one came within this long: the service's clock may run ahead. */
 export const WEBHOOK_OUT_OF_ORDER_WINDOW_MS = 60_000;
+
+// Settings page (the Homebridge UI's custom page for this plugin).
+/** "Sign in" gives up after this long, whatever the connection's own time-outs: the user is waiting on a spinner. */
+export const SIGN_IN_DEADLINE_MS = 20_000;
+/** The settings page's "Send test event" gives up after this long. */
+export const TEST_EVENT_TIMEOUT_MS = 5_000;
+/** Event type of the settings page's test webhook: logged as a test, it moves no door and does not count as webhooks arriving. */
+export const WEBHOOK_TEST_EVENT_TYPE = 'settings_page_test';
+/** The Homebridge UI's own port when its config block names none: a webhook listener must not take it. */
+export const DEFAULT_HOMEBRIDGE_UI_PORT = 8581;

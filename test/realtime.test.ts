@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { GarageDoorAccessory } from '../src/accessories/garage-door.js';
 import { RealtimeUpdates } from '../src/realtime.js';
-import { WEBHOOK_MISS_GRACE_MS, WEBHOOK_MISS_WARN_INTERVAL_MS } from '../src/settings.js';
+import { WEBHOOK_MISS_GRACE_MS, WEBHOOK_MISS_WARN_INTERVAL_MS, WEBHOOK_TEST_EVENT_TYPE } from '../src/settings.js';
 import type { WebhookEvent } from '../src/webhook/event.js';
 
 function setup() {
@@ -38,6 +38,13 @@ describe('RealtimeUpdates', () => {
     expect(t.realtime.flowing).toBe(false);
     t.deliver({ id: 'a' });
     expect(t.realtime.flowing).toBe(true);
+  });
+
+  it('takes the settings page\'s test event as a test: no door moves and polling keeps its pace', () => {
+    const t = setup();
+    t.deliver({ id: 'settings-page-test-1', eventType: WEBHOOK_TEST_EVENT_TYPE, kind: 'unknown', doorState: undefined });
+    expect(t.applied).toEqual([]);
+    expect(t.realtime.flowing).toBe(false);
   });
 
   it('applies an event id once', () => {
