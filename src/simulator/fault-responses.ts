@@ -29,7 +29,8 @@ function sendStatus(req: IncomingMessage, res: ServerResponse, fault: Extract<Si
   const body = fault.body ?? JSON.stringify({ success: false, message: STATUS_CODES[fault.status] ?? 'Error' });
   // A proxy's HTML error page must not be labelled JSON; a custom JSON body should be.
   const contentType = parseJsonOrUndefined(body) === undefined ? 'text/html; charset=utf-8' : JSON_TYPE;
-  const headers = fault.retryAfterS === undefined ? {} : { 'Retry-After': String(fault.retryAfterS) };
+  const retryAfter = fault.retryAfter ?? (fault.retryAfterS === undefined ? undefined : String(fault.retryAfterS));
+  const headers = retryAfter === undefined ? {} : { 'Retry-After': retryAfter };
   sendText(req, res, fault.status, body, contentType, headers);
 }
 
@@ -44,6 +45,14 @@ function sendPartial(res: ServerResponse, abrupt: boolean): void {
       res.socket?.end();
     }
   });
+}
+
+/** Headers at once, then a space (valid JSON padding) at every tick until the client or stop() closes the connection. */
+function sendTrickle(res: ServerResponse, intervalMs: number): void {
+  res.writeHead(200, { 'Content-Type': JSON_TYPE });
+  res.flushHeaders();
+  const timer = setInterval(() => res.write(' '), intervalMs);
+  res.once('close', () => clearInterval(timer));
 }
 
 export function serveFault(req: IncomingMessage, res: ServerResponse, fault: SimFault, endpoint: SimEndpoint): void {
@@ -72,6 +81,9 @@ export function serveFault(req: IncomingMessage, res: ServerResponse, fault: Sim
       return;
     case 'refuse':
       req.socket.destroy();
+      return;
+    case 'trickle':
+      sendTrickle(res, fault.intervalMs);
       return;
   }
 }

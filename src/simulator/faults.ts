@@ -1,13 +1,16 @@
 // Programmable failures (per endpoint or for all, optionally for N requests) that the simulator serves instead of answers.
 
 export type SimFault =
-  | { kind: 'status'; status: number; retryAfterS?: number; body?: string }
+  /** `retryAfter` is sent as is (an HTTP date, say) and wins over `retryAfterS`. */
+  | { kind: 'status'; status: number; retryAfterS?: number; retryAfter?: string; body?: string }
   | { kind: 'invalid-json' }
   | { kind: 'schema' }
   | { kind: 'corrupt-gzip' }
   | { kind: 'truncated' }
   | { kind: 'reset' }
   | { kind: 'hang' }
+  /** 200 and headers at once, then one byte of whitespace every `intervalMs` without end: each gap within the body time-out. */
+  | { kind: 'trickle'; intervalMs: number }
   | { kind: 'refuse' };
 
 export type SimEndpoint = 'sync' | 'toggle' | 'history';
