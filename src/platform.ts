@@ -16,13 +16,14 @@ import { doorOptions, exclusionReason } from './door-options.js';
 import { homeKitName } from './homekit-name.js';
 import { IncidentLog } from './incident-log.js';
 import { RealtimeUpdates } from './realtime.js';
-import { nextSyncDelayMs } from './sync-schedule.js';
+import { describeWait, nextSyncDelayMs } from './sync-schedule.js';
 import type { WebhookEvent } from './webhook/event.js';
 import { WhoMovedIt } from './who-moved-it.js';
 import {
   ACTIVE_POLL_INTERVAL_MS,
   FAILED_SYNCS_BEFORE_NO_RESPONSE,
   MAX_ACCESSORIES_PER_BRIDGE,
+  MAX_RETRY_AFTER_MS,
   PLATFORM_NAME,
   PLUGIN_NAME,
   SYNCS_MISSING_BEFORE_REMOVAL,
@@ -55,6 +56,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private failedSyncs = 0;
   private lastFailure: ServiceError | undefined;
   private overLimitWarned = false;
+  /** Whether this incident's over-long Retry-After was already logged. */
+  private retryAfterCapLogged = false;
 
   constructor(
     private readonly log: Logging,
@@ -156,6 +159,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         lowBatteryThresholdPct: config?.lowBatteryThreshold ?? 0,
         onCommandAccepted: () => this.loop?.hurry(ACTIVE_POLL_INTERVAL_MS),
         now: () => this.clock.now(),
+        clock: this.clock,
         // Without a readable config, a cached door keeps the services it has: a typo must not break automations.
         options: config ? doorOptions(config, accessory.context.doorId) : undefined,
       },
@@ -175,6 +179,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       const account = await client.sync();
       this.failedSyncs = 0;
       this.lastFailure = undefined;
+      this.retryAfterCapLogged = false;
       this.incidents.resolve('The account can be read again; door states are current.');
       this.reconcile(account, sentMs);
       this.realtime?.checkMissed();
@@ -192,6 +197,14 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     this.failedSyncs += 1;
     this.lastFailure = failure;
     this.incidents.report(failure.kind, syncFailureLogLine(failure));
+    const asked = failure.retryAfterMs;
+    if (asked !== undefined && asked > MAX_RETRY_AFTER_MS && !this.retryAfterCapLogged) {
+      // The schedule caps the wait; say so once, or a user would wonder why the plugin ignores the service.
+      this.retryAfterCapLogged = true;
+      this.log.warn(
+        `The service asked to wait ${describeWait(asked)} before the next request; waiting ${describeWait(MAX_RETRY_AFTER_MS)} instead, the longest the plugin waits, then asking again.`,
+      );
+    }
     if (this.failedSyncs >= FAILED_SYNCS_BEFORE_NO_RESPONSE) {
       for (const door of this.doors.values()) {
         door.setAccountReadable(false);

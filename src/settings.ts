@@ -34,6 +34,11 @@ export const FAILED_SYNCS_BEFORE_NO_RESPONSE = 2;
 export const MAX_BACKOFF_MS = 5 * 60_000;
 /** Share of each back-off delay that is randomised so many bridges do not retry in step. */
 export const BACKOFF_JITTER_RATIO = 0.2;
+/**
+ * Longest wait a Retry-After may impose before the next sync. A service (or a proxy) asking for days would leave
+ * every door on "No Response" that long; past this the plugin asks again and says so once.
+ */
+export const MAX_RETRY_AFTER_MS = 60 * 60_000;
 /** Successful syncs a door must be missing from before it leaves HomeKit; one glitchy empty answer must not delete automations. */
 export const SYNCS_MISSING_BEFORE_REMOVAL = 2;
 

@@ -3,7 +3,7 @@ import * as hap from 'hap-nodejs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import type { AccessControlPlatform } from '../src/platform.js';
-import { FAILED_SYNCS_BEFORE_NO_RESPONSE, MAX_BACKOFF_MS } from '../src/settings.js';
+import { FAILED_SYNCS_BEFORE_NO_RESPONSE, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS } from '../src/settings.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../src/simulator/server.js';
 import type { SimFault } from '../src/simulator/server.js';
 import { captureLog, HomebridgeDouble, ManualClock } from './support/homebridge-double.js';
@@ -132,6 +132,28 @@ describe('a sync that fails', () => {
     expect(sim.countRequests('/endpoints/sync')).toBe(before);
     await rig.poll();
     expect(sim.countRequests('/endpoints/sync')).toBe(before + 1);
+    expect(await rig.read(SAMPLE_FRONT_GATE_ID)).toBe(CurrentDoorState.CLOSED);
+  });
+
+  it.each([
+    ['30 days in seconds', { retryAfterS: 30 * 24 * 60 * 60 }],
+    ['an HTTP date 60 days ahead', { retryAfter: new Date(Date.now() + 60 * 24 * 60 * 60_000).toUTCString() }],
+  ])('caps a Retry-After of %s at the longest wait, says so once, and never hammers the service', async (_name, retryAfter) => {
+    sim.setFault('sync', { kind: 'status', status: 429, ...retryAfter });
+    const before = sim.countRequests('/endpoints/sync');
+    const waits: number[] = [];
+    for (let i = 0; i < FAILING_POLLS; i += 1) {
+      waits.push(await rig.poll());
+    }
+    // One request per capped wait: an overflowing timer would have fired after 1 ms, again and again.
+    expect(sim.countRequests('/endpoints/sync')).toBe(before + FAILING_POLLS);
+    expect(waits.slice(1).every((wait) => wait === MAX_RETRY_AFTER_MS)).toBe(true);
+    expect(rig.errorLines()).toEqual([
+      'The account could not be synced: the service is limiting requests (HTTP 429). Retrying with back-off.',
+      expect.stringMatching(/^The service asked to wait (30|60) days before the next request; waiting 60 minutes instead, the longest the plugin waits, then asking again\.$/) as unknown,
+    ]);
+    sim.setFault('sync', null);
+    await rig.poll();
     expect(await rig.read(SAMPLE_FRONT_GATE_ID)).toBe(CurrentDoorState.CLOSED);
   });
 

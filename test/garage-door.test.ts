@@ -257,6 +257,27 @@ describe('GarageDoorAccessory options', () => {
     }
   });
 
+  it.each([2_147_484, 5_000_000])('trips the left-open sensor for a controller alert time past what a timer holds (%d s)', async (alertS) => {
+    vi.useFakeTimers();
+    try {
+      const t = setup(undefined, { ...ALL_EXTRAS, leftOpenAfterS: undefined });
+      // The door's clock follows the fake timers, so a timer that fires sees the time it fires at.
+      Object.defineProperty(t.clock, 'now', { get: () => Date.now() });
+      const occupancy = t.accessory.getServiceById(S.OccupancySensor, 'left-open')?.getCharacteristic(C.OccupancyDetected);
+      t.door.update(makeDoor({ state: 'OPEN' }), { ...device, timeBeforeDoorOpenAlert: alertS });
+      // Unclamped, the timer fired after 1 ms, found the door not yet left open and never woke again.
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_NOT_DETECTED);
+      await vi.advanceTimersByTimeAsync(alertS * 1000 - 2_000);
+      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_NOT_DETECTED);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_DETECTED);
+      t.door.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("uses the controller's own alert time when none is set", () => {
     const t = setup(undefined, { ...ALL_EXTRAS, leftOpenAfterS: undefined });
     const occupancy = t.accessory.getServiceById(S.OccupancySensor, 'left-open')?.getCharacteristic(C.OccupancyDetected);

@@ -1,8 +1,8 @@
 // The sync schedule: poll interval, fast follow-up while a door moves, back-off that grows, is capped and honours Retry-After.
 import { describe, expect, it } from 'vitest';
 
-import { MAX_BACKOFF_MS } from '../src/settings.js';
-import { nextSyncDelayMs } from '../src/sync-schedule.js';
+import { MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS } from '../src/settings.js';
+import { describeWait, nextSyncDelayMs } from '../src/sync-schedule.js';
 
 const base = { pollIntervalMs: 15_000, failedSyncs: 0, retryAfterMs: undefined, doorMoving: false, random: 0.5 };
 
@@ -31,5 +31,23 @@ describe('nextSyncDelayMs', () => {
 
   it('never asks again before Retry-After has passed', () => {
     expect(nextSyncDelayMs({ ...base, failedSyncs: 1, retryAfterMs: 120_000 })).toBe(120_000);
+  });
+
+  it('waits at most the longest wait, whatever Retry-After asks (days, or a number too large to hold)', () => {
+    for (const retryAfterMs of [MAX_RETRY_AFTER_MS + 1, 30 * 86_400_000, 2 ** 40, Number.POSITIVE_INFINITY]) {
+      expect(nextSyncDelayMs({ ...base, failedSyncs: 1, retryAfterMs })).toBe(MAX_RETRY_AFTER_MS);
+    }
+  });
+});
+
+describe('describeWait', () => {
+  it('says a wait in the unit a person would use', () => {
+    expect([45_000, 12 * 60_000, 3 * 3_600_000, 30 * 86_400_000, Number.POSITIVE_INFINITY].map(describeWait)).toEqual([
+      '45 s',
+      '12 minutes',
+      '3 hours',
+      '30 days',
+      'forever',
+    ]);
   });
 });

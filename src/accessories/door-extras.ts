@@ -2,6 +2,7 @@
 import type { API, CharacteristicValue, PlatformAccessory, Service, WithUUID } from 'homebridge';
 
 import type { DoorState } from '../client/types.js';
+import type { Clock } from '../clock.js';
 
 /** Answers a read from memory, or throws "No Response" while the door is unavailable. */
 export type Answer = <T extends CharacteristicValue>(value: T) => T;
@@ -56,7 +57,7 @@ export class AutomationSwitch {
 /** An OccupancySensor that is occupied while the door has stood open longer than its alert time, so Home can notify. */
 export class LeftOpenSensor {
   private readonly service: Service;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: unknown;
 
   constructor(
     private readonly api: API,
@@ -64,6 +65,9 @@ export class LeftOpenSensor {
     doorName: string,
     answer: Answer,
     private readonly isLeftOpen: () => boolean,
+    /** Milliseconds until the door, if still open, counts as left open; undefined when closed or already left open. */
+    private readonly dueInMs: () => number | undefined,
+    private readonly clock: Clock,
   ) {
     const { Characteristic: C, Service: S } = api.hap;
     this.service = ensure(accessory, S.OccupancySensor, `${doorName} Left Open`, SUBTYPE.leftOpen);
@@ -75,18 +79,21 @@ export class LeftOpenSensor {
   }
 
   /** Shows the current verdict, and wakes up again when the door, if still open, will have been open too long. */
-  update(dueInMs: number | undefined): void {
+  update(): void {
     this.service.updateCharacteristic(this.api.hap.Characteristic.OccupancyDetected, this.occupancy());
-    clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     this.timer = undefined;
+    const dueInMs = this.dueInMs();
     if (dueInMs !== undefined && dueInMs > 0) {
-      // unref: a pending check must never keep Homebridge from exiting.
-      this.timer = setTimeout(() => this.update(undefined), dueInMs).unref();
+      // The clock clamps a delay past what a timer holds (an alert time of weeks), so this may wake early:
+      // update() then looks again and waits for the rest.
+      this.timer = this.clock.setTimeout(() => this.update(), dueInMs);
     }
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   private occupancy(): number {
@@ -135,6 +142,8 @@ export interface DoorView {
   leftOpenDueInMs: () => number | undefined;
   command: (wanted: DoorState) => Promise<void>;
   answer: Answer;
+  /** Sets the left-open sensor's timer. */
+  clock: Clock;
 }
 
 export interface ExtrasOptions {
@@ -169,7 +178,7 @@ export class DoorExtras {
       AutomationSwitch.remove(api, accessory);
     }
     if (options.leftOpenSensor) {
-      this.leftOpen = new LeftOpenSensor(api, accessory, doorName, view.answer, view.isLeftOpen);
+      this.leftOpen = new LeftOpenSensor(api, accessory, doorName, view.answer, view.isLeftOpen, view.leftOpenDueInMs, view.clock);
     } else {
       LeftOpenSensor.remove(api, accessory);
     }
@@ -182,7 +191,7 @@ export class DoorExtras {
 
   update(): void {
     this.automationSwitch?.update(this.view.target());
-    this.leftOpen?.update(this.view.leftOpenDueInMs());
+    this.leftOpen?.update();
     this.contact?.update();
   }
 

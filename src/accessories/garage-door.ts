@@ -3,6 +3,8 @@ import type { API, CharacteristicValue, Logging, PlatformAccessory, Service } fr
 
 import { ServiceError, ToggleRejectedError } from '../client/errors.js';
 import type { Device, Door, DoorState } from '../client/types.js';
+import { SYSTEM_CLOCK } from '../clock.js';
+import type { Clock } from '../clock.js';
 import { DoorStateMachine } from '../door-state.js';
 import type { ReportOutcome, ShownState } from '../door-state.js';
 import type { DoorOptions } from '../door-options.js';
@@ -24,6 +26,8 @@ export interface DoorAccessoryDeps {
   /** A command was accepted: the platform should sync soon and often until the door arrives. */
   onCommandAccepted: () => void;
   now: () => number;
+  /** Sets the door's timers (the left-open sensor); the real clock by default. */
+  clock?: Clock;
 }
 
 export class GarageDoorAccessory {
@@ -85,6 +89,7 @@ export class GarageDoorAccessory {
       leftOpenDueInMs: () => this.leftOpenDueInMs() || undefined,
       command: (wanted) => this.enqueueCommand(wanted),
       answer: (value) => this.answer(value),
+      clock: deps.clock ?? SYSTEM_CLOCK,
     });
     this.push();
   }

@@ -5,6 +5,7 @@ import { gunzip, inflate } from 'node:zlib';
 import { Agent, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
 
+import { deadlineSignal } from '../clock.js';
 import {
   BODY_TIMEOUT_MS,
   CONNECT_TIMEOUT_MS,
@@ -148,7 +149,7 @@ export async function requestJson(dispatcher: Dispatcher, request: JsonRequest):
       method: request.method,
       headers: request.headers,
       body: request.body === undefined ? null : JSON.stringify(request.body),
-      signal: request.timeoutMs === undefined ? null : AbortSignal.timeout(request.timeoutMs),
+      signal: request.timeoutMs === undefined ? null : deadlineSignal(request.timeoutMs),
     });
     const encoded = await readLimited(response.body);
     let raw: Buffer;

@@ -5,10 +5,11 @@ import * as hap from 'hap-nodejs';
 import type { API, Logging, PlatformConfig } from 'homebridge';
 import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
 
+import { timerDelayMs } from '../../src/clock.js';
 import type { Clock } from '../../src/clock.js';
 import { AccessControlPlatform } from '../../src/platform.js';
 
-/** A clock that moves only when told to, running due timers in order. */
+/** A clock that moves only when told to, running due timers in order; delays are clamped as the real clock's are. */
 export class ManualClock implements Clock {
   private nowMs = Date.parse('2026-11-21T12:00:00Z');
   private nextId = 1;
@@ -20,7 +21,7 @@ export class ManualClock implements Clock {
 
   setTimeout(callback: () => void, delayMs: number): unknown {
     const id = this.nextId++;
-    this.timers.set(id, { at: this.nowMs + Math.max(0, delayMs), callback });
+    this.timers.set(id, { at: this.nowMs + timerDelayMs(delayMs), callback });
     return id;
   }
 
