@@ -5,6 +5,8 @@ export const PLATFORM_NAME = 'AccessControl';
 /** The npm package name; must match package.json. */
 export const PLUGIN_NAME = 'homebridge-access-control';
 
+/** Shown before each of the plugin's log lines when the config names none. */
+export const DEFAULT_PLATFORM_NAME = 'Access Control';
 /** Shown as Manufacturer in the Home app's accessory details. */
 export const ACCESSORY_MANUFACTURER = 'Access Control';
 /** Shown as Model in the Home app's accessory details. */
@@ -46,6 +48,11 @@ export const SYNCS_MISSING_BEFORE_REMOVAL = 2;
 export const CONNECT_TIMEOUT_MS = 5_000;
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const BODY_TIMEOUT_MS = 10_000;
+/**
+ * Whole-request bound for a sync or a history read. The body time-out runs between chunks only, so without it an
+ * answer trickling in a byte at a time would hold a sync open for ever while Home shows stale states as current.
+ */
+export const READ_TIMEOUT_MS = 30_000;
 /** Whole-request bound for a toggle: HAP gives a write handler about 9 s before it reports a time-out to Home. */
 export const TOGGLE_TIMEOUT_MS = 8_000;
 /** Largest response body read; a bigger one is refused rather than buffered. */

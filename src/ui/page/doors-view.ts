@@ -1,0 +1,164 @@
+// The door list of the settings page: per door show/hide, a name for Home and each option as "as for all doors / on / off".
+import { byId, fill, h, status } from './dom.js';
+import { controllerIncluded, DOOR_FLAGS, doorChoice, doorEntry, getField, setControllerIncluded, setDoorChoice, setDoorField, setField } from './model.js';
+import type { Choice, DoorFlag } from './model.js';
+import type { Store } from './store.js';
+import type { DoorView } from './views.js';
+
+const FLAG_TITLES: Record<DoorFlag, string> = {
+  readOnly: 'Read-only',
+  automationSwitch: 'Automation switch',
+  leftOpenSensor: 'Left-open sensor',
+  contactSensor: 'Contact sensor',
+};
+
+function describe(door: DoorView): string {
+  const parts = [door.state === null ? 'state unknown' : door.state.toLowerCase()];
+  if (!door.active) {
+    parts.push('inactive');
+  }
+  if (door.owned !== undefined) {
+    parts.push(door.owned ? 'owned' : `shared with you${door.relationship ? ` (${door.relationship})` : ''}`);
+  }
+  if (door.sensor) {
+    parts.push(door.batteryPct === undefined ? 'door sensor' : `door sensor, battery ${door.batteryPct} %`);
+  }
+  return parts.join(' · ');
+}
+
+function choiceSelect(store: Store, door: DoorView, flag: DoorFlag): HTMLSelectElement {
+  const global = getField(store.block, flag) === true ? 'on' : 'off';
+  const current = doorChoice(store.block, door.id, flag);
+  const option = (value: Choice, label: string) => h('option', { value, selected: current === value }, label);
+  const select = h(
+    'select',
+    { class: 'form-select form-select-sm form-control', 'data-door': door.id, 'data-flag': flag, 'aria-label': `${FLAG_TITLES[flag]} of ${door.name}` },
+    option('inherit', `As for all doors (${global})`),
+    option('on', 'On'),
+    option('off', 'Off'),
+  );
+  select.addEventListener('change', () => store.set(setDoorChoice(store.block, door.id, flag, select.value as Choice)));
+  return select;
+}
+
+function doorRow(store: Store, door: DoorView): HTMLTableRowElement {
+  const own = doorEntry(store.block, door.id);
+  const reason = store.check?.excluded[door.id];
+  const show = h('input', { class: 'form-check-input', type: 'checkbox', checked: own?.['hide'] !== true, 'data-door': door.id, 'data-field': 'show', 'aria-label': `Show ${door.name}` });
+  show.addEventListener('change', () => store.set(setDoorField(store.block, door.id, 'hide', show.checked ? undefined : true)));
+  const name = h('input', {
+    class: 'form-control form-control-sm',
+    type: 'text',
+    placeholder: door.name,
+    value: typeof own?.['name'] === 'string' ? own['name'] : '',
+    'data-door': door.id,
+    'data-field': 'name',
+    'aria-label': `Name in Home of ${door.name}`,
+  });
+  name.addEventListener('change', () => store.set(setDoorField(store.block, door.id, 'name', name.value.trim())));
+  return h(
+    'tr',
+    { class: reason ? 'ac-out' : undefined, 'data-door-row': door.id },
+    h('td', {}, show),
+    h(
+      'td',
+      {},
+      h('div', {}, door.name),
+      h('div', { class: 'ac-door-id' }, door.id),
+      h('div', { class: 'ac-help', 'data-door-note': describe(door) }, reason ? `Not in Home: ${reason}` : describe(door)),
+    ),
+    h('td', {}, name),
+    ...DOOR_FLAGS.map((flag) => h('td', {}, choiceSelect(store, door, flag))),
+  );
+}
+
+/** Doors the config has settings for that the list does not show (gone from the account, or typed by hand). */
+function configuredOnly(store: Store, listed: DoorView[]): DoorView[] {
+  const doors = store.block['doors'];
+  const ids = Array.isArray(doors) ? doors.map((entry) => (entry as Record<string, unknown>)['id']).filter((id): id is string => typeof id === 'string') : [];
+  return ids
+    .filter((id) => !listed.some((door) => door.id === id))
+    .map((id) => ({ id, name: id, controllerId: '', state: null, active: false, owned: undefined, relationship: undefined, sensor: false, batteryPct: undefined }));
+}
+
+function renderControllers(store: Store): void {
+  const box = byId('ac-controllers');
+  const account = store.account;
+  if (!account || account.controllers.length < 2) {
+    fill(box);
+    return;
+  }
+  const items = account.controllers.map((controller) => {
+    const count = account.doors.filter((door) => door.controllerId === controller.id).length;
+    const box = h('input', { class: 'form-check-input', type: 'checkbox', id: `ac-controller-${controller.id}`, 'data-controller': controller.id, checked: controllerIncluded(store.block, controller.id) });
+    box.addEventListener('change', () => store.set(setControllerIncluded(store.block, controller.id, box.checked)));
+    const owner = controller.owner ? `, owner ${controller.owner}` : '';
+    return h('div', { class: 'form-check' }, box, h('label', { class: 'form-check-label', for: box.id }, `Controller ${controller.id} (${count} door${count === 1 ? '' : 's'}${owner})`));
+  });
+  fill(box, h('p', { class: 'ac-help' }, 'Controllers whose doors this entry shows:'), ...items);
+}
+
+function renderCount(store: Store): void {
+  const note = byId('ac-count');
+  const shown = store.check?.shown;
+  if (!shown) {
+    status(note, 'info', '');
+    return;
+  }
+  if (shown.count > shown.limit) {
+    status(
+      note,
+      'warn',
+      `${shown.count} of ${shown.total} doors would show, but one bridge holds at most ${shown.limit}: only the first ${shown.limit} by door id appear. ` +
+        'Untick controllers (or doors) until at most that many remain, then use "Add an entry for the rest" and turn on a child bridge for each entry in the plugin\'s Bridge Settings.',
+    );
+    return;
+  }
+  status(note, 'ok', `${shown.count} of ${shown.total} doors will show in Home (one bridge holds at most ${shown.limit}).`);
+}
+
+/** Adds a second entry for the controllers this one leaves out, so a large account splits over two child bridges. */
+function splitButton(store: Store, render: () => void): HTMLButtonElement | undefined {
+  const account = store.account;
+  const left = account?.controllers.filter((controller) => !controllerIncluded(store.block, controller.id)).map((controller) => controller.id) ?? [];
+  if (left.length === 0) {
+    return undefined;
+  }
+  const button = h('button', { class: 'btn btn-secondary btn-sm', type: 'button', id: 'ac-split' }, `Add an entry for the rest (${left.length} controller${left.length === 1 ? '' : 's'})`);
+  button.addEventListener('click', () => {
+    const base = store.block;
+    const name = typeof base['name'] === 'string' ? base['name'] : String(store.defaults['name']);
+    store.entries.push({ platform: store.info.platform, name: `${name} 2`, baseUrl: base['baseUrl'], accessToken: base['accessToken'], includeDeviceIds: left });
+    store.savedPorts.push(undefined);
+    store.index = store.entries.length - 1;
+    store.set(setField(store.block, 'name', `${name} 2`));
+    render();
+  });
+  return button;
+}
+
+export function renderDoors(store: Store, render: () => void): void {
+  const listed = store.doors;
+  byId('ac-doors-empty').hidden = listed.length > 0;
+  byId('ac-doors-body').hidden = listed.length === 0;
+  renderControllers(store);
+  renderCount(store);
+  const split = splitButton(store, render);
+  if (split) {
+    byId('ac-controllers').append(split);
+  }
+  fill(byId('ac-door-rows'), ...[...listed, ...configuredOnly(store, listed)].map((door) => doorRow(store, door)));
+}
+
+/** After a check: which doors stay out and the count, without rebuilding rows a user may be typing in. */
+export function refreshDoorStatus(store: Store): void {
+  renderCount(store);
+  for (const row of document.querySelectorAll<HTMLTableRowElement>('tr[data-door-row]')) {
+    const reason = store.check?.excluded[row.dataset['doorRow'] ?? ''];
+    row.classList.toggle('ac-out', reason !== undefined);
+    const note = row.querySelector<HTMLElement>('[data-door-note]');
+    if (note) {
+      note.textContent = reason ? `Not in Home: ${reason}` : (note.dataset['doorNote'] ?? '');
+    }
+  }
+}

@@ -1,0 +1,193 @@
+// The settings page's entry point: loads the plugin's entries, wires every section, and hands each change to the Homebridge UI.
+import type {} from '@homebridge/plugin-ui-utils/ui.interface';
+
+import { server } from './api.js';
+import { byId, fill, h, status } from './dom.js';
+import { refreshDoorStatus, renderDoors } from './doors-view.js';
+import { bindFlag, bindNumber, bindText } from './fields.js';
+import { getField, setField, tidy } from './model.js';
+import type { Block } from './model.js';
+import { Store } from './store.js';
+import type { DoorView } from './views.js';
+import { setUpWebhook } from './webhook-view.js';
+
+const hb = window.homebridge;
+/** The server checks the block once typing pauses for this long. */
+const CHECK_DELAY_MS = 300;
+
+/** Doors of this platform in Homebridge's accessory cache: the list to work with while the service cannot be reached. */
+async function cachedDoors(platform: string): Promise<DoorView[]> {
+  const cached = await hb.getCachedAccessories().catch(() => []);
+  return cached
+    .filter((accessory) => accessory.platform === platform && typeof accessory.context['doorId'] === 'string')
+    .map((accessory) => {
+      // The cache is the plugin's own DoorContext, but read as outside data: it may come from an older version.
+      const context = accessory.context as Record<string, unknown>;
+      const state = context['state'];
+      return {
+        id: String(context['doorId']),
+        name: typeof context['name'] === 'string' ? context['name'] : accessory.displayName,
+        controllerId: typeof context['deviceId'] === 'string' ? context['deviceId'] : '',
+        state: state === 'OPEN' || state === 'CLOSED' ? state : null,
+        active: true,
+        owned: undefined,
+        relationship: undefined,
+        sensor: false,
+        batteryPct: undefined,
+      };
+    });
+}
+
+function renderCheck(store: Store): void {
+  const check = store.check;
+  const note = byId('ac-check-status');
+  const list = byId('ac-check-list');
+  if (!check) {
+    return;
+  }
+  const lines = [...check.problems, ...check.ignored];
+  fill(list, ...lines.map((line) => h('li', {}, line)));
+  if (check.problems.length > 0) {
+    status(note, 'error', 'The plugin would sync no door with these settings. Save stays off until this is fixed:');
+  } else if (check.ignored.length > 0) {
+    status(note, 'warn', 'The plugin would ignore these parts (and log each). Save stays off until they are fixed or cleared:');
+  } else {
+    status(note, 'ok', 'The plugin accepts these settings. Press Save, then restart Homebridge (or the child bridge).');
+  }
+  if (lines.length > 0) {
+    hb.disableSaveButton();
+  } else {
+    hb.enableSaveButton();
+  }
+}
+
+async function signIn(store: Store, render: () => void): Promise<void> {
+  const note = byId('ac-sign-in-status');
+  const button = byId<HTMLButtonElement>('ac-sign-in');
+  button.disabled = true;
+  status(note, 'info', 'Signing in…');
+  try {
+    const result = await server.signIn(getField(store.block, 'baseUrl'), getField(store.block, 'accessToken'));
+    if (result.ok) {
+      store.account = result.account;
+      const { controllers, doors, unreadable } = result.account;
+      const partly = unreadable.length > 0 ? ` Part of the account could not be read: ${unreadable.join('; ')}.` : '';
+      status(note, 'ok', `Signed in: ${controllers.length} controller${controllers.length === 1 ? '' : 's'}, ${doors.length} door${doors.length === 1 ? '' : 's'}.${partly}`);
+    } else {
+      store.account = undefined;
+      const cache = store.cachedDoors.length > 0 ? ' The doors below are the ones Homebridge showed last.' : '';
+      status(note, 'error', `${result.message}${cache}`);
+    }
+  } finally {
+    button.disabled = false;
+  }
+  render();
+  await runCheck(store);
+}
+
+let checkTimer: ReturnType<typeof setTimeout> | undefined;
+let checkRun = 0;
+
+async function runCheck(store: Store): Promise<void> {
+  const run = (checkRun += 1);
+  const check = await server.check(tidy(store.block, store.defaults));
+  // A slower answer to an older block must not overwrite a newer one.
+  if (run === checkRun) {
+    store.check = check;
+    renderCheck(store);
+    refreshDoorStatus(store);
+  }
+}
+
+/** Every change: the tidied entries go to the Homebridge UI (its Save writes them), then the plugin's parser checks them. */
+function onChange(store: Store): void {
+  void hb.updatePluginConfig(store.entries.map((entry: Block) => tidy(entry, store.defaults)));
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(() => void runCheck(store), CHECK_DELAY_MS);
+}
+
+function setUpEntries(store: Store, render: () => void): () => void {
+  const section = byId('ac-entries-section');
+  const select = byId<HTMLSelectElement>('ac-entry');
+  select.addEventListener('change', () => {
+    store.index = Number(select.value);
+    store.account = undefined;
+    render();
+    void runCheck(store);
+  });
+  return () => {
+    section.hidden = store.entries.length < 2;
+    fill(
+      select,
+      ...store.entries.map((entry, index) => {
+        const name = typeof entry['name'] === 'string' ? entry['name'] : `${String(store.defaults['name'])} ${index + 1}`;
+        return h('option', { value: String(index), selected: index === store.index }, name);
+      }),
+    );
+  };
+}
+
+const pathProblem = (path: string): string | undefined => (/^\/[^\s?#]*$/.test(path) ? undefined : 'A path starts with / and has no spaces, ? or #.');
+
+async function main(): Promise<void> {
+  hb.showSpinner();
+  const [entries, info] = await Promise.all([hb.getPluginConfig(), server.info()]);
+  const store = new Store(entries, info);
+  store.cachedDoors = await cachedDoors(info.platform);
+  const refreshers: (() => void)[] = [];
+  const render = (): void => {
+    for (const refresh of refreshers) {
+      refresh();
+    }
+    renderDoors(store, render);
+  };
+  refreshers.push(
+    setUpEntries(store, render),
+    bindText(store, 'baseUrl'),
+    bindText(store, 'accessToken'),
+    bindText(store, 'name'),
+    bindNumber(store, 'pollInterval', { min: 5, max: 3600, unit: 'seconds' }),
+    bindNumber(store, 'transitionTimeout', { min: 10, max: 600, unit: 'seconds' }),
+    bindNumber(store, 'lowBatteryThreshold', { min: 0, max: 100, unit: 'percent' }),
+    bindNumber(store, 'leftOpenAfter', { min: 1, max: 86400, unit: 'seconds' }),
+    bindNumber(store, 'webhook.port', { min: 1, max: 65535, unit: '' }),
+    bindText(store, 'webhook.apiKey'),
+    bindText(store, 'webhook.path', pathProblem),
+    bindText(store, 'webhook.host'),
+    bindText(store, 'webhook.headerName'),
+    bindNumber(store, 'webhook.reconcileInterval', { min: 30, max: 3600, unit: 'seconds' }),
+    bindText(store, 'webhook.tlsCertFile'),
+    bindText(store, 'webhook.tlsKeyFile'),
+  );
+  for (const flag of ['readOnly', 'automationSwitch', 'leftOpenSensor', 'contactSensor']) {
+    refreshers.push(bindFlag(store, flag));
+    // The per-door choices name the value for all doors, so they follow it.
+    byId(`ac-${flag}`).addEventListener('change', () => renderDoors(store, render));
+  }
+  const ownedOnly = byId<HTMLInputElement>('ac-ownedOnly');
+  ownedOnly.addEventListener('change', () => store.set(setField(store.block, 'includeDoors', ownedOnly.checked ? 'owned' : undefined)));
+  refreshers.push(() => (ownedOnly.checked = getField(store.block, 'includeDoors') === 'owned'));
+  refreshers.push(setUpWebhook(store));
+  byId('ac-sign-in').addEventListener('click', () => void signIn(store, render));
+  store.onChange(() => onChange(store));
+  render();
+  hb.hideSpinner();
+  await runCheck(store);
+  if (getField(store.block, 'baseUrl') !== undefined && getField(store.block, 'accessToken') !== undefined) {
+    await signIn(store, render);
+  }
+}
+
+function start(): void {
+  main().catch((error: unknown) => {
+    hb.hideSpinner();
+    hb.toast.error(error instanceof Error ? error.message : String(error), 'Access Control settings');
+  });
+}
+
+// The Homebridge UI shows the page and answers requests once it sent "ready".
+if (document.body.style.display === 'block') {
+  start();
+} else {
+  hb.addEventListener('ready', start, { once: true });
+}

@@ -1,0 +1,65 @@
+// The shapes the settings page and its server process exchange; types only, shared by both sides.
+import type { Defaults } from './model.js';
+
+export interface ControllerView {
+  id: string;
+  /** The service gives controllers no name; the owner's name tells a shared one apart. */
+  owner: string | undefined;
+  active: boolean;
+  softwareVersion: string | undefined;
+}
+
+export interface DoorView {
+  id: string;
+  name: string;
+  controllerId: string;
+  state: 'OPEN' | 'CLOSED' | null;
+  active: boolean;
+  /** true: the account owns it; false: shared with it ("Has Access"); undefined: the service did not say. */
+  owned: boolean | undefined;
+  relationship: string | undefined;
+  sensor: boolean;
+  batteryPct: number | undefined;
+}
+
+export interface AccountView {
+  controllers: ControllerView[];
+  doors: DoorView[];
+  /** Parts of the answer the plugin could not read, as the log would name them. */
+  unreadable: string[];
+}
+
+/** Never holds the token. */
+export type SignInView = { ok: true; account: AccountView } | { ok: false; message: string };
+
+export interface ShownCount {
+  /** Doors this entry would put in HomeKit before the bridge's cap. */
+  count: number;
+  /** Doors in the account. */
+  total: number;
+  limit: number;
+}
+
+export interface ConfigCheck {
+  /** Mistakes that stop syncing (token, address): Save would give zero doors. */
+  problems: string[];
+  /** Mistakes in optional parts: the plugin logs each and goes on without that part. */
+  ignored: string[];
+  /** Known once the account was read by "Sign in". */
+  shown: ShownCount | undefined;
+  /** Why a door of the account stays out of HomeKit, by door id; absent: it is shown. */
+  excluded: Record<string, string>;
+}
+
+export interface PageInfo {
+  /** What the plugin uses for an absent field, by path ("webhook.reconcileInterval"). */
+  defaults: Defaults;
+  /** This machine's network addresses, for the URL a proxy or tunnel points at. */
+  addresses: string[];
+  platform: string;
+}
+
+export interface Message {
+  ok: boolean;
+  message: string;
+}
