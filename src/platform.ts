@@ -40,6 +40,7 @@ export interface PlatformRuntime {
   clock?: Clock;
   clientTimeouts?: Timeouts;
   toggleTimeoutMs?: number;
+  readTimeoutMs?: number;
 }
 
 export class AccessControlPlatform implements DynamicPlatformPlugin {
@@ -108,6 +109,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       accessToken: config.accessToken,
       timeouts: this.runtime.clientTimeouts,
       toggleTimeoutMs: this.runtime.toggleTimeoutMs,
+      readTimeoutMs: this.runtime.readTimeoutMs,
     });
     this.client = client;
     this.whoMovedIt = new WhoMovedIt((query) => client.history(query), this.log, () => this.clock.now());

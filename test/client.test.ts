@@ -15,6 +15,9 @@ import type { SimFault } from '../src/simulator/server.js';
 
 const TOKEN = 'client-test-token-5f2a9c';
 const SHORT_TIMEOUTS = { connectMs: 500, headersMs: 500, bodyMs: 500 };
+/** Whole-request deadline of reads here; a trickle sends a byte well within the body time-out, so only this ends it. */
+const READ_TIMEOUT_MS = 1_000;
+const TRICKLE: SimFault = { kind: 'trickle', intervalMs: 50 };
 
 let sim: AccessControlSimulator;
 let client: AccessControlClient;
@@ -22,7 +25,13 @@ let client: AccessControlClient;
 beforeAll(async () => {
   sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 50 });
   await sim.start();
-  client = new AccessControlClient({ baseUrl: `${sim.baseUrl}/`, accessToken: TOKEN, timeouts: SHORT_TIMEOUTS, toggleTimeoutMs: 500 });
+  client = new AccessControlClient({
+    baseUrl: `${sim.baseUrl}/`,
+    accessToken: TOKEN,
+    timeouts: SHORT_TIMEOUTS,
+    toggleTimeoutMs: 500,
+    readTimeoutMs: READ_TIMEOUT_MS,
+  });
 });
 
 afterAll(async () => {
@@ -107,6 +116,7 @@ describe('sync', () => {
     ['a reset mid-body', { kind: 'reset' }, 'network'],
     ['a refused connection', { kind: 'refuse' }, 'network'],
     ['no answer', { kind: 'hang' }, 'timeout'],
+    ['an answer trickling in without end', TRICKLE, 'timeout'],
   ])('reports %s as a typed error', async (_what, fault, kind) => {
     sim.setFault('sync', fault);
     const error = await failure(client.sync());
@@ -178,5 +188,10 @@ describe('history', () => {
     expect(events[0]?.userName).toBe('Ada Lovelace');
     const device = await client.history({ historyType: 'device', deviceId: SAMPLE_OWNED_DEVICE_ID });
     expect(device.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('gives up on an answer trickling in without end at the whole-request deadline', async () => {
+    sim.setFault('history', TRICKLE);
+    expect((await failure(client.history({ historyType: 'door', doorId: SAMPLE_GARAGE_DOOR_ID }))).kind).toBe('timeout');
   });
 });

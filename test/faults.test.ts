@@ -11,6 +11,9 @@ import { captureLog, HomebridgeDouble, ManualClock } from './support/homebridge-
 const TOKEN = 'faults-token-0b7e2d';
 const POLL_INTERVAL_MS = 15_000;
 const FAILING_POLLS = 5;
+/** Short whole-request deadline for syncs here; the trickle below sends a byte well within the 300 ms body time-out. */
+const READ_TIMEOUT_MS = 500;
+const TRICKLE_INTERVAL_MS = 50;
 const { CurrentDoorState } = hap.Characteristic;
 
 let sim: AccessControlSimulator;
@@ -45,7 +48,9 @@ async function boot(baseUrl = sim.baseUrl): Promise<Rig> {
   const clock = new ManualClock();
   const log = captureLog();
   const api = new HomebridgeDouble();
-  const platform = api.boot({ platform: 'AccessControl', accessToken: TOKEN, baseUrl, pollInterval: POLL_INTERVAL_MS / 1000 }, log, clock);
+  const platform = api.boot({ platform: 'AccessControl', accessToken: TOKEN, baseUrl, pollInterval: POLL_INTERVAL_MS / 1000 }, log, clock, {
+    readTimeoutMs: READ_TIMEOUT_MS,
+  });
   const poll = async (): Promise<number> => {
     const due = clock.nextDueInMs ?? 0;
     clock.advance(due);
@@ -91,6 +96,7 @@ describe('a sync that fails', () => {
     ['a connection reset mid-body', { kind: 'reset' }],
     ['a refused connection', { kind: 'refuse' }],
     ['no answer at all (headers time-out)', { kind: 'hang' }],
+    ['an answer trickling in a byte at a time (whole-request deadline)', { kind: 'trickle', intervalMs: TRICKLE_INTERVAL_MS }],
   ])('%s: one log line, growing back-off, No Response, nothing removed, recovery by itself', async (_name, fault) => {
     sim.setFault('sync', fault);
     const waits: number[] = [];

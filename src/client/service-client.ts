@@ -1,7 +1,7 @@
 // The access-control service's three calls (sync, toggle, history), typed and validated; it knows nothing of Homebridge.
 import type { Agent } from 'undici';
 
-import { TOGGLE_TIMEOUT_MS } from '../settings.js';
+import { READ_TIMEOUT_MS, TOGGLE_TIMEOUT_MS } from '../settings.js';
 import { ServiceError, ToggleRejectedError } from './errors.js';
 import { createAgent, DEFAULT_TIMEOUTS, requestJson } from './http.js';
 import type { JsonResponse, Timeouts } from './http.js';
@@ -20,6 +20,8 @@ export interface ClientOptions {
   timeouts?: Timeouts;
   /** Whole-request bound of a toggle. */
   toggleTimeoutMs?: number;
+  /** Whole-request bound of a sync or history read. */
+  readTimeoutMs?: number;
 }
 
 export interface HistoryQuery {
@@ -36,6 +38,7 @@ export class AccessControlClient {
   private readonly agent: Agent;
   private readonly baseUrl: string;
   private readonly toggleTimeoutMs: number;
+  private readonly readTimeoutMs: number;
   // Kept off the instance's enumerable fields so a logged or inspected client never shows it.
   readonly #accessToken: string;
 
@@ -44,6 +47,7 @@ export class AccessControlClient {
     this.#accessToken = options.accessToken;
     this.agent = createAgent(options.timeouts ?? DEFAULT_TIMEOUTS);
     this.toggleTimeoutMs = options.toggleTimeoutMs ?? TOGGLE_TIMEOUT_MS;
+    this.readTimeoutMs = options.readTimeoutMs ?? READ_TIMEOUT_MS;
   }
 
   /** Every header the contract lists; the service answers "invalid access token" when one is missing. */
@@ -69,7 +73,7 @@ export class AccessControlClient {
 
   /** The whole account: every device and door the user owns or was granted. */
   async sync(): Promise<Account> {
-    const response = await requestJson(this.agent, { method: 'GET', url: this.url(SYNC_PATH), headers: this.headers() });
+    const response = await requestJson(this.agent, { method: 'GET', url: this.url(SYNC_PATH), headers: this.headers(), timeoutMs: this.readTimeoutMs });
     expectOk(response, 'sync');
     const account = parseSync(response.body);
     if (account instanceof Error) {
@@ -109,7 +113,7 @@ export class AccessControlClient {
       start_date: query.startDate,
       end_date: query.endDate,
     });
-    const response = await requestJson(this.agent, { method: 'GET', url, headers: this.headers() });
+    const response = await requestJson(this.agent, { method: 'GET', url, headers: this.headers(), timeoutMs: this.readTimeoutMs });
     expectOk(response, 'history');
     const events = parseHistory(response.body);
     if (events instanceof Error) {

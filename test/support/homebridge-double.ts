@@ -8,6 +8,7 @@ import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
 import { timerDelayMs } from '../../src/clock.js';
 import type { Clock } from '../../src/clock.js';
 import { AccessControlPlatform } from '../../src/platform.js';
+import type { PlatformRuntime } from '../../src/platform.js';
 
 /** A clock that moves only when told to, running due timers in order; delays are clamped as the real clock's are. */
 export class ManualClock implements Clock {
@@ -110,12 +111,13 @@ export class HomebridgeDouble extends EventEmitter {
     return [...this.registered.values()].map((accessory) => PlatformAccessory.serialize(accessory));
   }
 
-  /** Boots the platform as Homebridge does: constructor, cached accessories, then didFinishLaunching. */
-  boot(config: PlatformConfig, log: Logging, clock: Clock): AccessControlPlatform {
+  /** Boots the platform as Homebridge does: constructor, cached accessories, then didFinishLaunching. `runtime` overrides the short test time-outs. */
+  boot(config: PlatformConfig, log: Logging, clock: Clock, runtime: PlatformRuntime = {}): AccessControlPlatform {
     const platform = new AccessControlPlatform(log, config, this as unknown as API, {
       clock,
       clientTimeouts: { connectMs: 300, headersMs: 300, bodyMs: 300 },
       toggleTimeoutMs: 300,
+      ...runtime,
     });
     for (const json of this.cache) {
       const accessory = PlatformAccessory.deserialize(json);
