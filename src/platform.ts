@@ -75,6 +75,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       api.on('didFinishLaunching', () => this.adoptCachedDoors(false));
       return;
     }
+    // A mistake in an optional setting costs only that setting: one line each, and the doors still sync.
+    for (const sentence of parsed.ignored) {
+      log.error(`In the configuration, ${sentence}.`);
+    }
     this.config = parsed.config;
     api.on('didFinishLaunching', () => this.start());
     api.on('shutdown', () => void this.shutdown());

@@ -65,10 +65,17 @@ describe('exclusionReason', () => {
     expect(exclusionReason(byDoor, door('c', 'Owner'), 'dev-1')).toMatch(/filtered out/);
   });
 
-  it('reports bad door settings by path', () => {
+  it('reports bad door settings by path, and ignores only them', () => {
+    // Deliberate change (issue 8 C): these mistakes no longer stop syncing; each is one sentence and is ignored.
     expect(parseConfig({ accessToken: 't', baseUrl: 'https://x.example', includeDoors: 'mine', doors: [{ hide: 'yes' }] })).toEqual({
+      ok: true,
+      config: expect.objectContaining({ includeDoors: 'all', doors: [] }) as unknown,
+      ignored: ['includeDoors must be "all" or "owned"; the default, "all", is used', 'doors.0 id is required and hide must be true or false; this entry is ignored'],
+    });
+    // With the token missing nothing runs, and the problems still name every bad field by its path.
+    expect(parseConfig({ baseUrl: 'https://x.example', includeDoors: 'mine', doors: [{ hide: 'yes' }] })).toEqual({
       ok: false,
-      problems: ['includeDoors must be "all" or "owned"', 'doors.0.id is required', 'doors.0.hide must be true or false'],
+      problems: ['accessToken is required', 'includeDoors must be "all" or "owned"', 'doors.0.id is required', 'doors.0.hide must be true or false'],
     });
   });
 });

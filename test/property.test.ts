@@ -607,6 +607,15 @@ const hex96 = fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), mi
 const blankPad = fc.constantFrom('', ' ', '\t', ' \n');
 const padded = (text: fc.Arbitrary<string>): fc.Arbitrary<string> => fc.tuple(blankPad, text, blankPad).map(([a, s, b]) => a + s + b);
 const nonBlank = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }).filter((s) => s.trim() !== '');
+/** What an HTTP header can carry (printable ASCII and Latin-1): the only tokens the config accepts (issue 12.9). */
+const headerSafeChar = fc.integer({ min: 0x20, max: 0xff }).filter((c) => c < 0x7f || c >= 0xa0).map((c) => String.fromCharCode(c));
+const headerSafeText = fc.string({ unit: headerSafeChar, minLength: 1, maxLength: 40 }).filter((s) => s.trim() !== '');
+/** Anything a header cannot carry: C0 and C1 controls, DEL, and every character past Latin-1. */
+const headerUnsafeChar = fc.oneof(
+  fc.integer({ min: 0, max: 0x1f }),
+  fc.integer({ min: 0x7f, max: 0x9f }),
+  fc.integer({ min: 0x100, max: 0x10ffff }).filter((c) => c < 0xd800 || c > 0xdfff),
+).map((c) => String.fromCodePoint(c));
 
 interface ValidConfig {
   raw: Record<string, unknown>;
@@ -654,7 +663,8 @@ const validConfig: fc.Arbitrary<ValidConfig> = fc
     {
       platform: fc.constant('AccessControl'),
       name: padded(nonBlank),
-      accessToken: padded(nonBlank),
+      // Deliberate change (issue 12.9): a token a header cannot carry is now refused, so valid ones are header-safe.
+      accessToken: padded(headerSafeText),
       baseUrl: fc.tuple(blankPad, fc.webUrl(), fc.constantFrom('', '/', '//')).map(([pad, url, slashes]) => pad + url + slashes),
       pollInterval: fc.integer({ min: 5, max: 3_600 }),
       transitionTimeout: fc.integer({ min: 10, max: 600 }),
@@ -739,7 +749,34 @@ describe('parseConfig', () => {
           for (const problem of result.problems) {
             expect(problem).not.toContain(token);
           }
+        } else {
+          // A config that runs reports its other mistakes as ignored sentences (issue 8 C): those never quote it either.
+          for (const sentence of result.ignored) {
+            expect(sentence).not.toContain(token);
+          }
         }
+      }),
+      { numRuns: PURE_RUNS },
+    );
+  });
+
+  it('refuses a token a header cannot carry, naming accessToken and only that, wherever the bad character sits', () => {
+    const unsafeToken = fc
+      .tuple(secretToken, headerUnsafeChar, fc.nat())
+      .map(([token, bad, at]) => {
+        const cut = 4 + (at % (token.length - 3));
+        return token.slice(0, cut) + bad + token.slice(cut);
+      })
+      // Trimming takes ordinary white space off the ends; one kept inside the token is what must be refused.
+      .filter((token) => token.trim() === token);
+    fc.assert(
+      fc.property(unsafeToken, (accessToken) => {
+        const result = parseConfig({ accessToken, baseUrl: 'https://api.example.com' });
+        expect(result.ok).toBe(false);
+        if (result.ok) return;
+        expect(result.problems).toHaveLength(1);
+        expect(result.problems[0]).toMatch(/^accessToken holds a character that cannot be sent in an HTTP header/);
+        expect(result.problems[0]).not.toContain(accessToken.slice(4));
       }),
       { numRuns: PURE_RUNS },
     );
