@@ -90,6 +90,18 @@ export const WEBHOOK_CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
 export const WEBHOOK_UNAUTHORIZED_LOG_INTERVAL_MS = 60_000;
 /** A TLS client must finish its handshake within this long (HTTPS mode; Node's default is 120 s). */
 export const WEBHOOK_TLS_HANDSHAKE_TIMEOUT_MS = 10_000;
+/**
+ * Connections the webhook listener holds at once; past it a new one is closed as soon as it is accepted. The service
+ * sends one event at a time; a flood must not use up the memory and file descriptors HomeKit's own port needs
+ * (8,000 held connections cost ~140 MB, ~21,000 exhausted the file limit and the bridge stopped answering).
+ */
+export const WEBHOOK_MAX_CONNECTIONS = 128;
+/** Connections one client address may hold at once, so one client cannot take the whole cap (a reverse proxy is one client). */
+export const WEBHOOK_MAX_CONNECTIONS_PER_CLIENT = 64;
+/** Requests one kept-alive connection may carry before it is closed, so one client cannot pipeline work without end. */
+export const WEBHOOK_MAX_REQUESTS_PER_CONNECTION = 100;
+/** At most one warning per this long about connections refused at the caps; the rest go to debug. */
+export const WEBHOOK_CONNECTION_LIMIT_LOG_INTERVAL_MS = 60_000;
 /** Event ids remembered to apply a repeated webhook once; the service sends each event once, so a short memory suffices. */
 export const WEBHOOK_SEEN_IDS_MAX = 1_000;
 /** A change a poll found must be confirmed by a webhook within this long, or webhooks seem not to arrive. */

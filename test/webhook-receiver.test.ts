@@ -350,6 +350,75 @@ describe('WebhookReceiver', () => {
   });
 });
 
+describe('WebhookReceiver connection caps', () => {
+  const LIMITS = { maxConnections: 6, maxConnectionsPerClient: 4, maxRequestsPerConnection: 2 };
+  const LONG_TIMEOUTS = { headersMs: 10_000, requestMs: 10_000 };
+
+  /** A connection from the loopback address `from`; `served` resolves once a webhook sent on it got its 200. */
+  function open(port: number, from: string) {
+    const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    socket.on('error', () => undefined); // a refused connection is reset or ended; both are expected here
+    const closed = new Promise<string>((resolve) => socket.once('close', () => resolve(received)));
+    const served = (): Promise<void> => {
+      const body = JSON.stringify(DOOR_EVENT);
+      socket.write(headerBlock([`X-Service-API-Key: ${KEY}`, 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`]) + body);
+      return vi.waitFor(() => expect(received).toMatch(/^HTTP\/1\.1 200/), { timeout: 5_000 });
+    };
+    return { socket, closed, served };
+  }
+
+  it('closes connections past the per-client and the total cap unanswered, says so once, and serves again once they go', async () => {
+    const local = await startReceiver({ limits: LIMITS, timeouts: LONG_TIMEOUTS });
+    const port = local.receiver.port;
+    const held: ReturnType<typeof open>[] = [];
+    try {
+      for (let i = 0; i < LIMITS.maxConnectionsPerClient; i += 1) {
+        held.push(open(port, '127.0.0.1'));
+      }
+      await Promise.all(held.map((c) => c.served()));
+      // One client past its own share: closed at once, nothing read from it, nothing answered.
+      expect(await open(port, '127.0.0.1').closed).toBe('');
+      const others = [open(port, '127.0.0.2'), open(port, '127.0.0.2')];
+      await Promise.all(others.map((c) => c.served()));
+      held.push(...others);
+      // The listener is full: a third client gets nothing either.
+      expect(await open(port, '127.0.0.3').closed).toBe('');
+      expect(local.receiver.stats.rejected).toBe(2);
+      const warnings = local.lines.filter((line) => line.level === 'warn').map((line) => line.message);
+      expect(warnings).toEqual([
+        'The webhook listener holds its limit of 4 connections from one address, so new ones are closed unanswered (the latest from 127.0.0.1): a flood, or a client that opens connections without using them. HomeKit is not affected.',
+      ]);
+      expect(local.lines.map((line) => line.message)).toContain(
+        'The webhook listener holds its limit of 6 connections, so new ones are closed unanswered (the latest from 127.0.0.3)',
+      );
+      for (const c of held) c.socket.destroy();
+      await Promise.all(held.map((c) => c.closed));
+      await vi.waitFor(async () => expect((await post(local.receiver.url, DOOR_EVENT)).status).toBe(200), { timeout: 5_000 });
+    } finally {
+      for (const c of held) c.socket.destroy();
+      await local.receiver.stop();
+    }
+  });
+
+  it('closes a kept-alive connection after its share of requests', async () => {
+    const local = await startReceiver({ limits: LIMITS });
+    const agent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const body = JSON.stringify(DOOR_EVENT);
+      const headers = { 'x-service-api-key': KEY };
+      const first = await send(local.receiver.url, body, headers, { agent });
+      const second = await send(local.receiver.url, body, headers, { agent });
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect([first.headers.connection, second.headers.connection]).toEqual(['keep-alive', 'close']);
+    } finally {
+      agent.destroy();
+      await local.receiver.stop();
+    }
+  });
+});
+
 describe('WebhookReceiver lifecycle', () => {
   it('logs one line when listening, on all interfaces by default', async () => {
     const local = await startReceiver({ host: undefined });

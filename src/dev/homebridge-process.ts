@@ -63,6 +63,11 @@ export interface StartHomebridgeOptions {
   showQrCode?: boolean;
   /** Called with every log line as it arrives (the demo prints them). */
   onLine?: (line: string) => void;
+  /**
+   * Limit of open files (soft and hard, `ulimit -n`) for the child, so a test can show what happens when a flood of
+   * connections nears it without opening tens of thousands of sockets. Default: the test process's own limit.
+   */
+  maxOpenFiles?: number;
 }
 
 export interface ExitStatus {
@@ -253,7 +258,13 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
     ...['-U', storageDir, '-P', pluginDir, '--strict-plugin-resolution'],
   ];
   const startedAt = performance.now();
-  const child = spawn(process.execPath, args, {
+  // `exec` keeps the pid, so signals still reach Homebridge itself; the limit is set for both soft and hard, so
+  // Node cannot raise it again at start.
+  const [command, commandArgs] =
+    opts.maxOpenFiles === undefined
+      ? [process.execPath, args]
+      : ['/bin/sh', ['-c', `ulimit -n ${Math.floor(opts.maxOpenFiles)} && exec "$0" "$@"`, process.execPath, ...args]];
+  const child = spawn(command, commandArgs, {
     cwd: storageDir,
     env: { ...process.env, FORCE_COLOR: '0', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

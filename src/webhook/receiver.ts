@@ -8,6 +8,7 @@ import type { WebhookEvent } from './event.js';
 import { handleWebhookRequest } from './request-handler.js';
 import type { RequestHandlerContext, WebhookLog, WebhookReceiverStats } from './request-handler.js';
 import { createWebhookServer, listenFailure, STOPPED_ADVICE } from './server.js';
+import type { ConnectionLimits } from './server.js';
 
 export type { WebhookLog, WebhookReceiverStats } from './request-handler.js';
 
@@ -32,6 +33,8 @@ export interface WebhookReceiverOptions {
   log: WebhookLog;
   /** Tests shorten these; requestMs is raised to headersMs if below it (Node requires headers <= request). */
   timeouts?: { headersMs: number; requestMs: number };
+  /** Connection caps; the defaults from settings.ts, tests make them small. */
+  limits?: ConnectionLimits;
 }
 
 export class WebhookReceiver {
@@ -138,6 +141,7 @@ export class WebhookReceiver {
     return createWebhookServer({
       tls: this.options.tls,
       timeouts: this.options.timeouts,
+      limits: this.options.limits,
       log: this.options.log,
       stats: this.stats,
       sockets: this.sockets,

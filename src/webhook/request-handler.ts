@@ -18,7 +18,7 @@ export interface WebhookReceiverStats {
   accepted: number;
   /** Answered 401: missing or wrong key. */
   unauthorized: number;
-  /** Answered 4xx for any other reason (path, method, size, JSON, time-out, broken request). */
+  /** Answered 4xx for any other reason (path, method, size, JSON, time-out, broken request), or closed unanswered at a connection cap. */
   rejected: number;
 }
 

@@ -2,16 +2,21 @@
 import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { Socket } from 'node:net';
+import type { DropArgument, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
 import {
+  WEBHOOK_CONNECTION_LIMIT_LOG_INTERVAL_MS,
   WEBHOOK_CONNECTIONS_CHECK_INTERVAL_MS,
   WEBHOOK_HEADERS_TIMEOUT_MS,
   WEBHOOK_KEEP_ALIVE_TIMEOUT_MS,
+  WEBHOOK_MAX_CONNECTIONS,
+  WEBHOOK_MAX_CONNECTIONS_PER_CLIENT,
+  WEBHOOK_MAX_REQUESTS_PER_CONNECTION,
   WEBHOOK_REQUEST_TIMEOUT_MS,
   WEBHOOK_TLS_HANDSHAKE_TIMEOUT_MS,
 } from '../settings.js';
+import { LogRateLimit } from './api-key.js';
 import type { WebhookLog, WebhookReceiverStats } from './request-handler.js';
 
 /** Said after every reason the receiver cannot start, so the user knows what still works. */
@@ -19,9 +24,26 @@ export const STOPPED_ADVICE = 'webhooks are off, the plugin carries on by pollin
 /** Node's sweep for expired connections must run well within the shortest time-out, or it cuts off late. */
 const MIN_CHECK_INTERVAL_MS = 10;
 
+/** How much of the machine one listener, and one client of it, may take. */
+export interface ConnectionLimits {
+  /** Connections held at once; past it a new one is closed as soon as it is accepted. */
+  maxConnections: number;
+  /** Connections one remote address may hold at once. */
+  maxConnectionsPerClient: number;
+  /** Requests one kept-alive connection may carry before it is closed. */
+  maxRequestsPerConnection: number;
+}
+
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  maxConnections: WEBHOOK_MAX_CONNECTIONS,
+  maxConnectionsPerClient: WEBHOOK_MAX_CONNECTIONS_PER_CLIENT,
+  maxRequestsPerConnection: WEBHOOK_MAX_REQUESTS_PER_CONNECTION,
+};
+
 export interface WebhookServerSettings {
   tls: { cert: string | Buffer; key: string | Buffer } | undefined;
   timeouts: { headersMs: number; requestMs: number } | undefined;
+  limits: ConnectionLimits | undefined;
   log: WebhookLog;
   stats: WebhookReceiverStats;
   /** Every accepted TCP connection (before TLS), so stop() can destroy it. */
@@ -91,11 +113,54 @@ export function createWebhookServer(settings: WebhookServerSettings): Server {
     }
     socket.destroy();
   });
-  server.on('connection', (socket: Socket) => {
-    settings.sockets.add(socket);
-    socket.once('close', () => settings.sockets.delete(socket));
-  });
+  limitConnections(server, settings);
   return server;
+}
+
+/**
+ * Caps what a flood can take: every held connection costs memory and a file descriptor, and once the process runs
+ * out of descriptors the bridge's HomeKit port stops answering too. Refused connections are closed unanswered.
+ */
+function limitConnections(server: Server, settings: WebhookServerSettings): void {
+  const limits = settings.limits ?? DEFAULT_CONNECTION_LIMITS;
+  const { log, stats } = settings;
+  // Node closes a connection past maxConnections as soon as it is accepted, and says so with 'drop'.
+  server.maxConnections = limits.maxConnections;
+  server.maxRequestsPerSocket = limits.maxRequestsPerConnection;
+  const warnings = new LogRateLimit(WEBHOOK_CONNECTION_LIMIT_LOG_INTERVAL_MS);
+  const refused = (limit: number, scope: string, address: string): void => {
+    stats.rejected += 1;
+    const held = warnings.take();
+    const text = `The webhook listener holds its limit of ${limit} connections${scope}, so new ones are closed unanswered (the latest from ${address})`;
+    if (held === undefined) {
+      log.debug(text);
+    } else {
+      const more = held > 0 ? `; ${held} more refused since the last such line` : '';
+      log.warn(`${text}: a flood, or a client that opens connections without using them. HomeKit is not affected${more}.`);
+    }
+  };
+  server.on('drop', (data?: DropArgument) => refused(limits.maxConnections, '', data?.remoteAddress ?? 'an unknown address'));
+  const perClient = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? 'an unknown address';
+    const count = (perClient.get(address) ?? 0) + 1;
+    if (count > limits.maxConnectionsPerClient) {
+      socket.destroy();
+      refused(limits.maxConnectionsPerClient, ` from one address`, address);
+      return;
+    }
+    perClient.set(address, count);
+    settings.sockets.add(socket);
+    socket.once('close', () => {
+      settings.sockets.delete(socket);
+      const left = (perClient.get(address) ?? 1) - 1;
+      if (left > 0) {
+        perClient.set(address, left);
+      } else {
+        perClient.delete(address);
+      }
+    });
+  });
 }
 
 /** The one sentence start() rejects with when listen() fails. */
