@@ -13,6 +13,7 @@ import type { Clock } from './clock.js';
 import { parseConfig } from './config.js';
 import type { PluginConfig } from './config.js';
 import { doorOptions, exclusionReason } from './door-options.js';
+import { readReservedPorts } from './homebridge-ports.js';
 import { homeKitName } from './homekit-name.js';
 import { IncidentLog } from './incident-log.js';
 import { RealtimeUpdates } from './realtime.js';
@@ -59,10 +60,15 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private overLimitWarned = false;
   /** Whether this incident's over-long Retry-After was already logged. */
   private retryAfterCapLogged = false;
+  /** Resolved when the first sync has ended, however it ended: by then Homebridge's bridge holds its own port. */
+  private firstSyncEnded: () => void = () => undefined;
+  private readonly firstSync = new Promise<void>((resolve) => {
+    this.firstSyncEnded = resolve;
+  });
 
   constructor(
     private readonly log: Logging,
-    rawConfig: PlatformConfig | undefined,
+    private readonly rawConfig: PlatformConfig | undefined,
     private readonly api: API,
     /** Homebridge passes three arguments; tests pass a simulated clock and short timeouts. */
     private readonly runtime: PlatformRuntime = {},
@@ -119,7 +125,14 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     this.whoMovedIt = new WhoMovedIt((query) => client.history(query), this.log, () => this.clock.now());
     this.adoptCachedDoors(true);
     if (config.webhook) {
-      this.realtime = new RealtimeUpdates({ log: this.log, config: config.webhook, findDoor: (event) => this.findDoor(event), now: () => this.clock.now() });
+      this.realtime = new RealtimeUpdates({
+        log: this.log,
+        config: config.webhook,
+        findDoor: (event) => this.findDoor(event),
+        now: () => this.clock.now(),
+        reservedPorts: () => readReservedPorts(this.homebridgeConfigPath(), this.rawConfig),
+        bridgeUp: this.firstSync,
+      });
       void this.realtime.start();
     }
     // The safety-net pace never polls more often than the user's own poll interval.
@@ -195,6 +208,16 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       for (const door of this.doors.values()) {
         door.tick();
       }
+      this.firstSyncEnded();
+    }
+  }
+
+  /** Homebridge's config.json, which holds the bridge's port; undefined where the API does not give it. */
+  private homebridgeConfigPath(): string | undefined {
+    try {
+      return this.api.user.configPath();
+    } catch {
+      return undefined;
     }
   }
 
@@ -358,6 +381,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   /** Stops every timer and socket so Homebridge exits at once and a restart never finds anything in use. */
   async shutdown(): Promise<void> {
     this.loop?.stop();
+    // A listener start still waiting for the first sync must end too (it sees the stop and opens nothing).
+    this.firstSyncEnded();
     for (const door of this.doors.values()) {
       door.dispose();
     }

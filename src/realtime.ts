@@ -6,6 +6,7 @@ import type { Logging } from 'homebridge';
 import type { GarageDoorAccessory } from './accessories/garage-door.js';
 import type { WebhookConfig } from './config.js';
 import type { ReportOutcome } from './door-state.js';
+import type { ReservedPort } from './homebridge-ports.js';
 import { RecentIds } from './recent-ids.js';
 import { WEBHOOK_MISS_GRACE_MS, WEBHOOK_MISS_WARN_INTERVAL_MS, WEBHOOK_SEEN_IDS_MAX, WEBHOOK_TEST_EVENT_TYPE } from './settings.js';
 import { clean } from './webhook/event.js';
@@ -19,6 +20,10 @@ export interface RealtimeDeps {
   /** The door a webhook names, by door id or by controller and door number. */
   findDoor: (event: WebhookEvent) => GarageDoorAccessory | undefined;
   now: () => number;
+  /** The ports Homebridge listens on, read from its config; `complete` is false when config.json could not be read. */
+  reservedPorts?: () => Promise<{ ports: ReservedPort[]; complete: boolean }>;
+  /** Settles once Homebridge's bridge has surely taken its port (after the first sync): the fallback when its port is unknown. */
+  bridgeUp?: Promise<void>;
 }
 
 export class RealtimeUpdates {
@@ -29,6 +34,8 @@ export class RealtimeUpdates {
   /** True once an authenticated event arrived since the last sign that webhooks are missing. */
   private arriving = false;
   private lastMissWarningMs = Number.NEGATIVE_INFINITY;
+  /** Set by stop(): a start() still waiting must not open the port after Homebridge shut down. */
+  private stopped = false;
 
   constructor(private readonly deps: RealtimeDeps) {}
 
@@ -37,9 +44,20 @@ export class RealtimeUpdates {
     return this.receiver !== undefined && this.arriving;
   }
 
-  /** Starts the listener; a failure is logged and the plugin carries on by polling. */
+  /** Starts the listener; a failure is logged and the plugin carries on by polling. Never rejects: nothing here may stop Homebridge. */
   async start(): Promise<void> {
+    try {
+      await this.startListener();
+    } catch (error) {
+      this.deps.log.error(`The webhook listener could not start: ${error instanceof Error ? error.message : String(error)}; ${STOPPED_ADVICE}.`);
+    }
+  }
+
+  private async startListener(): Promise<void> {
     const { config, log } = this.deps;
+    if (!(await this.portIsOurs())) {
+      return;
+    }
     let tls: { cert: Buffer; key: Buffer } | undefined;
     try {
       tls = config.tlsCertFile && config.tlsKeyFile ? { cert: await readFile(config.tlsCertFile), key: await readFile(config.tlsKeyFile) } : undefined;
@@ -59,14 +77,41 @@ export class RealtimeUpdates {
         log,
         onEvent: (event) => this.apply(event),
       });
+      if (this.stopped) {
+        return;
+      }
       await receiver.start();
       this.receiver = receiver;
+      if (this.stopped) {
+        await this.stop();
+      }
     } catch (error) {
       log.error(`The webhook listener could not start: ${error instanceof Error ? error.message : String(error)}.`);
     }
   }
 
+  /**
+   * False (with one error line) when the webhook port is one Homebridge listens on: had the listener taken it first,
+   * HAP-NodeJS would fail with EADDRINUSE and Homebridge would exit. When Homebridge's config cannot be read, the
+   * listener waits until the bridge holds its port, so a clash fails the listener's own listen (one line) instead.
+   */
+  private async portIsOurs(): Promise<boolean> {
+    const { config, log } = this.deps;
+    const reserved = await this.deps.reservedPorts?.();
+    const clash = reserved?.ports.find((taken) => taken.port === config.port);
+    if (clash) {
+      log.error(`The webhook listener could not start: port ${config.port} is ${clash.owner}; choose another webhook port; ${STOPPED_ADVICE}.`);
+      return false;
+    }
+    if (reserved && !reserved.complete) {
+      log.debug("Homebridge's config.json could not be read to check the webhook port; the listener starts after the first sync, once the bridge holds its port.");
+      await this.deps.bridgeUp;
+    }
+    return !this.stopped;
+  }
+
   async stop(): Promise<void> {
+    this.stopped = true;
     await this.receiver?.stop();
     this.receiver = undefined;
   }

@@ -1,0 +1,146 @@
+// Hostile setups against a real Homebridge: a webhook port that is the bridge's own, and a flood of connections to the listener.
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { freePort, removeStorageDir, startHomebridge } from '../../src/dev/homebridge-process.js';
+import type { HomebridgeProcess } from '../../src/dev/homebridge-process.js';
+import { connectController, CURRENT_DOOR_STATE, pairController } from '../../src/dev/homekit-controller.js';
+import type { HomeKitController } from '../../src/dev/homekit-controller.js';
+import { WEBHOOK_MAX_CONNECTIONS } from '../../src/settings.js';
+import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../../src/simulator/server.js';
+
+const TOKEN = 'hardening-e2e-token-5d1c';
+const API_KEY = 'bead'.repeat(24);
+const POLL_INTERVAL_S = 5;
+const BOOT_WAIT_MS = 20_000;
+
+/** `host` unset: the listener binds every interface at once, as most users have it, and so before the bridge does. */
+function platform(baseUrl: string, webhook: { port: number; host?: string }): Record<string, unknown> {
+  return {
+    platform: 'AccessControl',
+    name: 'Access Control',
+    accessToken: TOKEN,
+    baseUrl,
+    pollInterval: POLL_INTERVAL_S,
+    webhook: { ...webhook, apiKey: API_KEY },
+  };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("a webhook port that is the bridge's own HomeKit port", () => {
+  let sim: AccessControlSimulator;
+  let hb: HomebridgeProcess | undefined;
+  let controller: HomeKitController | undefined;
+
+  beforeAll(async () => {
+    sim = new AccessControlSimulator({ accessToken: TOKEN });
+    await sim.start();
+  });
+
+  afterAll(async () => {
+    await controller?.close();
+    await hb?.stop();
+    await sim.stop();
+    if (hb) await removeStorageDir(hb.storageDir);
+  });
+
+  it('keeps Homebridge up: the listener refuses with one line, and doors still sync and answer HomeKit', async () => {
+    const port = await freePort();
+    // Before the fix the listener took the port first, HAP-NodeJS failed with EADDRINUSE and Homebridge exited,
+    // so this never saw the ready line.
+    hb = await startHomebridge({ platforms: [platform(sim.baseUrl, { port })], bridgePort: port });
+    await hb.waitForLog(/The webhook listener could not start: port \d+ is the Homebridge bridge's own HomeKit port/, BOOT_WAIT_MS);
+    controller = await pairController(hb);
+    await controller.waitForAccessory(SAMPLE_FRONT_GATE_ID, BOOT_WAIT_MS);
+    const current = await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'CurrentDoorState');
+    expect(await controller.read(current)).toBe(CURRENT_DOOR_STATE.CLOSED);
+    const lines = hb.log().split('\n');
+    expect(lines.filter((line) => line.includes('The webhook listener could not start'))).toHaveLength(1);
+    expect(lines.some((line) => line.includes('Webhook listener on'))).toBe(false);
+    expect(hb.exited).toBeUndefined();
+  });
+});
+
+describe('a flood of connections to the webhook listener', () => {
+  /** Far below a real system's limit, so a few hundred sockets show what ~21,000 did to a bridge with the usual one. */
+  const MAX_OPEN_FILES = 512;
+  /** More than the whole file limit of the bridge. */
+  const FLOOD_SOCKETS = 1_000;
+  /** The flood comes from several loopback addresses, so the listener's total cap is what holds, not the per-client one. */
+  const SOURCE_ADDRESSES = ['127.0.0.1', '127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6', '127.0.0.7', '127.0.0.8'];
+  const TOP_UP_EVERY_MS = 250;
+  /** The flood stops by itself after this long, whatever happens. */
+  const FLOOD_LIMIT_MS = 40_000;
+
+  let sim: AccessControlSimulator;
+  let hb: HomebridgeProcess;
+  let webhookPort: number;
+
+  beforeAll(async () => {
+    webhookPort = await freePort();
+    sim = new AccessControlSimulator({ accessToken: TOKEN });
+    await sim.start();
+    sim.setWebhook({ url: `http://127.0.0.1:${webhookPort}/`, apiKey: API_KEY });
+    hb = await startHomebridge({ platforms: [platform(sim.baseUrl, { port: webhookPort, host: '127.0.0.1' })], maxOpenFiles: MAX_OPEN_FILES });
+    await hb.waitForLog(/Webhook listener on/, BOOT_WAIT_MS);
+    const controller = await pairController(hb);
+    await controller.waitForAccessory(SAMPLE_FRONT_GATE_ID, BOOT_WAIT_MS);
+    await controller.close();
+  });
+
+  afterAll(async () => {
+    await hb?.stop();
+    await sim?.stop();
+    if (hb) await removeStorageDir(hb.storageDir);
+  });
+
+  it('keeps the bridge answering a HomeKit read while the listener is saturated, and holds at most its cap', async () => {
+    const open = new Set<Socket>();
+    let opened = 0;
+    let refused = 0;
+    let flooding = true;
+    const floodUntil = Date.now() + FLOOD_LIMIT_MS;
+    const topUp = (): void => {
+      while (open.size < FLOOD_SOCKETS) {
+        const socket = connect({ host: '127.0.0.1', port: webhookPort, localAddress: SOURCE_ADDRESSES[opened % SOURCE_ADDRESSES.length] });
+        opened += 1;
+        open.add(socket);
+        socket.on('error', () => undefined);
+        socket.once('close', () => {
+          open.delete(socket);
+          refused += 1;
+        });
+      }
+    };
+    // Held connections are cut after the listener's headers time-out; topping them up keeps the listener saturated.
+    const flood = (async () => {
+      while (flooding && Date.now() < floodUntil) {
+        topUp();
+        await sleep(TOP_UP_EVERY_MS);
+      }
+    })();
+    let controller: HomeKitController | undefined;
+    try {
+      await sleep(2 * TOP_UP_EVERY_MS);
+      // A new HomeKit connection (pair-verify and a read), as a phone opening the Home app makes.
+      controller = await connectController(hb);
+      const current = await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'CurrentDoorState');
+      expect(await controller.read(current)).toBe(CURRENT_DOOR_STATE.CLOSED);
+      // The listener refused what went past its cap rather than holding every connection it was offered.
+      expect(refused).toBeGreaterThanOrEqual(FLOOD_SOCKETS - WEBHOOK_MAX_CONNECTIONS);
+    } finally {
+      flooding = false;
+      await flood;
+      for (const socket of open) socket.destroy();
+      await controller?.close();
+    }
+    expect(hb.exited).toBeUndefined();
+    await hb.waitForLog(/The webhook listener holds its limit of \d+ connections/, BOOT_WAIT_MS);
+    // Once the flood is over, the service's webhooks get through again.
+    const after = await sim.sendRawWebhook(sim.buildWebhookEvent(SAMPLE_FRONT_GATE_ID, { doorState: 'CLOSED' }));
+    expect(after.status).toBe(200);
+  });
+});
