@@ -1,0 +1,57 @@
+// Small helpers shared by the UI harness files: process liveness, log tails, ANSI stripping, free ports.
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+
+/** Lines of log put into error messages. */
+export const ERROR_TAIL_LINES = 60;
+
+const ESC = String.fromCharCode(0x1b);
+const ANSI_ESCAPES = new RegExp(`${ESC}\\[[0-9;?]*[ -/]*[@-~]`, 'g');
+
+/** The text without terminal colour codes (Homebridge runs with -C under hb-service). */
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI_ESCAPES, '');
+}
+
+/** The last `lines` lines of a text. */
+export function tailLines(text: string, lines = ERROR_TAIL_LINES): string {
+  return text.split('\n').slice(-lines).join('\n');
+}
+
+/** True while a process (or, for a negative id, a process group) exists. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A /g or /y regex keeps lastIndex between test() calls: the same pattern without those flags. */
+export function withoutStatefulFlags(re: RegExp): RegExp {
+  return new RegExp(re.source, re.flags.replace(/[gy]/g, ''));
+}
+
+/** A TCP port that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => (port > 0 ? resolve(port) : reject(new Error('no port assigned'))));
+    });
+  });
+}
+
+/** A locally administered unicast MAC (0E:xx:...): a bridge's HAP identity. */
+export function randomBridgeUsername(): string {
+  return ['0E', ...[...randomBytes(5)].map((b) => b.toString(16).padStart(2, '0').toUpperCase())].join(':');
+}
