@@ -1,10 +1,15 @@
-// Vitest: unit tests run files in parallel; e2e tests (real Homebridge processes) run one file at a time after one build.
+// Vitest: unit tests run files in parallel; e2e tests (real Homebridge processes) two files at a time after one build;
+// ui tests (the real Homebridge UI in Chromium) one file at a time, last.
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** A Homebridge boot + pair-setup + restart fits comfortably; a hung child is cut off by the harness first. */
 const E2E_TIMEOUT_MS = 120_000;
 /** Homebridges booted side by side; each is light, but the machine has two cores. */
 const E2E_WORKERS = 2;
+/** One UI test: opening the settings, a save and a Homebridge restart (~10 s of it) fit well within this. */
+const UI_TEST_TIMEOUT_MS = 180_000;
+/** beforeAll/afterAll of a UI file start or stop hb-service, Homebridge and Chromium. */
+const UI_HOOK_TIMEOUT_MS = 180_000;
 
 /** CI sets REPORT_DIR to collect one JSON report per run (Homebridge 1.11 and 2.x) and print one closing line. */
 const reportDir = process.env.REPORT_DIR;
@@ -19,7 +24,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/e2e/**'],
+          exclude: [...configDefaults.exclude, 'test/e2e/**', 'test/ui/**'],
         },
       },
       {
@@ -36,6 +41,22 @@ export default defineConfig({
           maxWorkers: E2E_WORKERS,
           // After the unit tests, which get the whole machine.
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'ui',
+          include: ['test/ui/**/*.test.ts'],
+          // Builds, packs and installs the plugin with homebridge-config-ui-x once (test/ui/ui-env.ts).
+          globalSetup: ['test/ui/global-setup.ts'],
+          testTimeout: UI_TEST_TIMEOUT_MS,
+          hookTimeout: UI_HOOK_TIMEOUT_MS,
+          // A UI (Node 24), Homebridge and Chromium per file: one file at a time on two cores.
+          fileParallelism: false,
+          maxWorkers: 1,
+          // Last, after the unit and e2e tests.
+          sequence: { groupOrder: 2 },
         },
       },
     ],

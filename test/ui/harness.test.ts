@@ -1,0 +1,101 @@
+// The plugin's settings in the real Homebridge UI 5.28 (Chromium): the custom page opens in its iframe, and a plain save
+// of the schema-generated form writes a platform block the plugin itself accepts.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+import { parseConfig } from '../../src/config.js';
+import { PLATFORM_NAME, PLUGIN_NAME } from '../../src/settings.js';
+import { startUiHarness } from './ui-harness.js';
+import type { UiHarness } from './ui-harness.js';
+
+/** What a user types into the two required fields (the service address is never reached: the tests have no network). */
+const ACCESS_TOKEN = 'ui-test-token-7c1e9a';
+const BASE_URL = 'https://api.example.com';
+/** The plugin's own log lines after Homebridge (re)started with it; Homebridge is already running then. */
+const PLUGIN_LOG_TIMEOUT_MS = 30_000;
+/** package.json displayName: the UI's card and modal title. */
+const DISPLAY_NAME = 'Access Control';
+
+function harness(ui: UiHarness | undefined): UiHarness {
+  if (!ui) throw new Error('the UI did not start (see beforeAll)');
+  return ui;
+}
+
+describe('settings page: custom UI', () => {
+  let ui: UiHarness | undefined;
+  beforeAll(async () => {
+    ui = await startUiHarness({ env: inject('uiEnv') });
+  });
+  afterAll(async () => {
+    await ui?.stop();
+  });
+
+  it('opens from the plugin card with the custom page in the modal iframe', async () => {
+    const h = harness(ui);
+    const settings = await h.openCustomUi();
+    await h.screenshot('custom-ui-open');
+
+    expect((await settings.modal.locator('.modal-title').textContent())?.trim()).toBe(DISPLAY_NAME);
+    expect(settings.frame.url()).toContain(`/api/plugins/settings-ui/${PLUGIN_NAME}/`);
+    expect(await settings.iframe.isVisible()).toBe(true);
+    // The page is being rewritten: only ask that it rendered something of its own.
+    expect(await settings.frame.locator('body').count()).toBe(1);
+    expect((await settings.frame.locator('body').innerText()).trim()).not.toBe('');
+  });
+
+  it('closing the modal without saving writes nothing to config.json', async () => {
+    const h = harness(ui);
+    const settings = await h.openCustomUi();
+    await settings.close();
+    expect(await h.browser.page.locator('ngb-modal-window').count()).toBe(0);
+    expect(await h.platformBlocks()).toEqual([]);
+  });
+});
+
+describe('settings page: generated form (customUi dropped from the installed schema)', () => {
+  let ui: UiHarness | undefined;
+  beforeAll(async () => {
+    ui = await startUiHarness({ env: inject('uiEnv'), generatedForm: true });
+  });
+  afterAll(async () => {
+    await ui?.stop();
+  });
+
+  it('a plain save with only the access token and service address writes one block the plugin accepts', async () => {
+    const h = harness(ui);
+    const form = await h.openGeneratedForm();
+    await form.field('accessToken').fill(ACCESS_TOKEN);
+    await form.field('baseUrl').fill(BASE_URL);
+    await h.screenshot('generated-form-filled');
+
+    const saved = await h.save(form);
+    console.log(`[ui] the generated form wrote (dialogs after Save: ${saved.dialogs.join(', ')}):\n${JSON.stringify(saved.blocks, null, 2)}`);
+
+    // First save of a platform: the UI offers a child bridge (answered "no"), then asks for a restart (closed).
+    expect(saved.dialogs).toEqual(['child-bridge', 'restart']);
+    expect(saved.blocks).toHaveLength(1);
+    expect(saved.blocks[0]).toMatchObject({ platform: PLATFORM_NAME, accessToken: ACCESS_TOKEN, baseUrl: BASE_URL });
+    expect(saved.blocks[0]).not.toHaveProperty('_bridge');
+    // Accepted as a whole, and no part of it ignored (an ignored part is a warning in the user's log at every start).
+    const parsed = parseConfig(saved.blocks[0]);
+    const verdict = parsed.ok ? { problems: [], ignored: parsed.ignored } : { problems: parsed.problems, ignored: [] };
+    expect(verdict).toEqual({ problems: [], ignored: [] });
+  });
+
+  it('reopened, the form shows the saved values; Save + Restart runs the plugin without the token in the log', async () => {
+    const h = harness(ui);
+    const form = await h.openGeneratedForm();
+    expect(await form.field('accessToken').inputValue()).toBe(ACCESS_TOKEN);
+    expect(await form.field('baseUrl').inputValue()).toBe(BASE_URL);
+
+    const mark = h.lineCount();
+    const saved = await h.save(form, { restart: true });
+    expect(saved.dialogs).toEqual(['restart']);
+    expect(saved.blocks).toHaveLength(1);
+
+    // Homebridge is running again (h.save waited for it); the plugin's platform was set up from the saved block.
+    await h.waitForLog(new RegExp(`\\[${DISPLAY_NAME}\\] `), PLUGIN_LOG_TIMEOUT_MS, { fromLine: mark });
+    await h.browser.gotoPlugins();
+    await h.screenshot('generated-form-after-restart');
+    expect(h.log()).not.toContain(ACCESS_TOKEN);
+  });
+});
