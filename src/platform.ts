@@ -13,9 +13,12 @@ import type { Clock } from './clock.js';
 import { parseConfig } from './config.js';
 import type { PluginConfig } from './config.js';
 import { doorOptions, exclusionReason } from './door-options.js';
+import { keepFirstOfEachDoor } from './duplicate-doors.js';
+import type { DoorOfDevice, DuplicateDoor } from './duplicate-doors.js';
 import { readReservedPorts } from './homebridge-ports.js';
 import { homeKitName } from './homekit-name.js';
 import { IncidentLog } from './incident-log.js';
+import { listForLog, oneLine } from './log-text.js';
 import { RealtimeUpdates } from './realtime.js';
 import { describeWait, nextSyncDelayMs } from './sync-schedule.js';
 import type { WebhookEvent } from './webhook/event.js';
@@ -32,9 +35,10 @@ import {
 import { SyncLoop } from './sync-loop.js';
 import { asServiceError, syncFailureLogLine } from './sync-failure.js';
 
-interface DoorOfDevice {
+/** A door the options keep out of HomeKit, and why. */
+interface ExcludedDoor {
   door: Door;
-  device: Device;
+  reason: string;
 }
 
 export interface PlatformRuntime {
@@ -60,6 +64,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private overLimitWarned = false;
   /** Whether this incident's over-long Retry-After was already logged. */
   private retryAfterCapLogged = false;
+  /** The unreadable parts last reported ('' for none): the same problem is logged once, not at every poll. */
+  private unreadableReported = '';
+  /** The duplicate door ids last reported, likewise. */
+  private duplicatesReported = '[]';
   /** Resolved when the first sync has ended, however it ended: by then Homebridge's bridge holds its own port. */
   private firstSyncEnded: () => void = () => undefined;
   private readonly firstSync = new Promise<void>((resolve) => {
@@ -243,9 +251,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
 
   /** Brings HomeKit in line with a successful sync: new doors appear, known ones update, gone ones leave. */
   private reconcile(account: Account, sentMs: number): void {
-    for (const problem of account.unreadable) {
-      this.log.warn(`Part of the account could not be read and is left as it was: ${problem}.`);
-    }
+    this.reportUnreadable(account.unreadable);
     const config = this.config;
     if (!config) {
       return;
@@ -302,9 +308,9 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   }
 
   /** Every door of every device the options let in, capped at what one bridge can hold, in a stable order. */
-  private publishableDoors(account: Account, config: PluginConfig): { shown: DoorOfDevice[]; excluded: { door: Door; reason: string }[] } {
+  private publishableDoors(account: Account, config: PluginConfig): { shown: DoorOfDevice[]; excluded: ExcludedDoor[] } {
     const shown: DoorOfDevice[] = [];
-    const excluded: { door: Door; reason: string }[] = [];
+    const excluded: ExcludedDoor[] = [];
     for (const device of account.devices) {
       for (const door of device.doors) {
         const reason = exclusionReason(config, door, device.id);
@@ -315,6 +321,15 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         }
       }
     }
+    const { kept, duplicates } = keepFirstOfEachDoor(shown);
+    this.reportDuplicates(duplicates);
+    // A door shown under one controller is not removed for being filtered out under another.
+    const keptIds = new Set(kept.map(({ door }) => door.id));
+    return this.capped(kept, excluded.filter(({ door }) => !keptIds.has(door.id)));
+  }
+
+  /** The shown doors, cut to what one bridge holds in a stable order (by door id), with one warning. */
+  private capped(shown: DoorOfDevice[], excluded: ExcludedDoor[]): { shown: DoorOfDevice[]; excluded: ExcludedDoor[] } {
     if (shown.length <= MAX_ACCESSORIES_PER_BRIDGE) {
       return { shown, excluded };
     }
@@ -328,6 +343,36 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     return { shown: shown.slice(0, MAX_ACCESSORIES_PER_BRIDGE), excluded };
   }
 
+  /** Logs the parts of a sync that could not be read when they differ from the last ones logged, and when none are left. */
+  private reportUnreadable(unreadable: string[]): void {
+    const key = unreadable.join('\n');
+    if (key === this.unreadableReported) {
+      return;
+    }
+    const hadProblem = this.unreadableReported !== '';
+    this.unreadableReported = key;
+    if (unreadable.length > 0) {
+      this.log.warn(`Part of the account could not be read and is left as it was: ${listForLog(unreadable)}.`);
+    } else if (hadProblem) {
+      this.log.info('Every part of the account can be read again.');
+    }
+  }
+
+  /** Names door ids listed under more than one controller, once for each set of them. */
+  private reportDuplicates(duplicates: DuplicateDoor[]): void {
+    const key = JSON.stringify(duplicates);
+    if (key === this.duplicatesReported) {
+      return;
+    }
+    this.duplicatesReported = key;
+    if (duplicates.length > 0) {
+      const named = duplicates.map(({ doorId, deviceIds }) => `door ${doorId} (controllers ${deviceIds.join(', ')})`);
+      this.log.warn(
+        `The account lists the same door under more than one controller; each is shown once, as the door of the first controller by id: ${listForLog(named)}.`,
+      );
+    }
+  }
+
   private addDoor(uuid: string, door: Door, device: Device): GarageDoorAccessory {
     const name = homeKitName(door.name, `Door ${door.id.slice(0, 8)}`);
     const accessory = new this.api.platformAccessory<DoorContext>(name, uuid);
@@ -335,7 +380,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     accessory.context = { doorId: door.id, deviceId: device.id, name, state: door.state ?? 'CLOSED' };
     const handler = this.createDoor(accessory);
     this.api.registerPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, [accessory]);
-    this.log.info(`Added ${name} to HomeKit (door ${door.id}, controller ${device.id}).`);
+    // The ids are the service's text: cleaned, so a newline in one cannot forge a log line.
+    this.log.info(`Added ${name} to HomeKit (door ${oneLine(door.id)}, controller ${oneLine(device.id)}).`);
     return handler;
   }
 

@@ -146,7 +146,7 @@ export class RealtimeUpdates {
   private apply(event: WebhookEvent): void {
     const { log } = this.deps;
     if (event.id !== undefined && !this.seenIds.add(event.id)) {
-      log.debug(`Webhook ${event.id} came again; applied once.`);
+      log.debug(`Webhook ${clean(event.id)} came again; applied once.`);
       return;
     }
     if (event.eventType === WEBHOOK_TEST_EVENT_TYPE) {

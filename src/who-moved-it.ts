@@ -3,6 +3,7 @@ import type { Logging } from 'homebridge';
 
 import type { HistoryQuery } from './client/service-client.js';
 import type { DoorState, ToggleEvent } from './client/types.js';
+import { oneLine } from './log-text.js';
 import { HISTORY_MIN_INTERVAL_PER_DOOR_MS } from './settings.js';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -44,7 +45,8 @@ export class WhoMovedIt {
       this.log.debug(`The history of ${doorName} does not say who ${state === 'OPEN' ? 'opened' : 'closed'} it.`);
       return;
     }
-    const how = match.channel ? ` (${match.channel})` : '';
-    this.log.info(`${doorName} was ${state === 'OPEN' ? 'opened' : 'closed'} by ${match.userName ?? 'someone'}${how}.`);
+    // The name and channel are the service's text: one clean, bounded piece each, so they cannot forge log lines.
+    const how = match.channel ? ` (${oneLine(match.channel)})` : '';
+    this.log.info(`${doorName} was ${state === 'OPEN' ? 'opened' : 'closed'} by ${oneLine(match.userName ?? '') || 'someone'}${how}.`);
   }
 }

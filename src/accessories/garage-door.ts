@@ -8,7 +8,7 @@ import type { Clock } from '../clock.js';
 import { DoorStateMachine } from '../door-state.js';
 import type { ReportOutcome, ShownState } from '../door-state.js';
 import type { DoorOptions } from '../door-options.js';
-import { homeKitName, homeKitVersion } from '../homekit-name.js';
+import { homeKitName, homeKitSerial, homeKitVersion } from '../homekit-name.js';
 import { oneLine } from '../log-text.js';
 import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL, DEFAULT_LEFT_OPEN_AFTER_S, WEBHOOK_OUT_OF_ORDER_WINDOW_MS } from '../settings.js';
 import { DoorBattery } from './battery.js';
@@ -71,7 +71,7 @@ export class GarageDoorAccessory {
       .getService(S.AccessoryInformation)
       ?.setCharacteristic(C.Manufacturer, ACCESSORY_MANUFACTURER)
       .setCharacteristic(C.Model, ACCESSORY_MODEL)
-      .setCharacteristic(C.SerialNumber, context.doorId);
+      .setCharacteristic(C.SerialNumber, homeKitSerial(context.doorId));
 
     this.service = accessory.getService(S.GarageDoorOpener) ?? accessory.addService(S.GarageDoorOpener, context.name);
     this.service.setCharacteristic(C.Name, context.name);
@@ -327,7 +327,7 @@ function explain(error: unknown): string {
   if (error instanceof ToggleRejectedError) {
     const status = `(${error.status})`;
     const text = error.serviceMessage === undefined ? undefined : oneLine(error.serviceMessage);
-    return text ? `${text}${text.includes(status) ? '' : ` ${status}`}` : error.message;
+    return text ? `${text}${text.includes(status) ? '' : ` ${status}`}` : oneLine(error.message);
   }
   if (error instanceof ServiceError) {
     return error.kind === 'timeout' ? `${error.message}; the door may still move, watch its state` : error.message;

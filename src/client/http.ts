@@ -6,6 +6,7 @@ import { Agent, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
 
 import { deadlineSignal } from '../clock.js';
+import { oneLine } from '../log-text.js';
 import {
   BODY_TIMEOUT_MS,
   CONNECT_TIMEOUT_MS,
@@ -135,7 +136,7 @@ function describeFailure(error: unknown): ServiceError {
     typeof code === 'string'
       ? `${NETWORK_REASONS[code] ?? 'network error'}, ${code}`
       : error instanceof Error
-        ? error.message
+        ? oneLine(error.message)
         : 'unknown error';
   return new ServiceError('network', `the service could not be reached (${reason})`);
 }
