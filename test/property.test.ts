@@ -12,18 +12,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ServiceError } from '../src/client/errors.js';
 import type { ServiceErrorKind } from '../src/client/errors.js';
+import { parseRetryAfter } from '../src/client/http.js';
 import { parseHistory, parseSync, toggleResponseSchema } from '../src/client/schemas.js';
 import { AccessControlClient } from '../src/client/service-client.js';
 import type { Account, Device, Door, ToggleEvent } from '../src/client/types.js';
+import { MAX_TIMER_DELAY_MS, timerDelayMs } from '../src/clock.js';
 import { parseConfig } from '../src/config.js';
+import { keepFirstOfEachDoor } from '../src/duplicate-doors.js';
+import { listForLog, MAX_LOG_FIELD_CHARS, MAX_LOG_LIST_ITEMS, oneLine } from '../src/log-text.js';
 import {
+  BACKOFF_JITTER_RATIO,
   DEFAULT_LOW_BATTERY_THRESHOLD_PCT,
   DEFAULT_POLL_INTERVAL_S,
   DEFAULT_RECONCILE_INTERVAL_S,
   DEFAULT_TRANSITION_TIMEOUT_S,
   DEFAULT_WEBHOOK_HEADER_NAME,
+  MAX_BACKOFF_MS,
+  MAX_RETRY_AFTER_MS,
 } from '../src/settings.js';
 import { AccessControlSimulator } from '../src/simulator/server.js';
+import { nextSyncDelayMs } from '../src/sync-schedule.js';
 import { parseWebhookEvent } from '../src/webhook/event.js';
 import type { WebhookEvent } from '../src/webhook/event.js';
 
@@ -1054,6 +1062,89 @@ describe('the client against a TCP server answering arbitrary bytes', () => {
         }
       }),
       { numRuns: RAW_TCP_RUNS },
+    );
+  });
+});
+
+// ---- what a hostile service's values become: timers, the doors shown, log text ----
+
+describe('hostile values', () => {
+  const retryAfterText = fc.oneof(
+    fc.bigInt({ min: 0n, max: 10n ** 400n }).map(String),
+    fc.double({ min: 0, noNaN: true }).map(String),
+    fc.date({ noInvalidDate: true }).map((d) => d.toUTCString()),
+    wildString,
+  );
+
+  it('no Retry-After, however long or odd, asks for a wait past the longest or one a timer cannot hold', () => {
+    fc.assert(
+      fc.property(retryAfterText, fc.integer({ min: 1, max: 50 }), fc.double({ min: 0, max: 1, noNaN: true }), (text, failedSyncs, random) => {
+        const retryAfterMs = parseRetryAfter(text);
+        if (retryAfterMs !== undefined) {
+          expect(retryAfterMs).toBeGreaterThanOrEqual(0);
+        }
+        const delay = nextSyncDelayMs({ pollIntervalMs: 15_000, failedSyncs, retryAfterMs, doorMoving: false, random });
+        expect(Number.isFinite(delay)).toBe(true);
+        expect(delay).toBeLessThanOrEqual(Math.max(MAX_RETRY_AFTER_MS, MAX_BACKOFF_MS * (1 + BACKOFF_JITTER_RATIO)));
+      }),
+      { numRuns: PURE_RUNS },
+    );
+  });
+
+  it('every delay a timer is given fits what a timer holds', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.double(), fc.integer()), (delay) => {
+        const clamped = timerDelayMs(delay);
+        expect(clamped).toBeGreaterThanOrEqual(0);
+        expect(clamped).toBeLessThanOrEqual(MAX_TIMER_DELAY_MS);
+      }),
+      { numRuns: PURE_RUNS },
+    );
+  });
+
+  /** Controllers listing doors, with ids drawn from a few, so the same door id often sits under several. */
+  const listing = fc.array(
+    fc.record({ deviceId: fc.constantFrom('ctl-a', 'ctl-b', 'ctl-c', 'Ctl-A', '0'), doorIds: fc.array(fc.constantFrom('d1', 'd2', 'd3', 'd4'), { maxLength: 4 }) }),
+    { maxLength: 6 },
+  );
+
+  function doorsOf(devices: { deviceId: string; doorIds: string[] }[]) {
+    return devices.flatMap(({ deviceId, doorIds }) => {
+      const device = { id: deviceId, active: true, softwareVersion: undefined, ownerName: undefined, timeBeforeDoorOpenAlert: undefined, doors: [] };
+      return doorIds.map((id) => ({ device, door: { id } as Door }));
+    });
+  }
+
+  it('a door listed more than once is kept once, under the same controller whatever order the service lists them in', () => {
+    fc.assert(
+      fc.property(listing.chain((devices) => fc.tuple(fc.constant(devices), fc.shuffledSubarray(devices, { minLength: devices.length }))), ([devices, shuffled]) => {
+        const { kept, duplicates } = keepFirstOfEachDoor(doorsOf(devices));
+        const ids = kept.map(({ door }) => door.id);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(new Set(ids)).toEqual(new Set(devices.flatMap((d) => d.doorIds)));
+        const choice = (entries: typeof kept) => Object.fromEntries(entries.map(({ door, device }) => [door.id, device.id]));
+        expect(choice(keepFirstOfEachDoor(doorsOf(shuffled)).kept)).toEqual(choice(kept));
+        for (const { doorId, deviceIds } of duplicates) {
+          expect(deviceIds.length).toBeGreaterThan(1);
+          expect(deviceIds[0]).toBe(choice(kept)[doorId]);
+        }
+      }),
+      { numRuns: PURE_RUNS },
+    );
+  });
+
+  it('outside text in a log line is one bounded line, alone or in a list', () => {
+    fc.assert(
+      fc.property(fc.array(wildString, { maxLength: 12 }), (values) => {
+        for (const value of values) {
+          expect(oneLine(value)).not.toMatch(LINE_BREAKING);
+          expect([...oneLine(value)].length).toBeLessThanOrEqual(MAX_LOG_FIELD_CHARS);
+        }
+        const list = listForLog(values);
+        expect(list).not.toMatch(LINE_BREAKING);
+        expect(list.length).toBeLessThanOrEqual(MAX_LOG_LIST_ITEMS * (2 * MAX_LOG_FIELD_CHARS + 2) + 20);
+      }),
+      { numRuns: PURE_RUNS },
     );
   });
 });
