@@ -11,8 +11,8 @@ import { ManualClock } from './support/homebridge-double.js';
 
 const THIRTY_DAYS_MS = 30 * 24 * 60 * 60_000;
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
-/** What runs inside Homebridge; the simulator, dev tools, demo, bench and the settings page's server do not. */
-const PLUGIN_DIRS = ['', 'accessories', 'client', 'webhook'];
+/** What runs inside Homebridge and the settings page's server process; the simulator, dev tools, demo, bench and the browser page do not. */
+const PLUGIN_DIRS = ['', 'accessories', 'client', 'webhook', 'ui'];
 
 afterEach(() => {
   vi.useRealTimers();

@@ -1,60 +1,32 @@
-// "Is this webhook port free?" for the settings page: ports Homebridge itself uses, then a real bind to find other programs.
+// "Is this webhook port free?" for the settings page: the ports Homebridge itself uses, other entries' listeners, then a real bind.
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 
 import { z } from 'zod';
 
-import { DEFAULT_HOMEBRIDGE_UI_PORT, PLATFORM_NAME } from '../settings.js';
+import { reservedPorts } from '../homebridge-ports.js';
+import { PLATFORM_NAME } from '../settings.js';
+import type { Message } from './page/views.js';
 
-export interface PortCheck {
-  /** false: the listener would not start, or would take a port something else needs. */
-  ok: boolean;
-  message: string;
-}
-
-/** Only what this check reads of config.json; everything else passes. */
 const portField = z.number().int().optional().catch(undefined);
-const homebridgeConfigSchema = z.looseObject({
-  bridge: z.looseObject({ port: portField }).optional().catch(undefined),
-  platforms: z.array(z.unknown()).optional().catch(undefined),
-  accessories: z.array(z.unknown()).optional().catch(undefined),
-});
-const blockSchema = z.looseObject({
+const entrySchema = z.looseObject({
   platform: z.string().optional().catch(undefined),
-  port: portField,
-  _bridge: z.looseObject({ port: portField }).optional().catch(undefined),
   webhook: z.looseObject({ port: portField, enabled: z.boolean().optional().catch(undefined) }).optional().catch(undefined),
 });
+const platformsSchema = z.looseObject({ platforms: z.array(z.unknown()).optional().catch(undefined) });
 
-/** Who already holds `port` according to Homebridge's config.json, if anyone. */
+/** Who already has `port` according to Homebridge's config.json, completing "Port N is …"; `entryIndex` is the entry being edited. */
 export function portOwner(config: unknown, port: number, entryIndex: number | undefined): string | undefined {
-  const parsed = homebridgeConfigSchema.safeParse(config);
-  if (!parsed.success) {
-    return undefined;
+  const reserved = reservedPorts(config, undefined).find((candidate) => candidate.port === port);
+  if (reserved) {
+    return reserved.owner;
   }
-  if (parsed.data.bridge?.port === port) {
-    return 'the Homebridge bridge itself (HomeKit); Homebridge would fail to start';
-  }
-  let ours = -1;
-  for (const raw of [...(parsed.data.platforms ?? []), ...(parsed.data.accessories ?? [])]) {
-    const block = blockSchema.safeParse(raw);
-    if (!block.success) {
-      continue;
-    }
-    if (block.data.platform === 'config' && (block.data.port ?? DEFAULT_HOMEBRIDGE_UI_PORT) === port) {
-      return 'the Homebridge UI (this page)';
-    }
-    if (block.data._bridge?.port === port) {
-      return `the child bridge of ${block.data.platform ?? 'another plugin'}`;
-    }
-    if (block.data.platform === PLATFORM_NAME) {
-      ours += 1;
-      if (ours !== entryIndex && block.data.webhook?.port === port && block.data.webhook.enabled !== false) {
-        return 'the webhook listener of another entry of this plugin';
-      }
-    }
-  }
-  return undefined;
+  const parsed = platformsSchema.safeParse(config);
+  const ours = (parsed.success ? (parsed.data.platforms ?? []) : [])
+    .map((raw) => entrySchema.safeParse(raw))
+    .flatMap((entry) => (entry.success && entry.data.platform === PLATFORM_NAME ? [entry.data] : []));
+  const clash = ours.findIndex((entry, index) => index !== entryIndex && entry.webhook?.port === port && entry.webhook.enabled !== false);
+  return clash === -1 ? undefined : 'the webhook port of another entry of this plugin';
 }
 
 /** Binds the port for a moment: the only sure way to know whether another program has it. */
@@ -70,11 +42,11 @@ export async function checkPort(
   port: number,
   host: string | undefined,
   options: { configPath: string | undefined; entryIndex: number | undefined; savedPort: number | undefined },
-): Promise<PortCheck> {
-  const config: unknown = options.configPath ? await readFile(options.configPath, 'utf8').then(JSON.parse).catch(() => undefined) : undefined;
+): Promise<Message> {
+  const config: unknown = options.configPath ? await readFile(options.configPath, 'utf8').then((text) => JSON.parse(text) as unknown, () => undefined) : undefined;
   const owner = portOwner(config, port, options.entryIndex);
   if (owner) {
-    return { ok: false, message: `Port ${port} is taken by ${owner}. Choose another port above 1024 that nothing else uses.` };
+    return { ok: false, message: `Port ${port} is ${owner}: the listener would not start. Choose another port above 1024 that nothing else uses.` };
   }
   const error = await tryBind(port, host);
   if (!error) {

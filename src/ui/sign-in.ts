@@ -3,6 +3,7 @@ import { ServiceError } from '../client/errors.js';
 import type { Timeouts } from '../client/http.js';
 import { AccessControlClient } from '../client/service-client.js';
 import type { Account } from '../client/types.js';
+import { SYSTEM_CLOCK } from '../clock.js';
 import { parseConfig } from '../config.js';
 import { PLATFORM_NAME, SIGN_IN_DEADLINE_MS } from '../settings.js';
 import { asServiceError, syncFailureReason } from '../sync-failure.js';
@@ -25,12 +26,9 @@ export async function signIn(baseUrl: unknown, accessToken: unknown, options: Si
     return { ok: false, message: `Fix the settings first: ${parsed.problems.join('; ')}.` };
   }
   const client = new AccessControlClient({ baseUrl: parsed.config.baseUrl, accessToken: parsed.config.accessToken, timeouts: options.timeouts });
-  let timer: NodeJS.Timeout | undefined;
+  let timer: unknown;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new ServiceError('timeout', 'the service did not answer in time')),
-      options.deadlineMs ?? SIGN_IN_DEADLINE_MS,
-    );
+    timer = SYSTEM_CLOCK.setTimeout(() => reject(new ServiceError('timeout', 'the service did not answer in time')), options.deadlineMs ?? SIGN_IN_DEADLINE_MS);
   });
   try {
     const account = await Promise.race([client.sync(), deadline]);
@@ -38,7 +36,7 @@ export async function signIn(baseUrl: unknown, accessToken: unknown, options: Si
   } catch (error) {
     return { ok: false, message: `${syncFailureReason(asServiceError(error))}.` };
   } finally {
-    clearTimeout(timer);
+    SYSTEM_CLOCK.clearTimeout(timer);
     // Not awaited: after a deadline the agent would wait for the stalled request to end.
     void client.close();
   }

@@ -99,13 +99,13 @@ describe('webhook port check', () => {
   };
 
   it('names who in Homebridge already has the port', () => {
-    expect(portOwner(homebridgeConfig, 8581, 0)).toBe('the Homebridge UI (this page)');
-    expect(portOwner(homebridgeConfig, 51826, 0)).toMatch(/^the Homebridge bridge itself/);
-    expect(portOwner(homebridgeConfig, 51902, 0)).toBe('the child bridge of AccessControl');
-    expect(portOwner(homebridgeConfig, 51901, 0)).toBe('the webhook listener of another entry of this plugin');
+    expect(portOwner(homebridgeConfig, 8581, 0)).toBe("the Homebridge UI's port");
+    expect(portOwner(homebridgeConfig, 51826, 0)).toBe("the Homebridge bridge's own HomeKit port (bridge.port)");
+    expect(portOwner(homebridgeConfig, 51902, 0)).toBe('the HomeKit port of the child bridge of AccessControl (_bridge.port)');
+    expect(portOwner(homebridgeConfig, 51901, 0)).toBe('the webhook port of another entry of this plugin');
     // An entry's own saved port is not a clash with itself.
     expect(portOwner(homebridgeConfig, 51900, 0)).toBeUndefined();
-    expect(portOwner({ platforms: [{ platform: 'config' }] }, 8581, 0)).toBe('the Homebridge UI (this page)');
+    expect(portOwner({ platforms: [{ platform: 'config' }] }, 8581, 0)).toBe("the Homebridge UI's port");
   });
 
   it('binds the port to find other programs, and tells the plugin\'s own running listener apart', async () => {

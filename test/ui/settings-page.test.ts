@@ -1,0 +1,180 @@
+// The plugin's own settings page in the real Homebridge UI 5.28 with Chromium, against the simulator: sign in, the door list,
+// what Save writes, and the plugin in the UI's real Homebridge running what was saved (doors published, webhooks answering).
+import { createServer } from 'node:net';
+
+import type { Frame } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+import { parseConfig } from '../../src/config.js';
+import { doorOptions } from '../../src/door-options.js';
+import { PLATFORM_NAME } from '../../src/settings.js';
+import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../src/simulator/server.js';
+import { startUiHarness } from './ui-harness.js';
+import type { CustomUiSettings, UiHarness } from './ui-harness.js';
+
+const TOKEN = 'settings-page-e2e-token-4b7f';
+const WEBHOOK_KEY = '9f3c'.repeat(24);
+/** Waits inside the page: a sign-in against the local simulator, a check by the page's server. */
+const PAGE_WAIT_MS = 20_000;
+/** The plugin's lines after Homebridge restarted with the saved block. */
+const PLUGIN_LOG_TIMEOUT_MS = 60_000;
+const DOOR_NAMES = ['Front Gate', 'Garage Door', 'Shared Gate'];
+
+let sim: AccessControlSimulator;
+let ui: UiHarness | undefined;
+
+function harness(): UiHarness {
+  if (!ui) throw new Error('the UI did not start (see beforeAll)');
+  return ui;
+}
+
+/** A port nothing listens on now, for the webhook listener. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '0.0.0.0', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function openPage(): Promise<{ settings: CustomUiSettings; page: Frame }> {
+  const settings = await harness().openCustomUi();
+  await settings.frame.locator('#ac-sign-in').waitFor({ timeout: PAGE_WAIT_MS });
+  return { settings, page: settings.frame };
+}
+
+const statusOf = (page: Frame, id: string) => page.locator(`#${id}`);
+const doorRows = (page: Frame) => page.locator('tr[data-door-row]');
+
+async function waitForAccepted(page: Frame): Promise<void> {
+  await expect.poll(() => statusOf(page, 'ac-check-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/^The plugin accepts these settings/);
+}
+
+beforeAll(async () => {
+  sim = new AccessControlSimulator({ accessToken: TOKEN });
+  await sim.start();
+  ui = await startUiHarness({ env: inject('uiEnv') });
+});
+
+afterAll(async () => {
+  await ui?.stop();
+  await sim.stop();
+});
+
+describe('the settings page in the Homebridge UI', () => {
+  it('on first run, Save stays off until the token and address are there, and a refused token gets the plugin\'s sentence', async () => {
+    const { settings, page } = await openPage();
+    await expect.poll(() => statusOf(page, 'ac-check-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/would sync no door/);
+    await expect.poll(() => page.locator('#ac-check-list li').allTextContents()).toEqual(['accessToken is required', 'baseUrl is required']);
+    expect(await settings.modal.locator('.modal-footer button', { hasText: /^Save$/ }).isDisabled()).toBe(true);
+
+    await page.locator('#ac-baseUrl').fill(sim.baseUrl);
+    await page.locator('#ac-accessToken').fill('not-the-token');
+    await page.locator('#ac-sign-in').click();
+    await expect
+      .poll(() => statusOf(page, 'ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS })
+      .toBe('The service refused the access token (HTTP 401). Check "accessToken" in the plugin settings.');
+    await harness().screenshot('settings-refused-token');
+    expect(harness().log()).not.toContain('not-the-token');
+    await settings.close();
+    expect(await harness().platformBlocks()).toEqual([]);
+  });
+
+  it('signs in and lists the account\'s doors; a plain save writes only the two fields, and Homebridge publishes every door', async () => {
+    const { settings, page } = await openPage();
+    await page.locator('#ac-baseUrl').fill(sim.baseUrl);
+    await page.locator('#ac-accessToken').fill(TOKEN);
+    await page.locator('#ac-sign-in').click();
+    await expect.poll(() => statusOf(page, 'ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS }).toBe('Signed in: 2 controllers, 3 doors.');
+    await expect.poll(() => doorRows(page).count()).toBe(3);
+    expect(await page.locator('tr[data-door-row] td:nth-child(2) > div:first-child').allTextContents()).toEqual(DOOR_NAMES);
+    expect(await page.locator(`tr[data-door-row="${SAMPLE_FRONT_GATE_ID}"]`).innerText()).toMatch(/closed · owned · door sensor, battery 85 %/);
+    await waitForAccepted(page);
+    await expect.poll(() => statusOf(page, 'ac-count').textContent()).toBe('3 of 3 doors will show in Home (one bridge holds at most 149).');
+    await harness().screenshot('settings-signed-in');
+
+    const mark = harness().lineCount();
+    const saved = await harness().save(settings, { restart: true });
+    expect(saved.blocks).toEqual([{ platform: PLATFORM_NAME, baseUrl: sim.baseUrl, accessToken: TOKEN }]);
+    // The UI's own Homebridge restarted with what was saved, and the plugin put every door in HomeKit.
+    for (const name of DOOR_NAMES) {
+      await harness().waitForLog(new RegExp(`Added ${name} to HomeKit`), PLUGIN_LOG_TIMEOUT_MS, { fromLine: mark });
+    }
+    expect(harness().log()).not.toMatch(/configuration is not valid|is ignored/);
+    expect(harness().log()).not.toContain(TOKEN);
+  });
+
+  it('a renamed door is saved as its id and name only, and stays read-only when Read-only is on for all doors', async () => {
+    const { settings, page } = await openPage();
+    // An existing setup signs in by itself.
+    await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
+    await page.locator('#ac-readOnly').check();
+    const gateRow = page.locator(`tr[data-door-row="${SAMPLE_FRONT_GATE_ID}"]`);
+    await expect.poll(() => gateRow.locator('select[data-flag="readOnly"] option:checked').textContent()).toBe('As for all doors (on)');
+    await gateRow.locator('input[data-field="name"]').fill('Street Gate');
+    await gateRow.locator('input[data-field="name"]').press('Tab');
+    await waitForAccepted(page);
+    await harness().screenshot('settings-doors');
+
+    const saved = await harness().save(settings);
+    expect(saved.blocks).toEqual([{ platform: PLATFORM_NAME, baseUrl: sim.baseUrl, accessToken: TOKEN, readOnly: true, doors: [{ id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' }] }]);
+    const parsed = parseConfig(saved.blocks[0]);
+    expect(parsed.ok && parsed.ignored).toEqual([]);
+    if (!parsed.ok) return;
+    expect(doorOptions(parsed.config, SAMPLE_FRONT_GATE_ID)).toMatchObject({ name: 'Street Gate', readOnly: true });
+  });
+
+  it('one door set to "Off" saves only that field; the other doors keep following the value for all doors', async () => {
+    const { settings, page } = await openPage();
+    await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
+    await page.locator(`tr[data-door-row="${SAMPLE_GARAGE_DOOR_ID}"] select[data-flag="contactSensor"]`).selectOption('on');
+    await waitForAccepted(page);
+    const saved = await harness().save(settings);
+    expect(saved.blocks[0]?.['doors']).toEqual([
+      { id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' },
+      { id: SAMPLE_GARAGE_DOOR_ID, contactSensor: true },
+    ]);
+    expect(saved.blocks[0]?.['contactSensor']).toBeUndefined();
+  });
+
+  it('webhooks: the UI\'s own port is refused, a typed free port and key give a listener that answers the test event', async () => {
+    const { settings, page } = await openPage();
+    await page.locator('#ac-webhook-enabled').check();
+    const uiPort = new URL(harness().url).port;
+    await page.locator('#ac-webhook-port').fill(uiPort);
+    await expect.poll(() => statusOf(page, 'ac-webhook-port-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/is the Homebridge UI's port: the listener would not start/);
+    await page.locator('#ac-webhook-apiKey').fill('abc');
+    await expect.poll(() => statusOf(page, 'ac-webhook-apiKey-status').textContent()).toBe('The API key has 96 characters; this one has 3.');
+    await expect.poll(() => statusOf(page, 'ac-check-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/would ignore these parts/);
+    expect(await settings.modal.locator('.modal-footer button', { hasText: /^Save$/ }).isDisabled()).toBe(true);
+
+    const port = await freePort();
+    await page.locator('#ac-webhook-port').fill(String(port));
+    await expect.poll(() => statusOf(page, 'ac-webhook-port-status').textContent(), { timeout: PAGE_WAIT_MS }).toBe(`Port ${port} is free.`);
+    await page.locator('#ac-webhook-apiKey').fill(WEBHOOK_KEY);
+    await page.locator('#ac-webhook-path').fill('/access-control');
+    await expect.poll(() => page.locator('#ac-webhook-url').textContent()).toMatch(new RegExp(`forwards to .*http://[^ ]+:${port}/access-control`));
+    await waitForAccepted(page);
+    await page.locator('#ac-test-event').click();
+    await expect.poll(() => statusOf(page, 'ac-test-event-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/^No listener answers on 127\.0\.0\.1:\d+\. Save, restart Homebridge/);
+
+    const mark = harness().lineCount();
+    const saved = await harness().save(settings, { restart: true });
+    expect(saved.blocks[0]?.['webhook']).toEqual({ enabled: true, port, apiKey: WEBHOOK_KEY, path: '/access-control' });
+    await harness().waitForLog(new RegExp(`Webhook listener on http://[^ ]+:${port}/access-control`), PLUGIN_LOG_TIMEOUT_MS, { fromLine: mark });
+
+    const reopened = await openPage();
+    await reopened.page.locator('#ac-test-event').click();
+    await expect.poll(() => statusOf(reopened.page, 'ac-test-event-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/answered 200 and accepted the key/);
+    await harness().waitForLog(/Webhook test from the settings page received/, PLUGIN_LOG_TIMEOUT_MS, { fromLine: mark });
+    await expect.poll(() => statusOf(reopened.page, 'ac-webhook-port-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/most likely by this plugin's listener/);
+    await harness().screenshot('settings-webhooks');
+    // The test moved nothing: the simulator received no toggle.
+    expect(sim.requests.filter((request) => request.path.includes('toggle') && request.method === 'POST')).toEqual([]);
+    await reopened.settings.close();
+  });
+});
