@@ -318,15 +318,61 @@ describe('config.schema.json', () => {
     expect(form.schema.properties['name']).toBeDefined();
   });
 
-  it('has exactly the fields, types, bounds, defaults and required list of the zod schema', () => {
+  /**
+   * Where the form deliberately differs from zod (issue 8 B), field by field. Everything not listed here must match.
+   * - default: the Homebridge UI writes every default into config.json, which would pin today's defaults in every
+   *   user's file; the parser fills them in instead, and each description says what an empty field means. (`name`
+   *   keeps its default: Homebridge itself, not the parser, shows it before each log line.)
+   * - maximum: the UI draws an integer with a minimum and a maximum as a slider that cannot be typed in (a port
+   *   thumb at 32768); the form keeps the minimum, the description gives the range, and the parser enforces it.
+   * - required (webhook): zod checks port and key only on a block that is switched on (listenerWanted); the form says
+   *   the same with if/then, since its "Receive webhooks" checkbox writes `enabled: false` on every save and a plain
+   *   required list would then flag a form in which webhooks are off.
+   * - enum (includeDoors): the saved values are the form's oneOf; the layout's titleMap adds a first choice, "All
+   *   doors I can open (the default)", whose null value the UI does not write. Beside an enum the UI would drop that
+   *   choice and add a "None" of its own (and null cannot be in the schema: the UI's form stops drawing at one).
+   */
+  const NO_DEFAULT = 'the UI would write the default into config.json';
+  const NO_MAXIMUM = 'an integer with minimum and maximum is drawn as a slider';
+  const deliberate: Record<string, Partial<Record<string, { form: unknown; why: string }>>> = {
+    pollInterval: { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
+    transitionTimeout: { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
+    lowBatteryThreshold: { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
+    webhook: { required: { form: undefined, why: 'required only when enabled: the form says it with if/then' } },
+    'webhook.port': { maximum: { form: undefined, why: NO_MAXIMUM } },
+    'webhook.headerName': { default: { form: undefined, why: NO_DEFAULT } },
+    'webhook.reconcileInterval': { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
+    includeDoors: { default: { form: undefined, why: NO_DEFAULT }, enum: { form: undefined, why: 'the values are in oneOf; the layout adds the choice that writes nothing' } },
+    readOnly: { default: { form: undefined, why: NO_DEFAULT } },
+    automationSwitch: { default: { form: undefined, why: NO_DEFAULT } },
+    leftOpenSensor: { default: { form: undefined, why: NO_DEFAULT } },
+    leftOpenAfter: { maximum: { form: undefined, why: NO_MAXIMUM } },
+    contactSensor: { default: { form: undefined, why: NO_DEFAULT } },
+    doors: { default: { form: undefined, why: NO_DEFAULT } },
+    'doors[].leftOpenAfter': { maximum: { form: undefined, why: NO_MAXIMUM } },
+    includeDeviceIds: { default: { form: undefined, why: NO_DEFAULT } },
+    excludeDeviceIds: { default: { form: undefined, why: NO_DEFAULT } },
+    includeDoorIds: { default: { form: undefined, why: NO_DEFAULT } },
+    excludeDoorIds: { default: { form: undefined, why: NO_DEFAULT } },
+  };
+
+  it('has exactly the fields, types, bounds, defaults and required list of the zod schema, but for the listed differences', () => {
     expect(Object.keys(form.schema.properties).sort()).toEqual(Object.keys(zodSchema.properties).sort());
     expect([...form.schema.required].sort()).toEqual([...zodSchema.required].sort());
+    const seen = new Set<string>();
     const compare = (zodFields: Record<string, JsonField>, formFields: Record<string, JsonField>, prefix: string): void => {
       expect(Object.keys(formFields).sort()).toEqual(Object.keys(zodFields).sort());
       for (const [key, field] of Object.entries(zodFields)) {
         const formField = formFields[key];
-        for (const rule of ['type', 'default', 'minimum', 'maximum', 'minLength', 'pattern', 'enum']) {
-          expect({ key: prefix + key, rule, value: formField?.[rule] }).toEqual({ key: prefix + key, rule, value: field[rule] });
+        for (const rule of ['type', 'default', 'minimum', 'maximum', 'minLength', 'pattern', 'enum', 'required']) {
+          const difference = deliberate[prefix + key]?.[rule];
+          if (difference) {
+            seen.add(`${prefix}${key} ${rule}`);
+            // A listed difference must still be one (and hold the value listed), or the list would hide drift.
+            expect({ key: prefix + key, rule, differs: JSON.stringify(field[rule]) !== JSON.stringify(difference.form) }).toEqual({ key: prefix + key, rule, differs: true });
+          }
+          const expected = difference ? difference.form : field[rule];
+          expect({ key: prefix + key, rule, value: formField?.[rule] }).toEqual({ key: prefix + key, rule, value: expected });
         }
         if (field.properties) {
           compare(field.properties, formField?.properties ?? {}, `${prefix}${key}.`);
@@ -338,6 +384,13 @@ describe('config.schema.json', () => {
       }
     };
     compare(zodSchema.properties, form.schema.properties, '');
+    const listed = Object.entries(deliberate).flatMap(([key, rules]) => Object.keys(rules).map((rule) => `${key} ${rule}`));
+    expect([...seen].sort()).toEqual(listed.sort());
+  });
+
+  it('requires in the form, once webhooks are on, exactly what zod requires of a webhook block', () => {
+    const zodWebhook = zodSchema.properties['webhook'] ?? {};
+    expect(form.schema.properties['webhook']?.['then']).toEqual({ required: zodWebhook['required'] });
   });
 
   it('shows the webhook fields only once webhooks are switched on', () => {
