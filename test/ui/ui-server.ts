@@ -224,11 +224,14 @@ export async function startUiServer(opts: StartUiServerOptions): Promise<UiServe
     env: { ...process.env, FORCE_COLOR: '0', ...(opts.homebridgeDebug ? { HOMEBRIDGE_DEBUG: '1' } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let spawnError = '';
+  child.once('error', (err) => (spawnError = err.message));
   const pid = child.pid;
   if (pid === undefined) {
     await rm(storageDir, { recursive: true, force: true });
     await rm(runDir, { recursive: true, force: true });
-    throw new Error(`Could not spawn ${env.nodePath} ${args.join(' ')}`);
+    await new Promise((resolve) => setImmediate(resolve));
+    throw new Error(`Could not spawn ${env.nodePath} ${args.join(' ')}${spawnError === '' ? '' : `: ${spawnError}`}`);
   }
   trackGroup(pid);
 
