@@ -254,7 +254,7 @@ function quotableId(id: unknown, secrets: unknown[]): string | undefined {
 }
 
 function readWebhook(value: unknown, findings: Findings): unknown {
-  const wanted = listenerWanted(value);
+  const wanted = isBlank(value) ? undefined : listenerWanted(value);
   if (wanted === undefined) return undefined;
   if (!isRecord(wanted)) {
     findings.add([{ path: ['webhook'], message: 'must be a block of settings' }], `webhook must be a block of settings ({ … }); ${WEBHOOKS_OFF}`);

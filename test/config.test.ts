@@ -202,6 +202,9 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
     const raw = { name: '', pollInterval: null, leftOpenAfter: '', readOnly: null, webhook: { enabled: null, port: null, apiKey: '' }, doors: null };
     expect(ignoredOf(raw)).toEqual([]);
     expect(configOf(raw)).toMatchObject({ name: 'Access Control', pollInterval: 15, readOnly: false, webhook: undefined, doors: [] });
+    for (const webhook of [null, '']) {
+      expect(ignoredOf({ webhook, includeDeviceIds: null, excludeDoorIds: '' })).toEqual([]);
+    }
   });
 
   it('still refuses a missing or bad token or address, listing every other mistake too', () => {
