@@ -86,6 +86,8 @@ export interface SaveResult {
 interface SettingsModalBase {
   /** The settings modal (ngb-modal-window). */
   readonly modal: Locator;
+  /** The modal's own Save button (disabled while the UI or the custom page finds the settings invalid). */
+  readonly saveButton: Locator;
   /** Presses the modal's own Save, waits for the UI to write config.json, answers the dialogs that follow. */
   save(opts?: SaveOptions): Promise<SaveResult>;
   /** Presses the modal's Close and waits for it to go. */
@@ -220,34 +222,37 @@ export async function launchUiBrowser(opts: LaunchUiBrowserOptions): Promise<UiB
   const settingsModal = (kindSelector: string): Locator =>
     page.locator(SELECTORS.modal).filter({ has: page.locator(kindSelector) });
 
-  const makeActions = (modal: Locator, pluginName: string): SettingsModalBase => ({
-    modal,
-    async save(options = {}) {
-      try {
-        const saveButton = modal.locator(SELECTORS.modalFooter).getByRole('button', { name: 'Save', exact: true });
-        await saveButton.waitFor();
-        if (!(await saveButton.isEnabled())) throw new Error('the Save button is disabled (the UI finds the form invalid)');
-        const written = page.waitForResponse(
-          (r) => r.request().method() === 'POST' && r.url().includes(`/api/config-editor/plugin/${encodeURIComponent(pluginName)}`),
-        );
-        await saveButton.click();
-        const response = await written;
-        if (!response.ok()) throw new Error(`POST ${response.url()} answered ${response.status()}: ${await response.text()}`);
-        await modal.waitFor({ state: 'detached' });
-        return await followUps(options);
-      } catch (err) {
-        throw explain(`Saving ${pluginName}'s settings failed`, err);
-      }
-    },
-    async close() {
-      try {
-        await modal.locator(SELECTORS.modalFooter).getByRole('button', { name: 'Close', exact: true }).click();
-        await modal.waitFor({ state: 'detached' });
-      } catch (err) {
-        throw explain(`Closing ${pluginName}'s settings failed`, err);
-      }
-    },
-  });
+  const makeActions = (modal: Locator, pluginName: string): SettingsModalBase => {
+    const saveButton = modal.locator(SELECTORS.modalFooter).getByRole('button', { name: 'Save', exact: true });
+    return {
+      modal,
+      saveButton,
+      async save(options = {}) {
+        try {
+          await saveButton.waitFor();
+          if (!(await saveButton.isEnabled())) throw new Error('the Save button is disabled (the UI finds the form invalid)');
+          const written = page.waitForResponse(
+            (r) => r.request().method() === 'POST' && r.url().includes(`/api/config-editor/plugin/${encodeURIComponent(pluginName)}`),
+          );
+          await saveButton.click();
+          const response = await written;
+          if (!response.ok()) throw new Error(`POST ${response.url()} answered ${response.status()}: ${await response.text()}`);
+          await modal.waitFor({ state: 'detached' });
+          return await followUps(options);
+        } catch (err) {
+          throw explain(`Saving ${pluginName}'s settings failed`, err);
+        }
+      },
+      async close() {
+        try {
+          await modal.locator(SELECTORS.modalFooter).getByRole('button', { name: 'Close', exact: true }).click();
+          await modal.waitFor({ state: 'detached' });
+        } catch (err) {
+          throw explain(`Closing ${pluginName}'s settings failed`, err);
+        }
+      },
+    };
+  };
 
   const openSettings = async (pluginName = PLUGIN_NAME): Promise<PluginSettings> => {
     // A fresh /plugins page each time: no modal or restart page left over from an earlier step hides the card.
