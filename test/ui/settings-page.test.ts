@@ -48,7 +48,7 @@ async function openPage(): Promise<{ settings: CustomUiSettings; page: Frame }> 
 }
 
 const statusOf = (page: Frame, id: string) => page.locator(`#${id}`);
-const doorRows = (page: Frame) => page.locator('tr[data-door-row]');
+const doorRows = (page: Frame) => page.locator('[data-door-row]');
 
 async function waitForAccepted(page: Frame): Promise<void> {
   await expect.poll(() => statusOf(page, 'ac-check-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/^The plugin accepts these settings/);
@@ -70,7 +70,7 @@ describe('the settings page in the Homebridge UI', () => {
     const { settings, page } = await openPage();
     await expect.poll(() => statusOf(page, 'ac-check-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/would sync no door/);
     await expect.poll(() => page.locator('#ac-check-list li').allTextContents()).toEqual(['accessToken is required', 'baseUrl is required']);
-    expect(await settings.modal.locator('.modal-footer button', { hasText: /^Save$/ }).isDisabled()).toBe(true);
+    expect(await settings.saveButton.isDisabled()).toBe(true);
 
     await page.locator('#ac-baseUrl').fill(sim.baseUrl);
     await page.locator('#ac-accessToken').fill('not-the-token');
@@ -91,8 +91,8 @@ describe('the settings page in the Homebridge UI', () => {
     await page.locator('#ac-sign-in').click();
     await expect.poll(() => statusOf(page, 'ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS }).toBe('Signed in: 2 controllers, 3 doors.');
     await expect.poll(() => doorRows(page).count()).toBe(3);
-    expect(await page.locator('tr[data-door-row] td:nth-child(2) > div:first-child').allTextContents()).toEqual(DOOR_NAMES);
-    expect(await page.locator(`tr[data-door-row="${SAMPLE_FRONT_GATE_ID}"]`).innerText()).toMatch(/closed · owned · door sensor, battery 85 %/);
+    expect(await page.locator('[data-door-name]').allTextContents()).toEqual(DOOR_NAMES);
+    expect(await page.locator(`[data-door-row="${SAMPLE_FRONT_GATE_ID}"]`).innerText()).toMatch(/closed · owned · door sensor, battery 85 %/);
     await waitForAccepted(page);
     await expect.poll(() => statusOf(page, 'ac-count').textContent()).toBe('3 of 3 doors will show in Home (one bridge holds at most 149).');
     await harness().screenshot('settings-signed-in');
@@ -113,8 +113,8 @@ describe('the settings page in the Homebridge UI', () => {
     // An existing setup signs in by itself.
     await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
     await page.locator('#ac-readOnly').check();
-    const gateRow = page.locator(`tr[data-door-row="${SAMPLE_FRONT_GATE_ID}"]`);
-    await expect.poll(() => gateRow.locator('select[data-flag="readOnly"] option:checked').textContent()).toBe('As for all doors (on)');
+    const gateRow = page.locator(`[data-door-row="${SAMPLE_FRONT_GATE_ID}"]`);
+    await expect.poll(() => gateRow.locator('select[data-flag="readOnly"] option:checked').textContent()).toBe('As for all (on)');
     await gateRow.locator('input[data-field="name"]').fill('Street Gate');
     await gateRow.locator('input[data-field="name"]').press('Tab');
     await waitForAccepted(page);
@@ -131,7 +131,7 @@ describe('the settings page in the Homebridge UI', () => {
   it('one door set to "Off" saves only that field; the other doors keep following the value for all doors', async () => {
     const { settings, page } = await openPage();
     await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
-    await page.locator(`tr[data-door-row="${SAMPLE_GARAGE_DOOR_ID}"] select[data-flag="contactSensor"]`).selectOption('on');
+    await page.locator(`[data-door-row="${SAMPLE_GARAGE_DOOR_ID}"] select[data-flag="contactSensor"]`).selectOption('on');
     await waitForAccepted(page);
     const saved = await harness().save(settings);
     expect(saved.blocks[0]?.['doors']).toEqual([
@@ -150,7 +150,7 @@ describe('the settings page in the Homebridge UI', () => {
     await page.locator('#ac-webhook-apiKey').fill('abc');
     await expect.poll(() => statusOf(page, 'ac-webhook-apiKey-status').textContent()).toBe('The API key has 96 characters; this one has 3.');
     await expect.poll(() => statusOf(page, 'ac-check-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/would ignore these parts/);
-    expect(await settings.modal.locator('.modal-footer button', { hasText: /^Save$/ }).isDisabled()).toBe(true);
+    expect(await settings.saveButton.isDisabled()).toBe(true);
 
     const port = await freePort();
     await page.locator('#ac-webhook-port').fill(String(port));

@@ -33,7 +33,7 @@ function choiceSelect(store: Store, door: DoorView, flag: DoorFlag): HTMLSelectE
   const select = h(
     'select',
     { class: 'form-select form-select-sm form-control', 'data-door': door.id, 'data-flag': flag, 'aria-label': `${FLAG_TITLES[flag]} of ${door.name}` },
-    option('inherit', `As for all doors (${global})`),
+    option('inherit', `As for all (${global})`),
     option('on', 'On'),
     option('off', 'Off'),
   );
@@ -41,10 +41,10 @@ function choiceSelect(store: Store, door: DoorView, flag: DoorFlag): HTMLSelectE
   return select;
 }
 
-function doorRow(store: Store, door: DoorView): HTMLTableRowElement {
+function doorRow(store: Store, door: DoorView): HTMLElement {
   const own = doorEntry(store.block, door.id);
   const reason = store.check?.excluded[door.id];
-  const show = h('input', { class: 'form-check-input', type: 'checkbox', checked: own?.['hide'] !== true, 'data-door': door.id, 'data-field': 'show', 'aria-label': `Show ${door.name}` });
+  const show = h('input', { class: 'form-check-input', type: 'checkbox', id: `ac-show-${door.id}`, checked: own?.['hide'] !== true, 'data-door': door.id, 'data-field': 'show' });
   show.addEventListener('change', () => store.set(setDoorField(store.block, door.id, 'hide', show.checked ? undefined : true)));
   const name = h('input', {
     class: 'form-control form-control-sm',
@@ -56,19 +56,18 @@ function doorRow(store: Store, door: DoorView): HTMLTableRowElement {
     'aria-label': `Name in Home of ${door.name}`,
   });
   name.addEventListener('change', () => store.set(setDoorField(store.block, door.id, 'name', name.value.trim())));
+  const labelled = (title: string, control: HTMLElement) => h('label', { class: 'ac-door-option' }, h('span', {}, title), control);
   return h(
-    'tr',
-    { class: reason ? 'ac-out' : undefined, 'data-door-row': door.id },
-    h('td', {}, show),
+    'div',
+    { class: reason ? 'ac-door ac-out' : 'ac-door', 'data-door-row': door.id },
     h(
-      'td',
-      {},
-      h('div', {}, door.name),
-      h('div', { class: 'ac-door-id' }, door.id),
-      h('div', { class: 'ac-help', 'data-door-note': describe(door) }, reason ? `Not in Home: ${reason}` : describe(door)),
+      'div',
+      { class: 'ac-door-head' },
+      h('div', { class: 'form-check' }, show, h('label', { class: 'form-check-label ac-door-name', for: show.id, 'data-door-name': '' }, door.name)),
+      h('span', { class: 'ac-help', 'data-door-note': describe(door) }, reason ? `Not in Home: ${reason}` : describe(door)),
     ),
-    h('td', {}, name),
-    ...DOOR_FLAGS.map((flag) => h('td', {}, choiceSelect(store, door, flag))),
+    h('div', { class: 'ac-door-id' }, `id ${door.id}`),
+    h('div', { class: 'ac-door-options' }, labelled('Name in Home', name), ...DOOR_FLAGS.map((flag) => labelled(FLAG_TITLES[flag], choiceSelect(store, door, flag)))),
   );
 }
 
@@ -153,7 +152,7 @@ export function renderDoors(store: Store, render: () => void): void {
 /** After a check: which doors stay out and the count, without rebuilding rows a user may be typing in. */
 export function refreshDoorStatus(store: Store): void {
   renderCount(store);
-  for (const row of document.querySelectorAll<HTMLTableRowElement>('tr[data-door-row]')) {
+  for (const row of document.querySelectorAll<HTMLElement>('[data-door-row]')) {
     const reason = store.check?.excluded[row.dataset['doorRow'] ?? ''];
     row.classList.toggle('ac-out', reason !== undefined);
     const note = row.querySelector<HTMLElement>('[data-door-note]');
