@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { doorOptions } from '../../src/door-options.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
-import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../src/simulator/server.js';
+import { AccessControlSimulator, makeDevice, makeDoor, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../src/simulator/server.js';
+import type { SimDevice } from '../../src/simulator/server.js';
 import { startUiHarness } from './ui-harness.js';
 import type { CustomUiSettings, UiHarness } from './ui-harness.js';
 
@@ -176,5 +177,70 @@ describe('the settings page in the Homebridge UI', () => {
     // The test moved nothing: the simulator received no toggle.
     expect(sim.requests.filter((request) => request.path.includes('toggle') && request.method === 'POST')).toEqual([]);
     await reopened.settings.close();
+  });
+
+  it('when the service cannot be reached, says so and lists the doors Homebridge showed last, still editable', async () => {
+    sim.setFault('sync', { kind: 'refuse' });
+    try {
+      const { settings, page } = await openPage();
+      await expect.poll(() => statusOf(page, 'ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(
+        /^The account could not be synced: .+\. The doors below are the ones Homebridge showed last\.$/,
+      );
+      // The cache keeps the service's names; the name the user gave shows in the door's "Name in Home".
+      await expect.poll(() => page.locator('[data-door-name]').allTextContents()).toEqual(DOOR_NAMES);
+      expect(await page.locator(`[data-door-row="${SAMPLE_FRONT_GATE_ID}"] input[data-field="name"]`).inputValue()).toBe('Street Gate');
+      await page.locator(`[data-door-row="${SAMPLE_GARAGE_DOOR_ID}"] select[data-flag="contactSensor"]`).selectOption('inherit');
+      await waitForAccepted(page);
+      await harness().screenshot('settings-service-unreachable');
+      const saved = await harness().save(settings);
+      expect(saved.blocks[0]?.['doors']).toEqual([{ id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' }]);
+    } finally {
+      sim.clearFaults();
+    }
+  });
+});
+
+describe('a large account in the settings page', () => {
+  const CONTROLLERS = 20;
+  const DOORS_PER_CONTROLLER = 8;
+  let big: AccessControlSimulator;
+  let bigUi: UiHarness | undefined;
+  let devices: SimDevice[];
+
+  beforeAll(async () => {
+    devices = Array.from({ length: CONTROLLERS }, (_, d) =>
+      makeDevice({ doors: Array.from({ length: DOORS_PER_CONTROLLER }, (_, i) => makeDoor({ name: `Gate ${d}-${i}`, entityNumber: i + 1 })) }),
+    );
+    big = new AccessControlSimulator({ accessToken: TOKEN, devices });
+    await big.start();
+    bigUi = await startUiHarness({ env: inject('uiEnv'), platforms: [{ platform: PLATFORM_NAME, baseUrl: big.baseUrl, accessToken: TOKEN }] });
+  });
+
+  afterAll(async () => {
+    await bigUi?.stop();
+    await big.stop();
+  });
+
+  it('counts the doors against the 149 a bridge holds, and splits the rest into a second entry for a child bridge', async () => {
+    if (!bigUi) throw new Error('the UI did not start');
+    const settings = await bigUi.openCustomUi();
+    const page = settings.frame;
+    await expect.poll(() => page.locator('#ac-count').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/^160 of 160 doors would show, but one bridge holds at most 149/);
+    // 160 door cards start folded, so the rest of the page stays within reach.
+    expect(await page.locator('#ac-door-list').getAttribute('open')).toBeNull();
+    const [first, second] = devices.map((device) => device.id);
+    if (first === undefined || second === undefined) throw new Error('no controllers');
+    await page.locator(`input[data-controller="${first}"]`).uncheck();
+    await page.locator(`input[data-controller="${second}"]`).uncheck();
+    await expect.poll(() => page.locator('#ac-count').textContent(), { timeout: PAGE_WAIT_MS }).toBe('144 of 160 doors will show in Home (one bridge holds at most 149).');
+    await page.locator('#ac-split').click();
+    await expect.poll(() => page.locator('#ac-entry option').allTextContents()).toEqual(['Access Control 1', 'Access Control 2']);
+    await waitForAccepted(page);
+    await bigUi.screenshot('settings-large-account-split');
+    const saved = await bigUi.save(settings);
+    expect(saved.blocks).toEqual([
+      { platform: PLATFORM_NAME, baseUrl: big.baseUrl, accessToken: TOKEN, excludeDeviceIds: [first, second] },
+      { platform: PLATFORM_NAME, baseUrl: big.baseUrl, accessToken: TOKEN, name: 'Access Control 2', includeDeviceIds: [first, second] },
+    ]);
   });
 });

@@ -5,6 +5,9 @@ import type { Choice, DoorFlag } from './model.js';
 import type { Store } from './store.js';
 import type { DoorView } from './views.js';
 
+/** Longer door lists start folded, so the webhook and timing sections stay within reach. */
+const DOOR_LIST_OPEN_MAX = 20;
+
 const FLAG_TITLES: Record<DoorFlag, string> = {
   readOnly: 'Read-only',
   automationSwitch: 'Automation switch',
@@ -80,7 +83,8 @@ function configuredOnly(store: Store, listed: DoorView[]): DoorView[] {
     .map((id) => ({ id, name: id, controllerId: '', state: null, active: false, owned: undefined, relationship: undefined, sensor: false, batteryPct: undefined }));
 }
 
-function renderControllers(store: Store): void {
+/** The controller filter, and the split button once some are left out; rebuilt after each check (no text field in it). */
+function renderControllers(store: Store, render: () => void): void {
   const box = byId('ac-controllers');
   const account = store.account;
   if (!account || account.controllers.length < 2) {
@@ -94,7 +98,7 @@ function renderControllers(store: Store): void {
     const owner = controller.owner ? `, owner ${controller.owner}` : '';
     return h('div', { class: 'form-check' }, box, h('label', { class: 'form-check-label', for: box.id }, `Controller ${controller.id} (${count} door${count === 1 ? '' : 's'}${owner})`));
   });
-  fill(box, h('p', { class: 'ac-help' }, 'Controllers whose doors this entry shows:'), ...items);
+  fill(box, h('p', { class: 'ac-help' }, 'Controllers whose doors this entry shows:'), ...items, splitButton(store, render) ?? false);
 }
 
 function renderCount(store: Store): void {
@@ -140,17 +144,21 @@ export function renderDoors(store: Store, render: () => void): void {
   const listed = store.doors;
   byId('ac-doors-empty').hidden = listed.length > 0;
   byId('ac-doors-body').hidden = listed.length === 0;
-  renderControllers(store);
+  renderControllers(store, render);
   renderCount(store);
-  const split = splitButton(store, render);
-  if (split) {
-    byId('ac-controllers').append(split);
+  const doors = [...listed, ...configuredOnly(store, listed)];
+  const list = byId<HTMLDetailsElement>('ac-door-list');
+  byId('ac-door-list-title').textContent = `${doors.length} door${doors.length === 1 ? '' : 's'}: show, name and options per door`;
+  if (!list.dataset['folded'] && doors.length > 0) {
+    list.dataset['folded'] = 'set';
+    list.open = doors.length <= DOOR_LIST_OPEN_MAX;
   }
-  fill(byId('ac-door-rows'), ...[...listed, ...configuredOnly(store, listed)].map((door) => doorRow(store, door)));
+  fill(byId('ac-door-rows'), ...doors.map((door) => doorRow(store, door)));
 }
 
 /** After a check: which doors stay out and the count, without rebuilding rows a user may be typing in. */
-export function refreshDoorStatus(store: Store): void {
+export function refreshDoorStatus(store: Store, render: () => void): void {
+  renderControllers(store, render);
   renderCount(store);
   for (const row of document.querySelectorAll<HTMLElement>('[data-door-row]')) {
     const reason = store.check?.excluded[row.dataset['doorRow'] ?? ''];

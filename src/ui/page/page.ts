@@ -82,28 +82,28 @@ async function signIn(store: Store, render: () => void): Promise<void> {
     button.disabled = false;
   }
   render();
-  await runCheck(store);
+  await runCheck(store, render);
 }
 
 let checkTimer: ReturnType<typeof setTimeout> | undefined;
 let checkRun = 0;
 
-async function runCheck(store: Store): Promise<void> {
+async function runCheck(store: Store, render: () => void): Promise<void> {
   const run = (checkRun += 1);
   const check = await server.check(tidy(store.block, store.defaults));
   // A slower answer to an older block must not overwrite a newer one.
   if (run === checkRun) {
     store.check = check;
     renderCheck(store);
-    refreshDoorStatus(store);
+    refreshDoorStatus(store, render);
   }
 }
 
 /** Every change: the tidied entries go to the Homebridge UI (its Save writes them), then the plugin's parser checks them. */
-function onChange(store: Store): void {
+function onChange(store: Store, render: () => void): void {
   void hb.updatePluginConfig(store.entries.map((entry: Block) => tidy(entry, store.defaults)));
   clearTimeout(checkTimer);
-  checkTimer = setTimeout(() => void runCheck(store), CHECK_DELAY_MS);
+  checkTimer = setTimeout(() => void runCheck(store, render), CHECK_DELAY_MS);
 }
 
 function setUpEntries(store: Store, render: () => void): () => void {
@@ -113,7 +113,7 @@ function setUpEntries(store: Store, render: () => void): () => void {
     store.index = Number(select.value);
     store.account = undefined;
     render();
-    void runCheck(store);
+    void runCheck(store, render);
   });
   return () => {
     section.hidden = store.entries.length < 2;
@@ -169,10 +169,10 @@ async function main(): Promise<void> {
   refreshers.push(() => (ownedOnly.checked = getField(store.block, 'includeDoors') === 'owned'));
   refreshers.push(setUpWebhook(store));
   byId('ac-sign-in').addEventListener('click', () => void signIn(store, render));
-  store.onChange(() => onChange(store));
+  store.onChange(() => onChange(store, render));
   render();
   hb.hideSpinner();
-  await runCheck(store);
+  await runCheck(store, render);
   if (getField(store.block, 'baseUrl') !== undefined && getField(store.block, 'accessToken') !== undefined) {
     await signIn(store, render);
   }
