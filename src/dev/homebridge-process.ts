@@ -33,6 +33,12 @@ export const STOP_BUDGET_MS = 12_000;
 /** Printed by both Homebridge 1.11 and 2.1 once the bridge's HAP server listens. */
 export const READY_LINE = /Homebridge v(\S+) \(HAP v(\S+)\) \((.*)\) is running on port (\d+)\./;
 
+/** READY_LINE of the bridge named `name` only (a child bridge prints its own, in the same log); same groups. */
+export function bridgeReadyLine(name: string): RegExp {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(READY_LINE.source.replace('\\((.*)\\)', () => `\\((${escaped})\\)`));
+}
+
 const IDENTITY_FILE = 'e2e-bridge.json';
 const DEFAULT_BRIDGE_NAME = 'E2E Bridge';
 const ESC = String.fromCharCode(0x1b);
@@ -106,6 +112,8 @@ export interface HomebridgeProcess extends BridgeIdentity {
   readonly bootMs: number;
   /** Everything printed so far on stdout and stderr, ANSI codes stripped. */
   log(): string;
+  /** What of `log()` came on stderr: Homebridge's (and its child bridges') warnings and errors, and crashes. */
+  stderr(): string;
   /** Number of complete log lines so far: a mark for `waitForLog(re, ms, { fromLine })`. */
   lineCount(): number;
   /** Resolves with the first (complete) line matching `re`; rejects on timeout or exit, with the log tail. */
@@ -273,16 +281,18 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
 
   const lines: string[] = [];
   let text = '';
+  let stderrText = '';
   const lineListeners = new Set<(line: string) => void>();
   const exitListeners = new Set<() => void>();
   let exitStatus: ExitStatus | undefined;
   let exitedAt = 0;
   const echo = process.env.E2E_ECHO === '1';
 
-  const pushLine = (raw: string): void => {
+  const pushLine = (raw: string, fromStderr = false): void => {
     const line = raw.replace(ANSI_ESCAPES, '').replace(/\r$/, '');
     lines.push(line);
     text += `${line}\n`;
+    if (fromStderr) stderrText += `${line}\n`;
     if (echo) {
       process.stdout.write(`[hb ${child.pid}] ${line}\n`);
     }
@@ -291,7 +301,7 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
       listener(line);
     }
   };
-  const attach = (stream: NodeJS.ReadableStream): void => {
+  const attach = (stream: NodeJS.ReadableStream, fromStderr: boolean): void => {
     let partial = '';
     stream.setEncoding('utf8');
     stream.on('data', (chunk: string) => {
@@ -299,18 +309,18 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
       const parts = partial.split('\n');
       partial = parts.pop() ?? '';
       for (const part of parts) {
-        pushLine(part);
+        pushLine(part, fromStderr);
       }
     });
     stream.on('end', () => {
       if (partial !== '') {
-        pushLine(partial);
+        pushLine(partial, fromStderr);
         partial = '';
       }
     });
   };
-  if (child.stdout) attach(child.stdout);
-  if (child.stderr) attach(child.stderr);
+  if (child.stdout) attach(child.stdout, false);
+  if (child.stderr) attach(child.stderr, true);
 
   const closed = new Promise<void>((resolve) => {
     child.once('close', () => resolve());
@@ -416,7 +426,8 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
 
   let readyLine: string;
   try {
-    readyLine = await waitForLog(READY_LINE, opts.bootTimeoutMs ?? BOOT_TIMEOUT_MS);
+    // The main bridge's own line: a child bridge prints the same line with its name, and may come first.
+    readyLine = await waitForLog(bridgeReadyLine(identity.name), opts.bootTimeoutMs ?? BOOT_TIMEOUT_MS);
   } catch (err) {
     await stop();
     throw err;
@@ -438,6 +449,7 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
     pid: child.pid,
     bootMs,
     log: () => text,
+    stderr: () => stderrText,
     lineCount: () => lines.length,
     waitForLog,
     stop,
@@ -445,5 +457,54 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
     get exited() {
       return exitStatus;
     },
+  };
+}
+
+/** A platform entry's `_bridge` block in config.json: Homebridge runs that entry on a child bridge of its own. */
+export interface ChildBridgeConfig {
+  username: string;
+  port?: number;
+  pin?: string;
+  name?: string;
+}
+
+/** A running child bridge: its own HAP server, paired on its own, like any bridge. */
+export interface ChildBridge extends BridgeIdentity {
+  /** The bridge's HAP Name, as for the main bridge. */
+  readonly displayName: string;
+  /** The main bridge's storage dir: Homebridge keeps the child bridge's pairings and accessory cache there, under its username. */
+  readonly storageDir: string;
+}
+
+function childBridgeConfig(entry: Record<string, unknown>): ChildBridgeConfig {
+  const block = entry._bridge;
+  if (typeof block !== 'object' || block === null || typeof (block as { username?: unknown }).username !== 'string') {
+    throw new Error(`platform entry ${JSON.stringify(entry.name ?? entry.platform)} has no _bridge block with a username`);
+  }
+  return block as ChildBridgeConfig;
+}
+
+/**
+ * Waits until the child bridge of a platform entry (one with a `_bridge` block) listens, and returns what a controller
+ * needs to pair with it. Homebridge names it `_bridge.name`, else the entry's `name`, else the plugin's name, and sets
+ * it up with `_bridge.pin`, else the main bridge's pin (1.11 and 2.1 alike).
+ */
+export async function waitForChildBridge(hb: HomebridgeProcess, entry: Record<string, unknown>, timeoutMs = BOOT_TIMEOUT_MS): Promise<ChildBridge> {
+  const bridge = childBridgeConfig(entry);
+  const nonEmpty = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+  const name = nonEmpty(bridge.name) ?? nonEmpty(entry.name) ?? PLUGIN_NAME;
+  const readyLine = await hb.waitForLog(bridgeReadyLine(name), timeoutMs);
+  const port = Number(READY_LINE.exec(readyLine)?.[4]);
+  if (bridge.port !== undefined && port !== bridge.port) {
+    throw new Error(`Child bridge "${name}" listens on ${port}, expected ${bridge.port}. Log:\n${tail(hb.log())}`);
+  }
+  const username = bridge.username.toUpperCase();
+  return {
+    name,
+    username,
+    port,
+    pin: nonEmpty(bridge.pin) ?? hb.pin,
+    displayName: bridgeDisplayName(name, username),
+    storageDir: hb.storageDir,
   };
 }

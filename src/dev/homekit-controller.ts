@@ -14,7 +14,8 @@ export const WAIT_POLL_INTERVAL_MS = 200;
 /** Default timeout of `waitFor` / `waitForAccessory`. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 10_000;
 
-const PAIRING_FILE = 'e2e-controller-pairing.json';
+/** Where `pairController` keeps a pairing in the storage dir: one file per bridge, so a child bridge's does not replace the main bridge's. */
+const pairingFile = (username: string): string => `e2e-controller-pairing.${username.replace(/:/g, '').toUpperCase()}.json`;
 const HAP_UUID_SUFFIX = '-0000-1000-8000-0026BB765291';
 const hapUuid = (short: string): string => `${short.padStart(8, '0')}${HAP_UUID_SUFFIX}`;
 
@@ -474,12 +475,12 @@ export async function pairController(hb: Pick<HomebridgeProcess, 'username' | 'p
     await client.close();
   }
   if (!pairingData) throw new Error('pair-setup finished without long-term pairing data');
-  await writeFile(path.join(hb.storageDir, PAIRING_FILE), `${JSON.stringify(pairingData, null, 2)}\n`);
+  await writeFile(path.join(hb.storageDir, pairingFile(hb.username)), `${JSON.stringify(pairingData, null, 2)}\n`);
   return HomeKitController.connect(hb, pairingData);
 }
 
 /** Connects with the pairing stored by `pairController` in the same storage dir (e.g. from a new test after a restart). */
 export async function connectController(hb: Pick<HomebridgeProcess, 'username' | 'port' | 'storageDir'>): Promise<HomeKitController> {
-  const pairingData = JSON.parse(await readFile(path.join(hb.storageDir, PAIRING_FILE), 'utf8')) as PairingData;
+  const pairingData = JSON.parse(await readFile(path.join(hb.storageDir, pairingFile(hb.username)), 'utf8')) as PairingData;
   return HomeKitController.connect(hb, pairingData);
 }
