@@ -1,11 +1,10 @@
 // The plugin's own settings page in the real Homebridge UI 5.28 with Chromium, against the simulator: sign in, the door list,
 // what Save writes, and the plugin in the UI's real Homebridge running what was saved (doors published, webhooks answering).
-import { createServer } from 'node:net';
-
 import type { Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { parseConfig } from '../../src/config.js';
+import { freePort } from '../../src/dev/homebridge-process.js';
 import { doorOptions } from '../../src/door-options.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
 import { AccessControlSimulator, makeDevice, makeDoor, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../src/simulator/server.js';
@@ -27,19 +26,6 @@ let ui: UiHarness | undefined;
 function harness(): UiHarness {
   if (!ui) throw new Error('the UI did not start (see beforeAll)');
   return ui;
-}
-
-/** A port nothing listens on now, for the webhook listener. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '0.0.0.0', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function openPage(): Promise<{ settings: CustomUiSettings; page: Frame }> {

@@ -1,6 +1,4 @@
 // Small helpers shared by the UI harness files: process liveness, log tails, ANSI stripping, free ports.
-import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 
 /** Lines of log put into error messages. */
 export const ERROR_TAIL_LINES = 60;
@@ -38,20 +36,5 @@ export function withoutStatefulFlags(re: RegExp): RegExp {
   return new RegExp(re.source, re.flags.replace(/[gy]/g, ''));
 }
 
-/** A TCP port that was free a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => (port > 0 ? resolve(port) : reject(new Error('no port assigned'))));
-    });
-  });
-}
-
-/** A locally administered unicast MAC (0E:xx:...): a bridge's HAP identity. */
-export function randomBridgeUsername(): string {
-  return ['0E', ...[...randomBytes(5)].map((b) => b.toString(16).padStart(2, '0').toUpperCase())].join(':');
-}
+// The e2e harness's own: one place for a free port and a bridge identity.
+export { freePort, randomBridgeUsername } from '../../src/dev/homebridge-process.js';
