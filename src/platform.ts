@@ -4,6 +4,7 @@ import type { API, DynamicPlatformPlugin, Logging, PlatformAccessory, PlatformCo
 import type { DoorContext } from './accessories/door-context.js';
 import { isDoorContext } from './accessories/door-context.js';
 import { GarageDoorAccessory } from './accessories/garage-door.js';
+import { BugLog } from './bug-log.js';
 import { ServiceError } from './client/errors.js';
 import type { Timeouts } from './client/http.js';
 import { AccessControlClient } from './client/service-client.js';
@@ -54,6 +55,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private readonly doors = new Map<string, GarageDoorAccessory>();
   private readonly missingCounts = new Map<string, number>();
   private readonly incidents: IncidentLog;
+  private readonly bugs: BugLog;
   private readonly config: PluginConfig | undefined;
   private client: AccessControlClient | undefined;
   private loop: SyncLoop | undefined;
@@ -83,6 +85,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   ) {
     this.incidents = new IncidentLog(log);
     const parsed = parseConfig(rawConfig);
+    this.bugs = new BugLog(log, parsed.ok ? parsed.config.accessToken : undefined);
     if (!parsed.ok) {
       // Cached doors stay (automations survive a typo) and answer "No Response" until the config is fixed.
       log.error(`The configuration is not valid, so no door is synced until it is fixed: ${parsed.problems.join('; ')}.`);
@@ -196,6 +199,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     return door;
   }
 
+  /**
+   * One sync. Only the service's answer can fail it (back-off, No Response); an exception of our own while applying a
+   * good answer is a bug, logged as one, and the doors stay readable.
+   */
   private async syncOnce(): Promise<void> {
     const client = this.client;
     if (!client) {
@@ -203,20 +210,37 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     }
     const sentMs = this.clock.now();
     try {
-      const account = await client.sync();
+      let account: Account;
+      try {
+        account = await client.sync();
+      } catch (error) {
+        this.recordFailure(error);
+        return;
+      }
       this.failedSyncs = 0;
       this.lastFailure = undefined;
       this.retryAfterCapLogged = false;
       this.incidents.resolve('The account can be read again; door states are current.');
-      this.reconcile(account, sentMs);
-      this.realtime?.checkMissed();
-    } catch (error) {
-      this.recordFailure(error);
-    } finally {
-      for (const door of this.doors.values()) {
-        door.tick();
+      try {
+        this.reconcile(account, sentMs);
+        this.realtime?.checkMissed();
+      } catch (error) {
+        this.bugs.report('applying a sync', error);
       }
+    } finally {
+      this.tickDoors();
       this.firstSyncEnded();
+    }
+  }
+
+  /** Ends movements that took too long, also when syncs fail; one door's bug must not stop the others' ticks. */
+  private tickDoors(): void {
+    for (const door of this.doors.values()) {
+      try {
+        door.tick();
+      } catch (error) {
+        this.bugs.report('ending a door movement', error);
+      }
     }
   }
 

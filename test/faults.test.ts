@@ -1,7 +1,8 @@
 // Every fault of the service, injected in the simulator, on a simulated clock: one log line per incident, back-off, No Response, recovery.
 import * as hap from 'hap-nodejs';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { GarageDoorAccessory } from '../src/accessories/garage-door.js';
 import type { AccessControlPlatform } from '../src/platform.js';
 import { FAILED_SYNCS_BEFORE_NO_RESPONSE, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS } from '../src/settings.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../src/simulator/server.js';
@@ -185,5 +186,33 @@ describe('a sync that fails', () => {
     }
     expect(rig.errorLines()).toEqual([expect.stringMatching(/address not found in DNS, ENOTFOUND/) as unknown]);
     expect(rig.api.registered.size).toBe(0);
+  });
+});
+
+describe('a bug of our own while applying a good sync', () => {
+  it('is logged once as a bug with its stack, without the token, and is no outage: no back-off, doors stay readable', async () => {
+    // A poisoned door: every update throws, as a bug in the accessory would, with the token in its message.
+    const update = vi.spyOn(GarageDoorAccessory.prototype, 'update').mockImplementation(() => {
+      throw new TypeError(`cannot read the door (token ${TOKEN})`);
+    });
+    try {
+      const waits: number[] = [];
+      for (let i = 0; i < FAILING_POLLS; i += 1) {
+        waits.push(await rig.poll());
+      }
+      expect(update).toHaveBeenCalled();
+      expect(rig.errorLines()).toHaveLength(1);
+      expect(rig.errorLines()[0]).toMatch(/^A bug in the plugin while applying a sync .*TypeError: cannot read the door \(token \[access token\]\)\n\s+at /s);
+      expect(JSON.stringify(rig.log.lines)).not.toContain(TOKEN);
+      expect(rig.log.lines.some((l) => /could not be synced|Retrying with back-off/.test(l.text))).toBe(false);
+      expect(waits.every((wait) => wait === POLL_INTERVAL_MS)).toBe(true);
+      expect(await rig.read(SAMPLE_FRONT_GATE_ID)).toBe(CurrentDoorState.CLOSED);
+      expect(rig.api.registered.size).toBe(3);
+    } finally {
+      update.mockRestore();
+    }
+    await rig.poll();
+    expect(rig.log.lines.some((l) => l.text.startsWith('The account can be read again'))).toBe(false);
+    expect(rig.errorLines()).toHaveLength(1);
   });
 });
