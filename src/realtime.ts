@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 
 import type { Logging } from 'homebridge';
 
-import type { GarageDoorAccessory } from './accessories/garage-door.js';
+import type { DoorState } from './client/types.js';
 import type { WebhookConfig } from './config.js';
 import type { ReportOutcome } from './door-state.js';
 import type { ReservedPort } from './homebridge-ports.js';
@@ -14,11 +14,18 @@ import type { WebhookEvent } from './webhook/event.js';
 import { WebhookReceiver } from './webhook/receiver.js';
 import { STOPPED_ADVICE } from './webhook/server.js';
 
+/** What real-time updates need of a door: its name for the log, and a way to apply a webhook's state. */
+export interface RealtimeDoor {
+  readonly name: string;
+  /** Applies a state pushed by webhook; 'stale' when the event is older than one already applied. */
+  applyEvent(state: DoorState, occurredAtMs: number | undefined, who: string): ReportOutcome | 'stale';
+}
+
 export interface RealtimeDeps {
   log: Logging;
   config: WebhookConfig;
   /** The door a webhook names, by door id or by controller and door number. */
-  findDoor: (event: WebhookEvent) => GarageDoorAccessory | undefined;
+  findDoor: (event: WebhookEvent) => RealtimeDoor | undefined;
   now: () => number;
   /** The ports Homebridge listens on, read from its config; `complete` is false when config.json could not be read. */
   reservedPorts?: () => Promise<{ ports: ReservedPort[]; complete: boolean }>;
@@ -30,7 +37,7 @@ export class RealtimeUpdates {
   private receiver: WebhookReceiver | undefined;
   private readonly seenIds = new RecentIds(WEBHOOK_SEEN_IDS_MAX);
   /** Doors a poll found changed, and when: a webhook should confirm each soon. */
-  private readonly unconfirmed = new Map<GarageDoorAccessory, number>();
+  private readonly unconfirmed = new Map<RealtimeDoor, number>();
   /** True once an authenticated event arrived since the last sign that webhooks are missing. */
   private arriving = false;
   private lastMissWarningMs = Number.NEGATIVE_INFINITY;
@@ -117,7 +124,7 @@ export class RealtimeUpdates {
   }
 
   /** What a poll found for a door: a change no webhook told of must be confirmed by one soon. */
-  notePolled(door: GarageDoorAccessory, outcome: ReportOutcome | undefined): void {
+  notePolled(door: RealtimeDoor, outcome: ReportOutcome | undefined): void {
     if (this.receiver && outcome === 'changed' && !this.unconfirmed.has(door)) {
       this.unconfirmed.set(door, this.deps.now());
     }
@@ -143,7 +150,8 @@ export class RealtimeUpdates {
     }
   }
 
-  private apply(event: WebhookEvent): void {
+  /** Applies one authenticated webhook event (the listener calls this): each id once, door states in order. */
+  apply(event: WebhookEvent): void {
     const { log } = this.deps;
     if (event.id !== undefined && !this.seenIds.add(event.id)) {
       log.debug(`Webhook ${clean(event.id)} came again; applied once.`);

@@ -4,7 +4,7 @@ export class RecentIds {
   private readonly order: string[] = [];
   private readonly seen = new Set<string>();
 
-  constructor(private readonly capacity: number) {}
+  constructor(readonly capacity: number) {}
 
   /** Remembers `id`; returns false when it was already remembered. */
   add(id: string): boolean {

@@ -7,7 +7,8 @@ import type { AccessControlPlatform } from '../src/platform.js';
 import { FAILED_SYNCS_BEFORE_NO_RESPONSE, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS } from '../src/settings.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../src/simulator/server.js';
 import type { SimFault } from '../src/simulator/server.js';
-import { captureLog, HomebridgeDouble, ManualClock } from './support/homebridge-double.js';
+import { HomebridgeDouble, ManualClock } from './support/homebridge-double.js';
+import { captureLog } from './support/log.js';
 
 const TOKEN = 'faults-token-0b7e2d';
 const POLL_INTERVAL_MS = 15_000;

@@ -1,6 +1,6 @@
 // GarageDoorAccessory on the real HAP-NodeJS and Homebridge PlatformAccessory, with a simulated clock and a scripted toggle.
 import * as hap from 'hap-nodejs';
-import type { API, Logging } from 'homebridge';
+import type { API } from 'homebridge';
 import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
 import { describe, expect, it, vi } from 'vitest';
 
@@ -9,17 +9,10 @@ import { GarageDoorAccessory } from '../src/accessories/garage-door.js';
 import { ServiceError, ToggleRejectedError } from '../src/client/errors.js';
 import type { Device, Door, DoorState } from '../src/client/types.js';
 import type { DoorOptions } from '../src/door-options.js';
+import { captureLog } from './support/log.js';
 
 const { Characteristic: C, Service: S } = hap;
 const TIMEOUT_MS = 60_000;
-
-function makeLog(): Logging & { lines: { level: string; text: string }[] } {
-  const lines: { level: string; text: string }[] = [];
-  const at = (level: string) => (text: string) => {
-    lines.push({ level, text });
-  };
-  return Object.assign(at('info'), { lines, info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug'), success: at('info'), log: at('info'), prefix: 'test' });
-}
 
 function makeDoor(overrides: Partial<Door> = {}): Door {
   return {
@@ -44,7 +37,7 @@ const NO_EXTRAS: DoorOptions = { name: undefined, readOnly: false, automationSwi
 
 function setup(toggle: (doorId: string, state: DoorState) => Promise<void> = () => Promise.resolve(), options: DoorOptions = NO_EXTRAS) {
   const clock = { now: 0 };
-  const log = makeLog();
+  const log = captureLog();
   const hurried = vi.fn();
   const accessory = new PlatformAccessory<DoorContext>('Front Gate', hap.uuid.generate('door-1'));
   accessory.context = { doorId: 'door-1', deviceId: 'dev-1', name: 'Front Gate', state: 'CLOSED' };

@@ -9,7 +9,8 @@ import { readReservedPorts, reservedPorts } from '../src/homebridge-ports.js';
 import { RealtimeUpdates } from '../src/realtime.js';
 import type { ReservedPort } from '../src/homebridge-ports.js';
 import { AccessControlSimulator } from '../src/simulator/server.js';
-import { captureLog, HomebridgeDouble, ManualClock } from './support/homebridge-double.js';
+import { HomebridgeDouble, ManualClock } from './support/homebridge-double.js';
+import { captureLog } from './support/log.js';
 
 const API_KEY = 'ab'.repeat(48);
 const TOKEN = 'ports-token-81d2';

@@ -6,7 +6,8 @@ import { freePort } from '../src/dev/homebridge-process.js';
 import type { AccessControlPlatform } from '../src/platform.js';
 import { AccessControlSimulator, makeDevice, makeDoor, SAMPLE_ACCOUNT_USER } from '../src/simulator/server.js';
 import type { SimDevice } from '../src/simulator/server.js';
-import { captureLog, HomebridgeDouble, ManualClock } from './support/homebridge-double.js';
+import { HomebridgeDouble, ManualClock } from './support/homebridge-double.js';
+import { captureLog } from './support/log.js';
 
 const TOKEN = 'hostile-token-2b7e';
 const API_KEY = 'cd'.repeat(48);

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ACCESSORIES_PER_BRIDGE } from '../src/settings.js';
 import { AccessControlSimulator, makeDevice, makeDoor } from '../src/simulator/server.js';
 import type { SimDevice } from '../src/simulator/server.js';
-import { captureLog, HomebridgeDouble, ManualClock } from './support/homebridge-double.js';
+import { HomebridgeDouble, ManualClock } from './support/homebridge-double.js';
+import { captureLog } from './support/log.js';
 
 const TOKEN = 'limits-token-5d0c';
 const DEVICES = 20;

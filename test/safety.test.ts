@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import type { AccessControlPlatform } from '../src/platform.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../src/simulator/server.js';
-import { captureLog, HomebridgeDouble, ManualClock } from './support/homebridge-double.js';
+import { HomebridgeDouble, ManualClock } from './support/homebridge-double.js';
+import { captureLog } from './support/log.js';
 
 const TOKEN = 'safety-token-3c9a1f';
 const { CurrentDoorState, TargetDoorState } = hap.Characteristic;

@@ -2,7 +2,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 import { parseSync } from '../src/client/schemas.js';
 import type { DoorState } from '../src/client/types.js';
@@ -15,9 +15,9 @@ import { syncBody } from '../src/simulator/contract.js';
 import { nextSyncDelayMs } from '../src/sync-schedule.js';
 import { parseWebhookEvent } from '../src/webhook/event.js';
 import type { WebhookEvent } from '../src/webhook/event.js';
-import { FakeDoor } from './support/fake-door.js';
+import { captureLog } from './support/log.js';
 import { seededRandom } from './support/random.js';
-import { CountingLog, makeRealtime, recentIdsSize } from './support/realtime-harness.js';
+import { collectionSizes, OrderedDoor, startRealtime, webhookEvent } from './support/realtime-harness.js';
 
 const ITERATIONS = 100_000;
 /** Collection sizes are sampled this often; a leak of even one entry per iteration shows as 50,000 more in the second half. */
@@ -29,6 +29,8 @@ const DOORS_PER_DEVICE = 2;
 const DOORS = DEVICES * DOORS_PER_DEVICE;
 /** Far above anything seen (a few MB at most); only a real leak of tens of bytes per iteration gets there. */
 const HEAP_GROWTH_LIMIT_BYTES = 50 * 1024 * 1024;
+/** Log lines held by the log doubles (they count every line); holding all would be the growth this test looks for. */
+const KEPT_LOG_LINES = 5;
 
 /** A real gc() when the process allows one: --expose-gc, or the same flag set now and read from a fresh context. */
 function findGc(): (() => void) | undefined {
@@ -52,36 +54,6 @@ function heapAfterGc(gc: (() => void) | undefined): number {
   return process.memoryUsage().heapUsed;
 }
 
-/**
- * Sizes of every Array, Map and Set reachable through object properties (private ones included) from `roots`,
- * by path. Collections are not entered: their own size is what would grow.
- */
-function collectionSizes(roots: Record<string, unknown>): Map<string, number> {
-  const sizes = new Map<string, number>();
-  const seen = new Set<unknown>();
-  const visit = (value: unknown, path: string, depth: number): void => {
-    if (typeof value !== 'object' || value === null || seen.has(value) || depth > 5) {
-      return;
-    }
-    seen.add(value);
-    if (Array.isArray(value)) {
-      sizes.set(path, value.length);
-      return;
-    }
-    if (value instanceof Map || value instanceof Set) {
-      sizes.set(path, value.size);
-      return;
-    }
-    for (const [key, child] of Object.entries(value)) {
-      visit(child, `${path}.${key}`, depth + 1);
-    }
-  };
-  for (const [name, root] of Object.entries(roots)) {
-    visit(root, name, 0);
-  }
-  return sizes;
-}
-
 /** A realistic account: five controllers with two doors each, as the service would send it. */
 function accountBody(): { devices: { doors: { state: DoorState }[] }[] } {
   const devices = Array.from({ length: DEVICES }, (_, d) =>
@@ -97,22 +69,23 @@ function accountBody(): { devices: { doors: { state: DoorState }[] }[] } {
 
 describe('a long run on a simulated clock', () => {
   // The timeout only guards a hung run on a loaded machine; nothing here measures time.
-  it('keeps every collection bounded over 100,000 polls and webhooks', { timeout: 60_000 }, () => {
+  it('keeps every collection bounded over 100,000 polls and webhooks', { timeout: 60_000 }, async () => {
     const random = seededRandom(3);
     const clock = { now: 1_700_000_000_000 };
     const now = (): number => clock.now;
     const body = accountBody();
     const doorIds = body.devices.flatMap((device) => device.doors.map((door) => (door as unknown as { id: string }).id));
-    const doors = new Map(doorIds.map((id, i) => [id, new FakeDoor(`Door ${i}`, 'CLOSED', now)]));
-    const { realtime, internals, log } = makeRealtime({
-      findDoor: (event: WebhookEvent) => (event.doorId === undefined ? undefined : doors.get(event.doorId)?.accessory),
+    const doors = new Map(doorIds.map((id, i) => [id, new OrderedDoor(`Door ${i}`, 'CLOSED', now)]));
+    // A listener that started: only then do polls expect webhooks (as in test/realtime.test.ts).
+    const { realtime, log } = await startRealtime({
+      findDoor: (event: WebhookEvent) => (event.doorId === undefined ? undefined : doors.get(event.doorId)),
       now,
+      keepLines: KEPT_LOG_LINES,
     });
-    // Stand in for a listener that started: only then do polls expect webhooks (as in test/realtime.test.ts).
-    internals.receiver = {};
+    onTestFinished(() => realtime.stop());
     const ids = new RecentIds(WEBHOOK_SEEN_IDS_MAX);
-    const incidentLines = new CountingLog();
-    const incidents = new IncidentLog(incidentLines.logging);
+    const incidentLines = captureLog({ keep: KEPT_LOG_LINES });
+    const incidents = new IncidentLog(incidentLines);
     const doorList = [...doors.values()];
     const roots = { realtime, ids, incidents, incidentLines, log, doors: doorList };
     // expect() in a 100,000-turn loop costs seconds; problems are gathered (a few) and asserted once.
@@ -151,12 +124,12 @@ describe('a long run on a simulated clock', () => {
             userThatToggled: { firstName: 'Ada', lastName: 'Lovelace' },
           });
           if ('error' in event) check(false, `webhook ${i} unreadable: ${event.error}`);
-          else internals.apply(event);
+          else realtime.apply(event);
         }
       }
       // A repeated id now and then: applied once.
       if (i % 97 === 0 && i > 0) {
-        internals.apply({ id: `evt-${i - 1}`, kind: 'door-state', doorState: 'OPEN', summary: '' } as WebhookEvent);
+        realtime.apply(webhookEvent({ id: `evt-${i - 1}` }));
       }
 
       // Now and then HomeKit asks for a movement, which arrives or times out.
@@ -188,7 +161,7 @@ describe('a long run on a simulated clock', () => {
             if (!target || polled.state === null) continue;
             const outcome: ReportOutcome = target.machine.report(polled.state, clock.now);
             outcomes += 1;
-            realtime.notePolled(target.accessory, outcome);
+            realtime.notePolled(target, outcome);
           }
         }
         check(k === DOORS, `poll ${i} read ${k} doors`);
@@ -227,12 +200,15 @@ describe('a long run on a simulated clock', () => {
     expect(problems).toEqual([]);
 
     // Explicit bounds of the structures meant to be bounded.
-    const ownIds = recentIdsSize(ids);
-    expect(ownIds).toEqual({ order: WEBHOOK_SEEN_IDS_MAX, seen: WEBHOOK_SEEN_IDS_MAX, capacity: WEBHOOK_SEEN_IDS_MAX });
-    const webhookIds = recentIdsSize(internals.seenIds);
-    expect(webhookIds.order).toBeLessThanOrEqual(WEBHOOK_SEEN_IDS_MAX);
-    expect(webhookIds.seen).toBe(webhookIds.order);
-    expect(internals.unconfirmed.size).toBeLessThanOrEqual(DOORS);
+    const sizes = collectionSizes(roots);
+    expect({ order: sizes.get('ids.order'), seen: sizes.get('ids.seen'), capacity: ids.capacity }).toEqual({
+      order: WEBHOOK_SEEN_IDS_MAX,
+      seen: WEBHOOK_SEEN_IDS_MAX,
+      capacity: WEBHOOK_SEEN_IDS_MAX,
+    });
+    expect(sizes.get('realtime.seenIds.order')).toBeLessThanOrEqual(WEBHOOK_SEEN_IDS_MAX);
+    expect(sizes.get('realtime.seenIds.seen')).toBe(sizes.get('realtime.seenIds.order'));
+    expect(sizes.get('realtime.unconfirmed')).toBeLessThanOrEqual(DOORS);
 
     // And nothing reachable grows: the second half never holds more than the first, beyond one entry per door of churn.
     expect([...secondHalfMax.keys()].sort()).toEqual([...firstHalfMax.keys()].sort());

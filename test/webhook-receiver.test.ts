@@ -17,26 +17,14 @@ import { AccessControlSimulator, SAMPLE_ACCOUNT_USER, SAMPLE_FRONT_GATE_ID, SAMP
 import type { WebhookEvent } from '../src/webhook/event.js';
 import { WebhookReceiver } from '../src/webhook/receiver.js';
 import type { WebhookReceiverOptions } from '../src/webhook/receiver.js';
+import { captureLog } from './support/log.js';
+import type { LogLine } from './support/log.js';
 
 /** Like the service's: 96 hexadecimal characters (contract 6.3). */
 const KEY = randomBytes(48).toString('hex');
 const WRONG_KEY = randomBytes(48).toString('hex');
 const SHORT_TIMEOUTS = { headersMs: 200, requestMs: 300 };
 const DOOR_EVENT = { id: 'evt-1', eventType: 'door_state_change', doorID: 'door-1', doorState: 'OPEN', eventOccurred: 1_700_000_000 };
-
-interface LogLine {
-  level: 'debug' | 'info' | 'warn' | 'error';
-  message: string;
-}
-
-function makeLog(lines: LogLine[]): WebhookReceiverOptions['log'] {
-  return {
-    debug: (message) => lines.push({ level: 'debug', message }),
-    info: (message) => lines.push({ level: 'info', message }),
-    warn: (message) => lines.push({ level: 'warn', message }),
-    error: (message) => lines.push({ level: 'error', message }),
-  };
-}
 
 interface Harness {
   receiver: WebhookReceiver;
@@ -46,17 +34,17 @@ interface Harness {
 
 async function startReceiver(options: Partial<WebhookReceiverOptions> = {}): Promise<Harness> {
   const events: WebhookEvent[] = [];
-  const lines: LogLine[] = [];
+  const log = captureLog();
   const receiver = new WebhookReceiver({
     port: 0,
     host: '127.0.0.1',
     apiKey: KEY,
     onEvent: (event) => void events.push(event),
-    log: makeLog(lines),
+    log,
     ...options,
   });
   await receiver.start();
-  return { receiver, events, lines };
+  return { receiver, events, lines: log.lines };
 }
 
 interface Reply {
@@ -177,7 +165,7 @@ describe('WebhookReceiver', () => {
     expect((await post(h.receiver.url, { eventType: 'battery_low', doorID: 'nowhere' })).status).toBe(200);
     await vi.waitFor(() => expect(h.events).toHaveLength(1));
     expect(h.events[0]?.kind).toBe('unknown');
-    expect(h.lines).toContainEqual({ level: 'debug', message: 'Webhook of an unknown type, passed on: battery_low' });
+    expect(h.lines).toContainEqual({ level: 'debug', text: 'Webhook of an unknown type, passed on: battery_low' });
   });
 
   it('refuses a wrong or missing key with 401, applies nothing, never logs a key, and warns at most once a minute', async () => {
@@ -193,8 +181,8 @@ describe('WebhookReceiver', () => {
     expect(h.receiver.stats.unauthorized - before.unauthorized).toBe(4);
     const warnings = h.lines.filter((line) => line.level === 'warn');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]?.message).toContain('refused (401): a wrong API key in X-Service-API-Key');
-    expect(h.lines.map((line) => line.message).join('\n')).toContain('refused (401): no X-Service-API-Key header');
+    expect(warnings[0]?.text).toContain('refused (401): a wrong API key in X-Service-API-Key');
+    expect(h.lines.map((line) => line.text).join('\n')).toContain('refused (401): no X-Service-API-Key header');
     const everything = JSON.stringify(h.lines);
     expect(everything).not.toContain(KEY.slice(0, 16));
     expect(everything).not.toContain(WRONG_KEY.slice(0, 16));
@@ -325,7 +313,7 @@ describe('WebhookReceiver', () => {
     expect((await post(local.receiver.url, DOOR_EVENT)).status).toBe(200);
     await local.receiver.stop();
     expect(local.events).toEqual([]);
-    expect(local.lines.at(-1)?.message).toBe('Webhook dropped, the receiver is stopping: door_state_change: OPEN');
+    expect(local.lines.at(-1)?.text).toBe('Webhook dropped, the receiver is stopping: door_state_change: OPEN');
   });
 
   it('keeps working after a handler throws or rejects', async () => {
@@ -343,7 +331,7 @@ describe('WebhookReceiver', () => {
       expect((await post(local.receiver.url, { ...DOOR_EVENT, id: 'fine' })).status).toBe(200);
       await vi.waitFor(() => expect(calls).toBe(3));
       await vi.waitFor(() => expect(local.lines.filter((line) => line.level === 'error')).toHaveLength(2));
-      expect(local.lines.find((line) => line.level === 'error')?.message).toContain('handler exploded');
+      expect(local.lines.find((line) => line.level === 'error')?.text).toContain('handler exploded');
     } finally {
       await local.receiver.stop();
     }
@@ -386,11 +374,11 @@ describe('WebhookReceiver connection caps', () => {
       // The listener is full: a third client gets nothing either.
       expect(await open(port, '127.0.0.3').closed).toBe('');
       expect(local.receiver.stats.rejected).toBe(2);
-      const warnings = local.lines.filter((line) => line.level === 'warn').map((line) => line.message);
+      const warnings = local.lines.filter((line) => line.level === 'warn').map((line) => line.text);
       expect(warnings).toEqual([
         'The webhook listener holds its limit of 4 connections from one address, so new ones are closed unanswered (the latest from 127.0.0.1): a flood, or a client that opens connections without using them. HomeKit is not affected.',
       ]);
-      expect(local.lines.map((line) => line.message)).toContain(
+      expect(local.lines.map((line) => line.text)).toContain(
         'The webhook listener holds its limit of 6 connections, so new ones are closed unanswered (the latest from 127.0.0.3)',
       );
       for (const c of held) c.socket.destroy();
@@ -423,7 +411,7 @@ describe('WebhookReceiver lifecycle', () => {
   it('logs one line when listening, on all interfaces by default', async () => {
     const local = await startReceiver({ host: undefined });
     try {
-      expect(local.lines).toEqual([{ level: 'info', message: expect.stringMatching(/^Webhook listener on http:\/\/(\[::\]|0\.0\.0\.0):\d+\/ \(all interfaces\); the service only calls https/) as string }]);
+      expect(local.lines).toEqual([{ level: 'info', text: expect.stringMatching(/^Webhook listener on http:\/\/(\[::\]|0\.0\.0\.0):\d+\/ \(all interfaces\); the service only calls https/) as string }]);
       // Reachable over IPv4 loopback even when Node picked the dual-stack '::'.
       expect((await post(local.receiver.url, DOOR_EVENT)).status).toBe(200);
     } finally {
@@ -435,7 +423,7 @@ describe('WebhookReceiver lifecycle', () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
-    const receiver = new WebhookReceiver({ port, host: '127.0.0.1', apiKey: KEY, onEvent: () => undefined, log: makeLog([]) });
+    const receiver = new WebhookReceiver({ port, host: '127.0.0.1', apiKey: KEY, onEvent: () => undefined, log: captureLog() });
     await expect(receiver.start()).rejects.toThrow(`port ${port} is already in use; webhooks are off, the plugin carries on by polling`);
     expect(() => receiver.port).toThrow('not listening');
     await receiver.stop();
@@ -447,14 +435,14 @@ describe('WebhookReceiver lifecycle', () => {
   });
 
   it('rejects start() with an empty key or an unusable certificate', async () => {
-    const noKey = new WebhookReceiver({ port: 0, apiKey: '  ', onEvent: () => undefined, log: makeLog([]) });
+    const noKey = new WebhookReceiver({ port: 0, apiKey: '  ', onEvent: () => undefined, log: captureLog() });
     await expect(noKey.start()).rejects.toThrow('the webhook API key is empty');
-    const badTls = new WebhookReceiver({ port: 0, apiKey: KEY, tls: { cert: 'not a cert', key: 'not a key' }, onEvent: () => undefined, log: makeLog([]) });
+    const badTls = new WebhookReceiver({ port: 0, apiKey: KEY, tls: { cert: 'not a cert', key: 'not a key' }, onEvent: () => undefined, log: captureLog() });
     await expect(badTls.start()).rejects.toThrow(/^the webhook TLS certificate or key cannot be used/);
   });
 
   it('stop() closes kept-alive and stalled connections, is idempotent, and is fine when never started', async () => {
-    await new WebhookReceiver({ port: 0, apiKey: KEY, onEvent: () => undefined, log: makeLog([]) }).stop();
+    await new WebhookReceiver({ port: 0, apiKey: KEY, onEvent: () => undefined, log: captureLog() }).stop();
     const local = await startReceiver();
     const port = local.receiver.port;
     const agent = new HttpAgent({ keepAlive: true });
@@ -527,7 +515,7 @@ describe('WebhookReceiver over HTTPS', () => {
     const local = await startReceiver({ tls: { cert, key } });
     try {
       expect(local.receiver.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/$/);
-      expect(local.lines).toEqual([{ level: 'info', message: expect.stringMatching(/^Webhook listener on https:\/\/127\.0\.0\.1:\d+\/$/) as string }]);
+      expect(local.lines).toEqual([{ level: 'info', text: expect.stringMatching(/^Webhook listener on https:\/\/127\.0\.0\.1:\d+\/$/) as string }]);
       const reply = await send(local.receiver.url, JSON.stringify(DOOR_EVENT), { 'x-service-api-key': KEY }, { ca: cert });
       expect(reply.status).toBe(200);
       await vi.waitFor(() => expect(local.events).toHaveLength(1));

@@ -10,7 +10,8 @@ import type { ReportOutcome, ShownState } from '../door-state.js';
 import type { DoorOptions } from '../door-options.js';
 import { homeKitName, homeKitSerial, homeKitVersion } from '../homekit-name.js';
 import { oneLine } from '../log-text.js';
-import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL, DEFAULT_LEFT_OPEN_AFTER_S, WEBHOOK_OUT_OF_ORDER_WINDOW_MS } from '../settings.js';
+import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL, DEFAULT_LEFT_OPEN_AFTER_S } from '../settings.js';
+import { EventOrder } from '../webhook/event-order.js';
 import { DoorBattery } from './battery.js';
 import { DoorExtras } from './door-extras.js';
 import type { DoorContext } from './door-context.js';
@@ -40,10 +41,8 @@ export class GarageDoorAccessory {
   private deviceActive = true;
   private doorActive = true;
   private unknownStateLogged = false;
-  /** Service time of the newest webhook event applied: an older one must not roll the state back. */
-  private lastEventOccurredMs = Number.NEGATIVE_INFINITY;
-  /** Local time the newest webhook event arrived: a sync sent before it may carry an older state. */
-  private lastEventReceivedMs = Number.NEGATIVE_INFINITY;
+  /** Which webhook events and syncs are too old to apply. */
+  private readonly eventOrder = new EventOrder();
   /** The door's number on its controller, for webhooks that name doors by number (door1_open). */
   entityNumber: number | undefined;
   /** Since when the door is known to be open (local time); counted from the plugin's start for a door open then. */
@@ -159,7 +158,7 @@ export class GarageDoorAccessory {
       return undefined;
     }
     this.unknownStateLogged = false;
-    if (this.lastEventReceivedMs >= syncSentMs) {
+    if (this.eventOrder.outdates(syncSentMs)) {
       return undefined;
     }
     return this.applyState(door.state, 'changed outside HomeKit');
@@ -170,16 +169,9 @@ export class GarageDoorAccessory {
    * Returns 'stale' when the event is older than one already applied (webhooks can arrive out of order).
    */
   applyEvent(state: DoorState, occurredAtMs: number | undefined, who: string): ReportOutcome | 'stale' {
-    const now = this.deps.now();
-    if (occurredAtMs !== undefined) {
-      // Out-of-order deliveries come within moments of each other; past that window a newer-stamped event
-      // (a service clock running ahead) must not keep blocking the real ones.
-      if (occurredAtMs < this.lastEventOccurredMs && now - this.lastEventReceivedMs < WEBHOOK_OUT_OF_ORDER_WINDOW_MS) {
-        return 'stale';
-      }
-      this.lastEventOccurredMs = occurredAtMs;
+    if (!this.eventOrder.admit(occurredAtMs, this.deps.now())) {
+      return 'stale';
     }
-    this.lastEventReceivedMs = now;
     return this.applyState(state, who);
   }
 

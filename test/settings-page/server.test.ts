@@ -12,11 +12,11 @@ import { signIn } from '../../src/ui/sign-in.js';
 import { sendTestEvent } from '../../src/ui/test-event.js';
 import { WebhookReceiver } from '../../src/webhook/receiver.js';
 import type { WebhookEvent } from '../../src/webhook/event.js';
+import { captureLog } from '../support/log.js';
 
 const TOKEN = 'settings-page-token-8d1e';
 const KEY = 'ab12'.repeat(24);
 const SHORT_TIMEOUTS = { connectMs: 500, headersMs: 500, bodyMs: 500 };
-const quietLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 let sim: AccessControlSimulator;
 
@@ -122,7 +122,7 @@ describe('webhook port check', () => {
 describe('Send test event', () => {
   it('reaches the running listener with the key, moves nothing, and explains 401, 404 and no listener', async () => {
     const events: WebhookEvent[] = [];
-    const receiver = new WebhookReceiver({ port: 0, host: '127.0.0.1', apiKey: KEY, path: '/access-control', onEvent: (event) => void events.push(event), log: quietLog });
+    const receiver = new WebhookReceiver({ port: 0, host: '127.0.0.1', apiKey: KEY, path: '/access-control', onEvent: (event) => void events.push(event), log: captureLog() });
     await receiver.start();
     const target = { port: receiver.port, host: '127.0.0.1', path: '/access-control', apiKey: KEY, headerName: undefined, tls: false };
     try {

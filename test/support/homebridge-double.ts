@@ -50,28 +50,6 @@ export class ManualClock implements Clock {
   }
 }
 
-export interface LogLine {
-  level: 'info' | 'warn' | 'error' | 'debug' | 'success';
-  text: string;
-}
-
-export function captureLog(): Logging & { lines: LogLine[] } {
-  const lines: LogLine[] = [];
-  const at = (level: LogLine['level']) => (text: string) => {
-    lines.push({ level, text });
-  };
-  return Object.assign(at('info'), {
-    lines,
-    prefix: 'Access Control',
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    debug: at('debug'),
-    success: at('success'),
-    log: at('info'),
-  });
-}
-
 /** The parts of Homebridge's API the platform uses, over the real HAP-NodeJS, with the accessory cache kept as JSON like on disk. */
 export class HomebridgeDouble extends EventEmitter {
   readonly hap = hap;

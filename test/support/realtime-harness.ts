@@ -1,76 +1,124 @@
-// Builds a RealtimeUpdates with a counting logger and reaches its private parts (apply, seenIds, unconfirmed, receiver) for tests.
-import type { Logging } from 'homebridge';
-
-import type { GarageDoorAccessory } from '../../src/accessories/garage-door.js';
+// RealtimeUpdates with the one log double and a listener on a free local port, doors that follow the accessory's own
+// webhook ordering rule (EventOrder) over the real DoorStateMachine, and the sizes of the collections a run keeps.
+import type { DoorState } from '../../src/client/types.js';
 import type { WebhookConfig } from '../../src/config.js';
+import { DoorStateMachine } from '../../src/door-state.js';
+import type { ReportOutcome } from '../../src/door-state.js';
 import { RealtimeUpdates } from '../../src/realtime.js';
-import type { RecentIds } from '../../src/recent-ids.js';
+import type { RealtimeDoor } from '../../src/realtime.js';
+import { EventOrder } from '../../src/webhook/event-order.js';
 import type { WebhookEvent } from '../../src/webhook/event.js';
-import type { WebhookReceiver } from '../../src/webhook/receiver.js';
+import { captureLog } from './log.js';
+import type { CapturedLog } from './log.js';
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** A door as RealtimeUpdates sees it, applying events as GarageDoorAccessory does: the real EventOrder decides, the real machine reports. */
+export class OrderedDoor implements RealtimeDoor {
+  readonly machine: DoorStateMachine;
+  private readonly order = new EventOrder();
+  /** Calls of applyEvent, stale ones included. */
+  calls = 0;
+  stale = 0;
 
-/** Counts lines per level; keeps only the last of each, so a long run does not grow it. */
-export class CountingLog {
-  readonly counts: Record<LogLevel, number> = { debug: 0, info: 0, warn: 0, error: 0 };
-  readonly last: Partial<Record<LogLevel, string>> = {};
-  /** Lines matching this are counted in `matched`. */
-  matched = 0;
+  constructor(
+    readonly name: string,
+    initial: DoorState,
+    private readonly now: () => number,
+    /** Told of every call with the event's time, to count applications per event without keeping them here. */
+    private readonly onApply?: (occurredAtMs: number | undefined) => void,
+  ) {
+    this.machine = new DoorStateMachine(initial);
+  }
 
-  constructor(private readonly watch?: RegExp) {}
-
-  private line(level: LogLevel, message: string): void {
-    this.counts[level] += 1;
-    this.last[level] = message;
-    if (this.watch?.test(message)) {
-      this.matched += 1;
+  applyEvent(state: DoorState, occurredAtMs: number | undefined, _who: string): ReportOutcome | 'stale' {
+    this.calls += 1;
+    this.onApply?.(occurredAtMs);
+    if (!this.order.admit(occurredAtMs, this.now())) {
+      this.stale += 1;
+      return 'stale';
     }
+    return this.machine.report(state, this.now());
   }
-
-  get logging(): Logging {
-    return {
-      debug: (m: string) => this.line('debug', m),
-      info: (m: string) => this.line('info', m),
-      warn: (m: string) => this.line('warn', m),
-      error: (m: string) => this.line('error', m),
-      log: (_level: string, m: string) => this.line('info', m),
-      success: (m: string) => this.line('info', m),
-    } as unknown as Logging;
-  }
-}
-
-/** The private state of RealtimeUpdates a test needs to see. */
-export interface RealtimeInternals {
-  receiver: WebhookReceiver | object | undefined;
-  seenIds: RecentIds;
-  unconfirmed: Map<GarageDoorAccessory, number>;
-  apply(event: WebhookEvent): void;
 }
 
 export interface RealtimeHarness {
   realtime: RealtimeUpdates;
-  internals: RealtimeInternals;
-  log: CountingLog;
+  log: CapturedLog;
+  /** Where the listener answers, as its own log line gives it. */
+  url: string;
 }
 
-export function makeRealtime(options: {
+/** A RealtimeUpdates on 127.0.0.1 (a free port unless the config names one), its listener started: polls then expect webhooks. */
+export async function startRealtime(options: {
   config?: Partial<WebhookConfig>;
-  findDoor: (event: WebhookEvent) => GarageDoorAccessory | undefined;
+  findDoor: (event: WebhookEvent) => RealtimeDoor | undefined;
   now: () => number;
-  watch?: RegExp;
-}): RealtimeHarness {
-  const log = new CountingLog(options.watch);
+  /** Bounds the log lines kept (counts go on), for long runs. */
+  keepLines?: number;
+}): Promise<RealtimeHarness> {
+  const log = captureLog({ keep: options.keepLines });
   const realtime = new RealtimeUpdates({
-    log: log.logging,
-    config: { port: 1, apiKey: 'a'.repeat(96), headerName: 'X-Service-API-Key', reconcileInterval: 300, ...options.config },
+    log,
+    config: { port: 0, host: '127.0.0.1', apiKey: 'a'.repeat(96), headerName: 'X-Service-API-Key', reconcileInterval: 300, ...options.config },
     findDoor: options.findDoor,
     now: options.now,
   });
-  return { realtime, internals: realtime as unknown as RealtimeInternals, log };
+  await realtime.start();
+  if (log.counts.error > 0) {
+    throw new Error(`the listener did not start: ${log.texts('error').join('; ')}`);
+  }
+  const url = /^Webhook listener on (http:\/\/[^\s;]+)/.exec(log.texts('info').join('\n'))?.[1];
+  if (url === undefined) {
+    throw new Error(`the listener logged no address: ${log.texts('info').join('; ')}`);
+  }
+  return { realtime, log, url };
 }
 
-/** Private fields of RecentIds, to check it stays within its capacity. */
-export function recentIdsSize(ids: RecentIds): { order: number; seen: number; capacity: number } {
-  const inside = ids as unknown as { order: string[]; seen: Set<string>; capacity: number };
-  return { order: inside.order.length, seen: inside.seen.size, capacity: inside.capacity };
+/**
+ * Sizes of every Array, Map and Set reachable through object properties (private ones included) from `roots`,
+ * by path. Collections are not entered: their own size is what would grow.
+ */
+export function collectionSizes(roots: Record<string, unknown>): Map<string, number> {
+  const sizes = new Map<string, number>();
+  const seen = new Set<unknown>();
+  const visit = (value: unknown, path: string, depth: number): void => {
+    if (typeof value !== 'object' || value === null || seen.has(value) || depth > 5) {
+      return;
+    }
+    seen.add(value);
+    if (Array.isArray(value)) {
+      sizes.set(path, value.length);
+      return;
+    }
+    if (value instanceof Map || value instanceof Set) {
+      sizes.set(path, value.size);
+      return;
+    }
+    for (const [key, child] of Object.entries(value)) {
+      visit(child, `${path}.${key}`, depth + 1);
+    }
+  };
+  for (const [name, root] of Object.entries(roots)) {
+    visit(root, name, 0);
+  }
+  return sizes;
+}
+
+/** A parsed webhook event: an OPEN door-state event with nothing else known, with `fields` on top. */
+export function webhookEvent(fields: Partial<WebhookEvent> = {}): WebhookEvent {
+  return {
+    id: undefined,
+    eventType: 'door_state_change',
+    kind: 'door-state',
+    doorId: undefined,
+    deviceId: undefined,
+    doorNumber: undefined,
+    doorState: 'OPEN',
+    occurredAtMs: undefined,
+    channel: undefined,
+    toggleId: undefined,
+    ownerUserId: undefined,
+    user: undefined,
+    summary: '',
+    ...fields,
+  };
 }
