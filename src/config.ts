@@ -76,7 +76,7 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 const PATH_MESSAGE = 'must start with / and hold no spaces, ? or # (such as /access-control)';
 
 /** The optional listener for the service's webhooks (contract section 6). */
-export const webhookSchema = z
+const webhookSchema = z
   .object({
     /** Off keeps the other settings without a listener; left out, the block's presence turns the listener on. */
     enabled: flag.optional(),
@@ -177,12 +177,6 @@ export type DoorSettings = z.output<typeof doorSettingsSchema>;
  * block is not an object), so nothing syncs; `problems` names those and every other mistake. No value is ever quoted.
  */
 export type ConfigResult = { ok: true; config: PluginConfig; ignored: string[] } | { ok: false; problems: string[] };
-
-/** Both lists at once, for a settings page that shows what stops the plugin and what it would ignore. */
-export interface ConfigCheck {
-  problems: string[];
-  ignored: string[];
-}
 
 /** What replaces a top-level setting that cannot be read, said after its problem. */
 const FALLBACKS: Partial<Record<keyof typeof configSchema.shape, string>> = {
@@ -390,10 +384,4 @@ export function parseConfig(raw: unknown): ConfigResult {
     return { ok: false, problems: result.error.issues.map((issue) => `${dotted(issue.path)} ${issue.message}`) };
   }
   return { ok: true, config: result.data, ignored: findings.ignored };
-}
-
-/** A candidate block (say, one a settings page is about to save), as the plugin would read it at start. */
-export function checkConfig(raw: unknown): ConfigCheck {
-  const result = parseConfig(raw);
-  return result.ok ? { problems: [], ignored: result.ignored } : { problems: result.problems, ignored: [] };
 }

@@ -7,10 +7,6 @@ export class IncidentLog {
 
   constructor(private readonly log: Logging) {}
 
-  get active(): boolean {
-    return this.current !== undefined;
-  }
-
   /** Logs `message` only when the kind of failure (`key`) differs from the one already reported. */
   report(key: string, message: string): void {
     if (this.current === key) {

@@ -5,8 +5,9 @@ import type { DoorContext } from './accessories/door-context.js';
 import { isDoorContext } from './accessories/door-context.js';
 import { GarageDoorAccessory } from './accessories/garage-door.js';
 import { BugLog } from './bug-log.js';
-import { ServiceError } from './client/errors.js';
+import type { ServiceError } from './client/errors.js';
 import type { Timeouts } from './client/http.js';
+import { fallbackDoorName } from './client/schemas.js';
 import { AccessControlClient } from './client/service-client.js';
 import type { Account, Device, Door } from './client/types.js';
 import { SYSTEM_CLOCK } from './clock.js';
@@ -181,7 +182,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         log: this.log,
         toggle: (doorId, state) => {
           if (!this.client) {
-            throw new ServiceError('network', 'the plugin is not configured');
+            return Promise.reject(new Error('the configuration is not valid'));
           }
           return this.client.toggle(doorId, state);
         },
@@ -398,7 +399,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   }
 
   private addDoor(uuid: string, door: Door, device: Device): GarageDoorAccessory {
-    const name = homeKitName(door.name, `Door ${door.id.slice(0, 8)}`);
+    const name = homeKitName(door.name, fallbackDoorName(door.id));
     const accessory = new this.api.platformAccessory<DoorContext>(name, uuid);
     // A new door starts from its reported state; an unknown one is shown closed until the service says otherwise.
     accessory.context = { doorId: door.id, deviceId: device.id, name, state: door.state ?? 'CLOSED' };

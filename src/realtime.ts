@@ -12,7 +12,6 @@ import { WEBHOOK_MISS_GRACE_MS, WEBHOOK_MISS_WARN_INTERVAL_MS, WEBHOOK_SEEN_IDS_
 import { clean } from './webhook/event.js';
 import type { WebhookEvent } from './webhook/event.js';
 import { WebhookReceiver } from './webhook/receiver.js';
-import { STOPPED_ADVICE } from './webhook/server.js';
 
 /** What real-time updates need of a door: its name for the log, and a way to apply a webhook's state. */
 export interface RealtimeDoor {
@@ -20,6 +19,9 @@ export interface RealtimeDoor {
   /** Applies a state pushed by webhook; 'stale' when the event is older than one already applied. */
   applyEvent(state: DoorState, occurredAtMs: number | undefined, who: string): ReportOutcome | 'stale';
 }
+
+/** Said after every reason the listener cannot start, so the user knows what still works. */
+const STOPPED_ADVICE = 'webhooks are off, the plugin carries on by polling';
 
 export interface RealtimeDeps {
   log: Logging;
@@ -56,8 +58,13 @@ export class RealtimeUpdates {
     try {
       await this.startListener();
     } catch (error) {
-      this.deps.log.error(`The webhook listener could not start: ${error instanceof Error ? error.message : String(error)}; ${STOPPED_ADVICE}.`);
+      this.couldNotStart(error instanceof Error ? error.message : String(error));
     }
+  }
+
+  /** The one line for a listener that cannot start: why, and what still works. */
+  private couldNotStart(reason: string): void {
+    this.deps.log.error(`The webhook listener could not start: ${reason}; ${STOPPED_ADVICE}.`);
   }
 
   private async startListener(): Promise<void> {
@@ -70,7 +77,7 @@ export class RealtimeUpdates {
       tls = config.tlsCertFile && config.tlsKeyFile ? { cert: await readFile(config.tlsCertFile), key: await readFile(config.tlsKeyFile) } : undefined;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
-      log.error(`The webhook listener could not start: the TLS certificate or key file cannot be read (${code}); ${STOPPED_ADVICE}.`);
+      this.couldNotStart(`the TLS certificate or key file cannot be read (${code})`);
       return;
     }
     try {
@@ -93,7 +100,7 @@ export class RealtimeUpdates {
         await this.stop();
       }
     } catch (error) {
-      log.error(`The webhook listener could not start: ${error instanceof Error ? error.message : String(error)}.`);
+      this.couldNotStart(error instanceof Error ? error.message : String(error));
     }
   }
 
@@ -107,7 +114,7 @@ export class RealtimeUpdates {
     const reserved = await this.deps.reservedPorts?.();
     const clash = reserved?.ports.find((taken) => taken.port === config.port);
     if (clash) {
-      log.error(`The webhook listener could not start: port ${config.port} is ${clash.owner}; choose another webhook port; ${STOPPED_ADVICE}.`);
+      this.couldNotStart(`port ${config.port} is ${clash.owner}; choose another webhook port`);
       return false;
     }
     if (reserved && !reserved.complete) {

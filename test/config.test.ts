@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { checkConfig, configSchema, parseConfig } from '../src/config.js';
+import { configSchema, parseConfig } from '../src/config.js';
+import { checkBlock } from '../src/ui/check-config.js';
 import type { PluginConfig } from '../src/config.js';
 import { PLATFORM_NAME } from '../src/settings.js';
 
@@ -236,12 +237,14 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
     expect(JSON.stringify(ignored)).not.toContain(token);
   });
 
-  it('offers checkConfig for a settings page: problems and ignored sentences side by side', () => {
-    expect(checkConfig({ ...valid, pollInterval: 2 })).toEqual({
+  it('gives the settings page problems and ignored sentences side by side', () => {
+    expect(checkBlock({ ...valid, pollInterval: 2 }, undefined)).toEqual({
       problems: [],
       ignored: ['pollInterval must be at least 5 seconds; the default, 15 seconds, is used'],
+      shown: undefined,
+      excluded: {},
     });
-    expect(checkConfig({ baseUrl: valid.baseUrl })).toEqual({ problems: ['accessToken is required'], ignored: [] });
+    expect(checkBlock({ baseUrl: valid.baseUrl }, undefined)).toEqual({ problems: ['accessToken is required'], ignored: [], shown: undefined, excluded: {} });
   });
 });
 

@@ -1,7 +1,7 @@
 // The service client's typed failures, told apart by what the plugin must do about them, never by message text.
 
 export type ServiceErrorKind =
-  /** The access token was refused: the user must act; retrying soon only adds noise. */
+  /** 401 or 403: the access token was refused; the user must act, retrying soon only adds noise. */
   | 'auth'
   /** No connection: refused, DNS failure, reset. */
   | 'network'
@@ -13,6 +13,14 @@ export type ServiceErrorKind =
   | 'http'
   /** An answer that is not JSON, not the contract's shape, or not decodable. */
   | 'invalid-response';
+
+/** What an error status means for the plugin: the one place a status becomes a kind. */
+export function statusKind(status: number): ServiceErrorKind {
+  if (status === 401 || status === 403) {
+    return 'auth';
+  }
+  return status === 429 ? 'rate-limited' : 'http';
+}
 
 export class ServiceError extends Error {
   override readonly name = 'ServiceError';
@@ -35,7 +43,7 @@ export class ToggleRejectedError extends ServiceError {
     readonly serviceMessage: string | undefined,
   ) {
     super(
-      status === 401 ? 'auth' : 'http',
+      statusKind(status),
       `the service refused the command (HTTP ${status})${serviceMessage ? `: ${serviceMessage}` : ''}`,
       status,
     );

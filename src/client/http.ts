@@ -1,10 +1,8 @@
 // One JSON request over a kept-alive undici connection pool: timeouts, size limit, gzip, and errors mapped to ServiceError.
-import { promisify } from 'node:util';
-import { gunzip, inflate } from 'node:zlib';
-
 import { Agent, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
 
+import { BoundedChunks, decodeBody } from '../body.js';
 import { deadlineSignal } from '../clock.js';
 import { oneLine } from '../log-text.js';
 import {
@@ -16,9 +14,6 @@ import {
   MAX_RESPONSE_BYTES,
 } from '../settings.js';
 import { ServiceError } from './errors.js';
-
-const gunzipAsync = promisify(gunzip);
-const inflateAsync = promisify(inflate);
 
 export interface JsonResponse {
   status: number;
@@ -72,37 +67,28 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 }
 
 async function readLimited(body: Dispatcher.ResponseData['body']): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
+  const chunks = new BoundedChunks(MAX_RESPONSE_BYTES);
   for await (const chunk of body) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > MAX_RESPONSE_BYTES) {
+    if (!chunks.add(chunk as Buffer)) {
       body.destroy();
       throw new ServiceError('invalid-response', `the answer is larger than ${MAX_RESPONSE_BYTES} bytes`);
     }
-    chunks.push(buffer);
   }
-  return Buffer.concat(chunks);
+  return chunks.body;
 }
 
 async function decode(raw: Buffer, encoding: string | string[] | undefined): Promise<Buffer> {
-  if (raw.length === 0) {
-    // No body (204, 304, a bare error) is empty in any encoding; gunzip would call it corrupt.
-    return raw;
+  const decoded = await decodeBody(raw, encoding, MAX_RESPONSE_BYTES);
+  switch (decoded.kind) {
+    case 'ok':
+      return decoded.body;
+    case 'too-large':
+      throw new ServiceError('invalid-response', `the answer is larger than ${MAX_RESPONSE_BYTES} bytes once decompressed`);
+    case 'unsupported':
+      throw new ServiceError('invalid-response', `the answer is in an encoding the plugin does not read (${oneLine(decoded.encoding)})`);
+    case 'corrupt':
+      throw new ServiceError('invalid-response', 'the answer could not be decompressed');
   }
-  const name = (Array.isArray(encoding) ? encoding.join(',') : (encoding ?? '')).trim().toLowerCase();
-  try {
-    if (name === 'gzip' || name === 'x-gzip') {
-      return await gunzipAsync(raw, { maxOutputLength: MAX_RESPONSE_BYTES });
-    }
-    if (name === 'deflate') {
-      return await inflateAsync(raw, { maxOutputLength: MAX_RESPONSE_BYTES });
-    }
-  } catch {
-    throw new ServiceError('invalid-response', `the ${name} answer could not be decompressed`);
-  }
-  return raw;
 }
 
 /** Plain words for the connection failures users meet; the code stays in brackets for searching. */

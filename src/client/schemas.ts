@@ -51,10 +51,15 @@ function stateText(raw: unknown): string | undefined {
   }
 }
 
+/** The name of a door the service sent without one (or whose name leaves nothing HomeKit accepts). */
+export function fallbackDoorName(doorId: string): string {
+  return `Door ${doorId.slice(0, 8)}`;
+}
+
 function toDoor(raw: z.output<typeof doorSchema>): Door {
   return {
     id: raw.id,
-    name: raw.name?.trim() || `Door ${raw.id.slice(0, 8)}`,
+    name: raw.name?.trim() || fallbackDoorName(raw.id),
     entityNumber: raw.entity_number,
     active: raw.active,
     state: readState(raw.state),
@@ -73,7 +78,7 @@ function where(path: string, error: z.ZodError): string {
   return `${path}${field}: ${issue?.message ?? 'unreadable'}`;
 }
 
-/** Reads a sync answer. Throws only when the whole shape is wrong; a bad device or door is skipped and reported. */
+/** Reads a sync answer: returns (never throws) the ZodError when the whole shape is wrong; a bad device or door is skipped and reported. */
 export function parseSync(body: unknown): Account | z.ZodError {
   const top = syncSchema.safeParse(body);
   if (!top.success) {

@@ -2,7 +2,7 @@
 import type { Agent } from 'undici';
 
 import { READ_TIMEOUT_MS, TOGGLE_TIMEOUT_MS } from '../settings.js';
-import { ServiceError, ToggleRejectedError } from './errors.js';
+import { ServiceError, statusKind, ToggleRejectedError } from './errors.js';
 import { createAgent, DEFAULT_TIMEOUTS, requestJson } from './http.js';
 import type { JsonResponse, Timeouts } from './http.js';
 import { parseHistory, parseSync, toggleResponseSchema } from './schemas.js';
@@ -97,8 +97,8 @@ export class AccessControlClient {
     if (response.status === 200) {
       return;
     }
-    if (response.status === 429) {
-      throw new ServiceError('rate-limited', 'the service is limiting requests (HTTP 429)', 429, response.retryAfterMs);
+    if (statusKind(response.status) === 'rate-limited') {
+      throw statusError(response, 'toggle');
     }
     const parsed = toggleResponseSchema.safeParse(response.body);
     throw new ToggleRejectedError(response.status, parsed.success ? parsed.data.message : undefined);
@@ -131,15 +131,21 @@ export class AccessControlClient {
 }
 
 function expectOk(response: JsonResponse, what: string): void {
-  const { status } = response;
-  if (status === 200) {
-    return;
+  if (response.status !== 200) {
+    throw statusError(response, what);
   }
-  if (status === 401 || status === 403) {
-    throw new ServiceError('auth', `the service refused the access token (HTTP ${status})`, status);
+}
+
+/** The failure an error status stands for; a 429 or a 503 passes on how long the service asked to wait. */
+function statusError(response: JsonResponse, what: string): ServiceError {
+  const { status, retryAfterMs } = response;
+  const kind = statusKind(status);
+  switch (kind) {
+    case 'auth':
+      return new ServiceError(kind, `the service refused the access token (HTTP ${status})`, status);
+    case 'rate-limited':
+      return new ServiceError(kind, `the service is limiting requests (HTTP ${status})`, status, retryAfterMs);
+    default:
+      return new ServiceError(kind, `the ${what} request failed with HTTP ${status}`, status, retryAfterMs);
   }
-  if (status === 429) {
-    throw new ServiceError('rate-limited', `the service is limiting requests (HTTP 429)`, status, response.retryAfterMs);
-  }
-  throw new ServiceError('http', `the ${what} request failed with HTTP ${status}`, status, response.retryAfterMs);
 }

@@ -21,7 +21,7 @@ export interface TestEventResult {
 const WILDCARD_HOSTS = new Set(['', '0.0.0.0', '::', '[::]']);
 
 /** The address this machine reaches the listener at, in a URL. */
-export function listenerUrl(target: Pick<TestEventTarget, 'port' | 'host' | 'path' | 'tls'>): URL {
+function listenerUrl(target: Pick<TestEventTarget, 'port' | 'host' | 'path' | 'tls'>): URL {
   const host = target.host === undefined || WILDCARD_HOSTS.has(target.host) ? '127.0.0.1' : target.host;
   const hostPart = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return new URL(`${target.tls ? 'https' : 'http'}://${hostPart}:${target.port}${target.path ?? '/'}`);

@@ -109,11 +109,6 @@ export function parseWebhookEvent(body: unknown): WebhookEvent | { error: string
   return { ...event, summary: summarize(event) };
 }
 
-/** Type guard for parseWebhookEvent's answer. */
-export function isWebhookEvent(value: WebhookEvent | { error: string }): value is WebhookEvent {
-  return !('error' in value);
-}
-
 /**
  * The contract names the categories (6.1) but not the event types. Enforcer comes first because an
  * "unauthorized access" is an enforcer event; added/removed before access because adding a user to the

@@ -3,11 +3,12 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 import { DEFAULT_WEBHOOK_HEADER_NAME, WEBHOOK_MAX_BODY_BYTES, WEBHOOK_UNAUTHORIZED_LOG_INTERVAL_MS } from '../settings.js';
-import { ApiKeyCheck, LogRateLimit } from './api-key.js';
+import { LogRateLimit } from '../log-rate-limit.js';
+import { ApiKeyCheck } from './api-key.js';
 import type { WebhookEvent } from './event.js';
 import { handleWebhookRequest } from './request-handler.js';
 import type { RequestHandlerContext, WebhookLog, WebhookReceiverStats } from './request-handler.js';
-import { createWebhookServer, listenFailure, STOPPED_ADVICE } from './server.js';
+import { createWebhookServer, listenFailure } from './server.js';
 import type { ConnectionLimits } from './server.js';
 
 export type { WebhookLog, WebhookReceiverStats } from './request-handler.js';
@@ -105,7 +106,7 @@ export class WebhookReceiver {
 
   private async listen(): Promise<void> {
     if (this.options.apiKey.trim() === '') {
-      throw new Error(`the webhook API key is empty; ${STOPPED_ADVICE}`);
+      throw new Error('the webhook API key is empty');
     }
     const server = this.createServer();
     await new Promise<void>((resolve, reject) => {

@@ -1,10 +1,12 @@
 // Answers one webhook request: path, method, key, size, JSON, then 200 first and the event handed on afterwards.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { ApiKeyCheck, LogRateLimit } from './api-key.js';
+import { decodeBody } from '../body.js';
+import type { LogRateLimit } from '../log-rate-limit.js';
+import type { ApiKeyCheck } from './api-key.js';
 import { parseWebhookEvent } from './event.js';
 import type { WebhookEvent } from './event.js';
-import { declaredLength, decodeBody, readBoundedBody } from './request-body.js';
+import { declaredLength, readBoundedBody } from './request-body.js';
 
 export interface WebhookLog {
   debug(message: string): void;
@@ -71,7 +73,7 @@ export async function handleWebhookRequest(
   if (read.kind === 'too-large') {
     return refuse(ctx, req, res, 413, `the body is larger than ${ctx.maxBodyBytes} bytes`);
   }
-  const decoded = decodeBody(read.body, req.headers['content-encoding'], ctx.maxBodyBytes);
+  const decoded = await decodeBody(read.body, req.headers['content-encoding'], ctx.maxBodyBytes);
   if (decoded.kind === 'too-large') {
     return refuse(ctx, req, res, 413, `the decompressed body is larger than ${ctx.maxBodyBytes} bytes`);
   }

@@ -16,11 +16,9 @@ import {
   WEBHOOK_REQUEST_TIMEOUT_MS,
   WEBHOOK_TLS_HANDSHAKE_TIMEOUT_MS,
 } from '../settings.js';
-import { LogRateLimit } from './api-key.js';
+import { LogRateLimit } from '../log-rate-limit.js';
 import type { WebhookLog, WebhookReceiverStats } from './request-handler.js';
 
-/** Said after every reason the receiver cannot start, so the user knows what still works. */
-export const STOPPED_ADVICE = 'webhooks are off, the plugin carries on by polling';
 /** Node's sweep for expired connections must run well within the shortest time-out, or it cuts off late. */
 const MIN_CHECK_INTERVAL_MS = 10;
 
@@ -34,7 +32,7 @@ export interface ConnectionLimits {
   maxRequestsPerConnection: number;
 }
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   maxConnections: WEBHOOK_MAX_CONNECTIONS,
   maxConnectionsPerClient: WEBHOOK_MAX_CONNECTIONS_PER_CLIENT,
   maxRequestsPerConnection: WEBHOOK_MAX_REQUESTS_PER_CONNECTION,
@@ -77,7 +75,7 @@ export function createWebhookServer(settings: WebhookServerSettings): Server {
     } catch (error) {
       // Node's own text (e.g. "error:...:PEM routines::no start line") names the problem, never the key's content.
       const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(`the webhook TLS certificate or key cannot be used (${reason}); ${STOPPED_ADVICE}`, { cause: error });
+      throw new Error(`the webhook TLS certificate or key cannot be used (${reason})`, { cause: error });
     }
     server.on('tlsClientError', (error: Error, socket: Duplex) => {
       stats.rejected += 1;
@@ -167,13 +165,13 @@ function limitConnections(server: Server, settings: WebhookServerSettings): void
 export function listenFailure(error: NodeJS.ErrnoException, port: number, host: string | undefined): string {
   switch (error.code) {
     case 'EADDRINUSE':
-      return `port ${port} is already in use; ${STOPPED_ADVICE}`;
+      return `port ${port} is already in use`;
     case 'EACCES':
-      return `port ${port} needs privileges this process lacks (ports below 1024 usually do); ${STOPPED_ADVICE}`;
+      return `port ${port} needs privileges this process lacks (ports below 1024 usually do)`;
     case 'EADDRNOTAVAIL':
-      return `host ${host ?? '(all interfaces)'} is not an address of this machine, so port ${port} cannot be opened; ${STOPPED_ADVICE}`;
+      return `host ${host ?? '(all interfaces)'} is not an address of this machine, so port ${port} cannot be opened`;
     default:
-      return `port ${port} cannot be opened (${error.code ?? error.message}); ${STOPPED_ADVICE}`;
+      return `port ${port} cannot be opened (${error.code ?? error.message})`;
   }
 }
 
