@@ -168,6 +168,18 @@ describe('toggle', () => {
     expect(sim.getDoor(SAMPLE_GARAGE_DOOR_ID)?.state).toBe('CLOSED');
   });
 
+  it.each<[number, string]>([
+    [401, 'auth'],
+    [403, 'auth'],
+    [404, 'http'],
+    [429, 'rate-limited'],
+  ])('gives a toggle answered HTTP %i the same kind a sync gets (%s)', async (status, kind) => {
+    sim.setFault('toggle', { kind: 'status', status });
+    sim.setFault('sync', { kind: 'status', status });
+    expect((await failure(client.toggle(SAMPLE_GARAGE_DOOR_ID, 'OPEN'))).kind).toBe(kind);
+    expect((await failure(client.sync())).kind).toBe(kind);
+  });
+
   it('does not retry a toggle that timed out: the service may have acted', async () => {
     sim.setFault('toggle', { kind: 'hang' });
     const before = sim.countRequests('/endpoint/toggle');
