@@ -1,5 +1,5 @@
 // The service's door states, the opposite of each, and the CurrentDoorState value HomeKit shows for each.
-import { CURRENT_DOOR_STATE } from '../dev/homekit-controller.js';
+import { CURRENT_DOOR_STATE } from '../dev/hap-types.js';
 import type { SimDoorState } from '../simulator/server.js';
 
 export function opposite(state: SimDoorState): SimDoorState {

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { REPO_ROOT } from '../dev/homebridge-process.js';
-import { CURRENT_DOOR_STATE } from '../dev/homekit-controller.js';
+import { CURRENT_DOOR_STATE } from '../dev/hap-types.js';
 import { mib, ms, seconds, SUMMARY_HEADER, summaryRow } from './format.js';
 import type { HapCoalescing } from './hap-coalescing.js';
 import type { IdleResult } from './idle-window.js';

@@ -1,5 +1,5 @@
 // Waits until the bridge shows a given number of doors, then finds the tracked doors' characteristics in that one attribute database.
-import { HAP_CHARACTERISTIC, HAP_SERVICE } from '../dev/homekit-controller.js';
+import { HAP_CHARACTERISTIC, HAP_SERVICE } from '../dev/hap-types.js';
 import type { CharRef, HapAccessory, HomeKitController } from '../dev/homekit-controller.js';
 import { sleep } from './sleep.js';
 

@@ -1,7 +1,7 @@
 // Measurement 4: the paired controller writes TargetDoorState (a tap in Home); timed to the toggle POST at the simulator and to the write's answer.
 import { performance } from 'node:perf_hooks';
 
-import { TARGET_DOOR_STATE } from '../dev/homekit-controller.js';
+import { TARGET_DOOR_STATE } from '../dev/hap-types.js';
 import { ACTIVE_POLL_INTERVAL_MS } from '../settings.js';
 import type { SimDoorState } from '../simulator/server.js';
 import { DoorEventClock } from './door-events.js';

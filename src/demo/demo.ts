@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { freePort, REPO_ROOT, startHomebridge } from '../dev/homebridge-process.js';
 import type { HomebridgeProcess } from '../dev/homebridge-process.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_SHARED_GATE_ID } from '../simulator/server.js';
-import { CURRENT_DOOR_STATE_TYPE, InsecureHapClient, TARGET_DOOR_STATE_TYPE } from './insecure-hap.js';
+import { CURRENT_DOOR_STATE, HAP_CHARACTERISTIC, TARGET_DOOR_STATE } from '../dev/hap-types.js';
+import { InsecureHapClient } from './insecure-hap.js';
 
 const DEMO_TOKEN = 'demo-access-token';
 /** The simulator's port; the control commands printed below use it. */
@@ -19,10 +20,6 @@ const STORAGE_DIR = path.join(REPO_ROOT, '.demo', 'homebridge');
 const POLL_INTERVAL_S = 5;
 /** Pause between tour steps, so the log can be read as it goes. */
 const TOUR_STEP_PAUSE_MS = 9_000;
-/** HomeKit's value for "open" in TargetDoorState and CurrentDoorState. */
-const HOMEKIT_OPEN = 0;
-const HOMEKIT_OPENING = 2;
-const HOMEKIT_CLOSED = 1;
 /** Timers take at most about 24 days; the demo waits for Homebridge in slices. */
 const WAIT_SLICE_MS = 60 * 60_000;
 
@@ -34,21 +31,21 @@ async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise
   const hap = new InsecureHapClient(hb.port, hb.pin);
   await hb.waitForLog(/Added Shared Gate to HomeKit|Syncing the account/, 30_000);
   await sleep(2_000);
-  const target = await hap.findDoorCharacteristic(SAMPLE_FRONT_GATE_ID, TARGET_DOOR_STATE_TYPE);
-  const current = await hap.findDoorCharacteristic(SAMPLE_FRONT_GATE_ID, CURRENT_DOOR_STATE_TYPE);
+  const target = await hap.findDoorCharacteristic(SAMPLE_FRONT_GATE_ID, HAP_CHARACTERISTIC.TargetDoorState);
+  const current = await hap.findDoorCharacteristic(SAMPLE_FRONT_GATE_ID, HAP_CHARACTERISTIC.CurrentDoorState);
 
   say('Tour 1/3: Home asks to open "Front Gate" (as a tap in the Home app would).');
-  await hap.write(target, HOMEKIT_OPEN);
-  say(`Home now shows Front Gate as ${(await hap.read(current)) === HOMEKIT_OPENING ? "Opening..." : "not moving"}; the simulated gate takes ${DOOR_TRAVEL_TIME_MS / 1000} s.`);
+  await hap.write(target, TARGET_DOOR_STATE.OPEN);
+  say(`Home now shows Front Gate as ${(await hap.read(current)) === CURRENT_DOOR_STATE.OPENING ? "Opening..." : "not moving"}; the simulated gate takes ${DOOR_TRAVEL_TIME_MS / 1000} s.`);
   await sleep(TOUR_STEP_PAUSE_MS);
-  say(`Home shows Front Gate as ${(await hap.read(current)) === HOMEKIT_OPEN ? 'Open' : 'not open yet'}.`);
+  say(`Home shows Front Gate as ${(await hap.read(current)) === CURRENT_DOOR_STATE.OPEN ? 'Open' : 'not open yet'}.`);
 
   say('Tour 2/3: someone opens "Shared Gate" with its keypad, outside HomeKit. The service sends a webhook; Home shows it at once.');
   sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'OPEN', { channel: 'Keypad' });
   await sleep(TOUR_STEP_PAUSE_MS);
 
   say('Tour 3/3: Home closes "Front Gate" again.');
-  await hap.write(target, HOMEKIT_CLOSED);
+  await hap.write(target, TARGET_DOOR_STATE.CLOSED);
   await sleep(TOUR_STEP_PAUSE_MS);
 }
 

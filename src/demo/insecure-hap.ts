@@ -1,11 +1,8 @@
 // A tiny HomeKit client for Homebridge's insecure mode (-I): reads and writes characteristics with the PIN, no pairing.
 import { request } from 'undici';
 
-const GARAGE_DOOR_OPENER = '00000041-0000-1000-8000-0026BB765291';
-const ACCESSORY_INFORMATION = '0000003E-0000-1000-8000-0026BB765291';
-const SERIAL_NUMBER = '00000030-0000-1000-8000-0026BB765291';
-export const CURRENT_DOOR_STATE_TYPE = '0000000E-0000-1000-8000-0026BB765291';
-export const TARGET_DOOR_STATE_TYPE = '00000032-0000-1000-8000-0026BB765291';
+import { HAP_CHARACTERISTIC, HAP_SERVICE, hapUuid } from '../dev/hap-types.js';
+
 
 interface HapAccessories {
   accessories: { aid: number; services: { type: string; characteristics: { iid: number; type: string; value?: unknown }[] }[] }[];
@@ -13,7 +10,7 @@ interface HapAccessories {
 
 /** HAP sends types in short form (41) or long form; compare in long form. */
 function longType(type: string): string {
-  return type.length <= 8 ? `${type.padStart(8, '0')}-0000-1000-8000-0026BB765291`.toUpperCase() : type.toUpperCase();
+  return type.length <= 8 ? hapUuid(type.toUpperCase()) : type.toUpperCase();
 }
 
 export class InsecureHapClient {
@@ -36,9 +33,9 @@ export class InsecureHapClient {
   async findDoorCharacteristic(doorId: string, characteristic: string): Promise<{ aid: number; iid: number }> {
     const { accessories } = (await this.call('GET', '/accessories')) as HapAccessories;
     for (const accessory of accessories) {
-      const info = accessory.services.find((s) => longType(s.type) === ACCESSORY_INFORMATION);
-      const serial = info?.characteristics.find((c) => longType(c.type) === SERIAL_NUMBER)?.value;
-      const door = accessory.services.find((s) => longType(s.type) === GARAGE_DOOR_OPENER);
+      const info = accessory.services.find((s) => longType(s.type) === HAP_SERVICE.AccessoryInformation);
+      const serial = info?.characteristics.find((c) => longType(c.type) === HAP_CHARACTERISTIC.SerialNumber)?.value;
+      const door = accessory.services.find((s) => longType(s.type) === HAP_SERVICE.GarageDoorOpener);
       const found = door?.characteristics.find((c) => longType(c.type) === characteristic);
       if (serial === doorId && found) {
         return { aid: accessory.aid, iid: found.iid };

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { freePort, removeStorageDir, startHomebridge, STOP_BUDGET_MS, waitForChildBridge } from '../../src/dev/homebridge-process.js';
 import type { ChildBridge, HomebridgeProcess } from '../../src/dev/homebridge-process.js';
-import { HAP_CHARACTERISTIC, HAP_SERVICE, pairController } from '../../src/dev/homekit-controller.js';
+import { pairController } from '../../src/dev/homekit-controller.js';
+import { HAP_CHARACTERISTIC, HAP_SERVICE } from '../../src/dev/hap-types.js';
 import type { HapAccessory, HomeKitController } from '../../src/dev/homekit-controller.js';
 import {
   AccessControlSimulator,

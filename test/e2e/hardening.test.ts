@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { freePort, removeStorageDir, startHomebridge } from '../../src/dev/homebridge-process.js';
 import type { HomebridgeProcess } from '../../src/dev/homebridge-process.js';
-import { connectController, CURRENT_DOOR_STATE, pairController } from '../../src/dev/homekit-controller.js';
+import { connectController, pairController } from '../../src/dev/homekit-controller.js';
+import { CURRENT_DOOR_STATE } from '../../src/dev/hap-types.js';
 import type { HomeKitController } from '../../src/dev/homekit-controller.js';
 import { WEBHOOK_MAX_CONNECTIONS } from '../../src/settings.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../../src/simulator/server.js';

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { removeStorageDir, startHomebridge } from '../../src/dev/homebridge-process.js';
 import type { HomebridgeProcess } from '../../src/dev/homebridge-process.js';
-import { CURRENT_DOOR_STATE, HAP_STATUS, hasValue, pairController, TARGET_DOOR_STATE } from '../../src/dev/homekit-controller.js';
+import { hasValue, pairController } from '../../src/dev/homekit-controller.js';
+import { CURRENT_DOOR_STATE, HAP_STATUS, TARGET_DOOR_STATE } from '../../src/dev/hap-types.js';
 import type { HomeKitController } from '../../src/dev/homekit-controller.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../src/simulator/server.js';
 

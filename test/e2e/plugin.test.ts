@@ -12,7 +12,8 @@ import {
   SAMPLE_SHARED_DEVICE_ID,
   SAMPLE_SHARED_GATE_ID,
 } from '../../src/simulator/server.js';
-import { CHARGING_STATE, CURRENT_DOOR_STATE, HAP_STATUS, hasValue, pairController, STATUS_LOW_BATTERY, TARGET_DOOR_STATE } from '../../src/dev/homekit-controller.js';
+import { hasValue, pairController } from '../../src/dev/homekit-controller.js';
+import { CHARGING_STATE, CURRENT_DOOR_STATE, HAP_STATUS, STATUS_LOW_BATTERY, TARGET_DOOR_STATE } from '../../src/dev/hap-types.js';
 import type { CharRef, HomeKitController } from '../../src/dev/homekit-controller.js';
 
 const TOKEN = 'e2e-token-7c1d44b0a9';

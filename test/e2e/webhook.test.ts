@@ -16,7 +16,8 @@ import {
   SAMPLE_OWNED_DEVICE_ID,
   SAMPLE_SHARED_GATE_ID,
 } from '../../src/simulator/server.js';
-import { CURRENT_DOOR_STATE, hasValue, pairController } from '../../src/dev/homekit-controller.js';
+import { hasValue, pairController } from '../../src/dev/homekit-controller.js';
+import { CURRENT_DOOR_STATE } from '../../src/dev/hap-types.js';
 import type { HomeKitController } from '../../src/dev/homekit-controller.js';
 
 const TOKEN = 'webhook-e2e-token-41aa';
