@@ -1,6 +1,6 @@
 // Vitest: unit tests run files in parallel; e2e tests (real Homebridge processes) two files at a time after one build;
 // ui tests (the real Homebridge UI in Chromium) one file at a time, last.
-import { configDefaults, defineConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 
 /** A Homebridge boot + pair-setup + restart fits comfortably; a hung child is cut off by the harness first. */
 const E2E_TIMEOUT_MS = 120_000;
@@ -23,8 +23,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/e2e/**', 'test/ui/**'],
+          // The units mirroring src/, the platform on the Homebridge double, the stress runs, and the dev tools' own tests.
+          include: ['test/unit/**/*.test.ts', 'test/system/**/*.test.ts', 'test/stress/**/*.test.ts', 'test/dev/**/*.test.ts'],
         },
       },
       {

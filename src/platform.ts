@@ -1,30 +1,30 @@
 // The platform: reads the config, syncs the account on a schedule, and keeps one cached HomeKit accessory per door.
 import type { API, DynamicPlatformPlugin, Logging, PlatformAccessory, PlatformConfig } from 'homebridge';
 
-import type { DoorContext } from './accessories/door-context.js';
-import { isDoorContext } from './accessories/door-context.js';
-import { GarageDoorAccessory } from './accessories/garage-door.js';
-import { BugLog } from './bug-log.js';
+import type { DoorContext } from './door/context.js';
+import { isDoorContext } from './door/context.js';
+import { GarageDoorAccessory } from './door/garage-door.js';
+import { BugLog } from './util/bug-log.js';
 import type { ServiceError } from './client/errors.js';
 import type { Timeouts } from './client/http.js';
 import { fallbackDoorName } from './client/schemas.js';
 import { AccessControlClient } from './client/service-client.js';
 import type { Account, Device, Door } from './client/types.js';
-import { SYSTEM_CLOCK } from './clock.js';
-import type { Clock } from './clock.js';
+import { SYSTEM_CLOCK } from './util/clock.js';
+import type { Clock } from './util/clock.js';
 import { parseConfig } from './config.js';
 import type { PluginConfig } from './config.js';
-import { doorOptions, exclusionReason } from './door-options.js';
-import { keepFirstOfEachDoor } from './duplicate-doors.js';
-import type { DoorOfDevice, DuplicateDoor } from './duplicate-doors.js';
-import { readReservedPorts } from './homebridge-ports.js';
-import { homeKitName } from './homekit-name.js';
-import { IncidentLog } from './incident-log.js';
-import { listForLog, oneLine } from './log-text.js';
-import { RealtimeUpdates } from './realtime.js';
-import { describeWait, nextSyncDelayMs } from './sync-schedule.js';
+import { doorOptions, exclusionReason } from './door/options.js';
+import { keepFirstOfEachDoor } from './door/duplicates.js';
+import type { DoorOfDevice, DuplicateDoor } from './door/duplicates.js';
+import { readReservedPorts } from './util/homebridge-ports.js';
+import { homeKitName } from './door/homekit-name.js';
+import { IncidentLog } from './util/incident-log.js';
+import { listForLog, oneLine } from './util/log-text.js';
+import { RealtimeUpdates } from './webhook/realtime.js';
+import { describeWait, nextSyncDelayMs } from './sync/schedule.js';
 import type { WebhookEvent } from './webhook/event.js';
-import { WhoMovedIt } from './who-moved-it.js';
+import { WhoMovedIt } from './sync/who-moved-it.js';
 import {
   ACTIVE_POLL_INTERVAL_MS,
   FAILED_SYNCS_BEFORE_NO_RESPONSE,
@@ -34,8 +34,8 @@ import {
   PLUGIN_NAME,
   SYNCS_MISSING_BEFORE_REMOVAL,
 } from './settings.js';
-import { SyncLoop } from './sync-loop.js';
-import { asServiceError, syncFailureLogLine } from './sync-failure.js';
+import { SyncLoop } from './sync/loop.js';
+import { asServiceError, syncFailureLogLine } from './sync/failure.js';
 
 /** A door the options keep out of HomeKit, and why. */
 interface ExcludedDoor {

@@ -2,9 +2,9 @@
 import { Agent, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
 
-import { BoundedChunks, decodeBody } from '../body.js';
-import { deadlineSignal } from '../clock.js';
-import { oneLine } from '../log-text.js';
+import { BoundedChunks, decodeBody } from '../util/body.js';
+import { deadlineSignal } from '../util/clock.js';
+import { oneLine } from '../util/log-text.js';
 import {
   BODY_TIMEOUT_MS,
   CONNECT_TIMEOUT_MS,

@@ -1,7 +1,7 @@
 // What the plugin will make of the block the settings page is about to save: the plugin's own parser, and which doors it shows.
 import type { Account } from '../client/types.js';
 import { parseConfig } from '../config.js';
-import { exclusionReason } from '../door-options.js';
+import { exclusionReason } from '../door/options.js';
 import { MAX_ACCESSORIES_PER_BRIDGE } from '../settings.js';
 import type { ConfigCheck } from './page/views.js';
 

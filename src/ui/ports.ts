@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 
 import { z } from 'zod';
 
-import { reservedPorts } from '../homebridge-ports.js';
+import { reservedPorts } from '../util/homebridge-ports.js';
 import { PLATFORM_NAME } from '../settings.js';
 import type { Message } from './page/views.js';
 

@@ -3,10 +3,10 @@ import { ServiceError } from '../client/errors.js';
 import type { Timeouts } from '../client/http.js';
 import { AccessControlClient } from '../client/service-client.js';
 import type { Account } from '../client/types.js';
-import { SYSTEM_CLOCK } from '../clock.js';
+import { SYSTEM_CLOCK } from '../util/clock.js';
 import { parseConfig } from '../config.js';
 import { PLATFORM_NAME, SIGN_IN_DEADLINE_MS } from '../settings.js';
-import { asServiceError, syncFailureReason } from '../sync-failure.js';
+import { asServiceError, syncFailureReason } from '../sync/failure.js';
 import { accountView } from './account-view.js';
 import type { AccountView } from './page/views.js';
 

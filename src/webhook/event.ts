@@ -1,7 +1,7 @@
 // Reads a webhook message body (contract 6.2) liberally into a WebhookEvent: both field spellings, unknown fields and types pass.
 import { z } from 'zod';
 
-import { oneLine } from '../log-text.js';
+import { oneLine } from '../util/log-text.js';
 
 import type { DoorState } from '../client/types.js';
 

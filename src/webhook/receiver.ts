@@ -3,7 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 import { DEFAULT_WEBHOOK_HEADER_NAME, WEBHOOK_MAX_BODY_BYTES, WEBHOOK_UNAUTHORIZED_LOG_INTERVAL_MS } from '../settings.js';
-import { LogRateLimit } from '../log-rate-limit.js';
+import { LogRateLimit } from '../util/log-rate-limit.js';
 import { ApiKeyCheck } from './api-key.js';
 import type { WebhookEvent } from './event.js';
 import { handleWebhookRequest } from './request-handler.js';

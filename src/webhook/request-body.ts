@@ -1,7 +1,7 @@
 // Reads a webhook request's body up to a byte limit, pausing the request the moment it grows past it so a 413 can still be answered.
 import type { IncomingMessage } from 'node:http';
 
-import { BoundedChunks } from '../body.js';
+import { BoundedChunks } from '../util/body.js';
 
 export type BodyResult =
   | { kind: 'ok'; body: Buffer }

@@ -1,8 +1,8 @@
 // Answers one webhook request: path, method, key, size, JSON, then 200 first and the event handed on afterwards.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { decodeBody } from '../body.js';
-import type { LogRateLimit } from '../log-rate-limit.js';
+import { decodeBody } from '../util/body.js';
+import type { LogRateLimit } from '../util/log-rate-limit.js';
 import type { ApiKeyCheck } from './api-key.js';
 import { parseWebhookEvent } from './event.js';
 import type { WebhookEvent } from './event.js';

@@ -16,7 +16,7 @@ import {
   WEBHOOK_REQUEST_TIMEOUT_MS,
   WEBHOOK_TLS_HANDSHAKE_TIMEOUT_MS,
 } from '../settings.js';
-import { LogRateLimit } from '../log-rate-limit.js';
+import { LogRateLimit } from '../util/log-rate-limit.js';
 import type { WebhookLog, WebhookReceiverStats } from './request-handler.js';
 
 /** Node's sweep for expired connections must run well within the shortest time-out, or it cuts off late. */

@@ -1,8 +1,8 @@
 // Homebridge stays up whatever the config says: nothing configured, bad values, or a service that cannot be found at all.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { removeStorageDir, startHomebridge, STOP_BUDGET_MS } from '../../src/dev/homebridge-process.js';
-import type { HomebridgeProcess } from '../../src/dev/homebridge-process.js';
+import { removeStorageDir, startHomebridge, STOP_BUDGET_MS } from '../../dev/harness/homebridge-process.js';
+import type { HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
 
 const SECRET = 'bad-config-secret-93e1';
 /** Long enough for the first sync and its first retry to fail. */

@@ -3,11 +3,11 @@ import { randomBytes } from 'node:crypto';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { freePort, removeStorageDir, startHomebridge, STOP_BUDGET_MS, waitForChildBridge } from '../../src/dev/homebridge-process.js';
-import type { ChildBridge, HomebridgeProcess } from '../../src/dev/homebridge-process.js';
-import { pairController } from '../../src/dev/homekit-controller.js';
-import { HAP_CHARACTERISTIC, HAP_SERVICE } from '../../src/dev/hap-types.js';
-import type { HapAccessory, HomeKitController } from '../../src/dev/homekit-controller.js';
+import { freePort, removeStorageDir, startHomebridge, STOP_BUDGET_MS, waitForChildBridge } from '../../dev/harness/homebridge-process.js';
+import type { ChildBridge, HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
+import { pairController } from '../../dev/harness/homekit-controller.js';
+import { HAP_CHARACTERISTIC, HAP_SERVICE } from '../../dev/harness/hap-types.js';
+import type { HapAccessory, HomeKitController } from '../../dev/harness/homekit-controller.js';
 import {
   AccessControlSimulator,
   makeDoor,
@@ -16,7 +16,7 @@ import {
   SAMPLE_OWNED_DEVICE_ID,
   SAMPLE_SHARED_DEVICE_ID,
   SAMPLE_SHARED_GATE_ID,
-} from '../../src/simulator/server.js';
+} from '../../dev/simulator/server.js';
 
 const TOKEN = 'e2e-token-child-bridges-4b7e';
 /** The smallest poll interval the config allows, so a door added to the account shows up soon. */

@@ -4,13 +4,13 @@ import type { Socket } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { freePort, removeStorageDir, startHomebridge } from '../../src/dev/homebridge-process.js';
-import type { HomebridgeProcess } from '../../src/dev/homebridge-process.js';
-import { connectController, pairController } from '../../src/dev/homekit-controller.js';
-import { CURRENT_DOOR_STATE } from '../../src/dev/hap-types.js';
-import type { HomeKitController } from '../../src/dev/homekit-controller.js';
+import { freePort, removeStorageDir, startHomebridge } from '../../dev/harness/homebridge-process.js';
+import type { HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
+import { connectController, pairController } from '../../dev/harness/homekit-controller.js';
+import { CURRENT_DOOR_STATE } from '../../dev/harness/hap-types.js';
+import type { HomeKitController } from '../../dev/harness/homekit-controller.js';
 import { WEBHOOK_MAX_CONNECTIONS } from '../../src/settings.js';
-import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../../src/simulator/server.js';
+import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
 
 const TOKEN = 'hardening-e2e-token-5d1c';
 const API_KEY = 'bead'.repeat(24);

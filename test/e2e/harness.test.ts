@@ -4,11 +4,11 @@ import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HapStatusError, connectController, pairController } from '../../src/dev/homekit-controller.js';
-import { CURRENT_DOOR_STATE, HAP_CHARACTERISTIC, HAP_SERVICE, HAP_STATUS, TARGET_DOOR_STATE } from '../../src/dev/hap-types.js';
-import type { CharacteristicEvent, HomeKitController } from '../../src/dev/homekit-controller.js';
-import { PLUGIN_NAME, REPO_ROOT, STOP_BUDGET_MS, freePort, makeEmptyPluginDir, removeStorageDir, startHomebridge } from '../../src/dev/homebridge-process.js';
-import type { HomebridgeProcess } from '../../src/dev/homebridge-process.js';
+import { HapStatusError, connectController, pairController } from '../../dev/harness/homekit-controller.js';
+import { CURRENT_DOOR_STATE, HAP_CHARACTERISTIC, HAP_SERVICE, HAP_STATUS, TARGET_DOOR_STATE } from '../../dev/harness/hap-types.js';
+import type { CharacteristicEvent, HomeKitController } from '../../dev/harness/homekit-controller.js';
+import { PLUGIN_NAME, REPO_ROOT, STOP_BUDGET_MS, freePort, makeEmptyPluginDir, removeStorageDir, startHomebridge } from '../../dev/harness/homebridge-process.js';
+import type { HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
 
 /** The bridge accessory always has aid 1. */
 const BRIDGE_AID = 1;

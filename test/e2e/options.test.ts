@@ -1,12 +1,12 @@
 // Door options end to end: extra services present or absent, the switch and the sensors at work, read-only, who moved it, option changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { removeStorageDir, startHomebridge } from '../../src/dev/homebridge-process.js';
-import type { HomebridgeProcess } from '../../src/dev/homebridge-process.js';
-import { hasValue, pairController } from '../../src/dev/homekit-controller.js';
-import { CURRENT_DOOR_STATE, HAP_STATUS, TARGET_DOOR_STATE } from '../../src/dev/hap-types.js';
-import type { HomeKitController } from '../../src/dev/homekit-controller.js';
-import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../src/simulator/server.js';
+import { removeStorageDir, startHomebridge } from '../../dev/harness/homebridge-process.js';
+import type { HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
+import { hasValue, pairController } from '../../dev/harness/homekit-controller.js';
+import { CURRENT_DOOR_STATE, HAP_STATUS, TARGET_DOOR_STATE } from '../../dev/harness/hap-types.js';
+import type { HomeKitController } from '../../dev/harness/homekit-controller.js';
+import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
 
 const TOKEN = 'options-e2e-token-77b2';
 const POLL_INTERVAL_S = 5;

@@ -3,18 +3,18 @@ import { writeFileSync } from 'node:fs';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { removeStorageDir, startHomebridge, STOP_BUDGET_MS } from '../../src/dev/homebridge-process.js';
-import type { HomebridgeProcess } from '../../src/dev/homebridge-process.js';
+import { removeStorageDir, startHomebridge, STOP_BUDGET_MS } from '../../dev/harness/homebridge-process.js';
+import type { HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
 import {
   AccessControlSimulator,
   SAMPLE_FRONT_GATE_ID,
   SAMPLE_GARAGE_DOOR_ID,
   SAMPLE_SHARED_DEVICE_ID,
   SAMPLE_SHARED_GATE_ID,
-} from '../../src/simulator/server.js';
-import { hasValue, pairController } from '../../src/dev/homekit-controller.js';
-import { CHARGING_STATE, CURRENT_DOOR_STATE, HAP_STATUS, STATUS_LOW_BATTERY, TARGET_DOOR_STATE } from '../../src/dev/hap-types.js';
-import type { CharRef, HomeKitController } from '../../src/dev/homekit-controller.js';
+} from '../../dev/simulator/server.js';
+import { hasValue, pairController } from '../../dev/harness/homekit-controller.js';
+import { CHARGING_STATE, CURRENT_DOOR_STATE, HAP_STATUS, STATUS_LOW_BATTERY, TARGET_DOOR_STATE } from '../../dev/harness/hap-types.js';
+import type { CharRef, HomeKitController } from '../../dev/harness/homekit-controller.js';
 
 const TOKEN = 'e2e-token-7c1d44b0a9';
 /** Short enough that a door arrives within a fast-poll or two. */

@@ -7,18 +7,18 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { freePort, removeStorageDir, startHomebridge } from '../../src/dev/homebridge-process.js';
-import type { HomebridgeProcess } from '../../src/dev/homebridge-process.js';
+import { freePort, removeStorageDir, startHomebridge } from '../../dev/harness/homebridge-process.js';
+import type { HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
 import {
   AccessControlSimulator,
   SAMPLE_FRONT_GATE_ID,
   SAMPLE_GARAGE_DOOR_ID,
   SAMPLE_OWNED_DEVICE_ID,
   SAMPLE_SHARED_GATE_ID,
-} from '../../src/simulator/server.js';
-import { hasValue, pairController } from '../../src/dev/homekit-controller.js';
-import { CURRENT_DOOR_STATE } from '../../src/dev/hap-types.js';
-import type { HomeKitController } from '../../src/dev/homekit-controller.js';
+} from '../../dev/simulator/server.js';
+import { hasValue, pairController } from '../../dev/harness/homekit-controller.js';
+import { CURRENT_DOOR_STATE } from '../../dev/harness/hap-types.js';
+import type { HomeKitController } from '../../dev/harness/homekit-controller.js';
 
 const TOKEN = 'webhook-e2e-token-41aa';
 const API_KEY = 'c0ffee'.repeat(16);

@@ -5,8 +5,8 @@ import * as hap from 'hap-nodejs';
 import type { API, Logging, PlatformConfig } from 'homebridge';
 import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
 
-import { timerDelayMs } from '../../src/clock.js';
-import type { Clock } from '../../src/clock.js';
+import { timerDelayMs } from '../../src/util/clock.js';
+import type { Clock } from '../../src/util/clock.js';
 import { AccessControlPlatform } from '../../src/platform.js';
 import type { PlatformRuntime } from '../../src/platform.js';
 

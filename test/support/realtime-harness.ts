@@ -2,10 +2,10 @@
 // webhook ordering rule (EventOrder) over the real DoorStateMachine, and the sizes of the collections a run keeps.
 import type { DoorState } from '../../src/client/types.js';
 import type { WebhookConfig } from '../../src/config.js';
-import { DoorStateMachine } from '../../src/door-state.js';
-import type { ReportOutcome } from '../../src/door-state.js';
-import { RealtimeUpdates } from '../../src/realtime.js';
-import type { RealtimeDoor } from '../../src/realtime.js';
+import { DoorStateMachine } from '../../src/door/state-machine.js';
+import type { ReportOutcome } from '../../src/door/state-machine.js';
+import { RealtimeUpdates } from '../../src/webhook/realtime.js';
+import type { RealtimeDoor } from '../../src/webhook/realtime.js';
 import { EventOrder } from '../../src/webhook/event-order.js';
 import type { WebhookEvent } from '../../src/webhook/event.js';
 import { captureLog } from './log.js';

@@ -4,11 +4,11 @@ import type { Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { parseConfig } from '../../src/config.js';
-import { freePort } from '../../src/dev/homebridge-process.js';
-import { doorOptions } from '../../src/door-options.js';
+import { freePort } from '../../dev/harness/homebridge-process.js';
+import { doorOptions } from '../../src/door/options.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
-import { AccessControlSimulator, makeDevice, makeDoor, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../src/simulator/server.js';
-import type { SimDevice } from '../../src/simulator/server.js';
+import { AccessControlSimulator, makeDevice, makeDoor, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
+import type { SimDevice } from '../../dev/simulator/server.js';
 import { startUiHarness } from './ui-harness.js';
 import type { CustomUiSettings, UiHarness } from './ui-harness.js';
 

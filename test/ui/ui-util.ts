@@ -37,4 +37,4 @@ export function withoutStatefulFlags(re: RegExp): RegExp {
 }
 
 // The e2e harness's own: one place for a free port and a bridge identity.
-export { freePort, randomBridgeUsername } from '../../src/dev/homebridge-process.js';
+export { freePort, randomBridgeUsername } from '../../dev/harness/homebridge-process.js';

@@ -1,0 +1,151 @@
+// `npm run bench`: measures latency, throughput, sync cost by account size, memory, idle CPU and request rates on real Homebridges.
+import { performance } from 'node:perf_hooks';
+
+import { homebridgePackage, READY_LINE } from '../harness/homebridge-process.js';
+import { DEFAULT_POLL_INTERVAL_S, DEFAULT_RECONCILE_INTERVAL_S } from '../../src/settings.js';
+import { Cleanup } from './cleanup.js';
+import { guardProcess } from './guard.js';
+import { findHapCoalescing } from './hap-coalescing.js';
+import { watchIdle } from './idle-window.js';
+import type { IdleTarget } from './idle-window.js';
+import { loadAverage, machineInfo } from './machine.js';
+import { memoryPerDoor } from './memory-per-door.js';
+import { measurePollBaseline, POLL_BASELINE_INTERVAL_S } from './poll-baseline.js';
+import { renderReport, REPORT_FILE, writeReport } from './report.js';
+import type { PhaseTiming } from './report.js';
+import { pollingRate, webhookRate } from './request-rate.js';
+import { startRig } from './rig.js';
+import { SCALE_POLL_INTERVAL_S, startScaleRigs } from './scale-rigs.js';
+import { SimRequestClock } from './sim-request-clock.js';
+import { measureSyncReconcile } from './sync-reconcile.js';
+import { measureThroughput } from './throughput.js';
+import { sendFirstWebhook } from './webhook-flowing.js';
+import { measureWebhookLatency } from './webhook-latency.js';
+import { measureWriteLatency } from './write-latency.js';
+
+/** Poll interval of the webhook rig: long enough that no poll happens while it is measured. */
+const WEBHOOK_RIG_POLL_INTERVAL_S = 300;
+/** The bench normally takes under 3 minutes; past this it cleans up and exits on its own. */
+const HARD_LIMIT_MS = 6 * 60_000;
+/** After clean-up, the process is made to exit if some handle still holds it open this long. */
+const EXIT_GRACE_MS = 5_000;
+
+const progress = (text: string): void => {
+  process.stderr.write(`bench: ${text}\n`);
+};
+
+async function timed<T>(phases: PhaseTiming[], name: string, run: () => Promise<T>): Promise<T> {
+  const startedAt = performance.now();
+  progress(`${name}…`);
+  try {
+    return await run();
+  } finally {
+    phases.push({ name, ms: performance.now() - startedAt });
+  }
+}
+
+async function run(cleanup: Cleanup): Promise<void> {
+  const startedAt = new Date();
+  const benchStart = performance.now();
+  const machine = machineInfo();
+  const packageName = homebridgePackage();
+  const hap = findHapCoalescing(packageName);
+  const phases: PhaseTiming[] = [];
+  const requests = new SimRequestClock();
+  requests.start();
+  cleanup.add('simulator request clock', () => requests.stop());
+
+  // Alone on the machine: the millisecond-scale measurements.
+  const webhookRig = await timed(phases, 'webhook rig start', () =>
+    startRig(cleanup, { pollIntervalS: WEBHOOK_RIG_POLL_INTERVAL_S, webhook: true }),
+  );
+  const ready = READY_LINE.exec(webhookRig.hb.log());
+  const homebridge = { packageName, version: ready?.[1] ?? webhookRig.hb.version, hapVersion: ready?.[2] ?? 'unknown' };
+  const latency = await timed(phases, 'webhook latency', () => measureWebhookLatency(webhookRig));
+  // Before the bursts: they stamp events up to ~15 s ahead of the clock, which would make the arrivals' webhooks look stale.
+  const write = await timed(phases, 'write → toggle', () => measureWriteLatency(webhookRig, requests));
+  const throughput = await timed(phases, 'throughput', () => measureThroughput(webhookRig));
+  // Homebridge takes ~5 s to exit; it does so while the next ones boot.
+  const webhookRigStopped = webhookRig.close();
+
+  // Side by side: six bridges. From here on a figure is per process, seconds long, or compares sizes under the same load.
+  const pollRigStart = startRig(cleanup, { pollIntervalS: POLL_BASELINE_INTERVAL_S, webhook: false });
+  const sideStart = startScaleRigs(cleanup);
+  const [side, pollRig] = await timed(phases, 'side rigs start (6 at once; the webhook rig stops meanwhile)', async () => {
+    // A barrier first: every boot ends (and registers what it started) before a failure is thrown.
+    await Promise.allSettled([pollRigStart, sideStart]);
+    return [await sideStart, await pollRigStart] as const;
+  });
+  const firstWebhook = await sendFirstWebhook(side.webhookDefaults);
+  const syncs = await timed(phases, 'sync and reconcile (3 sizes at once)', () => Promise.all(side.sized.map((s) => measureSyncReconcile(s, requests))));
+  const doors = (n: number): string => `${n} door${n === 1 ? '' : 's'}`;
+  const idleTargets: IdleTarget[] = [
+    { label: doors(0), kind: 'bare', schedule: `polls every ${DEFAULT_POLL_INTERVAL_S} s (default)`, rig: side.bare },
+    ...side.sized.map((s): IdleTarget => ({ label: doors(s.doorCount), kind: 'sized', schedule: `polls every ${SCALE_POLL_INTERVAL_S} s`, rig: s.rig })),
+    {
+      label: `${doors(side.webhookDefaults.doorCount)}, webhooks`,
+      kind: 'webhook',
+      schedule: `webhooks arrived: syncs every ${DEFAULT_RECONCILE_INTERVAL_S} s (default reconcileInterval)`,
+      rig: side.webhookDefaults,
+    },
+  ];
+  const [idle, poll] = await Promise.all([
+    timed(phases, 'idle window (alongside the poll baseline)', () => watchIdle(idleTargets, requests)),
+    timed(phases, 'poll baseline', () => measurePollBaseline(pollRig)),
+  ]);
+  const watchEnd = performance.now();
+  const memory = memoryPerDoor(idle);
+  const rates = {
+    polling: pollingRate(side.bare, requests, watchEnd),
+    webhooks: webhookRate(side.webhookDefaults, requests, firstWebhook, watchEnd),
+  };
+  const rigs = [side.bare, side.webhookDefaults, ...side.sized.map((s) => s.rig), pollRig];
+  await timed(phases, 'stop (all at once)', () => Promise.all([webhookRigStopped, ...rigs.map((rig) => rig.close())]));
+
+  const markdown = renderReport({
+    startedAt,
+    totalMs: performance.now() - benchStart,
+    phases,
+    machine,
+    loadAtEnd: loadAverage(),
+    homebridge,
+    hap,
+    webhookRigPollIntervalS: WEBHOOK_RIG_POLL_INTERVAL_S,
+    latency,
+    throughput,
+    poll,
+    write,
+    syncs,
+    idle,
+    memory,
+    rates,
+  });
+  await writeReport(markdown);
+  process.stdout.write(`${markdown}\n`);
+  progress(`wrote ${REPORT_FILE}`);
+}
+
+async function main(): Promise<void> {
+  const cleanup = new Cleanup();
+  const unguard = guardProcess(cleanup, HARD_LIMIT_MS);
+  let exitCode = 0;
+  try {
+    await run(cleanup);
+  } catch (error) {
+    exitCode = 1;
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  } finally {
+    for (const failure of await cleanup.runAll()) {
+      exitCode = 1;
+      process.stderr.write(`bench: clean-up step failed: ${failure}\n`);
+    }
+    unguard();
+  }
+  process.exitCode = exitCode;
+  setTimeout(() => {
+    progress(`something still held the process open ${EXIT_GRACE_MS} ms after clean-up; exiting anyway`);
+    process.exit(exitCode);
+  }, EXIT_GRACE_MS).unref();
+}
+
+void main();

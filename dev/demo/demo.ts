@@ -1,0 +1,134 @@
+// `npm run demo`: the simulator with a sample account, a real Homebridge running the plugin, and a short guided tour.
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { randomBytes } from 'node:crypto';
+
+import { freePort, REPO_ROOT, startHomebridge } from '../harness/homebridge-process.js';
+import type { HomebridgeProcess } from '../harness/homebridge-process.js';
+import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_SHARED_GATE_ID } from '../simulator/server.js';
+import { CURRENT_DOOR_STATE, HAP_CHARACTERISTIC, TARGET_DOOR_STATE } from '../harness/hap-types.js';
+import { InsecureHapClient } from './insecure-hap.js';
+
+const DEMO_TOKEN = 'demo-access-token';
+/** The simulator's port; the control commands printed below use it. */
+const SIMULATOR_PORT = Number(process.env.DEMO_SIMULATOR_PORT ?? 8787);
+/** Like a real gate: long enough to watch "Opening..." in the Home app. */
+const DOOR_TRAVEL_TIME_MS = 6_000;
+/** Kept between runs, so an iPhone paired once stays paired. */
+const STORAGE_DIR = path.join(REPO_ROOT, '.demo', 'homebridge');
+const POLL_INTERVAL_S = 5;
+/** Pause between tour steps, so the log can be read as it goes. */
+const TOUR_STEP_PAUSE_MS = 9_000;
+/** Timers take at most about 24 days; the demo waits for Homebridge in slices. */
+const WAIT_SLICE_MS = 60 * 60_000;
+
+const say = (text: string): void => {
+  process.stdout.write(`\n\x1b[1m▶ ${text}\x1b[0m\n`);
+};
+
+async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise<void> {
+  const hap = new InsecureHapClient(hb.port, hb.pin);
+  await hb.waitForLog(/Added Shared Gate to HomeKit|Syncing the account/, 30_000);
+  await sleep(2_000);
+  const target = await hap.findDoorCharacteristic(SAMPLE_FRONT_GATE_ID, HAP_CHARACTERISTIC.TargetDoorState);
+  const current = await hap.findDoorCharacteristic(SAMPLE_FRONT_GATE_ID, HAP_CHARACTERISTIC.CurrentDoorState);
+
+  say('Tour 1/3: Home asks to open "Front Gate" (as a tap in the Home app would).');
+  await hap.write(target, TARGET_DOOR_STATE.OPEN);
+  say(`Home now shows Front Gate as ${(await hap.read(current)) === CURRENT_DOOR_STATE.OPENING ? "Opening..." : "not moving"}; the simulated gate takes ${DOOR_TRAVEL_TIME_MS / 1000} s.`);
+  await sleep(TOUR_STEP_PAUSE_MS);
+  say(`Home shows Front Gate as ${(await hap.read(current)) === CURRENT_DOOR_STATE.OPEN ? 'Open' : 'not open yet'}.`);
+
+  say('Tour 2/3: someone opens "Shared Gate" with its keypad, outside HomeKit. The service sends a webhook; Home shows it at once.');
+  sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'OPEN', { channel: 'Keypad' });
+  await sleep(TOUR_STEP_PAUSE_MS);
+
+  say('Tour 3/3: Home closes "Front Gate" again.');
+  await hap.write(target, TARGET_DOOR_STATE.CLOSED);
+  await sleep(TOUR_STEP_PAUSE_MS);
+}
+
+function instructions(hb: HomebridgeProcess, sim: AccessControlSimulator): string {
+  const control = `${sim.baseUrl}/_simulator`;
+  const json = `-H 'content-type: application/json'`;
+  return [
+    '',
+    '─'.repeat(78),
+    `Homebridge ${hb.version} is running the plugin against the simulator at ${sim.baseUrl}.`,
+    '',
+    `Pair an iPhone on the same network: Home app → + → Add Accessory → More options →`,
+    `"${hb.displayName}", setup code ${hb.pin}.`,
+    '',
+    'Play with the simulated account from another terminal:',
+    `  see every door:        curl ${control}/state`,
+    `  keypad opens a gate:   curl -X POST ${json} -d '{"state":"OPEN"}' ${control}/doors/${SAMPLE_SHARED_GATE_ID}`,
+    `  gate needs a sensor:   curl -X POST ${json} -d '{"status":428}' ${control}/doors/${SAMPLE_FRONT_GATE_ID}/toggle-outcome`,
+    `  cloud outage on/off:   curl -X POST ${json} -d '{"on":true}' ${control}/outage`,
+    '',
+    'Press Ctrl+C to stop.',
+    '─'.repeat(78),
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const sim = new AccessControlSimulator({ accessToken: DEMO_TOKEN, travelTimeMs: DOOR_TRAVEL_TIME_MS, port: SIMULATOR_PORT });
+  await sim.start();
+  // The real service sends webhooks to an HTTPS address of the user's; here the simulator posts straight to the listener.
+  const webhookPort = await freePort();
+  const webhookKey = randomBytes(48).toString('hex');
+  sim.setWebhook({ url: `http://127.0.0.1:${webhookPort}/`, apiKey: webhookKey });
+  const hb = await startHomebridge({
+    storageDir: STORAGE_DIR,
+    bridgeName: 'Access Control Demo',
+    debug: false,
+    insecure: true,
+    showQrCode: true,
+    onLine: (line) => process.stdout.write(`${line}\n`),
+    platforms: [
+      {
+        platform: 'AccessControl',
+        name: 'Access Control',
+        accessToken: DEMO_TOKEN,
+        baseUrl: sim.baseUrl,
+        pollInterval: POLL_INTERVAL_S,
+        webhook: { port: webhookPort, host: '127.0.0.1', apiKey: webhookKey },
+      },
+    ],
+  });
+
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write('\nStopping Homebridge and the simulator...\n');
+    await hb.stop();
+    await sim.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+
+  if (process.env.DEMO_TOUR !== '0') {
+    await tour(hb, sim);
+  }
+  process.stdout.write(`${instructions(hb, sim)}\n`);
+  if (process.env.DEMO_EXIT_AFTER_TOUR === '1') {
+    await stop();
+  }
+  while (!hb.exited && !stopping) {
+    await hb.waitForExit(WAIT_SLICE_MS).catch(() => undefined);
+  }
+  if (!stopping) {
+    process.stdout.write('Homebridge stopped by itself; see its log above.\n');
+    await sim.stop();
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  const hint = message.includes('EADDRINUSE') ? ` (another program has port ${SIMULATOR_PORT}: run with DEMO_SIMULATOR_PORT=<free port>)` : '';
+  process.stderr.write(`The demo could not start: ${message}${hint}\n`);
+  process.exit(1);
+});

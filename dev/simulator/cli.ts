@@ -1,0 +1,108 @@
+// Command line: `npm run simulator -- [--port N] [--token T] [--travel-ms N]` runs the sample account until Ctrl-C.
+import { parseArgs } from 'node:util';
+import { SAMPLE_FRONT_GATE_ID, SAMPLE_OWNED_DEVICE_ID } from './account.js';
+import { DEFAULT_HOST, DEFAULT_TRAVEL_TIME_MS } from './constants.js';
+import { AccessControlSimulator } from './server.js';
+import type { WebhookTarget } from './webhook-sender.js';
+
+/** A stable default so a plugin config written once keeps working across runs. */
+const DEFAULT_CLI_TOKEN = 'simulator-access-token';
+/** A fixed port is friendlier for people pasting curl commands; 0 still picks a free one. */
+const DEFAULT_CLI_PORT = 8787;
+
+const USAGE = `Usage: npm run simulator -- [--port N] [--host H] [--token T] [--travel-ms N]
+       [--webhook-url URL --webhook-key KEY [--webhook-spelling example|table]] [--lenient-headers]`;
+
+function parseNumber(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) {
+    return fallback;
+  }
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`--${name} must be a non-negative integer, got ${text}`);
+  }
+  return value;
+}
+
+function webhookFrom(values: Record<string, string | boolean | undefined>): WebhookTarget | undefined {
+  const url = values['webhook-url'];
+  const apiKey = values['webhook-key'];
+  if (typeof url !== 'string') {
+    return undefined;
+  }
+  if (typeof apiKey !== 'string') {
+    throw new Error('--webhook-url needs --webhook-key');
+  }
+  const spelling = values['webhook-spelling'] === 'table' ? 'table' : 'example';
+  return { url, apiKey, spelling };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      token: { type: 'string' },
+      'travel-ms': { type: 'string' },
+      'webhook-url': { type: 'string' },
+      'webhook-key': { type: 'string' },
+      'webhook-spelling': { type: 'string' },
+      'lenient-headers': { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const token = values.token ?? DEFAULT_CLI_TOKEN;
+  const simulator = new AccessControlSimulator({
+    accessToken: token,
+    host: values.host ?? DEFAULT_HOST,
+    port: parseNumber('port', values.port, DEFAULT_CLI_PORT),
+    travelTimeMs: parseNumber('travel-ms', values['travel-ms'], DEFAULT_TRAVEL_TIME_MS),
+    webhook: webhookFrom(values),
+    strictHeaders: !values['lenient-headers'],
+  });
+  await simulator.start();
+  printBanner(simulator.baseUrl, token);
+
+  const shutdown = (signal: string): void => {
+    console.log(`\n${signal}: stopping simulator`);
+    simulator.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+function printBanner(base: string, token: string): void {
+  const api = `-H 'Authorization: Bearer ${token}' -H 'Accept: application/json' -H 'Content-Type: application/json' -H 'Accept-Charset: utf-8' -H 'Accept-Encoding: gzip' --compressed`;
+  console.log(`Access control service simulator listening on ${base}
+Access token: ${token}
+
+API (as the plugin calls it):
+  curl ${api} ${base}/oauth/v1/endpoints/sync
+  curl ${api} -X POST -d '{"door_id":"${SAMPLE_FRONT_GATE_ID}","door_state":"OPEN"}' ${base}/oauth/v1/endpoint/toggle
+  curl ${api} '${base}/oauth/v1/endpoints/toggle-history?history_type=user'
+
+Control interface (no auth):
+  curl ${base}/_simulator/state
+  curl -X POST -d '{"state":"OPEN"}' ${base}/_simulator/doors/${SAMPLE_FRONT_GATE_ID}
+  curl -X POST -d '{"status":428}' ${base}/_simulator/doors/${SAMPLE_FRONT_GATE_ID}/toggle-outcome
+  curl -X POST -d '{"on":true}' ${base}/_simulator/outage
+  curl -X POST -d '{"active":false}' ${base}/_simulator/devices/${SAMPLE_OWNED_DEVICE_ID}
+
+Ctrl-C to stop.`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  console.error(USAGE);
+  process.exit(1);
+});

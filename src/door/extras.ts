@@ -1,0 +1,201 @@
+// The optional services around a door: an automation switch, a left-open occupancy sensor and a contact sensor.
+import type { API, CharacteristicValue, PlatformAccessory, Service, WithUUID } from 'homebridge';
+
+import type { DoorState } from '../client/types.js';
+import type { Clock } from '../util/clock.js';
+
+/** Answers a read from memory, or throws "No Response" while the door is unavailable. */
+export type Answer = <T extends CharacteristicValue>(value: T) => T;
+
+/** Subtypes tell a door's services of one kind apart and keep them stable across restarts. */
+const SUBTYPE = { automationSwitch: 'automation-switch', leftOpen: 'left-open', contact: 'contact' } as const;
+
+function ensure(accessory: PlatformAccessory, type: WithUUID<typeof Service>, name: string, subtype: string): Service {
+  return accessory.getServiceById(type, subtype) ?? accessory.addService(type, name, subtype);
+}
+
+function drop(accessory: PlatformAccessory, type: WithUUID<typeof Service>, subtype: string): void {
+  const service = accessory.getServiceById(type, subtype);
+  if (service) {
+    accessory.removeService(service);
+  }
+}
+
+/**
+ * A Switch that opens the door when turned on and closes it when turned off. HomeKit asks for confirmation
+ * before an automation runs a garage door; it runs a switch without asking, which is the point and the risk.
+ */
+export class AutomationSwitch {
+  private readonly service: Service;
+
+  constructor(
+    private readonly api: API,
+    accessory: PlatformAccessory,
+    doorName: string,
+    answer: Answer,
+    current: () => DoorState,
+    command: (wanted: DoorState) => Promise<void>,
+  ) {
+    const { Characteristic: C, Service: S } = api.hap;
+    this.service = ensure(accessory, S.Switch, `${doorName} Switch`, SUBTYPE.automationSwitch);
+    this.service
+      .getCharacteristic(C.On)
+      .onGet(() => answer(current() === 'OPEN'))
+      .onSet((on) => command(on === true ? 'OPEN' : 'CLOSED'));
+  }
+
+  static remove(api: API, accessory: PlatformAccessory): void {
+    drop(accessory, api.hap.Service.Switch, SUBTYPE.automationSwitch);
+  }
+
+  /** On while the door is open or opening. */
+  update(target: DoorState): void {
+    this.service.updateCharacteristic(this.api.hap.Characteristic.On, target === 'OPEN');
+  }
+}
+
+/** An OccupancySensor that is occupied while the door has stood open longer than its alert time, so Home can notify. */
+export class LeftOpenSensor {
+  private readonly service: Service;
+  private timer: unknown;
+
+  constructor(
+    private readonly api: API,
+    accessory: PlatformAccessory,
+    doorName: string,
+    answer: Answer,
+    private readonly isLeftOpen: () => boolean,
+    /** Milliseconds until the door, if still open, counts as left open; undefined when closed or already left open. */
+    private readonly dueInMs: () => number | undefined,
+    private readonly clock: Clock,
+  ) {
+    const { Characteristic: C, Service: S } = api.hap;
+    this.service = ensure(accessory, S.OccupancySensor, `${doorName} Left Open`, SUBTYPE.leftOpen);
+    this.service.getCharacteristic(C.OccupancyDetected).onGet(() => answer(this.occupancy()));
+  }
+
+  static remove(api: API, accessory: PlatformAccessory): void {
+    drop(accessory, api.hap.Service.OccupancySensor, SUBTYPE.leftOpen);
+  }
+
+  /** Shows the current verdict, and wakes up again when the door, if still open, will have been open too long. */
+  update(): void {
+    this.service.updateCharacteristic(this.api.hap.Characteristic.OccupancyDetected, this.occupancy());
+    this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    const dueInMs = this.dueInMs();
+    if (dueInMs !== undefined && dueInMs > 0) {
+      // The clock clamps a delay past what a timer holds (an alert time of weeks), so this may wake early:
+      // update() then looks again and waits for the rest.
+      this.timer = this.clock.setTimeout(() => this.update(), dueInMs);
+    }
+  }
+
+  dispose(): void {
+    this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private occupancy(): number {
+    const { OccupancyDetected } = this.api.hap.Characteristic;
+    return this.isLeftOpen() ? OccupancyDetected.OCCUPANCY_DETECTED : OccupancyDetected.OCCUPANCY_NOT_DETECTED;
+  }
+}
+
+/** A ContactSensor: contact while the door is closed, for automations that trigger on open or close. */
+export class DoorContactSensor {
+  private readonly service: Service;
+
+  constructor(
+    private readonly api: API,
+    accessory: PlatformAccessory,
+    doorName: string,
+    answer: Answer,
+    private readonly reported: () => DoorState,
+  ) {
+    const { Characteristic: C, Service: S } = api.hap;
+    this.service = ensure(accessory, S.ContactSensor, `${doorName} Contact`, SUBTYPE.contact);
+    this.service.getCharacteristic(C.ContactSensorState).onGet(() => answer(this.state()));
+  }
+
+  static remove(api: API, accessory: PlatformAccessory): void {
+    drop(accessory, api.hap.Service.ContactSensor, SUBTYPE.contact);
+  }
+
+  update(): void {
+    this.service.updateCharacteristic(this.api.hap.Characteristic.ContactSensorState, this.state());
+  }
+
+  private state(): number {
+    const { ContactSensorState } = this.api.hap.Characteristic;
+    return this.reported() === 'CLOSED' ? ContactSensorState.CONTACT_DETECTED : ContactSensorState.CONTACT_NOT_DETECTED;
+  }
+}
+
+/** What the extras need to know of their door. */
+export interface DoorView {
+  target: () => DoorState;
+  reported: () => DoorState;
+  /** Whether the door has stood open longer than its alert time. */
+  isLeftOpen: () => boolean;
+  /** Milliseconds until the door, if it stays open, counts as left open; undefined when closed or already left open. */
+  leftOpenDueInMs: () => number | undefined;
+  command: (wanted: DoorState) => Promise<void>;
+  answer: Answer;
+  /** Sets the left-open sensor's timer. */
+  clock: Clock;
+}
+
+export interface ExtrasOptions {
+  automationSwitch: boolean;
+  leftOpenSensor: boolean;
+  contactSensor: boolean;
+}
+
+/** Adds the extras a door's options ask for and removes the others, on the same accessory so its HomeKit identity stays. */
+export class DoorExtras {
+  private readonly automationSwitch: AutomationSwitch | undefined;
+  private readonly leftOpen: LeftOpenSensor | undefined;
+  private readonly contact: DoorContactSensor | undefined;
+
+  constructor(
+    api: API,
+    accessory: PlatformAccessory,
+    doorName: string,
+    /** Undefined: keep whatever extras the accessory already has (the config could not be read). */
+    wanted: ExtrasOptions | undefined,
+    private readonly view: DoorView,
+  ) {
+    const { Service: S } = api.hap;
+    const options = wanted ?? {
+      automationSwitch: accessory.getServiceById(S.Switch, SUBTYPE.automationSwitch) !== undefined,
+      leftOpenSensor: accessory.getServiceById(S.OccupancySensor, SUBTYPE.leftOpen) !== undefined,
+      contactSensor: accessory.getServiceById(S.ContactSensor, SUBTYPE.contact) !== undefined,
+    };
+    if (options.automationSwitch) {
+      this.automationSwitch = new AutomationSwitch(api, accessory, doorName, view.answer, view.target, view.command);
+    } else {
+      AutomationSwitch.remove(api, accessory);
+    }
+    if (options.leftOpenSensor) {
+      this.leftOpen = new LeftOpenSensor(api, accessory, doorName, view.answer, view.isLeftOpen, view.leftOpenDueInMs, view.clock);
+    } else {
+      LeftOpenSensor.remove(api, accessory);
+    }
+    if (options.contactSensor) {
+      this.contact = new DoorContactSensor(api, accessory, doorName, view.answer, view.reported);
+    } else {
+      DoorContactSensor.remove(api, accessory);
+    }
+  }
+
+  update(): void {
+    this.automationSwitch?.update(this.view.target());
+    this.leftOpen?.update();
+    this.contact?.update();
+  }
+
+  dispose(): void {
+    this.leftOpen?.dispose();
+  }
+}

@@ -1,0 +1,328 @@
+// One door as a HomeKit garage door: shows what the door is really doing and turns Home's target changes into toggles.
+import type { API, CharacteristicValue, Logging, PlatformAccessory, Service } from 'homebridge';
+
+import { ServiceError, ToggleRejectedError } from '../client/errors.js';
+import type { Device, Door, DoorState } from '../client/types.js';
+import { SYSTEM_CLOCK } from '../util/clock.js';
+import type { Clock } from '../util/clock.js';
+import { DoorStateMachine } from './state-machine.js';
+import type { ReportOutcome, ShownState } from './state-machine.js';
+import type { DoorOptions } from './options.js';
+import { homeKitName, homeKitSerial, homeKitVersion } from './homekit-name.js';
+import { oneLine } from '../util/log-text.js';
+import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL, DEFAULT_LEFT_OPEN_AFTER_S } from '../settings.js';
+import { EventOrder } from '../webhook/event-order.js';
+import { DoorBattery } from './battery.js';
+import { DoorExtras } from './extras.js';
+import type { DoorContext } from './context.js';
+
+export interface DoorAccessoryDeps {
+  api: API;
+  log: Logging;
+  toggle: (doorId: string, state: DoorState) => Promise<void>;
+  transitionTimeoutMs: number;
+  lowBatteryThresholdPct: number;
+  /** The door's options; undefined when the config could not be read (the door then keeps the services it has). */
+  options: DoorOptions | undefined;
+  /** A command was accepted: the platform should sync soon and often until the door arrives. */
+  onCommandAccepted: () => void;
+  now: () => number;
+  /** Sets the door's timers (the left-open sensor); the real clock by default. */
+  clock?: Clock;
+}
+
+export class GarageDoorAccessory {
+  private readonly service: Service;
+  private readonly machine: DoorStateMachine;
+  private battery: DoorBattery | undefined;
+  /** Commands to one door run one after another, never overlapping. */
+  private commands: Promise<void> = Promise.resolve();
+  private accountReadable = true;
+  private deviceActive = true;
+  private doorActive = true;
+  private unknownStateLogged = false;
+  /** Which webhook events and syncs are too old to apply. */
+  private readonly eventOrder = new EventOrder();
+  /** The door's number on its controller, for webhooks that name doors by number (door1_open). */
+  entityNumber: number | undefined;
+  /** Since when the door is known to be open (local time); counted from the plugin's start for a door open then. */
+  private openSinceMs: number | undefined;
+  /** The controller's own "door open" alert time, seconds. */
+  private deviceAlertS: number | undefined;
+  private autoCloseDelayS: number | undefined;
+  private readonly extras: DoorExtras;
+
+  constructor(
+    private readonly deps: DoorAccessoryDeps,
+    readonly accessory: PlatformAccessory<DoorContext>,
+  ) {
+    const { Service: S, Characteristic: C } = deps.api.hap;
+    const context = accessory.context;
+    this.machine = new DoorStateMachine(context.state);
+    this.openSinceMs = context.state === 'OPEN' ? deps.now() : undefined;
+    const rename = deps.options?.name === undefined ? undefined : homeKitName(deps.options.name, context.name);
+    if (rename !== undefined && rename !== context.name) {
+      context.name = rename;
+      accessory.updateDisplayName(rename);
+    }
+
+    accessory
+      .getService(S.AccessoryInformation)
+      ?.setCharacteristic(C.Manufacturer, ACCESSORY_MANUFACTURER)
+      .setCharacteristic(C.Model, ACCESSORY_MODEL)
+      .setCharacteristic(C.SerialNumber, homeKitSerial(context.doorId));
+
+    this.service = accessory.getService(S.GarageDoorOpener) ?? accessory.addService(S.GarageDoorOpener, context.name);
+    this.service.setCharacteristic(C.Name, context.name);
+    this.service.getCharacteristic(C.CurrentDoorState).onGet(() => this.answer(this.currentDoorState()));
+    this.service.getCharacteristic(C.TargetDoorState).onGet(() => this.answer(this.targetDoorState()));
+    this.service
+      .getCharacteristic(C.TargetDoorState)
+      .onSet((value) => this.enqueueCommand(value === C.TargetDoorState.OPEN ? 'OPEN' : 'CLOSED'));
+    // The service reports no obstruction; saying "no" keeps Home from showing an unknown state.
+    this.service.getCharacteristic(C.ObstructionDetected).onGet(() => this.answer(false));
+    this.extras = new DoorExtras(deps.api, accessory, context.name, deps.options, {
+      target: () => this.machine.target,
+      reported: () => this.machine.reported,
+      isLeftOpen: () => this.leftOpenDueInMs() === 0,
+      leftOpenDueInMs: () => this.leftOpenDueInMs() || undefined,
+      command: (wanted) => this.enqueueCommand(wanted),
+      answer: (value) => this.answer(value),
+      clock: deps.clock ?? SYSTEM_CLOCK,
+    });
+    this.push();
+  }
+
+  /** When the door, still open, is expected to close by itself (auto-close), in local time. */
+  get expectedAutoCloseAtMs(): number | undefined {
+    return this.autoCloseDelayS && this.openSinceMs !== undefined ? this.openSinceMs + this.autoCloseDelayS * 1000 : undefined;
+  }
+
+  /** Stops the door's timers (Homebridge is shutting down or the door leaves HomeKit). */
+  dispose(): void {
+    this.extras.dispose();
+  }
+
+  /** 0 once the door has stood open past its alert time, the time left before that while open, undefined when closed. */
+  private leftOpenDueInMs(): number | undefined {
+    if (this.machine.reported !== 'OPEN' || this.openSinceMs === undefined) {
+      return undefined;
+    }
+    const alertS = this.deps.options?.leftOpenAfterS ?? (this.deviceAlertS && this.deviceAlertS > 0 ? this.deviceAlertS : DEFAULT_LEFT_OPEN_AFTER_S);
+    return Math.max(0, this.openSinceMs + alertS * 1000 - this.deps.now());
+  }
+
+  get doorId(): string {
+    return this.accessory.context.doorId;
+  }
+
+  get name(): string {
+    return this.accessory.context.name;
+  }
+
+  get isMoving(): boolean {
+    return this.machine.isMoving;
+  }
+
+  /** Home shows "No Response" while this is false, rather than a state that may be stale. */
+  get available(): boolean {
+    return this.accountReadable && this.deviceActive && this.doorActive;
+  }
+
+  setAccountReadable(readable: boolean): void {
+    this.accountReadable = readable;
+  }
+
+  /**
+   * Applies one door of a successful sync sent at `syncSentMs`. Returns what the sync meant for the door's state,
+   * `undefined` when the state was not used (unknown, or older than a webhook that arrived meanwhile).
+   */
+  update(door: Door, device: Device, syncSentMs: number = this.deps.now()): ReportOutcome | undefined {
+    const { Characteristic: C } = this.deps.api.hap;
+    this.accessory.context.deviceId = device.id;
+    this.setActive(device.active, door.active);
+    this.entityNumber = door.entityNumber;
+    this.deviceAlertS = device.timeBeforeDoorOpenAlert;
+    this.autoCloseDelayS = door.autoCloseEnabled && door.autoCloseDelay > 0 ? door.autoCloseDelay : undefined;
+    const version = homeKitVersion(device.softwareVersion);
+    if (version) {
+      this.accessory.getService(this.deps.api.hap.Service.AccessoryInformation)?.updateCharacteristic(C.FirmwareRevision, version);
+    }
+    this.updateBattery(door);
+
+    if (door.state === null) {
+      if (!this.unknownStateLogged) {
+        this.unknownStateLogged = true;
+        this.deps.log.warn(`${this.name}: the service reported an unknown state "${oneLine(door.rawState ?? '')}"; keeping the last known state (${this.machine.reported}).`);
+      }
+      return undefined;
+    }
+    this.unknownStateLogged = false;
+    if (this.eventOrder.outdates(syncSentMs)) {
+      return undefined;
+    }
+    return this.applyState(door.state, 'changed outside HomeKit');
+  }
+
+  /**
+   * Applies a door state pushed by webhook. `who` says who or what moved it, for the log.
+   * Returns 'stale' when the event is older than one already applied (webhooks can arrive out of order).
+   */
+  applyEvent(state: DoorState, occurredAtMs: number | undefined, who: string): ReportOutcome | 'stale' {
+    if (!this.eventOrder.admit(occurredAtMs, this.deps.now())) {
+      return 'stale';
+    }
+    return this.applyState(state, who);
+  }
+
+  private applyState(state: DoorState, cause: string): ReportOutcome {
+    const before = this.machine.target;
+    const wasReported = this.machine.reported;
+    const outcome = this.machine.report(state, this.deps.now());
+    this.accessory.context.state = this.machine.reported;
+    if (state !== wasReported) {
+      this.openSinceMs = state === 'OPEN' ? this.deps.now() : undefined;
+    }
+    switch (outcome) {
+      case 'changed':
+        this.deps.log.info(`${this.name} is now ${describe(state)} (${cause}).`);
+        break;
+      case 'arrived':
+        this.deps.log.info(`${this.name} is ${describe(state)}.`);
+        break;
+      case 'timed-out':
+        this.warnTimedOut(before);
+        break;
+      case 'moving':
+      case 'unchanged':
+        // The door may have moved under a movement Home still shows; the sensors follow what it reports.
+        this.extras.update();
+        return outcome;
+    }
+    this.push();
+    return outcome;
+  }
+
+  private setActive(deviceActive: boolean, doorActive: boolean): void {
+    const wasActive = this.deviceActive && this.doorActive;
+    this.deviceActive = deviceActive;
+    this.doorActive = doorActive;
+    const active = deviceActive && doorActive;
+    if (wasActive && !active) {
+      const what = deviceActive ? 'the door' : 'its controller';
+      this.deps.log.warn(`${this.name} shows No Response: the service reports ${what} as inactive.`);
+    } else if (!wasActive && active) {
+      this.deps.log.info(`${this.name} is active again.`);
+    }
+  }
+
+  /** Ends a movement that took too long, also when syncs fail. */
+  tick(): void {
+    const before = this.machine.target;
+    if (this.machine.expire(this.deps.now())) {
+      this.warnTimedOut(before);
+      this.push();
+    }
+  }
+
+  private warnTimedOut(target: DoorState): void {
+    const seconds = Math.round(this.deps.transitionTimeoutMs / 1000);
+    this.deps.log.warn(
+      `${this.name} did not report ${describe(target)} within ${seconds} s; showing its last reported state (${describe(this.machine.reported)}).`,
+    );
+  }
+
+  private updateBattery(door: Door): void {
+    if (door.hasBluetoothSensor) {
+      this.battery ??= new DoorBattery(this.deps.api, this.accessory, this.deps.lowBatteryThresholdPct);
+      this.battery.update(door.batteryLevel);
+    } else if (this.battery || this.accessory.getService(this.deps.api.hap.Service.Battery)) {
+      DoorBattery.remove(this.deps.api, this.accessory);
+      this.battery = undefined;
+    }
+  }
+
+  private enqueueCommand(wanted: DoorState): Promise<void> {
+    const run = this.commands.then(() => this.command(wanted));
+    // The queue must go on after a failed command; the failure still reaches HomeKit through `run`.
+    this.commands = run.catch(() => undefined);
+    return run;
+  }
+
+  private async command(wanted: DoorState): Promise<void> {
+    const { HapStatusError, HAPStatus } = this.deps.api.hap;
+    if (this.deps.options?.readOnly) {
+      this.deps.log.warn(`${this.name} is read-only in the plugin settings; the command to ${wanted === 'OPEN' ? 'open' : 'close'} it was not sent.`);
+      setImmediate(() => this.push());
+      throw new HapStatusError(HAPStatus.INSUFFICIENT_PRIVILEGES);
+    }
+    if (this.machine.isAlready(wanted)) {
+      const where = this.machine.isMoving ? (wanted === 'OPEN' ? 'opening' : 'closing') : describe(wanted);
+      this.deps.log.info(`${this.name} is already ${where}; nothing sent.`);
+      // Home set the target already; make sure the shown state agrees.
+      this.push();
+      return;
+    }
+    try {
+      this.deps.log.info(`${wanted === 'OPEN' ? 'Opening' : 'Closing'} ${this.name}.`);
+      await this.deps.toggle(this.doorId, wanted);
+    } catch (error) {
+      this.deps.log.error(`${this.name} could not be ${wanted === 'OPEN' ? 'opened' : 'closed'}: ${explain(error)}`);
+      // Put Home's target back to the real state: the door is not moving.
+      setImmediate(() => this.push());
+      throw new HapStatusError(HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+    }
+    this.machine.startMovement(wanted, this.deps.now(), this.deps.transitionTimeoutMs);
+    this.push();
+    this.deps.onCommandAccepted();
+  }
+
+  private answer<T extends CharacteristicValue>(value: T): T {
+    if (!this.available) {
+      const { HapStatusError, HAPStatus } = this.deps.api.hap;
+      throw new HapStatusError(HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+    }
+    return value;
+  }
+
+  private currentDoorState(): number {
+    const { CurrentDoorState } = this.deps.api.hap.Characteristic;
+    const byState: Record<ShownState, number> = {
+      OPEN: CurrentDoorState.OPEN,
+      CLOSED: CurrentDoorState.CLOSED,
+      OPENING: CurrentDoorState.OPENING,
+      CLOSING: CurrentDoorState.CLOSING,
+    };
+    return byState[this.machine.shown];
+  }
+
+  private targetDoorState(): number {
+    const { TargetDoorState } = this.deps.api.hap.Characteristic;
+    return this.machine.target === 'OPEN' ? TargetDoorState.OPEN : TargetDoorState.CLOSED;
+  }
+
+  /** Target first: Home shows "Opening..." forever when it sees the current state change before the target. */
+  private push(): void {
+    const { Characteristic: C } = this.deps.api.hap;
+    this.service.updateCharacteristic(C.TargetDoorState, this.targetDoorState());
+    this.service.updateCharacteristic(C.CurrentDoorState, this.currentDoorState());
+    this.extras.update();
+  }
+}
+
+function describe(state: DoorState): string {
+  return state === 'OPEN' ? 'open' : 'closed';
+}
+
+/** The user-facing reason of a failed command; the service's own text when it gave one (428: pair a door sensor). */
+function explain(error: unknown): string {
+  if (error instanceof ToggleRejectedError) {
+    const status = `(${error.status})`;
+    const text = error.serviceMessage === undefined ? undefined : oneLine(error.serviceMessage);
+    return text ? `${text}${text.includes(status) ? '' : ` ${status}`}` : oneLine(error.message);
+  }
+  if (error instanceof ServiceError) {
+    return error.kind === 'timeout' ? `${error.message}; the door may still move, watch its state` : error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

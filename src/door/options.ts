@@ -1,0 +1,52 @@
+// Which doors appear in HomeKit and with what: the global door options merged with each door's own settings.
+import type { Door } from '../client/types.js';
+import type { PluginConfig } from '../config.js';
+
+export interface DoorOptions {
+  /** Name shown in HomeKit instead of the service's, when the user set one. */
+  name: string | undefined;
+  readOnly: boolean;
+  automationSwitch: boolean;
+  leftOpenSensor: boolean;
+  /** Seconds open before the left-open sensor trips; undefined: the controller's own alert time. */
+  leftOpenAfterS: number | undefined;
+  contactSensor: boolean;
+}
+
+type OptionsConfig = Pick<
+  PluginConfig,
+  'doors' | 'includeDoors' | 'readOnly' | 'automationSwitch' | 'leftOpenSensor' | 'leftOpenAfter' | 'contactSensor'
+>;
+type FilterConfig = OptionsConfig &
+  Pick<PluginConfig, 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds'>;
+
+export function doorOptions(config: OptionsConfig, doorId: string): DoorOptions {
+  const own = config.doors.find((door) => door.id === doorId);
+  return {
+    name: own?.name,
+    readOnly: own?.readOnly ?? config.readOnly,
+    automationSwitch: own?.automationSwitch ?? config.automationSwitch,
+    leftOpenSensor: own?.leftOpenSensor ?? config.leftOpenSensor,
+    leftOpenAfterS: own?.leftOpenAfter ?? config.leftOpenAfter,
+    contactSensor: own?.contactSensor ?? config.contactSensor,
+  };
+}
+
+/** Why a door stays out of HomeKit, or undefined when it is shown. */
+export function exclusionReason(config: FilterConfig, door: Door, deviceId: string): string | undefined {
+  if (config.doors.some((own) => own.id === door.id && own.hide === true)) {
+    return 'it is hidden in the plugin settings';
+  }
+  const outOf = (list: string[], id: string): boolean => list.length > 0 && !list.includes(id);
+  if (outOf(config.includeDeviceIds, deviceId) || config.excludeDeviceIds.includes(deviceId)) {
+    return 'its controller is filtered out in the plugin settings';
+  }
+  if (outOf(config.includeDoorIds, door.id) || config.excludeDoorIds.includes(door.id)) {
+    return 'it is filtered out in the plugin settings';
+  }
+  // A door whose relationship the service did not send is kept: hiding it would be a guess.
+  if (config.includeDoors === 'owned' && door.relationship !== undefined && door.relationship.toLowerCase() !== 'owner') {
+    return `only owned doors are included and this one is "${door.relationship}"`;
+  }
+  return undefined;
+}

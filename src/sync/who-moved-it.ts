@@ -1,0 +1,52 @@
+// Says who moved a door that a poll found changed, from the door's toggle history; rate-limited and never in HomeKit's way.
+import type { Logging } from 'homebridge';
+
+import type { HistoryQuery } from '../client/service-client.js';
+import type { DoorState, ToggleEvent } from '../client/types.js';
+import { oneLine } from '../util/log-text.js';
+import { HISTORY_MIN_INTERVAL_PER_DOOR_MS } from '../settings.js';
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/** YYYY-MM-DD in UTC, the form the history endpoint takes. */
+function day(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export class WhoMovedIt {
+  private readonly lastAskedMs = new Map<string, number>();
+
+  constructor(
+    private readonly history: (query: HistoryQuery) => Promise<ToggleEvent[]>,
+    private readonly log: Logging,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Looks up, in the background, who last moved `doorId` to `state`, and logs it. */
+  explain(doorId: string, doorName: string, state: DoorState): void {
+    const now = this.now();
+    if (now - (this.lastAskedMs.get(doorId) ?? Number.NEGATIVE_INFINITY) < HISTORY_MIN_INTERVAL_PER_DOOR_MS) {
+      this.log.debug(`Not asking who moved ${doorName}: its history was asked moments ago.`);
+      return;
+    }
+    this.lastAskedMs.set(doorId, now);
+    // The service's dates carry no time zone: from yesterday covers a change just after midnight anywhere.
+    const query: HistoryQuery = { historyType: 'door', doorId, startDate: day(now - DAY_MS), endDate: day(now) };
+    this.history(query).then(
+      (events) => this.report(events, doorId, doorName, state),
+      (error: unknown) => this.log.debug(`Who moved ${doorName} is unknown: ${error instanceof Error ? error.message : String(error)}.`),
+    );
+  }
+
+  private report(events: ToggleEvent[], doorId: string, doorName: string, state: DoorState): void {
+    // Newest first, as the service sends them.
+    const match = events.find((e) => (e.doorId === undefined || e.doorId === doorId) && e.doorState?.toUpperCase() === state && e.wasSuccess !== false);
+    if (!match) {
+      this.log.debug(`The history of ${doorName} does not say who ${state === 'OPEN' ? 'opened' : 'closed'} it.`);
+      return;
+    }
+    // The name and channel are the service's text: one clean, bounded piece each, so they cannot forge log lines.
+    const how = match.channel ? ` (${oneLine(match.channel)})` : '';
+    this.log.info(`${doorName} was ${state === 'OPEN' ? 'opened' : 'closed'} by ${oneLine(match.userName ?? '') || 'someone'}${how}.`);
+  }
+}

@@ -1,0 +1,193 @@
+// Real-time door states: runs the webhook listener, applies its events to doors, and notices when webhooks stop arriving.
+import { readFile } from 'node:fs/promises';
+
+import type { DoorState } from '../client/types.js';
+import type { WebhookConfig } from '../config.js';
+import type { ReportOutcome } from '../door/state-machine.js';
+import type { ReservedPort } from '../util/homebridge-ports.js';
+import { RecentIds } from '../util/recent-ids.js';
+import { WEBHOOK_MISS_GRACE_MS, WEBHOOK_MISS_WARN_INTERVAL_MS, WEBHOOK_SEEN_IDS_MAX, WEBHOOK_TEST_EVENT_TYPE } from '../settings.js';
+import { clean } from './event.js';
+import type { WebhookEvent } from './event.js';
+import { WebhookReceiver } from './receiver.js';
+import type { WebhookLog } from './receiver.js';
+
+/** What real-time updates need of a door: its name for the log, and a way to apply a webhook's state. */
+export interface RealtimeDoor {
+  readonly name: string;
+  /** Applies a state pushed by webhook; 'stale' when the event is older than one already applied. */
+  applyEvent(state: DoorState, occurredAtMs: number | undefined, who: string): ReportOutcome | 'stale';
+}
+
+/** Said after every reason the listener cannot start, so the user knows what still works. */
+const STOPPED_ADVICE = 'webhooks are off, the plugin carries on by polling';
+
+export interface RealtimeDeps {
+  log: WebhookLog;
+  config: WebhookConfig;
+  /** The door a webhook names, by door id or by controller and door number. */
+  findDoor: (event: WebhookEvent) => RealtimeDoor | undefined;
+  now: () => number;
+  /** The ports Homebridge listens on, read from its config; `complete` is false when config.json could not be read. */
+  reservedPorts?: () => Promise<{ ports: ReservedPort[]; complete: boolean }>;
+  /** Settles once Homebridge's bridge has surely taken its port (after the first sync): the fallback when its port is unknown. */
+  bridgeUp?: Promise<void>;
+}
+
+export class RealtimeUpdates {
+  private receiver: WebhookReceiver | undefined;
+  private readonly seenIds = new RecentIds(WEBHOOK_SEEN_IDS_MAX);
+  /** Doors a poll found changed, and when: a webhook should confirm each soon. */
+  private readonly unconfirmed = new Map<RealtimeDoor, number>();
+  /** True once an authenticated event arrived since the last sign that webhooks are missing. */
+  private arriving = false;
+  private lastMissWarningMs = Number.NEGATIVE_INFINITY;
+  /** Set by stop(): a start() still waiting must not open the port after Homebridge shut down. */
+  private stopped = false;
+
+  constructor(private readonly deps: RealtimeDeps) {}
+
+  /** Webhooks are known to arrive, so polling can slow down to the safety-net interval. */
+  get flowing(): boolean {
+    return this.receiver !== undefined && this.arriving;
+  }
+
+  /** Starts the listener; a failure is logged and the plugin carries on by polling. Never rejects: nothing here may stop Homebridge. */
+  async start(): Promise<void> {
+    try {
+      await this.startListener();
+    } catch (error) {
+      this.couldNotStart(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** The one line for a listener that cannot start: why, and what still works. */
+  private couldNotStart(reason: string): void {
+    this.deps.log.error(`The webhook listener could not start: ${reason}; ${STOPPED_ADVICE}.`);
+  }
+
+  private async startListener(): Promise<void> {
+    const { config, log } = this.deps;
+    if (!(await this.portIsOurs())) {
+      return;
+    }
+    let tls: { cert: Buffer; key: Buffer } | undefined;
+    try {
+      tls = config.tlsCertFile && config.tlsKeyFile ? { cert: await readFile(config.tlsCertFile), key: await readFile(config.tlsKeyFile) } : undefined;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      this.couldNotStart(`the TLS certificate or key file cannot be read (${code})`);
+      return;
+    }
+    try {
+      const receiver = new WebhookReceiver({
+        port: config.port,
+        host: config.host,
+        path: config.path,
+        apiKey: config.apiKey,
+        headerName: config.headerName,
+        tls,
+        log,
+        onEvent: (event) => this.apply(event),
+      });
+      if (this.stopped) {
+        return;
+      }
+      await receiver.start();
+      this.receiver = receiver;
+      if (this.stopped) {
+        await this.stop();
+      }
+    } catch (error) {
+      this.couldNotStart(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /**
+   * False (with one error line) when the webhook port is one Homebridge listens on: had the listener taken it first,
+   * HAP-NodeJS would fail with EADDRINUSE and Homebridge would exit. When Homebridge's config cannot be read, the
+   * listener waits until the bridge holds its port, so a clash fails the listener's own listen (one line) instead.
+   */
+  private async portIsOurs(): Promise<boolean> {
+    const { config, log } = this.deps;
+    const reserved = await this.deps.reservedPorts?.();
+    const clash = reserved?.ports.find((taken) => taken.port === config.port);
+    if (clash) {
+      this.couldNotStart(`port ${config.port} is ${clash.owner}; choose another webhook port`);
+      return false;
+    }
+    if (reserved && !reserved.complete) {
+      log.debug("Homebridge's config.json could not be read to check the webhook port; the listener starts after the first sync, once the bridge holds its port.");
+      await this.deps.bridgeUp;
+    }
+    return !this.stopped;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.receiver?.stop();
+    this.receiver = undefined;
+  }
+
+  /** What a poll found for a door: a change no webhook told of must be confirmed by one soon. */
+  notePolled(door: RealtimeDoor, outcome: ReportOutcome | undefined): void {
+    if (this.receiver && outcome === 'changed' && !this.unconfirmed.has(door)) {
+      this.unconfirmed.set(door, this.deps.now());
+    }
+  }
+
+  /** After each sync: warn when changes stay unconfirmed past the grace period, and poll at full pace again. */
+  checkMissed(): void {
+    const now = this.deps.now();
+    const missed = [...this.unconfirmed].filter(([, sinceMs]) => now - sinceMs >= WEBHOOK_MISS_GRACE_MS);
+    if (missed.length === 0) {
+      return;
+    }
+    this.unconfirmed.clear();
+    this.arriving = false;
+    if (now - this.lastMissWarningMs >= WEBHOOK_MISS_WARN_INTERVAL_MS) {
+      this.lastMissWarningMs = now;
+      const names = missed.map(([door]) => door.name).join(', ');
+      this.deps.log.warn(
+        `Webhooks seem not to reach Homebridge: polling found ${names} changed and no webhook told of it. ` +
+          `Check that the address given to the service is HTTPS, that it reaches port ${this.deps.config.port} ` +
+          `(port forwarding, reverse proxy or tunnel), and that the API key matches. Polling keeps doors current meanwhile.`,
+      );
+    }
+  }
+
+  /** Applies one authenticated webhook event (the listener calls this): each id once, door states in order. */
+  apply(event: WebhookEvent): void {
+    const { log } = this.deps;
+    if (event.id !== undefined && !this.seenIds.add(event.id)) {
+      log.debug(`Webhook ${clean(event.id)} came again; applied once.`);
+      return;
+    }
+    if (event.eventType === WEBHOOK_TEST_EVENT_TYPE) {
+      // The settings page's test proves the listener and key work here, not that the service reaches us: polling keeps its pace.
+      log.info('Webhook test from the settings page received; the listener and its API key work.');
+      return;
+    }
+    this.arriving = true;
+    if (event.kind !== 'door-state') {
+      log.info(`Webhook: ${event.summary}`);
+      return;
+    }
+    const door = this.deps.findDoor(event);
+    if (!door || !event.doorState) {
+      log.debug(`Webhook for a door this bridge does not show, or without a state; ignored: ${event.summary}`);
+      return;
+    }
+    this.unconfirmed.delete(door);
+    const outcome = door.applyEvent(event.doorState, event.occurredAtMs, whoMoved(event));
+    if (outcome === 'stale') {
+      log.debug(`Webhook older than the state ${door.name} shows; ignored: ${event.summary}`);
+    }
+  }
+}
+
+/** "Ada Lovelace, Keypad" from the webhook's userThatToggled and channel. */
+function whoMoved(event: WebhookEvent): string {
+  const person = [event.user?.firstName, event.user?.lastName].filter(Boolean).join(' ');
+  return clean([person || undefined, event.channel].filter(Boolean).join(', ')) || 'by webhook';
+}

@@ -1,0 +1,114 @@
+// No door moves unless Home asks: not at start, not after a restart from the cache, an outage or a time-out, nor twice for one wish.
+import * as hap from 'hap-nodejs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import type { AccessControlPlatform } from '../../src/platform.js';
+import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
+import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
+import { captureLog } from '../support/log.js';
+
+const TOKEN = 'safety-token-3c9a1f';
+const { CurrentDoorState, TargetDoorState } = hap.Characteristic;
+const POLLS = 6;
+
+let sim: AccessControlSimulator;
+const running: { api: HomebridgeDouble; platform: AccessControlPlatform }[] = [];
+
+beforeAll(async () => {
+  sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 20 });
+  await sim.start();
+});
+
+afterAll(async () => {
+  await sim.stop();
+});
+
+afterEach(async () => {
+  for (const { platform } of running.splice(0)) {
+    await platform.shutdown();
+  }
+  sim.clearFaults();
+  sim.setOutage(false);
+});
+
+const toggles = (): number => sim.countRequests('/endpoint/toggle');
+
+async function boot(api = new HomebridgeDouble(), clock = new ManualClock()) {
+  const platform = api.boot({ platform: 'AccessControl', accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15 }, captureLog(), clock);
+  running.push({ api, platform });
+  const poll = async (): Promise<void> => {
+    clock.advance(clock.nextDueInMs ?? 0);
+    await platform.syncSettled();
+  };
+  await poll();
+  return { api, platform, clock, poll };
+}
+
+describe('the plugin never moves a door by itself', () => {
+  it('not at start, with doors open and closed', async () => {
+    sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'OPEN', { silent: true });
+    const before = toggles();
+    const { poll, api } = await boot();
+    for (let i = 0; i < POLLS; i += 1) await poll();
+    expect(toggles()).toBe(before);
+    expect(api.characteristic(SAMPLE_SHARED_GATE_ID, CurrentDoorState).value).toBe(CurrentDoorState.OPEN);
+    sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'CLOSED', { silent: true });
+  });
+
+  it('not when restarting from the accessory cache, even when the door moved meanwhile', async () => {
+    const first = await boot();
+    await first.platform.shutdown();
+    sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'OPEN', { silent: true });
+    const before = toggles();
+    // The cache says CLOSED; the service says OPEN. Home must follow the door, not the other way round.
+    const second = await boot(new HomebridgeDouble(first.api.savedCache()));
+    for (let i = 0; i < POLLS; i += 1) await second.poll();
+    expect(toggles()).toBe(before);
+    expect(second.api.registered.size).toBe(3);
+    expect(second.api.characteristic(SAMPLE_FRONT_GATE_ID, TargetDoorState).value).toBe(TargetDoorState.OPEN);
+    sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'CLOSED', { silent: true });
+  });
+
+  it('writes the accessory cache only when a door changed, not on every poll', async () => {
+    const { api, poll } = await boot();
+    const writesAfterStart = api.cacheWrites.length;
+    for (let i = 0; i < POLLS; i += 1) await poll();
+    expect(api.cacheWrites.length).toBe(writesAfterStart);
+    sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'OPEN', { silent: true });
+    await poll();
+    expect(api.cacheWrites.slice(writesAfterStart)).toEqual([1]);
+    sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'CLOSED', { silent: true });
+  });
+
+  it('not when the service comes back after an outage', async () => {
+    const { poll } = await boot();
+    const before = toggles();
+    sim.setOutage(true);
+    for (let i = 0; i < POLLS; i += 1) await poll();
+    sim.setOutage(false);
+    for (let i = 0; i < POLLS; i += 1) await poll();
+    expect(toggles()).toBe(before);
+  });
+
+  it('once for a wish Home repeats', async () => {
+    const { api } = await boot();
+    const target = api.characteristic(SAMPLE_GARAGE_DOOR_ID, TargetDoorState);
+    const before = toggles();
+    await Promise.all([target.handleSetRequest(TargetDoorState.OPEN), target.handleSetRequest(TargetDoorState.OPEN)]);
+    await target.handleSetRequest(TargetDoorState.OPEN);
+    expect(toggles()).toBe(before + 1);
+    sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'CLOSED', { silent: true });
+  });
+
+  it('never again after a command timed out: the service may have acted', async () => {
+    const { api, poll } = await boot();
+    sim.setFault('toggle', { kind: 'hang' }, { times: 1 });
+    const before = toggles();
+    await expect(api.characteristic(SAMPLE_FRONT_GATE_ID, TargetDoorState).handleSetRequest(TargetDoorState.OPEN)).rejects.toBe(
+      hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE,
+    );
+    for (let i = 0; i < POLLS; i += 1) await poll();
+    expect(toggles()).toBe(before + 1);
+    expect(api.characteristic(SAMPLE_FRONT_GATE_ID, TargetDoorState).value).toBe(TargetDoorState.CLOSED);
+  });
+});

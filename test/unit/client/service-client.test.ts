@@ -1,0 +1,209 @@
+// The service client against the simulator over real HTTP: headers, gzip, liberal parsing, toggle outcomes, failures, no token leaks.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import { ServiceError, ToggleRejectedError } from '../../../src/client/errors.js';
+import { AccessControlClient } from '../../../src/client/service-client.js';
+import {
+  AccessControlSimulator,
+  makeDevice,
+  makeDoor,
+  SAMPLE_FRONT_GATE_ID,
+  SAMPLE_GARAGE_DOOR_ID,
+  SAMPLE_OWNED_DEVICE_ID,
+} from '../../../dev/simulator/server.js';
+import type { SimFault } from '../../../dev/simulator/server.js';
+
+const TOKEN = 'client-test-token-5f2a9c';
+const SHORT_TIMEOUTS = { connectMs: 500, headersMs: 500, bodyMs: 500 };
+/** Whole-request deadline of reads here; a trickle sends a byte well within the body time-out, so only this ends it. */
+const READ_TIMEOUT_MS = 1_000;
+const TRICKLE: SimFault = { kind: 'trickle', intervalMs: 50 };
+
+let sim: AccessControlSimulator;
+let client: AccessControlClient;
+
+beforeAll(async () => {
+  sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 50 });
+  await sim.start();
+  client = new AccessControlClient({
+    baseUrl: `${sim.baseUrl}/`,
+    accessToken: TOKEN,
+    timeouts: SHORT_TIMEOUTS,
+    toggleTimeoutMs: 500,
+    readTimeoutMs: READ_TIMEOUT_MS,
+  });
+});
+
+afterAll(async () => {
+  await client.close();
+  await sim.stop();
+});
+
+afterEach(() => {
+  sim.clearFaults();
+  sim.setAccessToken(TOKEN);
+});
+
+async function failure(promise: Promise<unknown>): Promise<ServiceError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ServiceError);
+  expect(JSON.stringify(error) + String(error) + (error as Error).stack).not.toContain(TOKEN);
+  return error as ServiceError;
+}
+
+describe('sync', () => {
+  it('reads every device and door of the account, with every header the contract lists', async () => {
+    const account = await client.sync();
+    expect(account.unreadable).toEqual([]);
+    expect(account.devices.map((d) => d.doors.map((door) => door.name))).toEqual([['Front Gate', 'Garage Door'], ['Shared Gate']]);
+    const gate = account.devices[0]?.doors[0];
+    expect(gate).toMatchObject({ id: SAMPLE_FRONT_GATE_ID, state: 'CLOSED', hasBluetoothSensor: true, batteryLevel: 85, relationship: 'Owner' });
+    expect(account.devices[1]?.doors[0]?.relationship).toBe('Has Access');
+    const headers = sim.requests.at(-1)?.headers ?? {};
+    expect(headers).toMatchObject({
+      accept: 'application/json',
+      'content-type': 'application/json',
+      authorization: `Bearer ${TOKEN}`,
+      'accept-charset': 'utf-8',
+    });
+    expect(headers['accept-encoding']).toContain('gzip');
+  });
+
+  it('keeps going past a door it cannot read, and says so', async () => {
+    const device = makeDevice({ doors: [makeDoor({ name: 'Odd Door' }), makeDoor({ name: 'Fine Door' })] });
+    sim.devices.push(device);
+    const odd = device.doors[0];
+    if (odd) {
+      (odd as unknown as { state: string }).state = 'HALFWAY';
+      (odd as unknown as { id: unknown }).id = undefined;
+    }
+    try {
+      const account = await client.sync();
+      expect(account.unreadable).toHaveLength(1);
+      expect(account.devices.at(-1)?.doors.map((d) => d.name)).toEqual(['Fine Door']);
+    } finally {
+      sim.devices.pop();
+    }
+  });
+
+  it('keeps an unknown state as unknown rather than guessing', async () => {
+    const door = sim.getDoor(SAMPLE_GARAGE_DOOR_ID);
+    const saved = door?.state;
+    (door as unknown as { state: string }).state = 'AJAR';
+    try {
+      const account = await client.sync();
+      const read = account.devices.flatMap((d) => d.doors).find((d) => d.id === SAMPLE_GARAGE_DOOR_ID);
+      expect(read).toMatchObject({ state: null, rawState: 'AJAR' });
+    } finally {
+      (door as unknown as { state: string | undefined }).state = saved;
+    }
+  });
+
+  it('tells a refused token apart from other failures', async () => {
+    sim.setAccessToken('another-token');
+    expect((await failure(client.sync())).kind).toBe('auth');
+  });
+
+  it.each<[string, SimFault, string]>([
+    ['a server error', { kind: 'status', status: 503 }, 'http'],
+    ['rate limiting', { kind: 'status', status: 429, retryAfterS: 30 }, 'rate-limited'],
+    ['invalid JSON', { kind: 'invalid-json' }, 'invalid-response'],
+    ['the wrong shape', { kind: 'schema' }, 'invalid-response'],
+    ['corrupt gzip', { kind: 'corrupt-gzip' }, 'invalid-response'],
+    ['a reset mid-body', { kind: 'reset' }, 'network'],
+    ['a refused connection', { kind: 'refuse' }, 'network'],
+    ['no answer', { kind: 'hang' }, 'timeout'],
+    ['an answer trickling in without end', TRICKLE, 'timeout'],
+  ])('reports %s as a typed error', async (_what, fault, kind) => {
+    sim.setFault('sync', fault);
+    const error = await failure(client.sync());
+    expect(error.kind).toBe(kind);
+    if (kind === 'rate-limited') {
+      expect(error.retryAfterMs).toBe(30_000);
+    }
+  });
+
+  it('reports a truncated answer as a failure, never as data', async () => {
+    sim.setFault('sync', { kind: 'truncated' });
+    expect(['network', 'timeout', 'invalid-response']).toContain((await failure(client.sync())).kind);
+  });
+
+  it('reports an address that does not resolve as a network failure', async () => {
+    const nowhere = new AccessControlClient({ baseUrl: 'http://door-service.invalid', accessToken: TOKEN, timeouts: SHORT_TIMEOUTS });
+    try {
+      expect((await failure(nowhere.sync())).kind).toBe('network');
+    } finally {
+      await nowhere.close();
+    }
+  });
+});
+
+describe('toggle', () => {
+  it('asks for the state and the door gets there after its travel time', async () => {
+    await client.toggle(SAMPLE_FRONT_GATE_ID, 'OPEN');
+    const request = sim.requests.at(-1);
+    expect(request?.path).toBe('/oauth/v1/endpoint/toggle');
+    expect(JSON.parse(request?.body ?? '{}')).toEqual({ door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' });
+    await expect.poll(() => sim.getDoor(SAMPLE_FRONT_GATE_ID)?.state).toBe('OPEN');
+    await client.toggle(SAMPLE_FRONT_GATE_ID, 'CLOSED');
+    await expect.poll(() => sim.getDoor(SAMPLE_FRONT_GATE_ID)?.state).toBe('CLOSED');
+  });
+
+  it.each([400, 401, 404, 428, 501, 500])('tells HTTP %i apart by status although the body says success', async (status) => {
+    sim.setToggleOutcome(SAMPLE_GARAGE_DOOR_ID, status);
+    try {
+      const error = await failure(client.toggle(SAMPLE_GARAGE_DOOR_ID, 'OPEN'));
+      expect(error).toBeInstanceOf(ToggleRejectedError);
+      expect(error.status).toBe(status);
+      expect((error as ToggleRejectedError).serviceMessage).toContain(`(${status})`);
+      if (status === 428) {
+        expect((error as ToggleRejectedError).serviceMessage).toMatch(/door sensor/);
+      }
+    } finally {
+      sim.setToggleOutcome(SAMPLE_GARAGE_DOOR_ID, null);
+    }
+    expect(sim.getDoor(SAMPLE_GARAGE_DOOR_ID)?.state).toBe('CLOSED');
+  });
+
+  it.each<[number, string]>([
+    [401, 'auth'],
+    [403, 'auth'],
+    [404, 'http'],
+    [429, 'rate-limited'],
+  ])('gives a toggle answered HTTP %i the same kind a sync gets (%s)', async (status, kind) => {
+    sim.setFault('toggle', { kind: 'status', status });
+    sim.setFault('sync', { kind: 'status', status });
+    expect((await failure(client.toggle(SAMPLE_GARAGE_DOOR_ID, 'OPEN'))).kind).toBe(kind);
+    expect((await failure(client.sync())).kind).toBe(kind);
+  });
+
+  it('does not retry a toggle that timed out: the service may have acted', async () => {
+    sim.setFault('toggle', { kind: 'hang' });
+    const before = sim.countRequests('/endpoint/toggle');
+    expect((await failure(client.toggle(SAMPLE_GARAGE_DOOR_ID, 'OPEN'))).kind).toBe('timeout');
+    expect(sim.countRequests('/endpoint/toggle') - before).toBe(1);
+  });
+});
+
+describe('history', () => {
+  it('reads the toggle history of a door, newest first', async () => {
+    sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'OPEN', { channel: 'Keypad' });
+    sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'CLOSED', { channel: 'Remote' });
+    const events = await client.history({ historyType: 'door', doorId: SAMPLE_GARAGE_DOOR_ID });
+    expect(events.slice(0, 2).map((e) => [e.doorState, e.channel])).toEqual([
+      ['CLOSED', 'Remote'],
+      ['OPEN', 'Keypad'],
+    ]);
+    expect(events[0]?.userName).toBe('Ada Lovelace');
+    const device = await client.history({ historyType: 'device', deviceId: SAMPLE_OWNED_DEVICE_ID });
+    expect(device.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('gives up on an answer trickling in without end at the whole-request deadline', async () => {
+    sim.setFault('history', TRICKLE);
+    expect((await failure(client.history({ historyType: 'door', doorId: SAMPLE_GARAGE_DOOR_ID }))).kind).toBe('timeout');
+  });
+});

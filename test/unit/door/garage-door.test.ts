@@ -1,0 +1,312 @@
+// GarageDoorAccessory on the real HAP-NodeJS and Homebridge PlatformAccessory, with a simulated clock and a scripted toggle.
+import * as hap from 'hap-nodejs';
+import type { API } from 'homebridge';
+import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
+import { describe, expect, it, vi } from 'vitest';
+
+import type { DoorContext } from '../../../src/door/context.js';
+import { GarageDoorAccessory } from '../../../src/door/garage-door.js';
+import { ServiceError, ToggleRejectedError } from '../../../src/client/errors.js';
+import type { Device, Door, DoorState } from '../../../src/client/types.js';
+import type { DoorOptions } from '../../../src/door/options.js';
+import { captureLog } from '../../support/log.js';
+
+const { Characteristic: C, Service: S } = hap;
+const TIMEOUT_MS = 60_000;
+
+function makeDoor(overrides: Partial<Door> = {}): Door {
+  return {
+    id: 'door-1',
+    name: 'Front Gate',
+    entityNumber: 1,
+    active: true,
+    state: 'CLOSED',
+    rawState: 'CLOSED',
+    relationship: 'Owner',
+    hasBluetoothSensor: false,
+    batteryLevel: undefined,
+    autoCloseEnabled: false,
+    autoCloseDelay: 0,
+    ...overrides,
+  };
+}
+
+const device: Device = { id: 'dev-1', active: true, softwareVersion: '2.4.1', ownerName: 'Ada', timeBeforeDoorOpenAlert: 60, doors: [] };
+
+const NO_EXTRAS: DoorOptions = { name: undefined, readOnly: false, automationSwitch: false, leftOpenSensor: false, leftOpenAfterS: undefined, contactSensor: false };
+
+function setup(toggle: (doorId: string, state: DoorState) => Promise<void> = () => Promise.resolve(), options: DoorOptions = NO_EXTRAS) {
+  const clock = { now: 0 };
+  const log = captureLog();
+  const hurried = vi.fn();
+  const accessory = new PlatformAccessory<DoorContext>('Front Gate', hap.uuid.generate('door-1'));
+  accessory.context = { doorId: 'door-1', deviceId: 'dev-1', name: 'Front Gate', state: 'CLOSED' };
+  const toggleSpy = vi.fn(toggle);
+  const door = new GarageDoorAccessory(
+    {
+      api: { hap } as unknown as API,
+      log,
+      toggle: toggleSpy,
+      transitionTimeoutMs: TIMEOUT_MS,
+      lowBatteryThresholdPct: 20,
+      options,
+      onCommandAccepted: hurried,
+      now: () => clock.now,
+    },
+    accessory,
+  );
+  const garage = accessory.getService(S.GarageDoorOpener);
+  if (!garage) throw new Error('no garage door service');
+  const current = garage.getCharacteristic(C.CurrentDoorState);
+  const target = garage.getCharacteristic(C.TargetDoorState);
+  return { door, accessory, log, clock, hurried, toggle: toggleSpy, current, target };
+}
+
+/** The deps of a set-up door, to build a second handler on the same accessory (a restart with other options). */
+function depsOf(t: ReturnType<typeof setup>) {
+  return {
+    api: { hap } as unknown as API,
+    log: t.log,
+    toggle: t.toggle,
+    transitionTimeoutMs: TIMEOUT_MS,
+    lowBatteryThresholdPct: 20,
+    onCommandAccepted: t.hurried,
+    now: () => t.clock.now,
+  };
+}
+
+describe('GarageDoorAccessory', () => {
+  it('opens: sends one toggle, shows Opening at once, Open when the door reports it', async () => {
+    const t = setup();
+    await t.target.handleSetRequest(C.TargetDoorState.OPEN);
+    expect(t.toggle).toHaveBeenCalledWith('door-1', 'OPEN');
+    expect(await t.current.handleGetRequest()).toBe(C.CurrentDoorState.OPENING);
+    expect(await t.target.handleGetRequest()).toBe(C.TargetDoorState.OPEN);
+    expect(t.hurried).toHaveBeenCalledOnce();
+    t.door.update(makeDoor({ state: 'CLOSED' }), device);
+    expect(t.current.value).toBe(C.CurrentDoorState.OPENING);
+    t.door.update(makeDoor({ state: 'OPEN' }), device);
+    expect(t.current.value).toBe(C.CurrentDoorState.OPEN);
+    expect(t.accessory.context.state).toBe('OPEN');
+  });
+
+  it('fails the write and puts the target back when the service refuses', async () => {
+    const t = setup(() => Promise.reject(new ToggleRejectedError(428, 'Your Gate Controller requires pairing a door sensor. (428)')));
+    await expect(t.target.handleSetRequest(C.TargetDoorState.OPEN)).rejects.toBe(hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(t.target.value).toBe(C.TargetDoorState.CLOSED);
+    expect(t.current.value).toBe(C.CurrentDoorState.CLOSED);
+    expect(t.log.lines).toContainEqual({ level: 'error', text: 'Front Gate could not be opened: Your Gate Controller requires pairing a door sensor. (428)' });
+  });
+
+  it('warns after a toggle time-out that the door may still move', async () => {
+    const t = setup(() => Promise.reject(new ServiceError('timeout', 'the service did not answer in time')));
+    await expect(t.target.handleSetRequest(C.TargetDoorState.OPEN)).rejects.toBeDefined();
+    expect(t.log.lines.at(-1)?.text).toMatch(/may still move/);
+  });
+
+  it('never overlaps commands to one door, and drops a repeat of the same target', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const release: (() => void)[] = [];
+    const t = setup(() => {
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      return new Promise<void>((resolve) => {
+        release.push(() => {
+          inFlight -= 1;
+          resolve();
+        });
+      });
+    });
+    const first = t.target.handleSetRequest(C.TargetDoorState.OPEN);
+    const repeat = t.target.handleSetRequest(C.TargetDoorState.OPEN);
+    const reverse = t.target.handleSetRequest(C.TargetDoorState.CLOSED);
+    await vi.waitFor(() => expect(release).toHaveLength(1));
+    release[0]?.();
+    await Promise.all([first, repeat]);
+    await vi.waitFor(() => expect(release).toHaveLength(2));
+    release[1]?.();
+    await reverse;
+    expect(t.toggle.mock.calls).toEqual([
+      ['door-1', 'OPEN'],
+      ['door-1', 'CLOSED'],
+    ]);
+    expect(maxInFlight).toBe(1);
+  });
+
+  it('shows the real state again when the door does not arrive in time, even without a sync', async () => {
+    const t = setup();
+    await t.target.handleSetRequest(C.TargetDoorState.OPEN);
+    t.clock.now = TIMEOUT_MS - 1;
+    t.door.tick();
+    expect(t.current.value).toBe(C.CurrentDoorState.OPENING);
+    t.clock.now = TIMEOUT_MS;
+    t.door.tick();
+    expect([t.current.value, t.target.value]).toEqual([C.CurrentDoorState.CLOSED, C.TargetDoorState.CLOSED]);
+    expect(t.log.lines.at(-1)).toEqual({ level: 'warn', text: 'Front Gate did not report open within 60 s; showing its last reported state (closed).' });
+  });
+
+  it('pushes the target before the current state when the door moves by itself', () => {
+    const t = setup();
+    const order: string[] = [];
+    t.target.on('change', () => order.push('target'));
+    t.current.on('change', () => order.push('current'));
+    t.door.update(makeDoor({ state: 'OPEN' }), device);
+    expect(order).toEqual(['target', 'current']);
+  });
+
+  it('keeps the last known state on an unknown one, and says so once', () => {
+    const t = setup();
+    t.door.update(makeDoor({ state: null, rawState: 'AJAR' }), device);
+    t.door.update(makeDoor({ state: null, rawState: 'AJAR' }), device);
+    expect(t.current.value).toBe(C.CurrentDoorState.CLOSED);
+    expect(t.log.lines.filter((l) => l.level === 'warn')).toHaveLength(1);
+  });
+
+  it('answers No Response while the account is unreadable or the controller inactive', async () => {
+    const t = setup();
+    t.door.setAccountReadable(false);
+    await expect(t.current.handleGetRequest()).rejects.toBe(hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+    t.door.setAccountReadable(true);
+    expect(await t.current.handleGetRequest()).toBe(C.CurrentDoorState.CLOSED);
+    t.door.update(makeDoor(), { ...device, active: false });
+    await expect(t.target.handleGetRequest()).rejects.toBe(hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+  });
+
+  it('adds a Battery service with a sensor, warns at the threshold, and removes it with the sensor', () => {
+    const t = setup();
+    t.door.update(makeDoor({ hasBluetoothSensor: true, batteryLevel: 21 }), device);
+    const battery = t.accessory.getService(S.Battery);
+    expect(battery?.getCharacteristic(C.StatusLowBattery).value).toBe(C.StatusLowBattery.BATTERY_LEVEL_NORMAL);
+    t.door.update(makeDoor({ hasBluetoothSensor: true, batteryLevel: 20 }), device);
+    expect(battery?.getCharacteristic(C.BatteryLevel).value).toBe(20);
+    expect(battery?.getCharacteristic(C.StatusLowBattery).value).toBe(C.StatusLowBattery.BATTERY_LEVEL_LOW);
+    expect(battery?.getCharacteristic(C.ChargingState).value).toBe(C.ChargingState.NOT_CHARGEABLE);
+    t.door.update(makeDoor({ hasBluetoothSensor: false }), device);
+    expect(t.accessory.getService(S.Battery)).toBeUndefined();
+  });
+});
+
+describe('GarageDoorAccessory and webhook events', () => {
+  it('ignores an event older than the newest applied, but not for ever (the service clock may run ahead)', () => {
+    const t = setup();
+    expect(t.door.applyEvent('OPEN', 100_000, 'Ada, Keypad')).toBe('changed');
+    t.clock.now = 1_000;
+    expect(t.door.applyEvent('CLOSED', 50_000, 'Ada, Keypad')).toBe('stale');
+    expect(t.current.value).toBe(C.CurrentDoorState.OPEN);
+    t.clock.now = 1_000 + 60_000;
+    expect(t.door.applyEvent('CLOSED', 60_000, 'Ada, Keypad')).toBe('changed');
+    expect(t.current.value).toBe(C.CurrentDoorState.CLOSED);
+  });
+});
+
+describe('GarageDoorAccessory options', () => {
+  const ALL_EXTRAS: DoorOptions = { ...NO_EXTRAS, automationSwitch: true, leftOpenSensor: true, leftOpenAfterS: 120, contactSensor: true };
+
+  it('refuses writes of a read-only door with a clear log line and keeps its target', async () => {
+    const t = setup(undefined, { ...NO_EXTRAS, readOnly: true });
+    await expect(t.target.handleSetRequest(C.TargetDoorState.OPEN)).rejects.toBe(hap.HAPStatus.INSUFFICIENT_PRIVILEGES);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(t.toggle).not.toHaveBeenCalled();
+    expect(t.target.value).toBe(C.TargetDoorState.CLOSED);
+    expect(t.log.lines.at(-1)).toEqual({ level: 'warn', text: 'Front Gate is read-only in the plugin settings; the command to open it was not sent.' });
+  });
+
+  it('opens and closes through the automation switch, which follows the door', async () => {
+    const t = setup(undefined, ALL_EXTRAS);
+    const on = t.accessory.getServiceById(S.Switch, 'automation-switch')?.getCharacteristic(C.On);
+    expect(on?.value).toBe(false);
+    await on?.handleSetRequest(true);
+    expect(t.toggle).toHaveBeenLastCalledWith('door-1', 'OPEN');
+    expect(on?.value).toBe(true);
+    t.door.update(makeDoor({ state: 'OPEN' }), device);
+    await on?.handleSetRequest(false);
+    expect(t.toggle).toHaveBeenLastCalledWith('door-1', 'CLOSED');
+  });
+
+  it('trips the left-open sensor once the door has stood open past its time, and clears it on close', async () => {
+    vi.useFakeTimers();
+    try {
+      const t = setup(undefined, ALL_EXTRAS);
+      t.clock.now = Date.now();
+      const occupancy = t.accessory.getServiceById(S.OccupancySensor, 'left-open')?.getCharacteristic(C.OccupancyDetected);
+      const contact = t.accessory.getServiceById(S.ContactSensor, 'contact')?.getCharacteristic(C.ContactSensorState);
+      t.door.update(makeDoor({ state: 'OPEN' }), device);
+      expect(contact?.value).toBe(C.ContactSensorState.CONTACT_NOT_DETECTED);
+      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_NOT_DETECTED);
+      t.clock.now += 119_000;
+      await vi.advanceTimersByTimeAsync(119_000);
+      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_NOT_DETECTED);
+      t.clock.now += 1_000;
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_DETECTED);
+      t.door.update(makeDoor({ state: 'CLOSED' }), device);
+      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_NOT_DETECTED);
+      expect(contact?.value).toBe(C.ContactSensorState.CONTACT_DETECTED);
+      t.door.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it.each([2_147_484, 5_000_000])('trips the left-open sensor for a controller alert time past what a timer holds (%d s)', async (alertS) => {
+    vi.useFakeTimers();
+    try {
+      const t = setup(undefined, { ...ALL_EXTRAS, leftOpenAfterS: undefined });
+      // The door's clock follows the fake timers, so a timer that fires sees the time it fires at.
+      Object.defineProperty(t.clock, 'now', { get: () => Date.now() });
+      const occupancy = t.accessory.getServiceById(S.OccupancySensor, 'left-open')?.getCharacteristic(C.OccupancyDetected);
+      t.door.update(makeDoor({ state: 'OPEN' }), { ...device, timeBeforeDoorOpenAlert: alertS });
+      // Unclamped, the timer fired after 1 ms, found the door not yet left open and never woke again.
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_NOT_DETECTED);
+      await vi.advanceTimersByTimeAsync(alertS * 1000 - 2_000);
+      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_NOT_DETECTED);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_DETECTED);
+      t.door.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("uses the controller's own alert time when none is set", () => {
+    const t = setup(undefined, { ...ALL_EXTRAS, leftOpenAfterS: undefined });
+    const occupancy = t.accessory.getServiceById(S.OccupancySensor, 'left-open')?.getCharacteristic(C.OccupancyDetected);
+    t.door.update(makeDoor({ state: 'OPEN' }), { ...device, timeBeforeDoorOpenAlert: 30 });
+    t.clock.now = 30_000;
+    t.door.tick();
+    t.door.update(makeDoor({ state: 'OPEN' }), { ...device, timeBeforeDoorOpenAlert: 30 });
+    expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_DETECTED);
+    t.door.dispose();
+  });
+
+  it('removes extras switched off and keeps the accessory, and keeps them all when the config is unreadable', () => {
+    const t = setup(undefined, ALL_EXTRAS);
+    t.door.dispose();
+    const kept = new GarageDoorAccessory({ ...depsOf(t), options: undefined }, t.accessory);
+    expect(t.accessory.getServiceById(S.Switch, 'automation-switch')).toBeDefined();
+    kept.dispose();
+    const trimmed = new GarageDoorAccessory({ ...depsOf(t), options: { ...NO_EXTRAS, contactSensor: true } }, t.accessory);
+    expect(t.accessory.getServiceById(S.Switch, 'automation-switch')).toBeUndefined();
+    expect(t.accessory.getServiceById(S.OccupancySensor, 'left-open')).toBeUndefined();
+    expect(t.accessory.getServiceById(S.ContactSensor, 'contact')).toBeDefined();
+    expect(t.accessory.UUID).toBe(hap.uuid.generate('door-1'));
+    trimmed.dispose();
+  });
+
+  it('shows the name set in the options', () => {
+    const t = setup(undefined, { ...NO_EXTRAS, name: 'Street Gate!' });
+    expect(t.accessory.displayName).toBe('Street Gate');
+    expect(t.accessory.getService(S.GarageDoorOpener)?.getCharacteristic(C.Name).value).toBe('Street Gate');
+  });
+
+  it('expects an auto-closing door to close after its delay', () => {
+    const t = setup();
+    t.door.update(makeDoor({ state: 'OPEN', autoCloseEnabled: true, autoCloseDelay: 90 }), device);
+    expect(t.door.expectedAutoCloseAtMs).toBe(90_000);
+    t.door.update(makeDoor({ state: 'CLOSED', autoCloseEnabled: true, autoCloseDelay: 90 }), device);
+    expect(t.door.expectedAutoCloseAtMs).toBeUndefined();
+  });
+});

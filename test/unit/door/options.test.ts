@@ -1,0 +1,81 @@
+// Door options: global defaults, per-door overrides, hidden doors and the relationship filter.
+import { describe, expect, it } from 'vitest';
+
+import type { Door } from '../../../src/client/types.js';
+import { parseConfig } from '../../../src/config.js';
+import type { PluginConfig } from '../../../src/config.js';
+import { doorOptions, exclusionReason } from '../../../src/door/options.js';
+
+function config(extra: Record<string, unknown>): PluginConfig {
+  const result = parseConfig({ accessToken: 't', baseUrl: 'https://api.example.com', ...extra });
+  if (!result.ok) throw new Error(result.problems.join('; '));
+  return result.config;
+}
+
+const door = (id: string, relationship: string | undefined): Door => ({
+  id,
+  name: id,
+  entityNumber: 1,
+  active: true,
+  state: 'CLOSED',
+  rawState: 'CLOSED',
+  relationship,
+  hasBluetoothSensor: false,
+  batteryLevel: undefined,
+  autoCloseEnabled: false,
+  autoCloseDelay: 0,
+});
+
+describe('doorOptions', () => {
+  it('gives every door the global options, and a door its own where set', () => {
+    const c = config({ readOnly: true, contactSensor: true, doors: [{ id: 'b', name: 'Back Gate', readOnly: false, automationSwitch: true, leftOpenAfter: 45 }] });
+    expect(doorOptions(c, 'a')).toEqual({ name: undefined, readOnly: true, automationSwitch: false, leftOpenSensor: false, leftOpenAfterS: undefined, contactSensor: true });
+    expect(doorOptions(c, 'b')).toEqual({ name: 'Back Gate', readOnly: false, automationSwitch: true, leftOpenSensor: false, leftOpenAfterS: 45, contactSensor: true });
+  });
+
+  it('has every extra off by default', () => {
+    expect(doorOptions(config({}), 'a')).toMatchObject({ readOnly: false, automationSwitch: false, leftOpenSensor: false, contactSensor: false });
+  });
+});
+
+describe('exclusionReason', () => {
+  it('includes owned and shared doors by default', () => {
+    expect(exclusionReason(config({}), door('a', 'Has Access'), 'dev')).toBeUndefined();
+  });
+
+  it('keeps shared doors out with includeDoors "owned", but not a door whose relationship is unknown', () => {
+    const c = config({ includeDoors: 'owned' });
+    expect(exclusionReason(c, door('a', 'Owner'), 'dev')).toBeUndefined();
+    expect(exclusionReason(c, door('b', 'Has Access'), 'dev')).toMatch(/only owned doors/);
+    expect(exclusionReason(c, door('c', undefined), 'dev')).toBeUndefined();
+  });
+
+  it('hides a door hidden in its own settings', () => {
+    expect(exclusionReason(config({ doors: [{ id: 'a', hide: true }] }), door('a', 'Owner'), 'dev')).toMatch(/hidden/);
+  });
+
+  it('filters by controller and by door id, to split an account over child bridges', () => {
+    const byDevice = config({ includeDeviceIds: ['dev-1'] });
+    expect(exclusionReason(byDevice, door('a', 'Owner'), 'dev-1')).toBeUndefined();
+    expect(exclusionReason(byDevice, door('a', 'Owner'), 'dev-2')).toMatch(/controller is filtered out/);
+    expect(exclusionReason(config({ excludeDeviceIds: ['dev-2'] }), door('a', 'Owner'), 'dev-2')).toMatch(/controller is filtered out/);
+    const byDoor = config({ includeDoorIds: ['a', 'b'], excludeDoorIds: ['b'] });
+    expect(exclusionReason(byDoor, door('a', 'Owner'), 'dev-1')).toBeUndefined();
+    expect(exclusionReason(byDoor, door('b', 'Owner'), 'dev-1')).toMatch(/filtered out/);
+    expect(exclusionReason(byDoor, door('c', 'Owner'), 'dev-1')).toMatch(/filtered out/);
+  });
+
+  it('reports bad door settings by path, and ignores only them', () => {
+    // Deliberate change (issue 8 C): these mistakes no longer stop syncing; each is one sentence and is ignored.
+    expect(parseConfig({ accessToken: 't', baseUrl: 'https://x.example', includeDoors: 'mine', doors: [{ hide: 'yes' }] })).toEqual({
+      ok: true,
+      config: expect.objectContaining({ includeDoors: 'all', doors: [] }) as unknown,
+      ignored: ['includeDoors must be "all" or "owned"; the default, "all", is used', 'doors.0 id is required and hide must be true or false; this entry is ignored'],
+    });
+    // With the token missing nothing runs, and the problems still name every bad field by its path.
+    expect(parseConfig({ baseUrl: 'https://x.example', includeDoors: 'mine', doors: [{ hide: 'yes' }] })).toEqual({
+      ok: false,
+      problems: ['accessToken is required', 'includeDoors must be "all" or "owned"', 'doors.0.id is required', 'doors.0.hide must be true or false'],
+    });
+  });
+});

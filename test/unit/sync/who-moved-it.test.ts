@@ -1,0 +1,51 @@
+// Who moved a door, from its toggle history: the newest matching event, rate-limited per door, failures kept quiet.
+import { describe, expect, it, vi } from 'vitest';
+
+import type { HistoryQuery } from '../../../src/client/service-client.js';
+import type { ToggleEvent } from '../../../src/client/types.js';
+import { HISTORY_MIN_INTERVAL_PER_DOOR_MS } from '../../../src/settings.js';
+import { WhoMovedIt } from '../../../src/sync/who-moved-it.js';
+import { captureLog } from '../../support/log.js';
+
+const event = (state: string, userName: string, channel: string, wasSuccess = true): ToggleEvent => ({
+  doorId: 'door-1',
+  doorName: 'Front Gate',
+  doorState: state,
+  channel,
+  userName,
+  wasSuccess,
+  at: '2026-11-21 10:00:00',
+});
+
+function setup(answer: () => Promise<ToggleEvent[]>) {
+  const log = captureLog();
+  const clock = { now: Date.parse('2026-11-21T10:00:30Z') };
+  const history = vi.fn<(q: HistoryQuery) => Promise<ToggleEvent[]>>(answer);
+  return { log, clock, history, who: new WhoMovedIt(history, log, () => clock.now) };
+}
+
+describe('WhoMovedIt', () => {
+  it('logs the newest successful event that moved the door to its new state', async () => {
+    const t = setup(() => Promise.resolve([event('OPEN', 'Mallory', 'App', false), event('OPEN', 'Ada Lovelace', 'Keypad'), event('CLOSED', 'Bob', 'Remote')]));
+    t.who.explain('door-1', 'Front Gate', 'OPEN');
+    await vi.waitFor(() => expect(t.log.texts('info')).toContain('Front Gate was opened by Ada Lovelace (Keypad).'));
+    expect(t.history).toHaveBeenCalledWith({ historyType: 'door', doorId: 'door-1', startDate: '2026-11-20', endDate: '2026-11-21' });
+  });
+
+  it('asks a door at most once per interval', () => {
+    const t = setup(() => Promise.resolve([]));
+    t.who.explain('door-1', 'Front Gate', 'OPEN');
+    t.who.explain('door-1', 'Front Gate', 'CLOSED');
+    t.who.explain('door-2', 'Back Gate', 'OPEN');
+    expect(t.history).toHaveBeenCalledTimes(2);
+    t.clock.now += HISTORY_MIN_INTERVAL_PER_DOOR_MS;
+    t.who.explain('door-1', 'Front Gate', 'CLOSED');
+    expect(t.history).toHaveBeenCalledTimes(3);
+  });
+
+  it('keeps a failed lookup to the debug log', async () => {
+    const t = setup(() => Promise.reject(new Error('HTTP 500')));
+    t.who.explain('door-1', 'Front Gate', 'OPEN');
+    await vi.waitFor(() => expect(t.log.lines).toEqual([{ level: 'debug', text: 'Who moved Front Gate is unknown: HTTP 500.' }]));
+  });
+});
