@@ -1,27 +1,50 @@
 // `npm run bench`: measures latency, throughput, sync cost by account size, memory, idle CPU and request rates on real Homebridges.
 import { performance } from 'node:perf_hooks';
 
-import { homebridgePackage, READY_LINE } from '../harness/homebridge-process.js';
 import { DEFAULT_POLL_INTERVAL_S, DEFAULT_RECONCILE_INTERVAL_S } from '../../src/settings.js';
-import { Cleanup } from './cleanup.js';
-import { guardProcess } from './guard.js';
-import { findHapCoalescing } from './hap-coalescing.js';
-import { watchIdle } from './idle-window.js';
-import type { IdleTarget } from './idle-window.js';
-import { loadAverage, machineInfo } from './machine.js';
-import { memoryPerDoor } from './memory-per-door.js';
-import { measurePollBaseline, POLL_BASELINE_INTERVAL_S } from './poll-baseline.js';
+import { homebridgePackage, READY_LINE } from '../harness/homebridge-process.js';
+import { measurePollBaseline, measureThroughput, measureWebhookLatency, measureWriteLatency, POLL_BASELINE_INTERVAL_S } from './latency.js';
+import { findHapCoalescing, loadAverage, machineInfo, SimRequestClock } from './probes.js';
 import { renderReport, REPORT_FILE, writeReport } from './report.js';
 import type { PhaseTiming } from './report.js';
-import { pollingRate, webhookRate } from './request-rate.js';
-import { startRig } from './rig.js';
-import { SCALE_POLL_INTERVAL_S, startScaleRigs } from './scale-rigs.js';
-import { SimRequestClock } from './sim-request-clock.js';
-import { measureSyncReconcile } from './sync-reconcile.js';
-import { measureThroughput } from './throughput.js';
-import { sendFirstWebhook } from './webhook-flowing.js';
-import { measureWebhookLatency } from './webhook-latency.js';
-import { measureWriteLatency } from './write-latency.js';
+import { Cleanup, SCALE_POLL_INTERVAL_S, sendFirstWebhook, startRig, startScaleRigs } from './rig.js';
+import { measureSyncReconcile, memoryPerDoor, pollingRate, watchIdle, webhookRate } from './scale.js';
+import type { IdleTarget } from './scale.js';
+
+// --- Makes the bench stop by itself: Ctrl+C, SIGTERM and a hard time limit all clean up before the process exits.
+
+/** Exit code after SIGINT/SIGTERM (128 + signal number is the shell convention; 130 is Ctrl+C). */
+const SIGNAL_EXIT_CODE = 130;
+/** Exit code when the hard time limit fired. */
+const WATCHDOG_EXIT_CODE = 124;
+
+/** Installs the handlers; the returned function removes them (call it once the bench ended normally). */
+export function guardProcess(cleanup: Cleanup, hardLimitMs: number): () => void {
+  let ending = false;
+  const bail = (why: string, code: number): void => {
+    if (ending) {
+      return;
+    }
+    ending = true;
+    process.stderr.write(`\nbench: ${why}; cleaning up.\n`);
+    void cleanup.runAll().then((failures) => {
+      for (const failure of failures) {
+        process.stderr.write(`bench: clean-up step failed: ${failure}\n`);
+      }
+      process.exit(code);
+    });
+  };
+  const onSignal = (signal: NodeJS.Signals): void => bail(`got ${signal}`, SIGNAL_EXIT_CODE);
+  const watchdog = setTimeout(() => bail(`still running after ${Math.round(hardLimitMs / 1000)} s (hard limit)`, WATCHDOG_EXIT_CODE), hardLimitMs);
+  watchdog.unref();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return () => {
+    clearTimeout(watchdog);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+}
 
 /** Poll interval of the webhook rig: long enough that no poll happens while it is measured. */
 const WEBHOOK_RIG_POLL_INTERVAL_S = 300;
