@@ -120,7 +120,7 @@ function listenerWanted(value: unknown): unknown {
     return value;
   }
   const block = value as Record<string, unknown>;
-  if (block['enabled'] === false || (isBlank(block['enabled']) && isBlank(block['port']) && isBlank(block['apiKey']))) {
+  if (block.enabled === false || (isBlank(block.enabled) && isBlank(block.port) && isBlank(block.apiKey))) {
     return undefined;
   }
   return value;
@@ -264,7 +264,7 @@ function readWebhook(value: unknown, findings: Findings): unknown {
   if (pace.length > 0) {
     // A bad safety-net pace alone is no reason to lose real-time updates.
     findings.add(pace, `${listing(pace.map((i) => `${dotted(i.path)} ${i.message}`))}; the default, ${DEFAULT_RECONCILE_INTERVAL_S} seconds, is used`);
-    delete block['reconcileInterval'];
+    delete block.reconcileInterval;
   }
   return block;
 }
@@ -291,7 +291,7 @@ function readDoors(value: unknown, findings: Findings, secrets: unknown[]): unkn
       return;
     }
     const entry = withoutBlanks(raw);
-    const id = quotableId(entry['id'], secrets);
+    const id = quotableId(entry.id, secrets);
     const named = id === undefined ? at : `${at} (id "${id}")`;
     const fieldIssues = Object.entries(doorSettingsSchema.shape).flatMap(([key, schema]) =>
       key in entry ? issuesOf(schema, entry[key], ['doors', index, key]) : key === 'id' ? [{ path: ['doors', index, 'id'], message: 'is required' }] : [],
@@ -301,7 +301,7 @@ function readDoors(value: unknown, findings: Findings, secrets: unknown[]): unkn
       findings.add(fieldIssues, `${named} ${said(fieldIssues)}; this entry is ignored`);
       return;
     }
-    const doorId = (entry['id'] as string).trim();
+    const doorId = (entry.id as string).trim();
     const first = firstIndex.get(doorId);
     if (first !== undefined) {
       findings.add([{ path: ['doors', index, 'id'], message: `repeats doors.${first}` }], `${named} is a second entry for the same door; only doors.${first} is used`);
@@ -318,7 +318,7 @@ function readDoors(value: unknown, findings: Findings, secrets: unknown[]): unkn
       findings.add(fieldIssues, `${named} ${said(fieldIssues)}; ${consequence}`);
       for (const issue of fieldIssues) delete entry[String(issue.path[2])];
       // Same reason as the global readOnly: an entry meant to protect a door must not leave it openable.
-      if (unreadableReadOnly) entry['readOnly'] = true;
+      if (unreadableReadOnly) entry.readOnly = true;
     }
     doors.push(entry);
   });
@@ -347,8 +347,8 @@ export function parseConfig(raw: unknown): ConfigResult {
     return { ok: false, problems: ['the configuration must be an object ({ … }) with accessToken and baseUrl'] };
   }
   const fatal = [
-    ...issuesOf(accessTokenSchema, block['accessToken'] ?? undefined, ['accessToken']),
-    ...issuesOf(httpAddress, block['baseUrl'] ?? undefined, ['baseUrl']),
+    ...issuesOf(accessTokenSchema, block.accessToken ?? undefined, ['accessToken']),
+    ...issuesOf(httpAddress, block.baseUrl ?? undefined, ['baseUrl']),
   ].map((issue) => `${dotted(issue.path)} ${issue.message}`);
 
   const findings = new Findings();
@@ -360,7 +360,7 @@ export function parseConfig(raw: unknown): ConfigResult {
     if (key === 'webhook') {
       input[key] = readWebhook(value, findings);
     } else if (key === 'doors') {
-      input[key] = readDoors(value, findings, [block['accessToken'], isRecord(block['webhook']) ? block['webhook']['apiKey'] : undefined]);
+      input[key] = readDoors(value, findings, [block.accessToken, isRecord(block.webhook) ? block.webhook.apiKey : undefined]);
     } else if (key in FILTERS) {
       input[key] = readFilter(key as keyof typeof FILTERS, value, findings);
     } else if (isBlank(value)) {

@@ -308,7 +308,7 @@ export class SimRequestClock {
       finishMs: undefined,
       status: undefined,
       bytes: undefined,
-      gzipAsked: /\bgzip\b/i.test(String(request.headers['accept-encoding'] ?? '')),
+      gzipAsked: /\bgzip\b/i.test(request.headers['accept-encoding'] ?? ''),
     };
     this.all.push(timed);
     this.byResponse.set(response, { timed, bytesBefore: request.socket.bytesWritten });
@@ -392,7 +392,10 @@ export interface ExpectedEvent {
 export class DoorEventClock {
   private readonly waiters = new Set<Waiter>();
 
-  private constructor() {}
+  /** Use start(): a clock is only useful once subscribed. */
+  private constructor() {
+    this.waiters.clear();
+  }
 
   /** Subscribes the controller to `refs`; events are timestamped the moment hap-controller hands them over. */
   static async start(controller: HomeKitController, refs: CharRef[]): Promise<DoorEventClock> {

@@ -97,10 +97,11 @@ async function main(): Promise<void> {
     ],
   });
 
-  let stopping = false;
+  // Aborted once stop() runs (Ctrl+C, or after the tour): read from the signal, as it changes while main() awaits.
+  const stopping = new AbortController();
   const stop = async (): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
+    if (stopping.signal.aborted) return;
+    stopping.abort();
     process.stdout.write('\nStopping Homebridge and the simulator...\n');
     await hb.stop();
     await sim.stop();
@@ -116,10 +117,10 @@ async function main(): Promise<void> {
   if (process.env.DEMO_EXIT_AFTER_TOUR === '1') {
     await stop();
   }
-  while (!hb.exited && !stopping) {
+  while (!hb.exited && !stopping.signal.aborted) {
     await hb.waitForExit(WAIT_SLICE_MS).catch(() => undefined);
   }
-  if (!stopping) {
+  if (!stopping.signal.aborted) {
     process.stdout.write('Homebridge stopped by itself; see its log above.\n');
     await sim.stop();
     process.exitCode = 1;

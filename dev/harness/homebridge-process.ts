@@ -301,6 +301,7 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
   const lineListeners = new Set<(line: string) => void>();
   const exitListeners = new Set<() => void>();
   let exitStatus: ExitStatus | undefined;
+  const exitStatusNow = (): ExitStatus | undefined => exitStatus;
   let exitedAt = 0;
   const echo = process.env.E2E_ECHO === '1';
 
@@ -335,8 +336,8 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
       }
     });
   };
-  if (child.stdout) attach(child.stdout, false);
-  if (child.stderr) attach(child.stderr, true);
+  attach(child.stdout, false);
+  attach(child.stderr, true);
 
   const closed = new Promise<void>((resolve) => {
     child.once('close', () => resolve());
@@ -434,7 +435,8 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
         clearTimeout(killTimer);
       }
       await cleanupPluginDir();
-      const status = exitStatus ?? { code: null, signal: null };
+      // Set by the 'exit' handler while this awaited (read through a call: narrowing cannot see that).
+      const status = exitStatusNow() ?? { code: null, signal: null };
       return { ...status, ms: Math.round(exitedAt - termAt), killed };
     })();
     return stopping;

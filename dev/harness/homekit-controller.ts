@@ -131,7 +131,7 @@ interface CharacteristicStatusBody {
 const asNumber = (v: unknown): number | undefined => {
   if (typeof v === 'number') return v;
   // json-bigint turns large integers into BigNumber objects.
-  if (typeof v === 'object' && v !== null && 'toNumber' in v && typeof v.toNumber === 'function') return Number((v as { toNumber(): number }).toNumber());
+  if (typeof v === 'object' && v !== null && 'toNumber' in v && typeof v.toNumber === 'function') return (v as { toNumber(): number }).toNumber();
   return undefined;
 };
 

@@ -95,7 +95,7 @@ export class AccountState {
   toggle(doorId: string, target: SimDoorState): number {
     const location = this.findDoor(doorId);
     // An inactive controller is offline: the service cannot reach the hardware.
-    if (!location || !location.device.active) {
+    if (!location?.device.active) {
       return 404;
     }
     const outcome = this.outcomes.get(doorId);

@@ -117,7 +117,8 @@ function describeFailure(error: unknown): ServiceError {
   ) {
     return new ServiceError('timeout', 'the service did not answer in time');
   }
-  const code = (error as { code?: unknown; cause?: { code?: unknown } } | null)?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
+  const failure = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  const code = failure?.code ?? failure?.cause?.code;
   const reason =
     typeof code === 'string'
       ? `${NETWORK_REASONS[code] ?? 'network error'}, ${code}`

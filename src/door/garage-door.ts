@@ -85,7 +85,11 @@ export class GarageDoorAccessory {
       target: () => this.machine.target,
       reported: () => this.machine.reported,
       isLeftOpen: () => this.leftOpenDueInMs() === 0,
-      leftOpenDueInMs: () => this.leftOpenDueInMs() || undefined,
+      leftOpenDueInMs: () => {
+        const dueInMs = this.leftOpenDueInMs();
+        // 0 means due already: nothing left to wait for.
+        return dueInMs === 0 ? undefined : dueInMs;
+      },
       command: (wanted) => this.enqueueCommand(wanted),
       answer: (value) => this.answer(value),
       clock: deps.clock ?? SYSTEM_CLOCK,

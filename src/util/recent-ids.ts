@@ -14,7 +14,10 @@ export class RecentIds {
     this.seen.add(id);
     this.order.push(id);
     if (this.order.length > this.capacity) {
-      this.seen.delete(this.order.shift() as string);
+      const oldest = this.order.shift();
+      if (oldest !== undefined) {
+        this.seen.delete(oldest);
+      }
     }
     return true;
   }

@@ -95,7 +95,7 @@ export class RealtimeUpdates {
       }
       await receiver.start();
       this.receiver = receiver;
-      if (this.stopped) {
+      if (this.stoppedMeanwhile()) {
         await this.stop();
       }
     } catch (error) {
@@ -121,6 +121,11 @@ export class RealtimeUpdates {
       await this.deps.bridgeUp;
     }
     return !this.stopped;
+  }
+
+  /** Read through a call: stop() may run while start() awaits, which the type checker's narrowing of the field cannot see. */
+  private stoppedMeanwhile(): boolean {
+    return this.stopped;
   }
 
   async stop(): Promise<void> {

@@ -1,8 +1,9 @@
 // Homebridge stays up whatever the config says: nothing configured, bad values, or a service that cannot be found at all.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { removeStorageDir, startHomebridge, STOP_BUDGET_MS } from '../../dev/harness/homebridge-process.js';
+import { startHomebridge, STOP_BUDGET_MS } from '../../dev/harness/homebridge-process.js';
 import type { HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
+import { tearDown } from './teardown.js';
 
 const SECRET = 'bad-config-secret-93e1';
 /** Long enough for the first sync and its first retry to fail. */
@@ -17,20 +18,23 @@ const CONFIGS = {
 };
 
 let bridges: Record<keyof typeof CONFIGS, HomebridgeProcess>;
+/** Every Homebridge that started, as it started: stopped at the end even when another one failed to start. */
+const started: HomebridgeProcess[] = [];
 
 beforeAll(async () => {
   const [missing, badValues, nowhere] = await Promise.all(
-    [CONFIGS.missing, CONFIGS.badValues, CONFIGS.nowhere].map((config) => startHomebridge({ platforms: [config] })),
+    [CONFIGS.missing, CONFIGS.badValues, CONFIGS.nowhere].map(async (config) => {
+      const hb = await startHomebridge({ platforms: [config] });
+      started.push(hb);
+      return hb;
+    }),
   );
   if (!missing || !badValues || !nowhere) throw new Error('a Homebridge did not start');
   bridges = { missing, badValues, nowhere };
 });
 
 afterAll(async () => {
-  for (const hb of Object.values(bridges ?? {})) {
-    await hb.stop();
-    await removeStorageDir(hb.storageDir);
-  }
+  await Promise.all(started.map((hb) => tearDown({ hb })));
 });
 
 describe('a Homebridge whose plugin config is missing, wrong or unreachable', () => {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { freePort, removeStorageDir, startHomebridge, STOP_BUDGET_MS, waitForChildBridge } from '../../dev/harness/homebridge-process.js';
+import { freePort, startHomebridge, STOP_BUDGET_MS, waitForChildBridge } from '../../dev/harness/homebridge-process.js';
 import type { ChildBridge, HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
 import { pairController } from '../../dev/harness/homekit-controller.js';
 import { HAP_CHARACTERISTIC, HAP_SERVICE } from '../../dev/harness/hap-types.js';
@@ -17,6 +17,7 @@ import {
   SAMPLE_SHARED_DEVICE_ID,
   SAMPLE_SHARED_GATE_ID,
 } from '../../dev/simulator/server.js';
+import { tearDown } from './teardown.js';
 
 const TOKEN = 'e2e-token-child-bridges-4b7e';
 /** The smallest poll interval the config allows, so a door added to the account shows up soon. */
@@ -126,12 +127,7 @@ beforeAll(async () => {
   [owned, shared] = await childBridges();
 });
 
-afterAll(async () => {
-  await Promise.all([mainController?.close(), ownedController?.close(), sharedController?.close()]);
-  await hb?.stop();
-  await sim?.stop();
-  if (hb) await removeStorageDir(hb.storageDir);
-});
+afterAll(() => tearDown({ controllers: [mainController, ownedController, sharedController], hb, sim }));
 
 describe('two entries of the platform, each on its own child bridge', () => {
   it('starts both child bridges on their own ports, next to the main bridge', () => {

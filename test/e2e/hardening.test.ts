@@ -11,6 +11,7 @@ import { CURRENT_DOOR_STATE } from '../../dev/harness/hap-types.js';
 import type { HomeKitController } from '../../dev/harness/homekit-controller.js';
 import { WEBHOOK_MAX_CONNECTIONS } from '../../src/settings.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
+import { tearDown } from './teardown.js';
 
 const TOKEN = 'hardening-e2e-token-5d1c';
 const API_KEY = 'bead'.repeat(24);
@@ -92,17 +93,13 @@ describe('a flood of connections to the webhook listener', () => {
     await controller.close();
   });
 
-  afterAll(async () => {
-    await hb?.stop();
-    await sim?.stop();
-    if (hb) await removeStorageDir(hb.storageDir);
-  });
+  afterAll(() => tearDown({ hb, sim }));
 
   it('keeps the bridge answering a HomeKit read while the listener is saturated, and holds at most its cap', async () => {
     const open = new Set<Socket>();
     let opened = 0;
     let refused = 0;
-    let flooding = true;
+    const stopFlooding = new AbortController();
     const floodUntil = Date.now() + FLOOD_LIMIT_MS;
     const topUp = (): void => {
       while (open.size < FLOOD_SOCKETS) {
@@ -118,7 +115,7 @@ describe('a flood of connections to the webhook listener', () => {
     };
     // Held connections are cut after the listener's headers time-out; topping them up keeps the listener saturated.
     const flood = (async () => {
-      while (flooding && Date.now() < floodUntil) {
+      while (!stopFlooding.signal.aborted && Date.now() < floodUntil) {
         topUp();
         await sleep(TOP_UP_EVERY_MS);
       }
@@ -133,7 +130,7 @@ describe('a flood of connections to the webhook listener', () => {
       // The listener refused what went past its cap rather than holding every connection it was offered.
       expect(refused).toBeGreaterThanOrEqual(FLOOD_SOCKETS - WEBHOOK_MAX_CONNECTIONS);
     } finally {
-      flooding = false;
+      stopFlooding.abort();
       await flood;
       for (const socket of open) socket.destroy();
       await controller?.close();

@@ -1,12 +1,13 @@
 // Door options end to end: extra services present or absent, the switch and the sensors at work, read-only, who moved it, option changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { removeStorageDir, startHomebridge } from '../../dev/harness/homebridge-process.js';
+import { startHomebridge } from '../../dev/harness/homebridge-process.js';
 import type { HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
 import { hasValue, pairController } from '../../dev/harness/homekit-controller.js';
 import { CURRENT_DOOR_STATE, HAP_STATUS, TARGET_DOOR_STATE } from '../../dev/harness/hap-types.js';
 import type { HomeKitController } from '../../dev/harness/homekit-controller.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
+import { tearDown } from './teardown.js';
 
 const TOKEN = 'options-e2e-token-77b2';
 const POLL_INTERVAL_S = 5;
@@ -48,12 +49,7 @@ beforeAll(async () => {
   await controller.waitForAccessory(SAMPLE_GARAGE_DOOR_ID, WAIT_MS);
 });
 
-afterAll(async () => {
-  await controller?.close();
-  await hb?.stop();
-  await sim?.stop();
-  if (hb) await removeStorageDir(hb.storageDir);
-});
+afterAll(() => tearDown({ controllers: [controller], hb, sim }));
 
 describe('door options with a real Homebridge and a HomeKit controller', () => {
   it('adds exactly the services each door asks for, renames, and leaves shared doors out when asked', async () => {

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { removeStorageDir, startHomebridge, STOP_BUDGET_MS } from '../../dev/harness/homebridge-process.js';
+import { startHomebridge, STOP_BUDGET_MS } from '../../dev/harness/homebridge-process.js';
 import type { HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
 import {
   AccessControlSimulator,
@@ -15,6 +15,8 @@ import {
 import { hasValue, pairController } from '../../dev/harness/homekit-controller.js';
 import { CHARGING_STATE, CURRENT_DOOR_STATE, HAP_STATUS, STATUS_LOW_BATTERY, TARGET_DOOR_STATE } from '../../dev/harness/hap-types.js';
 import type { CharRef, HomeKitController } from '../../dev/harness/homekit-controller.js';
+import { tearDown } from './teardown.js';
+import type { Started } from './teardown.js';
 
 const TOKEN = 'e2e-token-7c1d44b0a9';
 /** Short enough that a door arrives within a fast-poll or two. */
@@ -75,15 +77,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (process.env.E2E_LOG_FILE && hb) {
+  const started: Started = { controllers: [controller], hb, sim };
+  if (process.env.E2E_LOG_FILE && started.hb) {
     writeFileSync(process.env.E2E_LOG_FILE, wholeLog());
   }
-  await controller?.close();
-  await hb?.stop();
-  await sim?.stop();
-  if (hb) {
-    await removeStorageDir(hb.storageDir);
-  }
+  await tearDown(started);
 });
 
 describe('a real Homebridge with the plugin, driven by a HomeKit controller', () => {

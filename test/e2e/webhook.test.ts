@@ -19,6 +19,7 @@ import {
 import { hasValue, pairController } from '../../dev/harness/homekit-controller.js';
 import { CURRENT_DOOR_STATE } from '../../dev/harness/hap-types.js';
 import type { HomeKitController } from '../../dev/harness/homekit-controller.js';
+import { tearDown } from './teardown.js';
 
 const TOKEN = 'webhook-e2e-token-41aa';
 const API_KEY = 'c0ffee'.repeat(16);
@@ -60,12 +61,7 @@ describe('webhooks over plain HTTP (behind a TLS proxy or tunnel)', () => {
     await controller.waitForAccessory(SAMPLE_SHARED_GATE_ID, BOOT_WAIT_MS);
   });
 
-  afterAll(async () => {
-    await controller?.close();
-    await hb?.stop();
-    await sim?.stop();
-    if (hb) await removeStorageDir(hb.storageDir);
-  });
+  afterAll(() => tearDown({ controllers: [controller], hb, sim }));
 
   it('shows a door moved outside HomeKit within moments, with who moved it', async () => {
     const syncsBefore = sim.countRequests('/endpoints/sync');
@@ -169,9 +165,7 @@ describe('webhooks over HTTPS with a certificate of the user', () => {
   });
 
   afterAll(async () => {
-    await hb?.stop();
-    await sim?.stop();
-    if (hb) await removeStorageDir(hb.storageDir);
+    await tearDown({ hb, sim });
     rmSync(certDir, { recursive: true, force: true });
   });
 

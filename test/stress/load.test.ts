@@ -74,8 +74,7 @@ async function burst(url: string, bodies: readonly string[]): Promise<Burst> {
   let inFlight = 0;
   let peak = 0;
   const worker = async (): Promise<void> => {
-    while (next < bodies.length) {
-      const body = bodies[next++] as string;
+    for (let body = bodies[next++]; body !== undefined; body = bodies[next++]) {
       inFlight += 1;
       peak = Math.max(peak, inFlight);
       try {
@@ -156,7 +155,7 @@ describe('a burst of webhooks', () => {
       findDoor: (event) => (event.doorId === undefined ? undefined : doors.get(event.doorId)),
       now,
     });
-    const repeats = (): number => log.texts('debug').filter((text) => /came again; applied once/.test(text)).length;
+    const repeats = (): number => log.texts('debug').filter((text) => text.includes('came again; applied once')).length;
     try {
       const sends: string[] = [];
       for (let start = 0; start < EVENTS; start += SHUFFLE_BLOCK) {

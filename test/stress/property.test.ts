@@ -203,18 +203,18 @@ function readId(value: unknown): string | undefined {
 type DoorWithoutRaw = Omit<Door, 'rawState'>;
 
 function expectedDoor(raw: Record<string, unknown>, id: string): DoorWithoutRaw {
-  const state = typeof raw['state'] === 'string' ? raw['state'].trim().toUpperCase() : undefined;
+  const state = typeof raw.state === 'string' ? raw.state.trim().toUpperCase() : undefined;
   return {
     id,
-    name: textOrUndefined(raw['name'])?.trim() || `Door ${id.slice(0, 8)}`,
-    entityNumber: finiteOrUndefined(raw['entity_number']),
-    active: flagOr(raw['active'], true),
+    name: textOrUndefined(raw.name)?.trim() || `Door ${id.slice(0, 8)}`,
+    entityNumber: finiteOrUndefined(raw.entity_number),
+    active: flagOr(raw.active, true),
     state: state === 'OPEN' || state === 'CLOSED' ? state : null,
-    relationship: textOrUndefined(raw['user_relationship']),
-    hasBluetoothSensor: flagOr(raw['bluetooth_sensor'], false),
-    batteryLevel: finiteOrUndefined(raw['bluetooth_sensor_battery_level']),
-    autoCloseEnabled: flagOr(raw['door_auto_close_enabled'], false),
-    autoCloseDelay: finiteOrUndefined(raw['door_auto_close_delay']) ?? 0,
+    relationship: textOrUndefined(raw.user_relationship),
+    hasBluetoothSensor: flagOr(raw.bluetooth_sensor, false),
+    batteryLevel: finiteOrUndefined(raw.bluetooth_sensor_battery_level),
+    autoCloseEnabled: flagOr(raw.door_auto_close_enabled, false),
+    autoCloseDelay: finiteOrUndefined(raw.door_auto_close_delay) ?? 0,
   };
 }
 
@@ -227,33 +227,33 @@ interface ExpectedSync {
 }
 
 function expectedSync(body: unknown): ExpectedSync | 'wrong-shape' {
-  if (!isRecord(body) || !Array.isArray(body['devices'])) {
+  if (!isRecord(body) || !Array.isArray(body.devices)) {
     return 'wrong-shape';
   }
   const result: ExpectedSync = { devices: [], rawStates: [], unreadable: [] };
-  (body['devices'] as unknown[]).forEach((rawDevice, d) => {
-    const id = isRecord(rawDevice) ? readId(rawDevice['id']) : undefined;
-    if (!isRecord(rawDevice) || id === undefined || !Array.isArray(rawDevice['doors'])) {
+  (body.devices as unknown[]).forEach((rawDevice, d) => {
+    const id = isRecord(rawDevice) ? readId(rawDevice.id) : undefined;
+    if (!isRecord(rawDevice) || id === undefined || !Array.isArray(rawDevice.doors)) {
       result.unreadable.push(new RegExp(`^devices\\.${d}(\\.(id|doors))?: \\S`));
       return;
     }
     const doors: DoorWithoutRaw[] = [];
-    (rawDevice['doors'] as unknown[]).forEach((rawDoor, i) => {
-      const doorId = isRecord(rawDoor) ? readId(rawDoor['id']) : undefined;
+    (rawDevice.doors as unknown[]).forEach((rawDoor, i) => {
+      const doorId = isRecord(rawDoor) ? readId(rawDoor.id) : undefined;
       if (!isRecord(rawDoor) || doorId === undefined) {
         result.unreadable.push(new RegExp(`^devices\\.${d}\\.doors\\.${i}(\\.id)?: \\S`));
         return;
       }
       doors.push(expectedDoor(rawDoor, doorId));
-      result.rawStates.push(rawDoor['state']);
+      result.rawStates.push(rawDoor.state);
     });
-    const owner = [textOrUndefined(rawDevice['owner_first_name']), textOrUndefined(rawDevice['owner_last_name'])].filter(Boolean).join(' ');
+    const owner = [textOrUndefined(rawDevice.owner_first_name), textOrUndefined(rawDevice.owner_last_name)].filter(Boolean).join(' ');
     result.devices.push({
       id,
-      active: flagOr(rawDevice['active'], true),
-      softwareVersion: textOrUndefined(rawDevice['software_version']),
+      active: flagOr(rawDevice.active, true),
+      softwareVersion: textOrUndefined(rawDevice.software_version),
       ownerName: owner || undefined,
-      timeBeforeDoorOpenAlert: finiteOrUndefined(rawDevice['time_before_door_open_alert']),
+      timeBeforeDoorOpenAlert: finiteOrUndefined(rawDevice.time_before_door_open_alert),
       doors,
     });
   });
@@ -279,7 +279,7 @@ function expectAccountMatches(account: Account, expected: ExpectedSync): void {
     }
   });
   expect(account.unreadable).toHaveLength(expected.unreadable.length);
-  account.unreadable.forEach((line, i) => expect(line).toMatch(expected.unreadable[i] as RegExp));
+  expect(account.unreadable).toEqual(expected.unreadable.map((pattern) => expect.stringMatching(pattern) as unknown));
 }
 
 // ---- sync ----
@@ -295,7 +295,7 @@ describe('parseSync', () => {
       withDate: true,
       withTypedArray: true,
       withSparseArray: true,
-      withUnicodeString: true,
+      stringUnit: 'binary',
     });
     const inside = anything.map((value) => ({ devices: [{ id: 'd', doors: [{ id: 'x', state: value, name: value }, value] }, value] }));
     fc.assert(
@@ -318,12 +318,12 @@ describe('parseSync', () => {
         if (expected === 'wrong-shape') return;
         expect(account.unreadable).toEqual([]);
         expectAccountMatches(account, expected);
-        const sentDoors = body.devices.flatMap((device) => device['doors'] as Record<string, unknown>[]);
-        expect(account.devices.flatMap((device) => device.doors.map((door) => door.id))).toEqual(sentDoors.map((door) => readId(door['id'])));
+        const sentDoors = body.devices.flatMap((device) => device.doors as Record<string, unknown>[]);
+        expect(account.devices.flatMap((device) => device.doors.map((door) => door.id))).toEqual(sentDoors.map((door) => readId(door.id)));
         account.devices
           .flatMap((device) => device.doors)
           .forEach((door, i) => {
-            const sent = sentDoors[i]?.['state'];
+            const sent = sentDoors[i]?.state;
             const known = typeof sent === 'string' && ['OPEN', 'CLOSED'].includes(sent.trim().toUpperCase());
             expect(door.state).toBe(known ? sent.trim().toUpperCase() : null);
           });
@@ -345,9 +345,9 @@ describe('parseSync', () => {
         if (account instanceof Error) return;
         expectAccountMatches(account, expected);
         // Stated on its own, as the plugin relies on it: a drop is always reported, so nothing is taken as removed.
-        const sentParts = isRecord(body) && Array.isArray(body['devices']) ? body['devices'].length : 0;
+        const sentParts = isRecord(body) && Array.isArray(body.devices) ? body.devices.length : 0;
         const sentDoors = (body as { devices: unknown[] }).devices.flatMap((device) =>
-          isRecord(device) && Array.isArray(device['doors']) ? (device['doors'] as unknown[]) : [],
+          isRecord(device) && Array.isArray(device.doors) ? (device.doors as unknown[]) : [],
         );
         const keptDoors = account.devices.flatMap((device) => device.doors).length;
         if (account.devices.length < sentParts || keptDoors < sentDoors.length) {
@@ -376,20 +376,20 @@ const validHistoryEvent: fc.Arbitrary<Record<string, unknown>> = fc.record(
 );
 
 function expectedHistory(body: unknown): ToggleEvent[] | 'wrong-shape' {
-  if (!isRecord(body) || !isRecord(body['data']) || !Array.isArray(body['data']['toggle_events'])) {
+  if (!isRecord(body) || !isRecord(body.data) || !Array.isArray(body.data.toggle_events)) {
     return 'wrong-shape';
   }
-  return (body['data']['toggle_events'] as unknown[]).filter(isRecord).map((e) => {
-    const user = isRecord(e['user']) ? e['user'] : undefined;
-    const success = e['was_success'];
+  return (body.data.toggle_events as unknown[]).filter(isRecord).map((e) => {
+    const user = isRecord(e.user) ? e.user : undefined;
+    const success = e.was_success;
     return {
-      doorId: textOrUndefined(e['door_id']),
-      doorName: textOrUndefined(e['door_name']),
-      doorState: textOrUndefined(e['door_state']),
-      channel: textOrUndefined(e['channel']),
-      userName: [textOrUndefined(user?.['first_name']), textOrUndefined(user?.['last_name'])].filter(Boolean).join(' ') || undefined,
+      doorId: textOrUndefined(e.door_id),
+      doorName: textOrUndefined(e.door_name),
+      doorState: textOrUndefined(e.door_state),
+      channel: textOrUndefined(e.channel),
+      userName: [textOrUndefined(user?.first_name), textOrUndefined(user?.last_name)].filter(Boolean).join(' ') || undefined,
       wasSuccess: typeof success === 'boolean' ? success : undefined,
-      at: textOrUndefined(e['toggle_date_time']),
+      at: textOrUndefined(e.toggle_date_time),
     };
   });
 }
@@ -433,9 +433,9 @@ describe('toggleResponseSchema', () => {
         const parsed = toggleResponseSchema.safeParse(body);
         expect(parsed.success).toBe(isRecord(body));
         if (!parsed.success || !isRecord(body)) return;
-        const message = body['message'];
+        const message = body.message;
         expect(parsed.data.message).toBe(typeof message === 'string' ? message : finiteOrUndefined(message) === undefined ? undefined : String(message));
-        expect(parsed.data.success).toBe(typeof body['success'] === 'boolean' ? body['success'] : undefined);
+        expect(parsed.data.success).toBe(typeof body.success === 'boolean' ? body.success : undefined);
       }),
       { numRuns: PURE_RUNS },
     );
@@ -489,7 +489,7 @@ const validWebhook: fc.Arbitrary<ValidWebhook> = fc
   })
   .map((g) => {
     const user: Record<string, string> = { firstName: g.firstName, lastName: g.lastName };
-    if (g.email !== undefined) user['emailAddress'] = g.email;
+    if (g.email !== undefined) user.emailAddress = g.email;
     const body: Record<string, unknown> = {
       id: g.id,
       eventType: 'door_state_change',
@@ -576,13 +576,13 @@ describe('parseWebhookEvent', () => {
         expect(event.summary).not.toMatch(LINE_BREAKING);
         // Three fields of at most 80 characters each, plus the words around them.
         expect(event.summary.length).toBeLessThanOrEqual(3 * 80 + 40);
-        expect(event.id).toBe(webhookText(b['id']));
-        expect(event.eventType).toBe(webhookText(b['eventType']) ?? '');
-        expect(event.doorId).toBe(webhookText(b['doorID']) ?? webhookText(b['doorId']));
-        expect(event.deviceId).toBe(webhookText(b['deviceID']) ?? webhookText(b['deviceId']));
-        expect(event.channel).toBe(webhookText(b['channel']));
+        expect(event.id).toBe(webhookText(b.id));
+        expect(event.eventType).toBe(webhookText(b.eventType) ?? '');
+        expect(event.doorId).toBe(webhookText(b.doorID) ?? webhookText(b.doorId));
+        expect(event.deviceId).toBe(webhookText(b.deviceID) ?? webhookText(b.deviceId));
+        expect(event.channel).toBe(webhookText(b.channel));
         expect(['door-state', 'access', 'management', 'enforcer', 'unknown']).toContain(event.kind);
-        const sentState = webhookText(b['doorState'])?.toUpperCase();
+        const sentState = webhookText(b.doorState)?.toUpperCase();
         if (sentState === 'OPEN' || sentState === 'CLOSED') {
           expect(event.doorState).toBe(sentState);
         } else {
@@ -611,7 +611,7 @@ describe('parseWebhookEvent', () => {
 
 // ---- config ----
 
-const hex96 = fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength: 96, maxLength: 96 });
+const hex96 = fc.string({ unit: fc.constantFrom(...Array.from('0123456789abcdefABCDEF')), minLength: 96, maxLength: 96 });
 const blankPad = fc.constantFrom('', ' ', '\t', ' \n');
 const padded = (text: fc.Arbitrary<string>): fc.Arbitrary<string> => fc.tuple(blankPad, text, blankPad).map(([a, s, b]) => a + s + b);
 const nonBlank = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }).filter((s) => s.trim() !== '');
@@ -648,20 +648,20 @@ const validWebhookBlock = fc
   .map(({ tls, ...rest }) => {
     const raw: Record<string, unknown> = { ...rest };
     if (tls) {
-      raw['tlsCertFile'] = tls[0];
-      raw['tlsKeyFile'] = tls[1];
+      raw.tlsCertFile = tls[0];
+      raw.tlsKeyFile = tls[1];
     }
     const trimmed = (key: string): Record<string, string> => (typeof raw[key] === 'string' ? { [key]: raw[key].trim() } : {});
     const expected: Record<string, unknown> = {
-      ...(raw['enabled'] === true ? { enabled: true } : {}),
-      port: raw['port'],
+      ...(raw.enabled === true ? { enabled: true } : {}),
+      port: raw.port,
       ...trimmed('host'),
-      apiKey: (raw['apiKey'] as string).trim(),
+      apiKey: (raw.apiKey as string).trim(),
       ...trimmed('path'),
-      headerName: typeof raw['headerName'] === 'string' ? raw['headerName'].trim() : DEFAULT_WEBHOOK_HEADER_NAME,
+      headerName: typeof raw.headerName === 'string' ? raw.headerName.trim() : DEFAULT_WEBHOOK_HEADER_NAME,
       ...trimmed('tlsCertFile'),
       ...trimmed('tlsKeyFile'),
-      reconcileInterval: raw['reconcileInterval'] ?? DEFAULT_RECONCILE_INTERVAL_S,
+      reconcileInterval: raw.reconcileInterval ?? DEFAULT_RECONCILE_INTERVAL_S,
     };
     return { raw, expected };
   });
@@ -689,7 +689,7 @@ const validConfig: fc.Arbitrary<ValidConfig> = fc
   )
   .map(({ webhook, ...rest }) => {
     const raw: Record<string, unknown> = { ...rest };
-    if (webhook) raw['webhook'] = webhook.raw;
+    if (webhook) raw.webhook = webhook.raw;
     const expected: Record<string, unknown> = {
       ...rest,
       name: typeof rest.name === 'string' ? rest.name.trim() : 'Access Control',
@@ -704,7 +704,7 @@ const validConfig: fc.Arbitrary<ValidConfig> = fc
   });
 
 /** A realistic secret: long enough never to occur in a message by chance. */
-const secretToken = fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'), minLength: 24, maxLength: 64 }).map((s) => `tok_${s}`);
+const secretToken = fc.string({ unit: fc.constantFrom(...Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_')), minLength: 24, maxLength: 64 }).map((s) => `tok_${s}`);
 
 describe('parseConfig', () => {
   it('never throws, whatever config.json holds', () => {
@@ -826,7 +826,7 @@ function kindsFor(status: number): ServiceErrorKind[] {
 /** Text a sync answer might hold: an account, a nearly valid one, JSON of any shape, text, or nesting too deep to stringify. */
 const syncText = fc.oneof(
   { weight: 3, arbitrary: validAccountBody.map((body) => JSON.stringify(body)) },
-  { weight: 3, arbitrary: nearAccountBody(false).map((body) => JSON.stringify(body) ?? '') },
+  { weight: 3, arbitrary: nearAccountBody(false).map((body) => JSON.stringify(body)) },
   { weight: 2, arbitrary: fc.jsonValue().map((value) => JSON.stringify(value)) },
   { weight: 1, arbitrary: wildString },
   {
@@ -947,7 +947,7 @@ describe('the client against a raw HTTP server answering anything', () => {
       if (answer.contentType !== undefined) headers['content-type'] = answer.contentType;
       if (answer.retryAfter !== undefined) headers['retry-after'] = answer.retryAfter;
       if (answer.echo === 'header') headers['www-authenticate'] = `Bearer error="invalid_token", token="${auth}"`;
-      if (answer.close) headers['connection'] = 'close';
+      if (answer.close) headers.connection = 'close';
       res.writeHead(answer.status, headers).end(payload);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -1138,7 +1138,7 @@ describe('hostile values', () => {
       fc.property(fc.array(wildString, { maxLength: 12 }), (values) => {
         for (const value of values) {
           expect(oneLine(value)).not.toMatch(LINE_BREAKING);
-          expect([...oneLine(value)].length).toBeLessThanOrEqual(MAX_LOG_FIELD_CHARS);
+          expect(Array.from(oneLine(value)).length).toBeLessThanOrEqual(MAX_LOG_FIELD_CHARS);
         }
         const list = listForLog(values);
         expect(list).not.toMatch(LINE_BREAKING);

@@ -121,11 +121,11 @@ describe('the settings page in the Homebridge UI', () => {
     await page.locator(`[data-door-row="${SAMPLE_GARAGE_DOOR_ID}"] select[data-flag="contactSensor"]`).selectOption('on');
     await waitForAccepted(page);
     const saved = await harness().save(settings);
-    expect(saved.blocks[0]?.['doors']).toEqual([
+    expect(saved.blocks[0]?.doors).toEqual([
       { id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' },
       { id: SAMPLE_GARAGE_DOOR_ID, contactSensor: true },
     ]);
-    expect(saved.blocks[0]?.['contactSensor']).toBeUndefined();
+    expect(saved.blocks[0]?.contactSensor).toBeUndefined();
   });
 
   it('webhooks: the UI\'s own port is refused, a typed free port and key give a listener that answers the test event', async () => {
@@ -151,7 +151,7 @@ describe('the settings page in the Homebridge UI', () => {
 
     const mark = harness().lineCount();
     const saved = await harness().save(settings, { restart: true });
-    expect(saved.blocks[0]?.['webhook']).toEqual({ enabled: true, port, apiKey: WEBHOOK_KEY, path: '/access-control' });
+    expect(saved.blocks[0]?.webhook).toEqual({ enabled: true, port, apiKey: WEBHOOK_KEY, path: '/access-control' });
     await harness().waitForLog(new RegExp(`Webhook listener on http://[^ ]+:${port}/access-control`), PLUGIN_LOG_TIMEOUT_MS, { fromLine: mark });
 
     const reopened = await openPage();
@@ -179,7 +179,7 @@ describe('the settings page in the Homebridge UI', () => {
       await waitForAccepted(page);
       await harness().screenshot('settings-service-unreachable');
       const saved = await harness().save(settings);
-      expect(saved.blocks[0]?.['doors']).toEqual([{ id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' }]);
+      expect(saved.blocks[0]?.doors).toEqual([{ id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' }]);
     } finally {
       sim.clearFaults();
     }

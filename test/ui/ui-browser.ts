@@ -285,7 +285,7 @@ export async function launchUiBrowser(opts: LaunchUiBrowserOptions): Promise<UiB
           timeout: CUSTOM_UI_TIMEOUT_MS,
         });
         const handle = await iframe.elementHandle();
-        const frame = await handle?.contentFrame();
+        const frame = await handle.contentFrame();
         if (!frame) throw new Error('the iframe has no content frame');
         await frame.waitForLoadState('load');
         await frame.locator('body').waitFor({ state: 'attached' });

@@ -249,6 +249,8 @@ export async function startUiServer(opts: StartUiServerOptions): Promise<UiServe
     });
   }
   let exited = false;
+  /** Read through a call: the 'exit' handler sets it while this function awaits. */
+  const hasExited = (): boolean => exited;
   const exitedPromise = new Promise<void>((resolve) => {
     child.once('exit', (code, signal) => {
       exited = true;
@@ -288,7 +290,7 @@ export async function startUiServer(opts: StartUiServerOptions): Promise<UiServe
     await follower.waitForLog(UI_LISTENING_LINE, UI_START_TIMEOUT_MS);
     const deadline = startedAt + UI_START_TIMEOUT_MS;
     while (!(await probe(`${url}/api/auth/settings`))) {
-      if (exited) throw new Error(`hb-service exited before the UI answered on ${url}. Log:\n${follower.tail()}`);
+      if (hasExited()) throw new Error(`hb-service exited before the UI answered on ${url}. Log:\n${follower.tail()}`);
       if (performance.now() > deadline) throw new Error(`The UI did not answer on ${url} within ${UI_START_TIMEOUT_MS} ms. Log:\n${follower.tail()}`);
       await sleep(UI_READY_POLL_MS);
     }

@@ -21,8 +21,8 @@ const form = JSON.parse(readFileSync(new URL('../../config.schema.json', import.
 };
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const properties = form.schema.properties;
-const webhook = properties['webhook'] as JsonField & { properties: Record<string, JsonField> };
-const doorFields = properties['doors']?.items?.properties ?? {};
+const webhook = properties.webhook as JsonField & { properties: Record<string, JsonField> };
+const doorFields = properties.doors?.items?.properties ?? {};
 
 const valid = { accessToken: 'tok-secret-123', baseUrl: 'https://api.example.com' };
 
@@ -47,7 +47,7 @@ function layoutNode(key: string): Record<string, unknown> | undefined {
 
 /** A per-door or global choice drawn as a select: the layout's type and its titleMap (the UI's form reads them there). */
 function choices(path: string): { name: string; value: unknown }[] | undefined {
-  return layoutNode(path)?.['titleMap'] as { name: string; value: unknown }[] | undefined;
+  return layoutNode(path)?.titleMap as { name: string; value: unknown }[] | undefined;
 }
 
 /**
@@ -58,8 +58,8 @@ function choices(path: string): { name: string; value: unknown }[] | undefined {
  * choice (null values and empty strings are dropped).
  */
 function untouched(field: JsonField, path = ''): unknown {
-  if ('default' in field) return field['default'];
-  if (field.type === 'boolean') return layoutNode(path)?.['type'] === 'select' ? undefined : false;
+  if ('default' in field) return field.default;
+  if (field.type === 'boolean') return layoutNode(path)?.type === 'select' ? undefined : false;
   if (field.type === 'object') {
     const entries = Object.entries(field.properties ?? {}).flatMap(([key, sub]) => {
       const value = untouched(sub, path === '' ? key : `${path}.${key}`);
@@ -75,14 +75,14 @@ function untouched(field: JsonField, path = ''): unknown {
 }
 
 function plainSave(filledIn: Record<string, unknown>): Record<string, unknown> {
-  return { platform: form['pluginAlias'], ...(untouched(form.schema) as Record<string, unknown>), ...filledIn };
+  return { platform: form.pluginAlias, ...(untouched(form.schema) as Record<string, unknown>), ...filledIn };
 }
 
 describe('config.schema.json as the Homebridge UI renders it', () => {
   it('keeps the custom settings page and allows the platform twice (two child bridges)', () => {
-    expect(form['customUi']).toBe(true);
-    expect(form['customUiPath']).toBe('./dist/ui');
-    expect(form['singular']).toBeUndefined();
+    expect(form.customUi).toBe(true);
+    expect(form.customUiPath).toBe('./dist/ui');
+    expect(form.singular).toBeUndefined();
   });
 
   it('writes nothing on a plain save that the parser would not read as meant: no door entry, no ignored setting', () => {
@@ -115,26 +115,26 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
     expect(sliders.map(([path]) => path)).toEqual([]);
     for (const [path, field] of fieldsOf(properties).filter(([, f]) => f.type === 'integer')) {
       // The bounds the form cannot show are in the words instead.
-      expect({ path, says: /\d+ to \d+/.test(String(field['description'])) }).toEqual({ path, says: true });
+      expect({ path, says: /\d+ to \d+/.test(String(field.description)) }).toEqual({ path, says: true });
     }
   });
 
   it('says in the description what an empty field means', () => {
     for (const key of ['pollInterval', 'transitionTimeout', 'lowBatteryThreshold', 'leftOpenAfter']) {
-      expect({ key, description: properties[key]?.['description'] }).toEqual({ key, description: expect.stringMatching(/empty/i) as unknown });
+      expect({ key, description: properties[key]?.description }).toEqual({ key, description: expect.stringMatching(/empty/i) as unknown });
     }
     for (const key of ['headerName', 'reconcileInterval']) {
-      expect({ key, description: webhook.properties[key]?.['description'] }).toEqual({ key, description: expect.stringMatching(/when empty/) as unknown });
+      expect({ key, description: webhook.properties[key]?.description }).toEqual({ key, description: expect.stringMatching(/when empty/) as unknown });
     }
     for (const key of ['readOnly', 'automationSwitch', 'leftOpenSensor', 'contactSensor']) {
-      expect({ key, description: properties[key]?.['description'] }).toEqual({ key, description: expect.stringMatching(/Off by default/) as unknown });
+      expect({ key, description: properties[key]?.description }).toEqual({ key, description: expect.stringMatching(/Off by default/) as unknown });
     }
   });
 
   it('offers each per-door option as "As for all doors / On / Off", the first writing nothing', () => {
     for (const key of ['readOnly', 'automationSwitch', 'leftOpenSensor', 'contactSensor']) {
       // The UI draws a boolean as a checkbox (which writes false) unless the layout says select.
-      expect({ key, type: layoutNode(`doors[].${key}`)?.['type'], choices: choices(`doors[].${key}`) }).toEqual({
+      expect({ key, type: layoutNode(`doors[].${key}`)?.type, choices: choices(`doors[].${key}`) }).toEqual({
         key,
         type: 'select',
         choices: [
@@ -146,7 +146,7 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
       // The schema itself lists the values that can be saved, for the UI's validator and anyone editing JSON.
       expect(doorFields[key]?.oneOf?.map((choice) => choice.enum[0])).toEqual([true, false]);
     }
-    expect(layoutNode('doors[].hide')?.['type']).toBe('select');
+    expect(layoutNode('doors[].hide')?.type).toBe('select');
     expect(choices('doors[].hide')?.map((choice) => choice.value)).toEqual([null, true, false]);
   });
 
@@ -166,7 +166,7 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
   });
 
   it('keeps a global Read-only for a door whose entry only renames it (the safety defect of issue 8)', () => {
-    const entry = { ...(untouched(properties['doors']?.items ?? {}, 'doors[]') as Record<string, unknown> | undefined), id: 'door-1', name: 'Street Gate' };
+    const entry = { ...(untouched(properties.doors?.items ?? {}, 'doors[]') as Record<string, unknown> | undefined), id: 'door-1', name: 'Street Gate' };
     const result = parseConfig(plainSave({ ...valid, readOnly: true, doors: [entry] }));
     if (!result.ok) throw new Error(result.problems.join('; '));
     expect(doorOptions(result.config, 'door-1')).toMatchObject({ name: 'Street Gate', readOnly: true });
@@ -175,8 +175,8 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
   it('offers "Doors to include" without writing the default', () => {
     expect(choices('includeDoors')?.map((choice) => choice.value)).toEqual([null, 'owned', 'all']);
     // No enum beside the choices: the UI would drop the null one and add a "None" of its own.
-    expect(properties['includeDoors']?.['enum']).toBeUndefined();
-    expect(properties['includeDoors']?.oneOf?.map((choice) => choice.enum[0])).toEqual(['owned', 'all']);
+    expect(properties.includeDoors?.enum).toBeUndefined();
+    expect(properties.includeDoors?.oneOf?.map((choice) => choice.enum[0])).toEqual(['owned', 'all']);
     for (const { value } of choices('includeDoors') ?? []) {
       const result = parseConfig({ ...valid, ...(value === null ? {} : { includeDoors: value }) });
       expect(result).toMatchObject({ ok: true, ignored: [], config: { includeDoors: value ?? 'all' } });
@@ -186,12 +186,12 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
   it('requires the port and the key once webhooks are on, and only then', () => {
     // if/then, not a plain required list: the "Receive webhooks" checkbox writes `enabled: false` on every save, and
     // the UI's JSON editor checks the block against this schema, so a plain list would flag every block without webhooks.
-    expect(webhook['if']).toEqual({ properties: { enabled: { const: true } }, required: ['enabled'] });
-    expect(webhook['then']).toEqual({ required: ['port', 'apiKey'] });
-    expect(webhook['required']).toBeUndefined();
+    expect(webhook.if).toEqual({ properties: { enabled: { const: true } }, required: ['enabled'] });
+    expect(webhook.then).toEqual({ required: ['port', 'apiKey'] });
+    expect(webhook.required).toBeUndefined();
     for (const key of ['port', 'apiKey']) {
-      expect(webhook.properties[key]?.['description']).toMatch(/^Required when webhooks are on\./);
-      expect(webhook.properties[key]?.['condition']).toEqual({ functionBody: 'return !!(model.webhook && model.webhook.enabled);' });
+      expect(webhook.properties[key]?.description).toMatch(/^Required when webhooks are on\./);
+      expect(webhook.properties[key]?.condition).toEqual({ functionBody: 'return !!(model.webhook && model.webhook.enabled);' });
     }
   });
 
@@ -200,29 +200,29 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
     // password field's value. It takes a message per error from the layout's validationMessages (not from the schema,
     // nor from a single validationMessage: both seen ignored in Chromium).
     const checks: [string, JsonField | undefined, string][] = [
-      ['webhook.apiKey', webhook.properties['apiKey'], '^[0-9a-fA-F]{96}$'],
-      ['webhook.path', webhook.properties['path'], "^\\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$"],
-      ['webhook.headerName', webhook.properties['headerName'], "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"],
-      ['accessToken', properties['accessToken'], '^[\\x20-\\x7e\\xa0-\\xff]+$'],
+      ['webhook.apiKey', webhook.properties.apiKey, '^[0-9a-fA-F]{96}$'],
+      ['webhook.path', webhook.properties.path, "^\\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$"],
+      ['webhook.headerName', webhook.properties.headerName, "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"],
+      ['accessToken', properties.accessToken, '^[\\x20-\\x7e\\xa0-\\xff]+$'],
     ];
     const sentence = expect.stringMatching(/^[A-Z][^^$\\[\]{}]+\.$/) as unknown;
     for (const [key, field, pattern] of checks) {
-      expect({ key, pattern: field?.['pattern'] }).toEqual({ key, pattern });
-      expect({ key, message: (layoutNode(key)?.['validationMessages'] as Record<string, string> | undefined)?.['pattern'] }).toEqual({ key, message: sentence });
+      expect({ key, pattern: field?.pattern }).toEqual({ key, pattern });
+      expect({ key, message: (layoutNode(key)?.validationMessages as Record<string, string> | undefined)?.pattern }).toEqual({ key, message: sentence });
     }
     for (const [path] of fieldsOf(properties).filter(([, f]) => f.type === 'integer')) {
-      expect({ path, message: (layoutNode(path)?.['validationMessages'] as Record<string, string> | undefined)?.['minimum'] }).toEqual({ path, message: sentence });
+      expect({ path, message: (layoutNode(path)?.validationMessages as Record<string, string> | undefined)?.minimum }).toEqual({ path, message: sentence });
     }
     expect(layoutNodes(form.layout).some((node) => typeof node === 'object' && 'validationMessage' in node)).toBe(false);
   });
 
   it('uses no format the form does not know', () => {
-    const formats = new Set(fieldsOf(properties).flatMap(([, field]) => (typeof field['format'] === 'string' ? [field['format']] : [])));
+    const formats = new Set(fieldsOf(properties).flatMap(([, field]) => (typeof field.format === 'string' ? [field.format] : [])));
     expect([...formats]).toEqual(['uri']);
   });
 
   it('never suggests the Homebridge UI\'s own port (8581) for the listener, nor publishing it', () => {
-    expect(String(webhook.properties['port']?.['placeholder'])).not.toBe('8581');
+    expect(String(webhook.properties.port?.placeholder)).not.toBe('8581');
     expect(readme).not.toMatch(/localhost:8581|:8581[;\s/]|port \(such as `8581`\)/);
     expect(readme).toMatch(/cloudflared tunnel --url http:\/\/localhost:8765/);
   });

@@ -75,7 +75,7 @@ describe('parseConfig', () => {
 
   it('keeps keys Homebridge adds, such as _bridge', () => {
     const result = parseConfig({ ...valid, _bridge: { username: 'x' } });
-    expect(result.ok && result.config['_bridge']).toEqual({ username: 'x' });
+    expect(result.ok && result.config._bridge).toEqual({ username: 'x' });
   });
 });
 
@@ -321,7 +321,7 @@ describe('config.schema.json', () => {
   it('is a platform form registered under the platform name', () => {
     expect(form.pluginAlias).toBe(PLATFORM_NAME);
     expect(form.pluginType).toBe('platform');
-    expect(form.schema.properties['name']).toBeDefined();
+    expect(form.schema.properties.name).toBeDefined();
   });
 
   /**
@@ -385,7 +385,7 @@ describe('config.schema.json', () => {
         }
         if (field.items?.properties) {
           compare(field.items.properties, formField?.items?.properties ?? {}, `${prefix}${key}[].`);
-          expect(formField?.items?.['required']).toEqual(field.items['required']);
+          expect(formField?.items?.required).toEqual(field.items.required);
         }
       }
     };
@@ -395,18 +395,18 @@ describe('config.schema.json', () => {
   });
 
   it('requires in the form, once webhooks are on, exactly what zod requires of a webhook block', () => {
-    const zodWebhook = zodSchema.properties['webhook'] ?? {};
-    expect(form.schema.properties['webhook']?.['then']).toEqual({ required: zodWebhook['required'] });
+    const zodWebhook = zodSchema.properties.webhook ?? {};
+    expect(form.schema.properties.webhook?.then).toEqual({ required: zodWebhook.required });
   });
 
   it('shows the webhook fields only once webhooks are switched on', () => {
-    const webhook = form.schema.properties['webhook']?.properties ?? {};
+    const webhook = form.schema.properties.webhook?.properties ?? {};
     for (const [key, field] of Object.entries(webhook)) {
-      expect({ key, shownWhenOn: key === 'enabled' || field['condition'] !== undefined }).toEqual({ key, shownWhenOn: true });
+      expect({ key, shownWhenOn: key === 'enabled' || field.condition !== undefined }).toEqual({ key, shownWhenOn: true });
     }
   });
 
   it('shows the token as a password', () => {
-    expect(form.schema.properties['accessToken']?.['x-schema-form']).toEqual({ type: 'password' });
+    expect(form.schema.properties.accessToken?.['x-schema-form']).toEqual({ type: 'password' });
   });
 });

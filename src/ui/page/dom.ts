@@ -21,12 +21,19 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Att
   return element;
 }
 
-export function byId<T extends HTMLElement>(id: string): T {
+/** The page's element `id`, checked to be a `kind` (an input, a select...) when one is asked for. */
+export function byId(id: string): HTMLElement;
+export function byId<T extends HTMLElement>(id: string, kind: new () => T): T;
+export function byId(id: string, kind: new () => HTMLElement = HTMLElement): HTMLElement {
   const element = document.getElementById(id);
   if (!element) {
     throw new Error(`The settings page lacks #${id}`);
   }
-  return element as T;
+  const tag = element.tagName.toLowerCase();
+  if (!(element instanceof kind)) {
+    throw new Error(`The settings page's #${id} is a <${tag}>, not the element expected`);
+  }
+  return element;
 }
 
 /** Replaces an element's content. */

@@ -47,13 +47,13 @@ function choiceSelect(store: Store, door: DoorView, flag: DoorFlag): HTMLSelectE
 function doorRow(store: Store, door: DoorView): HTMLElement {
   const own = doorEntry(store.block, door.id);
   const reason = store.check?.excluded[door.id];
-  const show = h('input', { class: 'form-check-input', type: 'checkbox', id: `ac-show-${door.id}`, checked: own?.['hide'] !== true, 'data-door': door.id, 'data-field': 'show' });
+  const show = h('input', { class: 'form-check-input', type: 'checkbox', id: `ac-show-${door.id}`, checked: own?.hide !== true, 'data-door': door.id, 'data-field': 'show' });
   show.addEventListener('change', () => store.set(setDoorField(store.block, door.id, 'hide', show.checked ? undefined : true)));
   const name = h('input', {
     class: 'form-control form-control-sm',
     type: 'text',
     placeholder: door.name,
-    value: typeof own?.['name'] === 'string' ? own['name'] : '',
+    value: typeof own?.name === 'string' ? own.name : '',
     'data-door': door.id,
     'data-field': 'name',
     'aria-label': `Name in Home of ${door.name}`,
@@ -76,8 +76,8 @@ function doorRow(store: Store, door: DoorView): HTMLElement {
 
 /** Doors the config has settings for that the list does not show (gone from the account, or typed by hand). */
 function configuredOnly(store: Store, listed: DoorView[]): DoorView[] {
-  const doors = store.block['doors'];
-  const ids = Array.isArray(doors) ? doors.map((entry) => (entry as Record<string, unknown>)['id']).filter((id): id is string => typeof id === 'string') : [];
+  const doors = store.block.doors;
+  const ids = Array.isArray(doors) ? doors.map((entry) => (entry as Record<string, unknown>).id).filter((id): id is string => typeof id === 'string') : [];
   return ids
     .filter((id) => !listed.some((door) => door.id === id))
     .map((id) => ({ id, name: id, controllerId: '', state: null, active: false, owned: undefined, relationship: undefined, sensor: false, batteryPct: undefined }));
@@ -130,8 +130,8 @@ function splitButton(store: Store, render: () => void): HTMLButtonElement | unde
   const button = h('button', { class: 'btn btn-secondary btn-sm', type: 'button', id: 'ac-split' }, `Add an entry for the rest (${left.length} controller${left.length === 1 ? '' : 's'})`);
   button.addEventListener('click', () => {
     const base = store.block;
-    const name = typeof base['name'] === 'string' ? base['name'] : String(store.defaults['name']);
-    store.entries.push({ platform: store.info.platform, name: `${name} 2`, baseUrl: base['baseUrl'], accessToken: base['accessToken'], includeDeviceIds: left });
+    const name = typeof base.name === 'string' ? base.name : String(store.defaults.name);
+    store.entries.push({ platform: store.info.platform, name: `${name} 2`, baseUrl: base.baseUrl, accessToken: base.accessToken, includeDeviceIds: left });
     store.savedPorts.push(undefined);
     store.index = store.entries.length - 1;
     store.set(setField(store.block, 'name', `${name} 2`));
@@ -147,10 +147,10 @@ export function renderDoors(store: Store, render: () => void): void {
   renderControllers(store, render);
   renderCount(store);
   const doors = [...listed, ...configuredOnly(store, listed)];
-  const list = byId<HTMLDetailsElement>('ac-door-list');
+  const list = byId('ac-door-list', HTMLDetailsElement);
   byId('ac-door-list-title').textContent = `${doors.length} door${doors.length === 1 ? '' : 's'}: show, name and options per door`;
-  if (!list.dataset['folded'] && doors.length > 0) {
-    list.dataset['folded'] = 'set';
+  if (!list.dataset.folded && doors.length > 0) {
+    list.dataset.folded = 'set';
     list.open = doors.length <= DOOR_LIST_OPEN_MAX;
   }
   fill(byId('ac-door-rows'), ...doors.map((door) => doorRow(store, door)));
@@ -161,11 +161,11 @@ export function refreshDoorStatus(store: Store, render: () => void): void {
   renderControllers(store, render);
   renderCount(store);
   for (const row of document.querySelectorAll<HTMLElement>('[data-door-row]')) {
-    const reason = store.check?.excluded[row.dataset['doorRow'] ?? ''];
+    const reason = store.check?.excluded[row.dataset.doorRow ?? ''];
     row.classList.toggle('ac-out', reason !== undefined);
     const note = row.querySelector<HTMLElement>('[data-door-note]');
     if (note) {
-      note.textContent = reason ? `Not in Home: ${reason}` : (note.dataset['doorNote'] ?? '');
+      note.textContent = reason ? `Not in Home: ${reason}` : (note.dataset.doorNote ?? '');
     }
   }
 }

@@ -14,7 +14,7 @@ const idOf = (path: string): string => `ac-${path.replace(/\./g, '-')}`;
 
 /** A text field; empty removes the field, so the plugin's default applies (shown as the placeholder). */
 export function bindText(store: Store, path: string, check?: (text: string) => string | undefined): () => void {
-  const input = byId<HTMLInputElement>(idOf(path));
+  const input = byId(idOf(path), HTMLInputElement);
   const note = document.getElementById(`${idOf(path)}-status`);
   const fallback = store.defaults[path];
   if (fallback !== undefined && !input.placeholder) {
@@ -36,7 +36,7 @@ export function bindText(store: Store, path: string, check?: (text: string) => s
 
 /** A whole number typed as text; what is not one stays in the field with a message, and the block keeps its last good value. */
 export function bindNumber(store: Store, path: string, range: NumberRange): () => void {
-  const input = byId<HTMLInputElement>(idOf(path));
+  const input = byId(idOf(path), HTMLInputElement);
   const note = byId(`${idOf(path)}-status`);
   const fallback = store.defaults[path];
   if (fallback !== undefined && !input.placeholder) {
@@ -61,7 +61,7 @@ export function bindNumber(store: Store, path: string, range: NumberRange): () =
 
 /** A checkbox whose unticked state is the plugin's default (false): unticked writes nothing. */
 export function bindFlag(store: Store, path: string, elementId = idOf(path)): () => void {
-  const input = byId<HTMLInputElement>(elementId);
+  const input = byId(elementId, HTMLInputElement);
   input.addEventListener('change', () => store.set(setField(store.block, path, input.checked ? true : undefined)));
   return () => {
     input.checked = getField(store.block, path) === true;

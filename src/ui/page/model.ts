@@ -55,19 +55,19 @@ export function setField(block: Block, path: string, value: unknown): Block {
 }
 
 function doorEntries(block: Block): Record<string, unknown>[] {
-  const doors = block['doors'];
+  const doors = block.doors;
   return Array.isArray(doors) ? doors.filter(isRecord) : [];
 }
 
 export function doorEntry(block: Block, doorId: string): Record<string, unknown> | undefined {
-  return doorEntries(block).find((entry) => entry['id'] === doorId);
+  return doorEntries(block).find((entry) => entry.id === doorId);
 }
 
 /** Sets one door's own setting; an entry left with its id only is removed, so `doors` lists only doors the user changed. */
 export function setDoorField(block: Block, doorId: string, key: string, value: unknown): Block {
   const next = copy(block);
   const doors = doorEntries(next);
-  let entry = doors.find((candidate) => candidate['id'] === doorId);
+  let entry = doors.find((candidate) => candidate.id === doorId);
   if (!entry) {
     entry = { id: doorId };
     doors.push(entry);
@@ -136,7 +136,7 @@ export function tidy(block: Block, defaults: Defaults): Block {
       next = setField(next, key, undefined);
     }
   }
-  const doors = doorEntries(next).filter((entry) => typeof entry['id'] === 'string' && entry['id'] !== '');
+  const doors = doorEntries(next).filter((entry) => typeof entry.id === 'string' && entry.id !== '');
   const kept = doors.map((entry) => Object.fromEntries(Object.entries(entry).filter(([, v]) => !isEmpty(v)))).filter((entry) => Object.keys(entry).length > 1);
   return setField(next, 'doors', kept);
 }

@@ -19,15 +19,15 @@ const CHECK_DELAY_MS = 300;
 async function cachedDoors(platform: string): Promise<DoorView[]> {
   const cached = await hb.getCachedAccessories().catch(() => []);
   return cached
-    .filter((accessory) => accessory.platform === platform && typeof accessory.context['doorId'] === 'string')
+    .filter((accessory) => accessory.platform === platform && typeof accessory.context.doorId === 'string')
     .map((accessory) => {
       // The cache is the plugin's own DoorContext, but read as outside data: it may come from an older version.
       const context = accessory.context as Record<string, unknown>;
-      const state = context['state'];
+      const state = context.state;
       return {
-        id: String(context['doorId']),
-        name: typeof context['name'] === 'string' ? context['name'] : accessory.displayName,
-        controllerId: typeof context['deviceId'] === 'string' ? context['deviceId'] : '',
+        id: String(context.doorId),
+        name: typeof context.name === 'string' ? context.name : accessory.displayName,
+        controllerId: typeof context.deviceId === 'string' ? context.deviceId : '',
         state: state === 'OPEN' || state === 'CLOSED' ? state : null,
         active: true,
         owned: undefined,
@@ -63,7 +63,7 @@ function renderCheck(store: Store): void {
 
 async function signIn(store: Store, render: () => void): Promise<void> {
   const note = byId('ac-sign-in-status');
-  const button = byId<HTMLButtonElement>('ac-sign-in');
+  const button = byId('ac-sign-in', HTMLButtonElement);
   button.disabled = true;
   status(note, 'info', 'Signing in…');
   try {
@@ -108,7 +108,7 @@ function onChange(store: Store, render: () => void): void {
 
 function setUpEntries(store: Store, render: () => void): () => void {
   const section = byId('ac-entries-section');
-  const select = byId<HTMLSelectElement>('ac-entry');
+  const select = byId('ac-entry', HTMLSelectElement);
   select.addEventListener('change', () => {
     store.index = Number(select.value);
     store.account = undefined;
@@ -120,7 +120,7 @@ function setUpEntries(store: Store, render: () => void): () => void {
     fill(
       select,
       ...store.entries.map((entry, index) => {
-        const name = typeof entry['name'] === 'string' ? entry['name'] : `${String(store.defaults['name'])} ${index + 1}`;
+        const name = typeof entry.name === 'string' ? entry.name : `${String(store.defaults.name)} ${index + 1}`;
         return h('option', { value: String(index), selected: index === store.index }, name);
       }),
     );
@@ -164,7 +164,7 @@ async function main(): Promise<void> {
     // The per-door choices name the value for all doors, so they follow it.
     byId(`ac-${flag}`).addEventListener('change', () => renderDoors(store, render));
   }
-  const ownedOnly = byId<HTMLInputElement>('ac-ownedOnly');
+  const ownedOnly = byId('ac-ownedOnly', HTMLInputElement);
   ownedOnly.addEventListener('change', () => store.set(setField(store.block, 'includeDoors', ownedOnly.checked ? 'owned' : undefined)));
   refreshers.push(() => (ownedOnly.checked = getField(store.block, 'includeDoors') === 'owned'));
   refreshers.push(setUpWebhook(store));

@@ -20,8 +20,8 @@ export class Store {
   ) {
     this.entries = entries.length > 0 ? entries : [{ platform: info.platform }];
     this.savedPorts = this.entries.map((entry) => {
-      const webhook = entry['webhook'];
-      const port = typeof webhook === 'object' && webhook !== null ? (webhook as Record<string, unknown>)['port'] : undefined;
+      const webhook = entry.webhook;
+      const port = typeof webhook === 'object' && webhook !== null ? (webhook as Record<string, unknown>).port : undefined;
       return typeof port === 'number' ? port : undefined;
     });
   }

@@ -77,7 +77,7 @@ async function sendTest(store: Store): Promise<void> {
 
 /** Wires the section once; the returned function shows the edited entry's values. */
 export function setUpWebhook(store: Store): () => void {
-  const enabled = byId<HTMLInputElement>('ac-webhook-enabled');
+  const enabled = byId('ac-webhook-enabled', HTMLInputElement);
   const body = byId('ac-webhook-body');
   enabled.addEventListener('change', () => {
     const hasSettings = getField(store.block, 'webhook.port') !== undefined || getField(store.block, 'webhook.apiKey') !== undefined;

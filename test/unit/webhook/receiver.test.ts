@@ -453,7 +453,7 @@ describe('WebhookReceiver lifecycle', () => {
     const stalled = rawClient(port, 10_000);
     stalled.socket.write('POST / HTTP/1.1\r\n');
     // The listener and the server side of both connections keep the process alive until stop().
-    await vi.waitFor(() => expect(handlesOn(port).filter((h) => h.listening || h.localPort === port)).toHaveLength(3));
+    await vi.waitFor(() => expect(handlesOn(port).filter((h) => h.listening === true || h.localPort === port)).toHaveLength(3));
     const started = Date.now();
     await Promise.all([local.receiver.stop(), local.receiver.stop()]);
     await keptClosed;

@@ -28,9 +28,9 @@ describe('settings page model', () => {
 
   it('writes a door entry only for a changed door, holding only what changed', () => {
     const renamed = setDoorField(base, 'door-1', 'name', 'Street Gate');
-    expect(renamed['doors']).toEqual([{ id: 'door-1', name: 'Street Gate' }]);
+    expect(renamed.doors).toEqual([{ id: 'door-1', name: 'Street Gate' }]);
     const readOnly = setDoorChoice(renamed, 'door-1', 'readOnly', 'on');
-    expect(readOnly['doors']).toEqual([{ id: 'door-1', name: 'Street Gate', readOnly: true }]);
+    expect(readOnly.doors).toEqual([{ id: 'door-1', name: 'Street Gate', readOnly: true }]);
     expect(doorChoice(readOnly, 'door-1', 'readOnly')).toBe('on');
     expect(doorChoice(readOnly, 'door-1', 'contactSensor')).toBe('inherit');
     // Back to "as for all doors" and no name: the entry and the list go.
@@ -40,7 +40,7 @@ describe('settings page model', () => {
 
   it('keeps an explicit "off" for one door (it overrides the value for all doors)', () => {
     const off = setDoorChoice({ ...base, readOnly: true }, 'door-2', 'readOnly', 'off');
-    expect(off['doors']).toEqual([{ id: 'door-2', readOnly: false }]);
+    expect(off.doors).toEqual([{ id: 'door-2', readOnly: false }]);
     expect(doorChoice(off, 'door-2', 'readOnly')).toBe('off');
   });
 
@@ -61,7 +61,7 @@ describe('settings page model', () => {
 
   it('lets controllers in and out with the smallest change, never emptying an "only these" list into "all"', () => {
     let block = setControllerIncluded(base, 'dev-a', false);
-    expect(block['excludeDeviceIds']).toEqual(['dev-a']);
+    expect(block.excludeDeviceIds).toEqual(['dev-a']);
     expect(controllerIncluded(block, 'dev-a')).toBe(false);
     block = setControllerIncluded(block, 'dev-a', true);
     expect(block).toEqual(base);
@@ -70,7 +70,7 @@ describe('settings page model', () => {
     expect(controllerIncluded(none, 'dev-a')).toBe(false);
     expect(controllerIncluded(none, 'dev-b')).toBe(false);
     const two = setControllerIncluded(only, 'dev-b', true);
-    expect(two['includeDeviceIds']).toEqual(['dev-a', 'dev-b']);
+    expect(two.includeDeviceIds).toEqual(['dev-a', 'dev-b']);
   });
 
   it('reads typed whole numbers and says what is wrong with a key', () => {
