@@ -8,8 +8,9 @@ export const DOOR_FLAGS = ['readOnly', 'automationSwitch', 'leftOpenSensor', 'co
 export type DoorFlag = (typeof DOOR_FLAGS)[number];
 export type IdList = 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds';
 
-/** Values the plugin uses when a field is absent; the page shows them as placeholders and never writes them. */
-export type Defaults = Record<string, string | number | boolean>;
+import type { Defaults } from './views.js';
+
+export type { Defaults };
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isEmpty = (value: unknown): boolean =>
