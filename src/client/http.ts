@@ -1,5 +1,4 @@
 // One JSON request over a kept-alive undici connection pool: timeouts, size limit, gzip, and errors mapped to ServiceError.
-import { Agent, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
 
 import { BoundedChunks, decodeBody } from '../util/body.js';
@@ -14,6 +13,7 @@ import {
   MAX_RESPONSE_BYTES,
 } from '../settings.js';
 import { ServiceError } from './errors.js';
+import { Agent, request as sendRequest, undiciErrors } from './undici.js';
 
 export interface JsonResponse {
   status: number;
@@ -131,7 +131,7 @@ function describeFailure(error: unknown): ServiceError {
 /** Sends one request. Resolves with any HTTP status; rejects only with a ServiceError for transport and decoding failures. */
 export async function requestJson(dispatcher: Dispatcher, request: JsonRequest): Promise<JsonResponse> {
   try {
-    const response = await dispatcher.request({
+    const response = await sendRequest(dispatcher, {
       origin: request.url.origin,
       path: request.url.pathname + request.url.search,
       method: request.method,

@@ -1,5 +1,5 @@
 // The access-control service's three calls (sync, toggle, history), typed and validated; it knows nothing of Homebridge.
-import type { Agent } from 'undici';
+import type { Agent } from './undici.js';
 
 import { READ_TIMEOUT_MS, TOGGLE_TIMEOUT_MS } from '../settings.js';
 import { ServiceError, statusKind, ToggleRejectedError } from './errors.js';
