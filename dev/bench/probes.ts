@@ -228,7 +228,7 @@ interface ProbeLine {
 }
 
 /** Undefined when the process is gone, was not started with the probe, or gc() was not exposed. */
-export async function readGcMemory(rig: Rig): Promise<GcMemory | undefined> {
+export async function readGcMemory(rig: Pick<Rig, 'hb' | 'memoryProbe'>): Promise<GcMemory | undefined> {
   const { hb } = rig;
   // Without the probe's handler, SIGUSR2 would end the process.
   if (!rig.memoryProbe || hb.pid === undefined || hb.exited !== undefined) {

@@ -1,5 +1,5 @@
 // Turns the bench's results into BENCHMARKS.md (at the repo root) and the same text for stdout: number formats, every section, the reading.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { ACTIVE_POLL_INTERVAL_MS, WEBHOOK_MISS_GRACE_MS } from '../../src/settings.js';
@@ -10,6 +10,8 @@ import type { PollBaselineResult, ThroughputResult, WebhookLatencyResult, WriteL
 import type { HapCoalescing, MachineInfo, Summary } from './probes.js';
 import { DOORS_PER_DEVICE, SCALE_POLL_INTERVAL_S } from './rig.js';
 import { CHANGE_AFTER_POLL_MS, IDLE_MEMORY_EVERY_MS, SYNC_EVENT_WAIT_MS } from './scale.js';
+import { IMPORT_RUNS, MEMORY_ROUNDS, STARTUP_DOOR_COUNTS, STARTUP_SETTLE_MS } from './startup.js';
+import type { StartupResult } from './startup.js';
 import type { IdleResult, MemoryPerDoor, PerDoorFit, PollingRate, SyncReconcileResult, WebhookRate } from './scale.js';
 
 // --- Number formatting for the report: durations, sizes, percentages and rates, and one Markdown table row per Summary.
@@ -357,6 +359,7 @@ export interface BenchReport {
   idle: IdleResult[];
   memory: MemoryPerDoor;
   rates: Rates;
+  startup: StartupResult;
 }
 
 const doorStateName = (value: unknown): string =>
@@ -530,9 +533,80 @@ export function renderReport(r: BenchReport): string {
     ...memorySection(r.memory, r.idle),
     ...cpuSection(r.idle),
     ...ratesSection(r.rates, r.poll, r.latency),
+    ...startupSection(r.startup),
   ].join('\n');
+}
+
+/** Title of section 9: `npm run bench -- startup` replaces the file from here to its end. */
+export const STARTUP_TITLE = '## 9. Start-up cost: import time and the memory the plugin adds';
+
+const range = (s: Summary, format: (value: number) => string): string => `${format(s.median)} (${format(s.min)}–${format(s.max)})`;
+
+export function startupSection(r: StartupResult): string[] {
+  const rows = r.nodes.flatMap((n) =>
+    n.trees.map((t) => {
+      const added = t.bridgeRssKiB.map((b) => `**${mib(b.rss.median - n.bareRssKiB.median)}**`);
+      return `| ${n.target} (${n.node}) | ${n.homebridge} | ${t.label} | **${range(t.importMs, ms)}** | ${mib(t.importRssKiB.median)} | ${mib(n.bareRssKiB.median)} | ${added.join(' | ')} |`;
+    }),
+  );
+  const heapRows = r.nodes.flatMap((n) =>
+    n.trees.map((t) => `| ${n.target} | ${t.label} | ${t.bridgeRssKiB.map((b) => `${mib(b.rss.median)} (${mib(b.rss.min)}–${mib(b.rss.max)}); heap ${mib(b.heapUsed.median)}`).join(' | ')} | ${range(n.bareRssKiB, mib)} |`),
+  );
+  const parts = r.nodes[0]?.parts ?? [];
+  const partRows = parts.map((p) => `| ${p.label} | ${range(p.ms, ms)} | ${mib(p.rssKiB.median)} |`);
+  const counts = STARTUP_DOOR_COUNTS.join(', ');
+  return [
+    STARTUP_TITLE,
+    '',
+    `Measured ${r.startedAt.toISOString()} in ${seconds(r.ms)}, ${r.trees.length > 1 ? `for ${r.trees.map((t) => t.label).join(' and ')} (the baseline a built checkout named by \`BENCH_BASELINE_ROOT\`), each Node with the same load` : 'for this tree'}.`,
+    `**Import**: \`import()\` of \`dist/index.js\` in a fresh Node process (cold module cache), ${IMPORT_RUNS} times per Node and tree, the trees`,
+    'alternating; the time around the import and the VmRSS it added in that process. **Bridge**: a real Homebridge child process',
+    `(dev/harness) with the plugin and the simulator as the cloud, an account of ${counts} doors, no controller paired, read ${seconds(STARTUP_SETTLE_MS)} after`,
+    'the first sync was answered and every door registered, right after a full GC (the memory probe of section 6); the same Homebridge',
+    `with no plugin at all (an empty plugin folder) booted alongside. ${MEMORY_ROUNDS} rounds per Node, each a bare bridge and one bridge per tree and`,
+    'size side by side, every one a new process; *added* is the median with the plugin minus the median without it. Node 20 runs',
+    'Homebridge 1.11.4 (`homebridge`), Node 22 and 24 the devDependency `homebridge2` (whatever it resolves to), through `npx -y node@N`:',
+    'the matrix of the e2e tests. VmRSS differs between separate processes by a few MiB whatever they load, so read differences',
+    'under ~2 MiB as noise.',
+    '',
+    `| Node | Homebridge | Plugin | Import, median (min–max) | RSS the import adds | Bare Homebridge, VmRSS after GC | Added, ${STARTUP_DOOR_COUNTS.map((c) => `${c} doors`).join(' | Added, ')} |`,
+    `|---|---|---|---:|---:|---:|${STARTUP_DOOR_COUNTS.map(() => '---:').join('|')}|`,
+    ...rows,
+    '',
+    'VmRSS after a full GC of each bridge, median (min–max) over the rounds, and its V8 heap in use:',
+    '',
+    `| Node | Plugin | ${STARTUP_DOOR_COUNTS.map((c) => `${c} doors`).join(' | ')} | No plugin |`,
+    `|---|---|${STARTUP_DOOR_COUNTS.map(() => '---:').join('|')}|---:|`,
+    ...heapRows,
+    '',
+    ...(partRows.length > 0
+      ? [
+          `What the dependencies cost alone (${r.nodes[0]?.target ?? ''}, imported the same way, ${IMPORT_RUNS} times each):`,
+          '',
+          '| Imported alone | Time, median (min–max) | RSS it adds |',
+          '|---|---:|---:|',
+          ...partRows,
+          '',
+        ]
+      : []),
+  ];
 }
 
 export async function writeReport(markdown: string): Promise<void> {
   await writeFile(REPORT_FILE, markdown);
+}
+
+/** BENCHMARKS.md with section 9 replaced by (or, if missing, followed by) `section`; the other sections stay as the last full run wrote them. */
+export async function writeStartupSection(section: string[]): Promise<string> {
+  let existing = '';
+  try {
+    existing = await readFile(REPORT_FILE, 'utf8');
+  } catch {
+    // No report yet: the section alone.
+  }
+  const at = existing.indexOf(STARTUP_TITLE);
+  const kept = at >= 0 ? existing.slice(0, at) : existing === '' ? '' : `${existing.replace(/\n*$/, '')}\n\n`;
+  const markdown = `${kept}${section.join('\n')}`;
+  await writeFile(REPORT_FILE, markdown);
+  return markdown;
 }
