@@ -4,16 +4,17 @@ import { defineConfig } from 'vitest/config';
 
 /** A Homebridge boot + pair-setup + restart fits comfortably; a hung child is cut off by the harness first. */
 const E2E_TIMEOUT_MS = 120_000;
-/** Homebridges booted side by side; each is light, but the machine has two cores. */
-const E2E_WORKERS = 2;
+/** Homebridges booted side by side; each is light, but the machine has two cores. E2E_WORKERS lowers it when suites run side by side. */
+const E2E_WORKERS = Number(process.env.E2E_WORKERS ?? 2);
 /** One UI test: opening the settings, a save and a Homebridge restart (~10 s of it) fit well within this. */
 const UI_TEST_TIMEOUT_MS = 180_000;
 /** beforeAll/afterAll of a UI file start or stop hb-service, Homebridge and Chromium. */
 const UI_HOOK_TIMEOUT_MS = 180_000;
 
-/** CI sets REPORT_DIR to collect one JSON report per run (Homebridge 1.11 and 2.x) and print one closing line. */
+/** CI sets REPORT_DIR to collect one JSON report per run and print one closing line: one file per Homebridge and Node. */
 const reportDir = process.env.REPORT_DIR;
-const reportFile = `${reportDir}/vitest-${process.env.HB_PACKAGE ?? 'homebridge'}.json`;
+const homebridgeName = process.env.E2E_HOMEBRIDGE ? `homebridge-${process.env.E2E_HOMEBRIDGE}` : (process.env.HB_PACKAGE ?? 'homebridge');
+const reportFile = `${reportDir}/vitest-${homebridgeName}-node${process.versions.node.split('.')[0] ?? ''}.json`;
 
 export default defineConfig({
   test: {
@@ -47,8 +48,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'ui',
-          include: ['test/ui/**/*.test.ts'],
-          // Builds, packs and installs the plugin with homebridge-config-ui-x once (test/ui/ui-env.ts).
+          // The settings page in the real UI, and the package test, which installs the same tarball next to a fresh Homebridge.
+          include: ['test/ui/**/*.test.ts', 'test/package/**/*.test.ts'],
+          // Builds, packs and installs the plugin with homebridge-config-ui-x once (test/ui/ui-env.ts): one pack per run.
           globalSetup: ['test/ui/global-setup.ts'],
           testTimeout: UI_TEST_TIMEOUT_MS,
           hookTimeout: UI_HOOK_TIMEOUT_MS,

@@ -1,4 +1,4 @@
-// Boots a real Homebridge child process (1.11 or 2.x, chosen by HB_PACKAGE) with this plugin, for the e2e tests and the demo.
+// Boots a real Homebridge child process (1.11 or 2.x, chosen by HB_PACKAGE or HB_PREFIX) with this plugin, for the e2e tests and the demo.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -90,6 +90,10 @@ export interface StartHomebridgeOptions {
    * connections nears it without opening tens of thousands of sockets. Default: the test process's own limit.
    */
   maxOpenFiles?: number;
+  /** An npm prefix whose node_modules/homebridge to run; default env HB_PREFIX, else the repo's HB_PACKAGE. */
+  homebridgePrefix?: string;
+  /** The Node binary that runs Homebridge; default the one running this process. */
+  nodePath?: string;
 }
 
 export interface ExitStatus {
@@ -142,7 +146,11 @@ export interface HomebridgeProcess extends BridgeIdentity {
   readonly exited: ExitStatus | undefined;
 }
 
-/** Which Homebridge to run: env HB_PACKAGE = homebridge (1.11, default) or homebridge2 (2.1). */
+/**
+ * Which of the repo's Homebridge devDependencies to run: env HB_PACKAGE = homebridge (1.11, default) or homebridge2 (2.1,
+ * kept for the bench; the tests run the current 2.x from an install of their own).
+ * Env HB_PREFIX (an npm prefix holding node_modules/homebridge, as the e2e matrix installs 2.4.0) wins over both.
+ */
 export function homebridgePackage(): HomebridgePackage {
   const value = process.env.HB_PACKAGE ?? 'homebridge';
   if (value !== 'homebridge' && value !== 'homebridge2') {
@@ -156,8 +164,8 @@ interface PackageJson {
   bin?: unknown;
 }
 
-function resolveHomebridge(pkg: HomebridgePackage): { bin: string; version: string } {
-  const dir = path.join(REPO_ROOT, 'node_modules', pkg);
+function resolveHomebridge(pkg: HomebridgePackage, prefix: string | undefined): { bin: string; version: string } {
+  const dir = prefix === undefined || prefix === '' ? path.join(REPO_ROOT, 'node_modules', pkg) : path.join(prefix, 'node_modules', 'homebridge');
   const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as PackageJson;
   let rel: unknown = manifest.bin;
   if (typeof rel === 'object' && rel !== null) {
@@ -260,7 +268,8 @@ function tail(text: string, lines = 60): string {
 /** Spawns Homebridge and resolves once its bridge is running; rejects (with the log) if it exits or stalls first. */
 export async function startHomebridge(opts: StartHomebridgeOptions): Promise<HomebridgeProcess> {
   const packageName = homebridgePackage();
-  const { bin, version } = resolveHomebridge(packageName);
+  const { bin, version } = resolveHomebridge(packageName, opts.homebridgePrefix ?? process.env.HB_PREFIX);
+  const nodePath = opts.nodePath ?? process.execPath;
   const storageDir = opts.storageDir ?? (await mkdtemp(path.join(tmpdir(), 'hb-e2e-storage-')));
   await mkdir(storageDir, { recursive: true });
   const ownPluginDir = opts.pluginDir === undefined;
@@ -286,8 +295,8 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
   // Node cannot raise it again at start.
   const [command, commandArgs] =
     opts.maxOpenFiles === undefined
-      ? [process.execPath, args]
-      : ['/bin/sh', ['-c', `ulimit -n ${Math.floor(opts.maxOpenFiles)} && exec "$0" "$@"`, process.execPath, ...args]];
+      ? [nodePath, args]
+      : ['/bin/sh', ['-c', `ulimit -n ${Math.floor(opts.maxOpenFiles)} && exec "$0" "$@"`, nodePath, ...args]];
   const child = spawn(command, commandArgs, {
     cwd: storageDir,
     env: { ...process.env, FORCE_COLOR: '0', ...opts.env },

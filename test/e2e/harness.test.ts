@@ -39,7 +39,7 @@ describe('e2e harness (bare bridge, no plugin)', () => {
     await hb?.stop();
     if (hb) await removeStorageDir(hb.storageDir);
     if (pluginDir) await rm(pluginDir, { recursive: true, force: true });
-    console.log(`[e2e harness] ${process.env.HB_PACKAGE ?? 'homebridge'} on Node ${process.version}: ${JSON.stringify(timings)}`);
+    console.log(`[e2e harness] Homebridge ${hb?.version ?? '?'} on Node ${process.version}: ${JSON.stringify(timings)}`);
   });
 
   it('boots Homebridge and pairs with the PIN', async () => {

@@ -1,0 +1,71 @@
+// The Homebridge plugin verification checker's rules on package.json and config.schema.json (README "Publishing").
+import { readFileSync } from 'node:fs';
+
+import { describe, expect, it } from 'vitest';
+
+import { PLATFORM_NAME } from '../../src/settings.js';
+import { HOMEBRIDGE_2_VERSION } from '../support/npm-prefix.js';
+
+interface Manifest {
+  keywords?: string[];
+  engines?: Record<string, string>;
+  scripts?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  bundleDependencies?: string[];
+}
+
+const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Manifest;
+const schemaText = readFileSync(new URL('../../config.schema.json', import.meta.url), 'utf8');
+
+/** Whether the `||` range (of `^x.y.z` parts, the only form used here) holds `version`. */
+function caretRangeHolds(range: string, version: string): boolean {
+  const [major, minor, patch] = version.split('.').map(Number);
+  return range.split('||').some((part) => {
+    const match = /^\s*\^(\d+)\.(\d+)\.(\d+)\s*$/.exec(part);
+    if (!match) throw new Error(`engines range part "${part}" is not of the form ^x.y.z`);
+    const [want, wantMinor, wantPatch] = match.slice(1).map(Number);
+    return major === want && ((minor ?? 0) > (wantMinor ?? 0) || (minor === wantMinor && (patch ?? 0) >= (wantPatch ?? 0)));
+  });
+}
+
+/** Every `"required"` key's value anywhere in the schema file. */
+function requiredValues(node: unknown): unknown[] {
+  if (Array.isArray(node)) return node.flatMap(requiredValues);
+  if (typeof node !== 'object' || node === null) return [];
+  return Object.entries(node as Record<string, unknown>).flatMap(([key, value]) => (key === 'required' ? [value, ...requiredValues(value)] : requiredValues(value)));
+}
+
+describe('package.json, as the plugin checker reads it', () => {
+  it('names homebridge and hap-nodejs only among the devDependencies', () => {
+    for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies'] as const) {
+      const names = Object.keys(manifest[field] ?? {});
+      expect(names.filter((name) => /(^|\/)(homebridge|hap-nodejs)$/.test(name)), field).toEqual([]);
+    }
+    expect(manifest.bundleDependencies ?? []).toEqual([]);
+  });
+
+  it('accepts the latest Node 22 and 24 (and 26, tested too), and the current Homebridge 2.x', () => {
+    const node = manifest.engines?.node ?? '';
+    for (const version of ['22.99.0', '24.99.0', '26.99.0']) expect(caretRangeHolds(node, version), version).toBe(true);
+    expect(caretRangeHolds(manifest.engines?.homebridge ?? '', HOMEBRIDGE_2_VERSION)).toBe(true);
+    expect(caretRangeHolds(manifest.engines?.homebridge ?? '', '2.99.0')).toBe(true);
+  });
+
+  it('has the homebridge-plugin keyword and no install script', () => {
+    expect(manifest.keywords).toContain('homebridge-plugin');
+    const installScripts = ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare'];
+    expect(Object.keys(manifest.scripts ?? {}).filter((name) => installScripts.includes(name))).toEqual([]);
+  });
+});
+
+describe('config.schema.json, as the plugin checker reads it', () => {
+  it('is registered under the platform name, has a name field and no boolean "required"', () => {
+    const schema = JSON.parse(schemaText) as { pluginAlias?: string; schema?: { properties?: Record<string, unknown> } };
+    expect(schema.pluginAlias).toBe(PLATFORM_NAME);
+    expect(schema.schema?.properties?.name).toBeDefined();
+    expect(requiredValues(schema).filter((value) => typeof value === 'boolean')).toEqual([]);
+  });
+});
