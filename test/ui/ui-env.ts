@@ -1,27 +1,37 @@
 // Builds and packs the plugin, installs it with the Homebridge UI and Homebridge into a reusable prefix, and finds Node 24.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 
 import { PLUGIN_NAME } from '../../src/settings.js';
-import { isAlive, tailLines } from './ui-util.js';
+import { tailLines } from './ui-util.js';
+import {
+  HOMEBRIDGE_2_OVERRIDES,
+  HOMEBRIDGE_2_VERSION,
+  REPO_ROOT,
+  installedVersion,
+  npmInstallPrefix,
+  resolveNode,
+  runOrThrow,
+  withInstallLock,
+} from '../support/npm-prefix.js';
 
-/** Repository root: where `npm run build` and `npm pack` run. */
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export { REPO_ROOT, run } from '../support/npm-prefix.js';
 /** The install prefix reused between runs (gitignored under .cache/). UI_ENV_PREFIX overrides it. */
 export const DEFAULT_UI_PREFIX = path.join(REPO_ROOT, '.cache', 'ui-env');
 
 /** The Homebridge UI users run; 5.x needs Node 22.12 or newer. */
 export const UI_VERSION = '5.28.0';
-/** Homebridge 2.1.0 installs without overrides and runs on Node 24 (2.4.0 would need a hap-nodejs override). */
-export const HOMEBRIDGE_VERSION = '2.1.0';
-/** UI 5.28.0 asks for @homebridge/hap-client 5.2.0, which this registry lacks; 4.0.3 works. */
-export const PREFIX_OVERRIDES: Readonly<Record<string, string>> = { '@homebridge/hap-client': '4.0.3' };
+/** The current Homebridge 2.x, as the e2e matrix runs it. */
+export const HOMEBRIDGE_VERSION = HOMEBRIDGE_2_VERSION;
+/**
+ * Test install only: UI 5.28.0 asks for @homebridge/hap-client 5.2.0, which this registry lacks (4.0.3 works), and
+ * Homebridge 2.4.0 for @homebridge/hap-nodejs 2.2.2 (see HOMEBRIDGE_2_OVERRIDES).
+ */
+export const PREFIX_OVERRIDES: Readonly<Record<string, string>> = { '@homebridge/hap-client': '4.0.3', ...HOMEBRIDGE_2_OVERRIDES };
 /** The Node major the UI and Homebridge run on (a child process; the tests themselves run on Node 20). */
 export const UI_NODE_MAJOR = 24;
 
@@ -29,14 +39,6 @@ export const UI_NODE_MAJOR = 24;
 const BUILD_TIMEOUT_MS = 180_000;
 /** npm pack of ~70 files takes about a second. */
 const PACK_TIMEOUT_MS = 60_000;
-/** A cold install (345 packages, empty npm cache) took ~30 s here; a warm one (only the plugin changed) ~1 s. */
-const INSTALL_TIMEOUT_MS = 300_000;
-/** First `npx -y node@24` downloads a ~30 MB package; later calls take a few seconds. */
-const NODE_RESOLVE_TIMEOUT_MS = 180_000;
-/** How long to wait for another run's install of the same prefix before giving up. */
-const INSTALL_LOCK_WAIT_MS = INSTALL_TIMEOUT_MS + 60_000;
-/** How often a waiting run checks the install lock. */
-const INSTALL_LOCK_POLL_MS = 500;
 /** Hex digits of the tarball's SHA-256 in its file name: a changed plugin gets a new name, so npm reinstalls it. */
 const TARBALL_HASH_CHARS = 16;
 /** Files the packed plugin must contain, or a concurrent `npm run build` (rm -rf dist) caught us mid-pack. */
@@ -73,56 +75,9 @@ export interface PrepareUiEnvOptions {
   log?: (line: string) => void;
 }
 
-interface RunResult {
-  code: number | null;
-  output: string;
-}
-
-/** Runs a command to completion, collecting stdout and stderr together; rejects only on spawn errors and time-outs. */
-export function run(command: string, args: string[], cwd: string, timeoutMs: number): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${command} ${args.join(' ')} did not finish within ${timeoutMs} ms (in ${cwd}). Output:\n${tailLines(output)}`));
-    }, timeoutMs);
-    child.once('error', (err) => {
-      clearTimeout(timer);
-      reject(new Error(`cannot run ${command}: ${err.message}`));
-    });
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
-
-async function runOrThrow(what: string, command: string, args: string[], cwd: string, timeoutMs: number): Promise<string> {
-  const result = await run(command, args, cwd, timeoutMs);
-  if (result.code !== 0) {
-    throw new Error(`${what} failed (${command} ${args.join(' ')}, exit ${String(result.code)}):\n${tailLines(result.output)}`);
-  }
-  return result.output;
-}
-
-/** The Node 24 binary that `npx -y node@24` runs (it ships inside the registry package). */
-export async function resolveUiNode(): Promise<{ nodePath: string; nodeVersion: string }> {
-  const output = await runOrThrow(
-    `Finding Node ${UI_NODE_MAJOR}`,
-    'npx',
-    ['-y', `node@${UI_NODE_MAJOR}`, '-e', 'console.log(JSON.stringify([process.execPath, process.version]))'],
-    REPO_ROOT,
-    NODE_RESOLVE_TIMEOUT_MS,
-  );
-  const line = output.split('\n').find((l) => l.startsWith('["'));
-  const parsed: unknown = line === undefined ? undefined : JSON.parse(line);
-  if (!Array.isArray(parsed) || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string') {
-    throw new Error(`npx -y node@${UI_NODE_MAJOR} printed no path:\n${tailLines(output)}`);
-  }
-  return { nodePath: parsed[0], nodeVersion: parsed[1] };
+/** The Node 24 binary the UI and Homebridge run on. */
+export function resolveUiNode(): Promise<{ nodePath: string; nodeVersion: string }> {
+  return resolveNode(UI_NODE_MAJOR);
 }
 
 /** Lists the paths inside a .tgz (tar reads gzip itself). */
@@ -176,50 +131,6 @@ async function buildAndPack(
   throw new Error(`The packed plugin lacks ${lastMissing.join(', ')} (was dist/ rebuilt by another run meanwhile?)`);
 }
 
-/** Takes `<prefix>.lock` (a directory: mkdir is atomic), waiting for another run's install; steals it from a dead owner. */
-async function withInstallLock<T>(prefix: string, work: () => Promise<T>): Promise<T> {
-  const lockDir = `${prefix}.lock`;
-  const ownerFile = path.join(lockDir, 'pid');
-  const deadline = performance.now() + INSTALL_LOCK_WAIT_MS;
-  await mkdir(path.dirname(prefix), { recursive: true });
-  for (;;) {
-    try {
-      await mkdir(lockDir);
-      await writeFile(ownerFile, String(process.pid));
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const owner = Number(await readFile(ownerFile, 'utf8').catch(() => ''));
-      if (Number.isInteger(owner) && owner > 0 && !isAlive(owner)) {
-        await rm(lockDir, { recursive: true, force: true });
-        continue;
-      }
-      if (performance.now() > deadline) {
-        throw new Error(`${lockDir} is still held by pid ${owner || '?'} after ${INSTALL_LOCK_WAIT_MS} ms`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, INSTALL_LOCK_POLL_MS));
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    await rm(lockDir, { recursive: true, force: true });
-  }
-}
-
-interface InstalledManifest {
-  version?: unknown;
-}
-
-async function installedVersion(prefix: string, name: string): Promise<string | undefined> {
-  try {
-    const manifest = JSON.parse(await readFile(path.join(prefix, 'node_modules', name, 'package.json'), 'utf8')) as InstalledManifest;
-    return typeof manifest.version === 'string' ? manifest.version : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Installs the UI, Homebridge and the packed plugin into `prefix` with `npm install` (not ci: the UI's macOS-only optional
  * dependency cannot be in a lock file made here). npm reuses what is there when the versions are unchanged; the tarball's
@@ -233,27 +144,15 @@ async function installPrefix(prefix: string, packed: string, timings: Record<str
   await mkdir(pluginDir, { recursive: true });
   await copyFile(packed, path.join(pluginDir, tarballName));
 
-  const manifest = {
-    name: 'homebridge-ui-test-env',
-    private: true,
-    description: 'Made by test/ui/ui-env.ts: the Homebridge UI, Homebridge and the packed plugin, for the browser tests.',
+  timings.installMs = await npmInstallPrefix(prefix, {
+    description: 'Made by test/ui/ui-env.ts: the Homebridge UI, Homebridge and the packed plugin, for the browser and package tests.',
     dependencies: {
       'homebridge-config-ui-x': UI_VERSION,
       homebridge: HOMEBRIDGE_VERSION,
       [PLUGIN_NAME]: `file:plugin/${tarballName}`,
     },
     overrides: PREFIX_OVERRIDES,
-  };
-  await writeFile(path.join(prefix, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  const t0 = performance.now();
-  await runOrThrow(
-    `Installing the Homebridge UI ${UI_VERSION}, Homebridge ${HOMEBRIDGE_VERSION} and the plugin into ${prefix}`,
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'],
-    prefix,
-    INSTALL_TIMEOUT_MS,
-  );
-  timings.installMs = Math.round(performance.now() - t0);
+  });
 
   for (const file of await readdir(pluginDir)) {
     if (file !== tarballName) await rm(path.join(pluginDir, file), { force: true });
