@@ -55,7 +55,8 @@ function instructions(hb: HomebridgeProcess, sim: AccessControlSimulator): strin
   return [
     '',
     '─'.repeat(78),
-    `Homebridge ${hb.version} is running the plugin against the simulator at ${sim.baseUrl}.`,
+    `Homebridge ${hb.version} on Node ${process.version} is running the plugin against the simulator at ${sim.baseUrl}.`,
+    'Every Homebridge and Node the tests cover: README.md, "Install".',
     '',
     `Pair an iPhone on the same network: Home app → + → Add Accessory → More options →`,
     `"${hb.displayName}", setup code ${hb.pin}.`,
@@ -96,6 +97,8 @@ async function main(): Promise<void> {
       },
     ],
   });
+
+  say(`Running Homebridge ${hb.version} on Node ${process.version}.`);
 
   // Aborted once stop() runs (Ctrl+C, or after the tour): read from the signal, as it changes while main() awaits.
   const stopping = new AbortController();
