@@ -69,6 +69,8 @@ export interface NodeStartupResult {
   homebridge: string;
   /** The same Homebridge with no plugin: VmRSS after a full GC, KiB. */
   bareRssKiB: Summary;
+  /** Its V8 heap in use after that GC, KiB. */
+  bareHeapKiB: Summary;
   trees: TreeResult[];
 }
 
@@ -198,6 +200,7 @@ async function measureHere(trees: PluginTree[], withParts: boolean, progress: (t
     }
   }
   const bare: number[] = [];
+  const bareHeap: number[] = [];
   const bridges = trees.map(() => STARTUP_DOOR_COUNTS.map(() => ({ rss: [] as number[], heap: [] as number[] })));
   let homebridge = 'unknown';
   for (let round = 0; round < MEMORY_ROUNDS; round += 1) {
@@ -225,6 +228,7 @@ async function measureHere(trees: PluginTree[], withParts: boolean, progress: (t
         }
         if (job.tree < 0) {
           bare.push(memory.rssKiB);
+          bareHeap.push(memory.heapUsedKiB);
         } else {
           bridges[job.tree]?.[job.count]?.rss.push(memory.rssKiB);
           bridges[job.tree]?.[job.count]?.heap.push(memory.heapUsedKiB);
@@ -239,6 +243,7 @@ async function measureHere(trees: PluginTree[], withParts: boolean, progress: (t
     parts,
     homebridge,
     bareRssKiB: summarize(bare),
+    bareHeapKiB: summarize(bareHeap),
     trees: trees.map((tree, t) => ({
       label: tree.label,
       importMs: summarize(imports[t]?.ms ?? []),
