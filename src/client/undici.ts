@@ -2,20 +2,42 @@
 // undici's main entry loads all of undici (fetch, WebSocket, EventSource, mocks, caches, proxies, interceptors): on Node 20
 // ~90 ms and ~18 MB resident before the first request; these three files take about half the time and ~11 MB. undici has
 // no "exports" map, so these paths are open to Node as they are; the types are undici's own, for the same classes.
+// They are undici's internals, though: should a later undici 7 move them, the main entry is loaded instead, slower but whole.
 import { createRequire } from 'node:module';
-import type { Agent as UndiciAgent, Dispatcher, errors } from 'undici';
-
-const load = createRequire(import.meta.url);
-
-export const Agent = load('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
-export type Agent = UndiciAgent;
-export const undiciErrors = load('undici/lib/core/errors.js') as typeof errors;
+import type * as Undici from 'undici';
+import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 
 type RequestApi = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-// The main entry copies this onto Dispatcher.prototype (as dispatcher.request); without it, it is called on the dispatcher.
-const requestApi = load('undici/lib/api/api-request.js') as RequestApi;
 
-/** `dispatcher.request(options)`, for any dispatcher (one of these Agents, or a full undici's). */
-export function request(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
-  return requestApi.call(dispatcher, options);
+export interface UndiciParts {
+  Agent: typeof UndiciAgent;
+  errors: typeof Undici.errors;
+  /** `dispatcher.request(options)`, for any dispatcher (one of these Agents, or a full undici's). */
+  request: (dispatcher: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+  /** false when the narrow files could not be loaded and undici's main entry stands in. */
+  narrow: boolean;
 }
+
+/** `load` is Node's require; tests pass one that cannot find the narrow files. */
+export function loadUndiciParts(load: (id: string) => unknown): UndiciParts {
+  try {
+    const Agent = load('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+    const errors = load('undici/lib/core/errors.js') as typeof Undici.errors;
+    // The main entry copies this onto Dispatcher.prototype (as dispatcher.request); without it, it is called on the dispatcher.
+    const requestApi = load('undici/lib/api/api-request.js') as RequestApi;
+    if (typeof Agent !== 'function' || typeof requestApi !== 'function' || typeof errors.UndiciError !== 'function') {
+      throw new Error('undici moved its files');
+    }
+    return { Agent, errors, request: (dispatcher, options) => requestApi.call(dispatcher, options), narrow: true };
+  } catch {
+    const full = load('undici') as typeof Undici;
+    return { Agent: full.Agent, errors: full.errors, request: (dispatcher, options) => dispatcher.request(options), narrow: false };
+  }
+}
+
+const parts = loadUndiciParts(createRequire(import.meta.url));
+
+export const Agent = parts.Agent;
+export type Agent = UndiciAgent;
+export const undiciErrors = parts.errors;
+export const request = parts.request;
