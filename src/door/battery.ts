@@ -22,9 +22,10 @@ export class DoorBattery {
     }
   }
 
-  update(levelPct: number | undefined): void {
+  /** A level the sensor reported; the caller skips doors that reported none, so no reading never reads as empty. */
+  update(levelPct: number): void {
     const { Characteristic: C } = this.api.hap;
-    const level = Math.min(100, Math.max(0, Math.round(levelPct ?? 0)));
+    const level = Math.min(100, Math.max(0, Math.round(levelPct)));
     this.service.updateCharacteristic(C.BatteryLevel, level);
     this.service.updateCharacteristic(
       C.StatusLowBattery,

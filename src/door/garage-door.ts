@@ -238,6 +238,11 @@ export class GarageDoorAccessory {
 
   private updateBattery(door: Door): void {
     if (door.hasBluetoothSensor) {
+      // No reading is no news: the last known level stays (a cached service keeps it too), and a sensor that never
+      // reported one gets no Battery service yet, which HAP would show at 0 % and, below the threshold, as an alarm.
+      if (door.batteryLevel === undefined) {
+        return;
+      }
       this.battery ??= new DoorBattery(this.deps.api, this.accessory, this.deps.lowBatteryThresholdPct);
       this.battery.update(door.batteryLevel);
     } else if (this.battery || this.accessory.getService(this.deps.api.hap.Service.Battery)) {

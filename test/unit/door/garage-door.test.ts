@@ -186,6 +186,19 @@ describe('GarageDoorAccessory', () => {
     t.door.update(makeDoor({ hasBluetoothSensor: false }), device);
     expect(t.accessory.getService(S.Battery)).toBeUndefined();
   });
+
+  it('raises no false alarm when a sensor reports no level: no Battery service until one arrives, then the last known level stays', () => {
+    const t = setup();
+    t.door.update(makeDoor({ hasBluetoothSensor: true, batteryLevel: undefined }), device);
+    // HAP would show a new Battery service at 0 %; without a reading there is nothing true to show.
+    expect(t.accessory.getService(S.Battery)).toBeUndefined();
+    t.door.update(makeDoor({ hasBluetoothSensor: true, batteryLevel: 64 }), device);
+    const battery = t.accessory.getService(S.Battery);
+    expect(battery?.getCharacteristic(C.BatteryLevel).value).toBe(64);
+    t.door.update(makeDoor({ hasBluetoothSensor: true, batteryLevel: undefined }), device);
+    expect(battery?.getCharacteristic(C.BatteryLevel).value).toBe(64);
+    expect(battery?.getCharacteristic(C.StatusLowBattery).value).toBe(C.StatusLowBattery.BATTERY_LEVEL_NORMAL);
+  });
 });
 
 describe('GarageDoorAccessory and webhook events', () => {
