@@ -39,6 +39,16 @@ const wholeNumber = (unit: string, min: number, max: number) =>
 const flag = z.boolean({ error: 'must be true or false' });
 
 /**
+ * The automation switch: off (false, "off"), open only (true, "open": on opens, the switch turns itself off again,
+ * off sends nothing) or open and close ("open-close": on opens, off closes). `true` once meant open and close; it
+ * now means open only, the safe choice, so a "turn everything off" scene can never close a gate.
+ */
+export const AUTOMATION_SWITCH_MODES = ['off', 'open', 'open-close'] as const;
+const switchMode = z.union([z.boolean(), z.enum(AUTOMATION_SWITCH_MODES)], {
+  error: 'must be "off", "open" (open only) or "open-close" (open and close)',
+});
+
+/**
  * What an HTTP header value can carry: printable ASCII and Latin-1. undici refuses anything else, so a token with a
  * line break or a curly quote pasted along would fail every request as a "network error" instead of being named here.
  */
@@ -135,7 +145,7 @@ const doorSettingsSchema = z.object({
   name: optionalText.optional(),
   hide: flag.optional(),
   readOnly: flag.optional(),
-  automationSwitch: flag.optional(),
+  automationSwitch: switchMode.optional(),
   leftOpenSensor: flag.optional(),
   leftOpenAfter: wholeNumber('seconds', MIN_LEFT_OPEN_AFTER_S, MAX_LEFT_OPEN_AFTER_S).optional(),
   contactSensor: flag.optional(),
@@ -154,7 +164,7 @@ export const configSchema = z.looseObject({
   webhook: z.preprocess(listenerWanted, webhookSchema.optional()),
   includeDoors: z.enum(['all', 'owned'], { error: 'must be "all" or "owned"' }).default('all'),
   readOnly: flag.default(false),
-  automationSwitch: flag.default(false),
+  automationSwitch: switchMode.default(false),
   leftOpenSensor: flag.default(false),
   leftOpenAfter: wholeNumber('seconds', MIN_LEFT_OPEN_AFTER_S, MAX_LEFT_OPEN_AFTER_S).optional(),
   contactSensor: flag.default(false),

@@ -72,6 +72,11 @@ export const DEFAULT_LEFT_OPEN_AFTER_S = 5 * 60;
 export const HISTORY_MIN_INTERVAL_PER_DOOR_MS = 30_000;
 /** How long after its expected auto-close a door is followed closely before the normal pace resumes. */
 export const AUTO_CLOSE_WATCH_MS = 30_000;
+/**
+ * How long an automation switch in "open only" mode stays on after it opened its door, before it turns itself off
+ * again: long enough for Home to show it was flipped, short enough to be ready for the next automation.
+ */
+export const AUTOMATION_SWITCH_RESET_MS = 1_000;
 /** HAP-NodeJS refuses more accessories than this on one bridge. */
 export const MAX_ACCESSORIES_PER_BRIDGE = 149;
 

@@ -1,8 +1,12 @@
 // The optional services around a door: an automation switch, a left-open occupancy sensor and a contact sensor.
 import type { API, CharacteristicValue, PlatformAccessory, Service, WithUUID } from 'homebridge';
 
+import type { Logging } from 'homebridge';
+
 import type { DoorState } from '../client/types.js';
+import { AUTOMATION_SWITCH_RESET_MS } from '../settings.js';
 import type { Clock } from '../util/clock.js';
+import type { AutomationSwitchMode } from './options.js';
 
 /** Answers a read from memory, or throws "No Response" while the door is unavailable. */
 export type Answer = <T extends CharacteristicValue>(value: T) => T;
@@ -22,35 +26,79 @@ function drop(accessory: PlatformAccessory, type: WithUUID<typeof Service>, subt
 }
 
 /**
- * A Switch that opens the door when turned on and closes it when turned off. HomeKit asks for confirmation
- * before an automation runs a garage door; it runs a switch without asking, which is the point and the risk.
+ * A Switch for automations. HomeKit asks for confirmation before an automation runs a garage door; it runs a switch
+ * without asking, which is the point and the risk. In "open" mode (open only) turning it on opens the door and the
+ * switch turns itself off again after AUTOMATION_SWITCH_RESET_MS; turning it off sends nothing, so a scene that turns
+ * everything off can never close a gate onto a car. In "open-close" mode on opens, off closes, and it follows the door.
+ * It refuses (the write fails, one log line) while its door answers No Response; a read-only door refuses the command.
  */
 export class AutomationSwitch {
   private readonly service: Service;
+  /** Open only: on from a write until the switch turns itself off again. */
+  private momentarilyOn = false;
+  private timer: unknown;
 
   constructor(
     private readonly api: API,
     accessory: PlatformAccessory,
     doorName: string,
-    answer: Answer,
-    current: () => DoorState,
-    command: (wanted: DoorState) => Promise<void>,
+    private readonly mode: 'open' | 'open-close',
+    private readonly view: Pick<DoorView, 'answer' | 'target' | 'command' | 'available' | 'log' | 'clock'> & { name: () => string },
   ) {
     const { Characteristic: C, Service: S } = api.hap;
     this.service = ensure(accessory, S.Switch, `${doorName} Switch`, SUBTYPE.automationSwitch);
     this.service
       .getCharacteristic(C.On)
-      .onGet(() => answer(current() === 'OPEN'))
-      .onSet((on) => command(on === true ? 'OPEN' : 'CLOSED'));
+      .onGet(() => view.answer(this.mode === 'open' ? this.momentarilyOn : view.target() === 'OPEN'))
+      .onSet((on) => this.set(on === true));
   }
 
   static remove(api: API, accessory: PlatformAccessory): void {
     drop(accessory, api.hap.Service.Switch, SUBTYPE.automationSwitch);
   }
 
-  /** On while the door is open or opening. */
+  /** Open and close: on while the door is open or opening. Open only: the switch keeps its own short on. */
   update(target: DoorState): void {
-    this.service.updateCharacteristic(this.api.hap.Characteristic.On, target === 'OPEN');
+    if (this.mode === 'open-close') {
+      this.service.updateCharacteristic(this.api.hap.Characteristic.On, target === 'OPEN');
+    }
+  }
+
+  dispose(): void {
+    this.view.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private async set(on: boolean): Promise<void> {
+    if (this.mode === 'open' && !on) {
+      return; // Open only: off never closes the door.
+    }
+    const wanted: DoorState = on ? 'OPEN' : 'CLOSED';
+    if (!this.view.available()) {
+      const { HapStatusError, HAPStatus } = this.api.hap;
+      this.view.log.warn(`${this.view.name()} answers No Response, so its switch did not ${on ? 'open' : 'close'} it.`);
+      this.turnOffSoon();
+      throw new HapStatusError(HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+    }
+    try {
+      await this.view.command(wanted);
+    } finally {
+      if (this.mode === 'open') {
+        this.momentarilyOn = true;
+        this.turnOffSoon();
+      }
+    }
+  }
+
+  /** Open only: back to off after a moment, whether the door opened or the write failed. */
+  private turnOffSoon(): void {
+    if (this.mode !== 'open') return;
+    this.view.clock.clearTimeout(this.timer);
+    this.timer = this.view.clock.setTimeout(() => {
+      this.timer = undefined;
+      this.momentarilyOn = false;
+      this.service.updateCharacteristic(this.api.hap.Characteristic.On, false);
+    }, AUTOMATION_SWITCH_RESET_MS);
   }
 }
 
@@ -142,12 +190,15 @@ export interface DoorView {
   leftOpenDueInMs: () => number | undefined;
   command: (wanted: DoorState) => Promise<void>;
   answer: Answer;
-  /** Sets the left-open sensor's timer. */
+  /** False while the door answers No Response: the automation switch refuses then. */
+  available: () => boolean;
+  log: Logging;
+  /** Sets the left-open sensor's and the automation switch's timers. */
   clock: Clock;
 }
 
 export interface ExtrasOptions {
-  automationSwitch: boolean;
+  automationSwitch: AutomationSwitchMode;
   leftOpenSensor: boolean;
   contactSensor: boolean;
 }
@@ -168,12 +219,13 @@ export class DoorExtras {
   ) {
     const { Service: S } = api.hap;
     const options = wanted ?? {
-      automationSwitch: accessory.getServiceById(S.Switch, SUBTYPE.automationSwitch) !== undefined,
+      // Kept in the safe mode: an unreadable config must not let "off" close the door.
+      automationSwitch: accessory.getServiceById(S.Switch, SUBTYPE.automationSwitch) !== undefined ? ('open' as const) : ('off' as const),
       leftOpenSensor: accessory.getServiceById(S.OccupancySensor, SUBTYPE.leftOpen) !== undefined,
       contactSensor: accessory.getServiceById(S.ContactSensor, SUBTYPE.contact) !== undefined,
     };
-    if (options.automationSwitch) {
-      this.automationSwitch = new AutomationSwitch(api, accessory, doorName, view.answer, view.target, view.command);
+    if (options.automationSwitch !== 'off') {
+      this.automationSwitch = new AutomationSwitch(api, accessory, doorName, options.automationSwitch, { ...view, name: () => doorName });
     } else {
       AutomationSwitch.remove(api, accessory);
     }
@@ -196,6 +248,7 @@ export class DoorExtras {
   }
 
   dispose(): void {
+    this.automationSwitch?.dispose();
     this.leftOpen?.dispose();
   }
 }

@@ -92,6 +92,8 @@ export class GarageDoorAccessory {
       },
       command: (wanted) => this.enqueueCommand(wanted),
       answer: (value) => this.answer(value),
+      available: () => this.available,
+      log: deps.log,
       clock: deps.clock ?? SYSTEM_CLOCK,
     });
     this.push();

@@ -2,11 +2,19 @@
 import type { Door } from '../client/types.js';
 import type { PluginConfig } from '../config.js';
 
+/** What the automation switch does: none; on opens and it turns itself off again; on opens and off closes. */
+export type AutomationSwitchMode = 'off' | 'open' | 'open-close';
+
+/** The mode a config value means: `true` (the value of older configs) is open only, the safe choice. */
+export function automationSwitchMode(value: boolean | AutomationSwitchMode): AutomationSwitchMode {
+  return value === true ? 'open' : value === false ? 'off' : value;
+}
+
 export interface DoorOptions {
   /** Name shown in HomeKit instead of the service's, when the user set one. */
   name: string | undefined;
   readOnly: boolean;
-  automationSwitch: boolean;
+  automationSwitch: AutomationSwitchMode;
   leftOpenSensor: boolean;
   /** Seconds open before the left-open sensor trips; undefined: the controller's own alert time. */
   leftOpenAfterS: number | undefined;
@@ -25,7 +33,7 @@ export function doorOptions(config: OptionsConfig, doorId: string): DoorOptions 
   return {
     name: own?.name,
     readOnly: own?.readOnly ?? config.readOnly,
-    automationSwitch: own?.automationSwitch ?? config.automationSwitch,
+    automationSwitch: automationSwitchMode(own?.automationSwitch ?? config.automationSwitch),
     leftOpenSensor: own?.leftOpenSensor ?? config.leftOpenSensor,
     leftOpenAfterS: own?.leftOpenAfter ?? config.leftOpenAfter,
     contactSensor: own?.contactSensor ?? config.contactSensor,

@@ -88,14 +88,14 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
   it('writes nothing on a plain save that the parser would not read as meant: no door entry, no ignored setting', () => {
     const saved = plainSave(valid);
     // What homebridge-config-ui-x 5.28.0 wrote in Chromium for this schema after filling in the token and the address
-    // and pressing Save (the door and filter lists open with one empty item each, which writes nothing).
+    // and pressing Save (the door and filter lists open with one empty item each, which writes nothing), less the
+    // automation switch's old checkbox: its select, left on "Off (the default)", writes nothing.
     expect(saved).toEqual({
       platform: 'AccessControl',
       name: 'Access Control',
       ...valid,
       webhook: { enabled: false },
       readOnly: false,
-      automationSwitch: false,
       leftOpenSensor: false,
       contactSensor: false,
     });
@@ -131,8 +131,34 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
     }
   });
 
+  it('offers the automation switch as a select of its modes, globally and per door, the first writing nothing', () => {
+    const modes = [
+      { name: 'Open only (on opens; turns itself off)', value: 'open' },
+      { name: 'Open and close (on opens, off closes)', value: 'open-close' },
+      { name: 'Off', value: 'off' },
+    ];
+    expect({ type: layoutNode('automationSwitch')?.type, choices: choices('automationSwitch') }).toEqual({
+      type: 'select',
+      choices: [{ name: 'Off (the default)', value: null }, ...modes],
+    });
+    expect({ type: layoutNode('doors[].automationSwitch')?.type, choices: choices('doors[].automationSwitch') }).toEqual({
+      type: 'select',
+      choices: [{ name: 'As for all doors', value: null }, ...modes],
+    });
+    for (const field of [properties.automationSwitch, doorFields.automationSwitch]) {
+      expect(field?.oneOf?.map((choice) => choice.enum[0])).toEqual(['open', 'open-close', 'off']);
+      expect(field?.enum).toBeUndefined();
+    }
+    expect(properties.automationSwitch?.description).toMatch(/true now gets open only/);
+    for (const { value } of choices('automationSwitch') ?? []) {
+      const result = parseConfig({ ...valid, ...(value === null ? {} : { automationSwitch: value }) });
+      if (!result.ok) throw new Error(result.problems.join('; '));
+      expect({ value, ignored: result.ignored, mode: doorOptions(result.config, 'door-1').automationSwitch }).toEqual({ value, ignored: [], mode: value ?? 'off' });
+    }
+  });
+
   it('offers each per-door option as "As for all doors / On / Off", the first writing nothing', () => {
-    for (const key of ['readOnly', 'automationSwitch', 'leftOpenSensor', 'contactSensor']) {
+    for (const key of ['readOnly', 'leftOpenSensor', 'contactSensor']) {
       // The UI draws a boolean as a checkbox (which writes false) unless the layout says select.
       expect({ key, type: layoutNode(`doors[].${key}`)?.type, choices: choices(`doors[].${key}`) }).toEqual({
         key,

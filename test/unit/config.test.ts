@@ -192,11 +192,17 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
     const raw = { automationSwitch: 'yes', leftOpenSensor: 1, contactSensor: 'true', readOnly: 'no' };
     expect(ignoredOf(raw)).toEqual([
       'readOnly must be true or false; every door is read-only until it is fixed',
-      'automationSwitch must be true or false; the default, off, is used',
+      'automationSwitch must be "off", "open" (open only) or "open-close" (open and close); the default, off, is used',
       'leftOpenSensor must be true or false; the default, off, is used',
       'contactSensor must be true or false; the default, off, is used',
     ]);
     expect(configOf(raw)).toMatchObject({ readOnly: true, automationSwitch: false, leftOpenSensor: false, contactSensor: false });
+  });
+
+  it('ignores a bad per-door automationSwitch for that door only, with one sentence', () => {
+    const raw = { automationSwitch: 'open', doors: [{ id: 'abc', automationSwitch: 'close', readOnly: false }] };
+    expect(ignoredOf(raw)).toEqual(['doors.0 (id "abc") automationSwitch must be "off", "open" (open only) or "open-close" (open and close); that setting is ignored for this door']);
+    expect(configOf(raw)).toMatchObject({ automationSwitch: 'open', doors: [{ id: 'abc', readOnly: false }] });
   });
 
   it('reads null and blank optional values as not set (what a form may save)', () => {
@@ -337,9 +343,13 @@ describe('config.schema.json', () => {
    * - enum (includeDoors): the saved values are the form's oneOf; the layout's titleMap adds a first choice, "All
    *   doors I can open (the default)", whose null value the UI does not write. Beside an enum the UI would drop that
    *   choice and add a "None" of its own (and null cannot be in the schema: the UI's form stops drawing at one).
+   * - type (automationSwitch, globally and per door): zod reads true | false | "off" | "open" | "open-close" (true,
+   *   from older configs, is open only); the form offers the three modes by name as a select of strings.
    */
   const NO_DEFAULT = 'the UI would write the default into config.json';
   const NO_MAXIMUM = 'an integer with minimum and maximum is drawn as a slider';
+  /** zod also reads true and false (older configs: true is open only); the form offers and writes the modes by name. */
+  const SWITCH_STRINGS = 'the form writes "off", "open" or "open-close"; zod also reads the true and false of older configs';
   const deliberate: Record<string, Partial<Record<string, { form: unknown; why: string }>>> = {
     pollInterval: { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
     transitionTimeout: { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
@@ -350,7 +360,8 @@ describe('config.schema.json', () => {
     'webhook.reconcileInterval': { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
     includeDoors: { default: { form: undefined, why: NO_DEFAULT }, enum: { form: undefined, why: 'the values are in oneOf; the layout adds the choice that writes nothing' } },
     readOnly: { default: { form: undefined, why: NO_DEFAULT } },
-    automationSwitch: { default: { form: undefined, why: NO_DEFAULT } },
+    automationSwitch: { default: { form: undefined, why: NO_DEFAULT }, type: { form: 'string', why: SWITCH_STRINGS } },
+    'doors[].automationSwitch': { type: { form: 'string', why: SWITCH_STRINGS } },
     leftOpenSensor: { default: { form: undefined, why: NO_DEFAULT } },
     leftOpenAfter: { maximum: { form: undefined, why: NO_MAXIMUM } },
     contactSensor: { default: { form: undefined, why: NO_DEFAULT } },

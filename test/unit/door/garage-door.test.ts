@@ -9,6 +9,7 @@ import { GarageDoorAccessory } from '../../../src/door/garage-door.js';
 import { ServiceError, ToggleRejectedError } from '../../../src/client/errors.js';
 import type { Device, Door, DoorState } from '../../../src/client/types.js';
 import type { DoorOptions } from '../../../src/door/options.js';
+import { AUTOMATION_SWITCH_RESET_MS } from '../../../src/settings.js';
 import { captureLog } from '../../support/log.js';
 
 const { Characteristic: C, Service: S } = hap;
@@ -33,7 +34,7 @@ function makeDoor(overrides: Partial<Door> = {}): Door {
 
 const device: Device = { id: 'dev-1', active: true, softwareVersion: '2.4.1', ownerName: 'Ada', timeBeforeDoorOpenAlert: 60, doors: [] };
 
-const NO_EXTRAS: DoorOptions = { name: undefined, readOnly: false, automationSwitch: false, leftOpenSensor: false, leftOpenAfterS: undefined, contactSensor: false };
+const NO_EXTRAS: DoorOptions = { name: undefined, readOnly: false, automationSwitch: 'off', leftOpenSensor: false, leftOpenAfterS: undefined, contactSensor: false };
 
 function setup(toggle: (doorId: string, state: DoorState) => Promise<void> = () => Promise.resolve(), options: DoorOptions = NO_EXTRAS) {
   const clock = { now: 0 };
@@ -215,7 +216,7 @@ describe('GarageDoorAccessory and webhook events', () => {
 });
 
 describe('GarageDoorAccessory options', () => {
-  const ALL_EXTRAS: DoorOptions = { ...NO_EXTRAS, automationSwitch: true, leftOpenSensor: true, leftOpenAfterS: 120, contactSensor: true };
+  const ALL_EXTRAS: DoorOptions = { ...NO_EXTRAS, automationSwitch: 'open-close', leftOpenSensor: true, leftOpenAfterS: 120, contactSensor: true };
 
   it('refuses writes of a read-only door with a clear log line and keeps its target', async () => {
     const t = setup(undefined, { ...NO_EXTRAS, readOnly: true });
@@ -224,6 +225,69 @@ describe('GarageDoorAccessory options', () => {
     expect(t.toggle).not.toHaveBeenCalled();
     expect(t.target.value).toBe(C.TargetDoorState.CLOSED);
     expect(t.log.lines.at(-1)).toEqual({ level: 'warn', text: 'Front Gate is read-only in the plugin settings; the command to open it was not sent.' });
+  });
+
+  it('opens only, through an open-only switch: one toggle on "on", back to off by itself, nothing on "off"', async () => {
+    vi.useFakeTimers();
+    try {
+      const t = setup(undefined, { ...NO_EXTRAS, automationSwitch: 'open' });
+      const on = t.accessory.getServiceById(S.Switch, 'automation-switch')?.getCharacteristic(C.On);
+      await on?.handleSetRequest(true);
+      expect(t.toggle.mock.calls).toEqual([['door-1', 'OPEN']]);
+      expect(on?.value).toBe(true);
+      t.door.update(makeDoor({ state: 'OPEN' }), device);
+      await vi.advanceTimersByTimeAsync(AUTOMATION_SWITCH_RESET_MS - 1);
+      expect(on?.value).toBe(true);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(on?.value).toBe(false);
+      expect(await on?.handleGetRequest()).toBe(false);
+      // A "turn everything off" scene: the door is open, and stays so.
+      await on?.handleSetRequest(false);
+      await vi.advanceTimersByTimeAsync(AUTOMATION_SWITCH_RESET_MS);
+      expect(t.toggle.mock.calls).toEqual([['door-1', 'OPEN']]);
+      expect(t.target.value).toBe(C.TargetDoorState.OPEN);
+      // The door following an open door never turns the switch on again.
+      t.door.update(makeDoor({ state: 'OPEN' }), device);
+      expect(on?.value).toBe(false);
+      t.door.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it.each(['open', 'open-close'] as const)('refuses the %s switch while the door answers No Response: the write fails, one log line', async (mode) => {
+    vi.useFakeTimers();
+    try {
+      const t = setup(undefined, { ...NO_EXTRAS, automationSwitch: mode });
+      const on = t.accessory.getServiceById(S.Switch, 'automation-switch')?.getCharacteristic(C.On);
+      t.door.setAccountReadable(false);
+      const before = t.log.lines.length;
+      await expect(on?.handleSetRequest(true)).rejects.toBe(hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+      expect(t.toggle).not.toHaveBeenCalled();
+      expect(t.log.lines.slice(before)).toEqual([{ level: 'warn', text: 'Front Gate answers No Response, so its switch did not open it.' }]);
+      await vi.advanceTimersByTimeAsync(AUTOMATION_SWITCH_RESET_MS);
+      expect(on?.value).toBe(false);
+      t.door.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it.each(['open', 'open-close'] as const)('refuses the %s switch of a read-only door: the write fails, one log line', async (mode) => {
+    vi.useFakeTimers();
+    try {
+      const t = setup(undefined, { ...NO_EXTRAS, readOnly: true, automationSwitch: mode });
+      const on = t.accessory.getServiceById(S.Switch, 'automation-switch')?.getCharacteristic(C.On);
+      const before = t.log.lines.length;
+      await expect(on?.handleSetRequest(true)).rejects.toBe(hap.HAPStatus.INSUFFICIENT_PRIVILEGES);
+      await vi.advanceTimersByTimeAsync(AUTOMATION_SWITCH_RESET_MS);
+      expect(t.toggle).not.toHaveBeenCalled();
+      expect(t.log.lines.slice(before)).toEqual([{ level: 'warn', text: 'Front Gate is read-only in the plugin settings; the command to open it was not sent.' }]);
+      expect(on?.value).toBe(false);
+      t.door.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('opens and closes through the automation switch, which follows the door', async () => {
@@ -236,6 +300,7 @@ describe('GarageDoorAccessory options', () => {
     t.door.update(makeDoor({ state: 'OPEN' }), device);
     await on?.handleSetRequest(false);
     expect(t.toggle).toHaveBeenLastCalledWith('door-1', 'CLOSED');
+    expect(t.toggle).toHaveBeenCalledTimes(2);
   });
 
   it('trips the left-open sensor once the door has stood open past its time, and clears it on close', async () => {

@@ -29,12 +29,22 @@ const door = (id: string, relationship: string | undefined): Door => ({
 describe('doorOptions', () => {
   it('gives every door the global options, and a door its own where set', () => {
     const c = config({ readOnly: true, contactSensor: true, doors: [{ id: 'b', name: 'Back Gate', readOnly: false, automationSwitch: true, leftOpenAfter: 45 }] });
-    expect(doorOptions(c, 'a')).toEqual({ name: undefined, readOnly: true, automationSwitch: false, leftOpenSensor: false, leftOpenAfterS: undefined, contactSensor: true });
-    expect(doorOptions(c, 'b')).toEqual({ name: 'Back Gate', readOnly: false, automationSwitch: true, leftOpenSensor: false, leftOpenAfterS: 45, contactSensor: true });
+    expect(doorOptions(c, 'a')).toEqual({ name: undefined, readOnly: true, automationSwitch: 'off', leftOpenSensor: false, leftOpenAfterS: undefined, contactSensor: true });
+    expect(doorOptions(c, 'b')).toEqual({ name: 'Back Gate', readOnly: false, automationSwitch: 'open', leftOpenSensor: false, leftOpenAfterS: 45, contactSensor: true });
   });
 
   it('has every extra off by default', () => {
-    expect(doorOptions(config({}), 'a')).toMatchObject({ readOnly: false, automationSwitch: false, leftOpenSensor: false, contactSensor: false });
+    expect(doorOptions(config({}), 'a')).toMatchObject({ readOnly: false, automationSwitch: 'off', leftOpenSensor: false, contactSensor: false });
+  });
+
+  it('reads an old config\'s automationSwitch true as open only, and each mode by name, globally and per door', () => {
+    expect(doorOptions(config({ automationSwitch: true }), 'a').automationSwitch).toBe('open');
+    for (const [value, mode] of [[false, 'off'], [true, 'open'], ['off', 'off'], ['open', 'open'], ['open-close', 'open-close']] as const) {
+      expect({ value, mode: doorOptions(config({ automationSwitch: value }), 'a').automationSwitch }).toEqual({ value, mode });
+      const perDoor = config({ automationSwitch: 'open-close', doors: [{ id: 'a', automationSwitch: value }] });
+      expect({ value, mode: doorOptions(perDoor, 'a').automationSwitch }).toEqual({ value, mode });
+      expect(doorOptions(perDoor, 'b').automationSwitch).toBe('open-close');
+    }
   });
 });
 
