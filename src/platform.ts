@@ -236,12 +236,21 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
 
   /** Ends movements that took too long, also when syncs fail; one door's bug must not stop the others' ticks. */
   private tickDoors(): void {
+    const changed: PlatformAccessory[] = [];
     for (const door of this.doors.values()) {
       try {
+        const cachedBefore = JSON.stringify(door.accessory.context);
         door.tick();
+        // A movement that timed out leaves an obstruction, which the cache keeps across a restart.
+        if (JSON.stringify(door.accessory.context) !== cachedBefore) {
+          changed.push(door.accessory);
+        }
       } catch (error) {
         this.bugs.report('ending a door movement', error);
       }
+    }
+    if (changed.length > 0) {
+      this.api.updatePlatformAccessories(changed);
     }
   }
 

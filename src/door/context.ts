@@ -6,6 +6,8 @@ export interface DoorContext {
   deviceId: string;
   name: string;
   state: DoorState;
+  /** The state a command asked for that the door did not reach in time (Home shows an obstruction); absent otherwise. */
+  missedTarget?: DoorState;
 }
 
 /** Cached accessories come from disk and from older versions of the plugin: check before trusting. */

@@ -58,7 +58,11 @@ export class GarageDoorAccessory {
   ) {
     const { Service: S, Characteristic: C } = deps.api.hap;
     const context = accessory.context;
-    this.machine = new DoorStateMachine(context.state);
+    // An older cache, or a value in it that is bad or already reached, holds no obstruction: off rather than on forever.
+    const cachedMissed = context.missedTarget;
+    const missed = (cachedMissed === 'OPEN' || cachedMissed === 'CLOSED') && cachedMissed !== context.state ? cachedMissed : undefined;
+    this.machine = new DoorStateMachine(context.state, missed);
+    this.rememberMissed();
     this.openSinceMs = context.state === 'OPEN' ? deps.now() : undefined;
     const rename = deps.options?.name === undefined ? undefined : homeKitName(deps.options.name, context.name);
     if (rename !== undefined && rename !== context.name) {
@@ -79,8 +83,8 @@ export class GarageDoorAccessory {
     this.service
       .getCharacteristic(C.TargetDoorState)
       .onSet((value) => this.enqueueCommand(value === C.TargetDoorState.OPEN ? 'OPEN' : 'CLOSED'));
-    // The service reports no obstruction; saying "no" keeps Home from showing an unknown state.
-    this.service.getCharacteristic(C.ObstructionDetected).onGet(() => this.answer(false));
+    // The service reports no obstruction; the plugin shows one while a commanded move has not arrived (see the state machine).
+    this.service.getCharacteristic(C.ObstructionDetected).onGet(() => this.answer(this.obstructionDetected()));
     this.extras = new DoorExtras(deps.api, accessory, context.name, deps.options, {
       target: () => this.machine.target,
       reported: () => this.machine.reported,
@@ -186,6 +190,7 @@ export class GarageDoorAccessory {
     const wasReported = this.machine.reported;
     const outcome = this.machine.report(state, this.deps.now());
     this.accessory.context.state = this.machine.reported;
+    this.rememberMissed();
     if (state !== wasReported) {
       this.openSinceMs = state === 'OPEN' ? this.deps.now() : undefined;
     }
@@ -226,6 +231,7 @@ export class GarageDoorAccessory {
   tick(): void {
     const before = this.machine.target;
     if (this.machine.expire(this.deps.now())) {
+      this.rememberMissed();
       this.warnTimedOut(before);
       this.push();
     }
@@ -234,8 +240,19 @@ export class GarageDoorAccessory {
   private warnTimedOut(target: DoorState): void {
     const seconds = Math.round(this.deps.transitionTimeoutMs / 1000);
     this.deps.log.warn(
-      `${this.name} did not report ${describe(target)} within ${seconds} s; showing its last reported state (${describe(this.machine.reported)}).`,
+      `${this.name} did not report ${describe(target)} within ${seconds} s; showing its last reported state (${describe(this.machine.reported)}) ` +
+        `and an obstruction until it reports ${describe(target)} or gets a new command.`,
     );
+  }
+
+  /** The accessory cache keeps the obstruction, so a restart brings it back as it was and the first sync decides as any sync. */
+  private rememberMissed(): void {
+    const missed = this.machine.missedTarget;
+    if (missed === undefined) {
+      delete this.accessory.context.missedTarget;
+    } else {
+      this.accessory.context.missedTarget = missed;
+    }
   }
 
   private updateBattery(door: Door): void {
@@ -262,6 +279,9 @@ export class GarageDoorAccessory {
 
   private async command(wanted: DoorState): Promise<void> {
     const { HapStatusError, HAPStatus } = this.deps.api.hap;
+    // Any command ends an obstruction: every path below pushes the new state.
+    this.machine.clearMissed();
+    this.rememberMissed();
     if (this.deps.options?.readOnly) {
       this.deps.log.warn(`${this.name} is read-only in the plugin settings; the command to ${wanted === 'OPEN' ? 'open' : 'close'} it was not sent.`);
       setImmediate(() => this.push());
@@ -307,6 +327,10 @@ export class GarageDoorAccessory {
     return byState[this.machine.shown];
   }
 
+  private obstructionDetected(): boolean {
+    return this.machine.missedTarget !== undefined;
+  }
+
   private targetDoorState(): number {
     const { TargetDoorState } = this.deps.api.hap.Characteristic;
     return this.machine.target === 'OPEN' ? TargetDoorState.OPEN : TargetDoorState.CLOSED;
@@ -317,6 +341,7 @@ export class GarageDoorAccessory {
     const { Characteristic: C } = this.deps.api.hap;
     this.service.updateCharacteristic(C.TargetDoorState, this.targetDoorState());
     this.service.updateCharacteristic(C.CurrentDoorState, this.currentDoorState());
+    this.service.updateCharacteristic(C.ObstructionDetected, this.obstructionDetected());
     this.extras.update();
   }
 }

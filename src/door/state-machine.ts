@@ -25,7 +25,24 @@ interface Movement {
 export class DoorStateMachine {
   private movement: Movement | undefined;
 
-  constructor(private known: DoorState) {}
+  /**
+   * `missed` is the target of a movement that timed out, while the door has not reported it since (HomeKit's
+   * ObstructionDetected): restored from the accessory cache, so a restart neither hides nor repeats the alert.
+   */
+  constructor(
+    private known: DoorState,
+    private missed?: DoorState,
+  ) {}
+
+  /** The state a command asked for that the door did not reach in time; undefined once it reports it or a new command comes. */
+  get missedTarget(): DoorState | undefined {
+    return this.missed;
+  }
+
+  /** A new command from Home, whatever its fate: the user has seen the door and acted, so the old alert ends. */
+  clearMissed(): void {
+    this.missed = undefined;
+  }
 
   /** The last state the service reported (or the cached one after a restart). */
   get reported(): DoorState {
@@ -57,12 +74,17 @@ export class DoorStateMachine {
   /** The service accepted a command: show the door moving until it reports the target or the deadline passes. */
   startMovement(target: DoorState, nowMs: number, timeoutMs: number): void {
     this.movement = { target, deadlineMs: nowMs + timeoutMs };
+    this.missed = undefined;
   }
 
   /** A state the service reported. */
   report(state: DoorState, nowMs: number): ReportOutcome {
     const previous = this.known;
     this.known = state;
+    // Only the state asked for ends the alert: a report of the old state (every poll) confirms the door did not get there.
+    if (state === this.missed) {
+      this.missed = undefined;
+    }
     if (this.movement) {
       if (state === this.movement.target) {
         this.movement = undefined;
@@ -76,6 +98,7 @@ export class DoorStateMachine {
   /** Ends a movement whose deadline has passed, even when no report arrives (an outage must not leave "Opening..." forever). */
   expire(nowMs: number): boolean {
     if (this.movement && nowMs >= this.movement.deadlineMs) {
+      this.missed = this.movement.target;
       this.movement = undefined;
       return true;
     }

@@ -145,7 +145,10 @@ describe('GarageDoorAccessory', () => {
     t.clock.now = TIMEOUT_MS;
     t.door.tick();
     expect([t.current.value, t.target.value]).toEqual([C.CurrentDoorState.CLOSED, C.TargetDoorState.CLOSED]);
-    expect(t.log.lines.at(-1)).toEqual({ level: 'warn', text: 'Front Gate did not report open within 60 s; showing its last reported state (closed).' });
+    expect(t.log.lines.at(-1)).toEqual({
+      level: 'warn',
+      text: 'Front Gate did not report open within 60 s; showing its last reported state (closed) and an obstruction until it reports open or gets a new command.',
+    });
   });
 
   it('pushes the target before the current state when the door moves by itself', () => {

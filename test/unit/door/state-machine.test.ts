@@ -45,4 +45,35 @@ describe('DoorStateMachine', () => {
     expect(door.isAlready('OPEN')).toBe(true);
     expect(door.isAlready('CLOSED')).toBe(false);
   });
+
+  it('remembers the target a movement missed until the door reports it, however many reports of the old state come', () => {
+    const door = new DoorStateMachine('CLOSED');
+    door.startMovement('OPEN', 0, TIMEOUT_MS);
+    expect(door.missedTarget).toBeUndefined();
+    expect(door.report('CLOSED', TIMEOUT_MS)).toBe('timed-out');
+    expect(door.missedTarget).toBe('OPEN');
+    expect(door.report('CLOSED', TIMEOUT_MS + 15_000)).toBe('unchanged');
+    expect(door.missedTarget).toBe('OPEN');
+    expect(door.report('OPEN', TIMEOUT_MS + 30_000)).toBe('changed');
+    expect(door.missedTarget).toBeUndefined();
+
+    const silent = new DoorStateMachine('OPEN');
+    silent.startMovement('CLOSED', 0, TIMEOUT_MS);
+    silent.expire(TIMEOUT_MS);
+    expect(silent.missedTarget).toBe('CLOSED');
+  });
+
+  it('forgets a missed target at the next command, and never sets one for a movement that arrived', () => {
+    const restored = new DoorStateMachine('CLOSED', 'OPEN');
+    expect(restored.missedTarget).toBe('OPEN');
+    restored.clearMissed();
+    expect(restored.missedTarget).toBeUndefined();
+
+    const retried = new DoorStateMachine('CLOSED', 'OPEN');
+    retried.startMovement('OPEN', 0, TIMEOUT_MS);
+    expect(retried.missedTarget).toBeUndefined();
+    expect(retried.report('OPEN', 1_000)).toBe('arrived');
+    expect(retried.expire(TIMEOUT_MS)).toBe(false);
+    expect(retried.missedTarget).toBeUndefined();
+  });
 });
