@@ -6,6 +6,8 @@ import type { HomebridgeProcess } from '../../dev/harness/homebridge-process.js'
 import { hasValue, pairController } from '../../dev/harness/homekit-controller.js';
 import { CURRENT_DOOR_STATE, HAP_STATUS, TARGET_DOOR_STATE } from '../../dev/harness/hap-types.js';
 import type { HomeKitController } from '../../dev/harness/homekit-controller.js';
+import { AUTOMATION_SWITCH_RESET_MS } from '../../src/settings.js';
+import { SAMPLE_OWNED_DEVICE_ID } from '../../dev/simulator/account.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
 import { tearDown } from './teardown.js';
 
@@ -21,7 +23,9 @@ const CONTACT_DETECTED = 0;
 const FIRST_OPTIONS = {
   includeDoors: 'owned',
   contactSensor: true,
+  automationSwitch: 'open-close',
   doors: [
+    // true, as an older config says it: open only.
     { id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate', automationSwitch: true, leftOpenSensor: true, leftOpenAfter: LEFT_OPEN_AFTER_S },
     { id: SAMPLE_GARAGE_DOOR_ID, readOnly: true },
   ],
@@ -33,6 +37,11 @@ let controller: HomeKitController;
 
 function platform(options: Record<string, unknown>): Record<string, unknown> {
   return { platform: 'AccessControl', name: 'Access Control', accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: POLL_INTERVAL_S, ...options };
+}
+
+/** Every toggle the plugin sent the service, in order. */
+function toggles(): unknown[] {
+  return sim.requests.filter((r) => r.path.endsWith('/endpoint/toggle')).map((r) => JSON.parse(r.body) as unknown);
 }
 
 function serviceTypes(accessory: { services: { type: string }[] }): string[] {
@@ -56,25 +65,29 @@ describe('door options with a real Homebridge and a HomeKit controller', () => {
     const front = await controller.findAccessory(SAMPLE_FRONT_GATE_ID);
     const garage = await controller.findAccessory(SAMPLE_GARAGE_DOOR_ID);
     expect(serviceTypes(front)).toEqual(['Battery', 'ContactSensor', 'GarageDoorOpener', 'OccupancySensor', 'Switch']);
-    expect(serviceTypes(garage)).toEqual(['ContactSensor', 'GarageDoorOpener']);
+    expect(serviceTypes(garage)).toEqual(['ContactSensor', 'GarageDoorOpener', 'Switch']);
     await expect(controller.findAccessory(SAMPLE_SHARED_GATE_ID)).rejects.toThrow();
     expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'Name'))).toBe('Street Gate');
   });
 
-  it('opens the door through the automation switch and the toggle endpoint; the sensors follow', async () => {
+  it('opens the door through an open-only switch (true in an old config) and the toggle endpoint; the sensors follow', async () => {
     const on = await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'Switch', 'On');
     await controller.write(on, true);
-    const toggles = sim.requests.filter((r) => r.path.endsWith('/endpoint/toggle')).map((r) => JSON.parse(r.body) as unknown);
-    expect(toggles).toEqual([{ door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' }]);
+    expect(toggles()).toEqual([{ door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' }]);
     await controller.waitFor(hasValue(CURRENT_DOOR_STATE.OPEN), await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'CurrentDoorState'), WAIT_MS);
     await controller.waitFor(hasValue(CONTACT_NOT_DETECTED), await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'ContactSensor', 'ContactSensorState'), WAIT_MS);
-    expect([true, 1]).toContain(await controller.read(on));
+    // The switch turns itself off again; turning it off (a "turn everything off" scene) sends nothing.
+    await controller.waitFor(hasValue(false), on, WAIT_MS);
+    await controller.write(on, false);
+    await new Promise((resolve) => setTimeout(resolve, AUTOMATION_SWITCH_RESET_MS + POLL_INTERVAL_S * 1000));
+    expect(toggles()).toEqual([{ door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' }]);
+    expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'CurrentDoorState'))).toBe(CURRENT_DOOR_STATE.OPEN);
   });
 
   it('reports the door left open once it has stood open past its time, and not before it opened', async () => {
     const occupied = await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'OccupancySensor', 'OccupancyDetected');
     await controller.waitFor(hasValue(OCCUPIED), occupied, WAIT_MS);
-    await controller.write(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'Switch', 'On'), false);
+    await controller.write(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'TargetDoorState'), TARGET_DOOR_STATE.CLOSED);
     await controller.waitFor(hasValue(0), occupied, WAIT_MS);
     await controller.waitFor(hasValue(CONTACT_DETECTED), await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'ContactSensor', 'ContactSensorState'), WAIT_MS);
   });
@@ -83,6 +96,10 @@ describe('door options with a real Homebridge and a HomeKit controller', () => {
     const target = await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'GarageDoorOpener', 'TargetDoorState');
     expect(await controller.writeResult(target, TARGET_DOOR_STATE.OPEN)).toBe(HAP_STATUS.INSUFFICIENT_PRIVILEGES);
     await hb.waitForLog(/Garage Door is read-only in the plugin settings; the command to open it was not sent/, WAIT_MS);
+    // Its automation switch (open and close, for all doors) refuses too, with the same one line.
+    const lines = hb.lineCount();
+    expect(await controller.writeResult(await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'Switch', 'On'), true)).toBe(HAP_STATUS.INSUFFICIENT_PRIVILEGES);
+    await hb.waitForLog(/Garage Door is read-only in the plugin settings; the command to open it was not sent/, WAIT_MS, { fromLine: lines });
     expect(sim.requests.filter((r) => r.path.endsWith('/endpoint/toggle') && r.body.includes(SAMPLE_GARAGE_DOOR_ID))).toEqual([]);
   });
 
@@ -97,7 +114,7 @@ describe('door options with a real Homebridge and a HomeKit controller', () => {
     const frontAid = (await controller.findAccessory(SAMPLE_FRONT_GATE_ID)).aid;
     await hb.stop();
     hb = await startHomebridge({
-      platforms: [platform({ doors: [{ id: SAMPLE_FRONT_GATE_ID, leftOpenSensor: true }] })],
+      platforms: [platform({ doors: [{ id: SAMPLE_FRONT_GATE_ID, leftOpenSensor: true }, { id: SAMPLE_GARAGE_DOOR_ID, automationSwitch: 'open-close' }] })],
       storageDir: hb.storageDir,
     });
     await controller.reconnect(hb);
@@ -107,6 +124,30 @@ describe('door options with a real Homebridge and a HomeKit controller', () => {
     const front = await controller.findAccessory(SAMPLE_FRONT_GATE_ID);
     expect(front.aid).toBe(frontAid);
     expect(serviceTypes(front)).toEqual(['Battery', 'GarageDoorOpener', 'OccupancySensor']);
-    expect(serviceTypes(await controller.findAccessory(SAMPLE_GARAGE_DOOR_ID))).toEqual(['GarageDoorOpener']);
+    expect(serviceTypes(await controller.findAccessory(SAMPLE_GARAGE_DOOR_ID))).toEqual(['GarageDoorOpener', 'Switch']);
+  });
+
+  it('closes and opens through an open-and-close switch, which follows the door, and refuses while No Response', async () => {
+    const on = await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'Switch', 'On');
+    const current = await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'GarageDoorOpener', 'CurrentDoorState');
+    await controller.waitFor(hasValue(CURRENT_DOOR_STATE.OPEN), current, WAIT_MS);
+    const before = toggles().length;
+    await controller.write(on, false);
+    await controller.waitFor(hasValue(CURRENT_DOOR_STATE.CLOSED), current, WAIT_MS);
+    await controller.write(on, true);
+    await controller.waitFor(hasValue(CURRENT_DOOR_STATE.OPEN), current, WAIT_MS);
+    expect(toggles().slice(before)).toEqual([
+      { door_id: SAMPLE_GARAGE_DOOR_ID, door_state: 'CLOSED' },
+      { door_id: SAMPLE_GARAGE_DOOR_ID, door_state: 'OPEN' },
+    ]);
+    expect(await controller.read(on)).toSatisfy((value) => value === true || value === 1);
+
+    sim.setDeviceActive(SAMPLE_OWNED_DEVICE_ID, false);
+    await hb.waitForLog(/Garage Door shows No Response/, WAIT_MS);
+    const lines = hb.lineCount();
+    expect(await controller.writeResult(on, false)).toBe(HAP_STATUS.SERVICE_COMMUNICATION_FAILURE);
+    await hb.waitForLog(/Garage Door answers No Response, so its switch did not close it\./, WAIT_MS, { fromLine: lines });
+    expect(toggles().slice(before)).toHaveLength(2);
+    sim.setDeviceActive(SAMPLE_OWNED_DEVICE_ID, true);
   });
 });
