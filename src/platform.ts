@@ -19,6 +19,7 @@ import { keepFirstOfEachDoor } from './door/duplicates.js';
 import type { DoorOfDevice, DuplicateDoor } from './door/duplicates.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
 import { homeKitName } from './door/homekit-name.js';
+import { soundAlikePairs } from './door/spoken-names.js';
 import { IncidentLog } from './util/incident-log.js';
 import { listForLog, oneLine } from './util/log-text.js';
 import { RealtimeUpdates } from './webhook/realtime.js';
@@ -69,6 +70,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private retryAfterCapLogged = false;
   /** The unreadable parts last reported ('' for none): the same problem is logged once, not at every poll. */
   private unreadableReported = '';
+  /** Pairs of doors Siri cannot tell apart that were warned about, so each is said once while it lasts. */
+  private soundAlikeWarned = new Set<string>();
   /** The duplicate door ids last reported, likewise. */
   private duplicatesReported = '[]';
   /** Resolved when the first sync has ended, however it ended: by then Homebridge's bridge holds its own port. */
@@ -324,6 +327,23 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     if (account.unreadable.length === 0) {
       this.removeMissing(seen);
     }
+    this.warnSoundAlike();
+  }
+
+  /** One warning per pair of shown doors Siri cannot tell apart, when the pair first appears (at start, or after a change). */
+  private warnSoundAlike(): void {
+    const doors = [...this.doors.values()].map((door) => ({ id: door.accessory.context.doorId, name: door.name }));
+    const pairs = new Set<string>();
+    for (const [first, second] of soundAlikePairs(doors)) {
+      const key = JSON.stringify([first, second]);
+      pairs.add(key);
+      if (!this.soundAlikeWarned.has(key)) {
+        this.log.warn(
+          `Siri cannot tell ${first.name} (door ${oneLine(first.id)}) from ${second.name} (door ${oneLine(second.id)}) apart: their names differ only in case, spaces or punctuation. Give one of them its own "Name in Home" in the plugin settings.`,
+        );
+      }
+    }
+    this.soundAlikeWarned = pairs;
   }
 
   /** Derived from the door id alone, so a door keeps its HomeKit identity (and automations) across restarts. */

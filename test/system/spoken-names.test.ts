@@ -1,0 +1,65 @@
+// Doors Siri cannot tell apart: one warning per pair at start and when a new pair appears, none once the user renamed one.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { AccessControlSimulator, makeDevice, makeDoor } from '../../dev/simulator/server.js';
+import type { SimDevice } from '../../dev/simulator/server.js';
+import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
+import { captureLog } from '../support/log.js';
+import type { CapturedLog } from '../support/log.js';
+
+const TOKEN = 'spoken-names-token-3a9e';
+const POLLS = 3;
+
+let sim: AccessControlSimulator;
+let device: SimDevice;
+
+beforeAll(async () => {
+  device = makeDevice({ doors: [makeDoor({ name: 'Gate', entityNumber: 1 }), makeDoor({ name: 'gate.', entityNumber: 2 }), makeDoor({ name: 'Garage', entityNumber: 3 })] });
+  sim = new AccessControlSimulator({ accessToken: TOKEN, devices: [device] });
+  await sim.start();
+});
+
+afterAll(async () => {
+  await sim.stop();
+});
+
+const alikeWarnings = (log: CapturedLog) => log.lines.filter((line) => line.level === 'warn' && line.text.startsWith('Siri cannot tell'));
+const doorId = (index: number): string => device.doors[index]?.id ?? '';
+
+async function boot(extra: Record<string, unknown>) {
+  const clock = new ManualClock();
+  const log = captureLog();
+  const platform = new HomebridgeDouble().boot({ platform: 'AccessControl', accessToken: TOKEN, baseUrl: sim.baseUrl, ...extra }, log, clock);
+  const poll = async (times: number) => {
+    for (let i = 0; i < times; i += 1) {
+      clock.advance(clock.nextDueInMs ?? 0);
+      await platform.syncSettled();
+    }
+  };
+  await poll(1);
+  return { log, platform, poll };
+}
+
+describe('doors whose names Siri cannot tell apart', () => {
+  it('warns once per pair, naming both doors and the fix, and again only for a new pair', async () => {
+    const { log, platform, poll } = await boot({});
+    await poll(POLLS);
+    expect(alikeWarnings(log).map((line) => line.text)).toEqual([
+      `Siri cannot tell Gate (door ${doorId(0)}) from gate (door ${doorId(1)}) apart: their names differ only in case, spaces or punctuation. Give one of them its own "Name in Home" in the plugin settings.`,
+    ]);
+    const garage2 = makeDoor({ name: 'GARAGE', entityNumber: 4 });
+    sim.addDoor(device.id, garage2);
+    await poll(POLLS);
+    expect(alikeWarnings(log)).toHaveLength(2);
+    expect(alikeWarnings(log)[1]?.text).toContain(`Garage (door ${doorId(2)}) from GARAGE (door ${garage2.id})`);
+    sim.removeDoor(garage2.id);
+    await platform.shutdown();
+  });
+
+  it('says nothing once the user gave one of them a name of its own', async () => {
+    const { log, platform, poll } = await boot({ doors: [{ id: doorId(1), name: 'Side Gate' }] });
+    await poll(POLLS);
+    expect(alikeWarnings(log)).toEqual([]);
+    await platform.shutdown();
+  });
+});
