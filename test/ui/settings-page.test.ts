@@ -128,6 +128,44 @@ describe('the settings page in the Homebridge UI', () => {
     expect(saved.blocks[0]?.contactSensor).toBeUndefined();
   });
 
+  it('the automation switch is a select of modes for all doors and per door, writing only what is set', async () => {
+    const { settings, page } = await openPage();
+    await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
+    const global = page.locator('#ac-automationSwitch');
+    expect(await global.locator('option').allTextContents()).toEqual([
+      'Off',
+      'Open only: on opens the door, then it turns itself off; off does nothing',
+      'Open and close: on opens, off closes',
+    ]);
+    await global.selectOption('open');
+    const garage = page.locator(`[data-door-row="${SAMPLE_GARAGE_DOOR_ID}"] select[data-flag="automationSwitch"]`);
+    await expect.poll(() => garage.locator('option:checked').textContent()).toBe('As for all (open only)');
+    expect(await garage.locator('option').allTextContents()).toEqual(['As for all (open only)', 'Off', 'Open only', 'Open and close']);
+    await garage.selectOption('open-close');
+    await waitForAccepted(page);
+    const saved = await harness().save(settings);
+    expect(saved.blocks[0]?.automationSwitch).toBe('open');
+    expect(saved.blocks[0]?.doors).toContainEqual({ id: SAMPLE_GARAGE_DOOR_ID, contactSensor: true, automationSwitch: 'open-close' });
+    const parsed = parseConfig(saved.blocks[0]);
+    if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+    expect(parsed.ignored).toEqual([]);
+    expect(doorOptions(parsed.config, SAMPLE_GARAGE_DOOR_ID).automationSwitch).toBe('open-close');
+    expect(doorOptions(parsed.config, SAMPLE_FRONT_GATE_ID).automationSwitch).toBe('open');
+
+    // Back to Off for all and "as for all" for the door: nothing of the switch is written.
+    const again = await openPage();
+    await expect.poll(() => doorRows(again.page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
+    // The page shows what was saved: open only for all, open and close for the garage door.
+    expect(await again.page.locator('#ac-automationSwitch').inputValue()).toBe('open');
+    await again.page.locator('#ac-automationSwitch').selectOption('off');
+    expect(await again.page.locator('#ac-automationSwitch').inputValue()).toBe('off');
+    await again.page.locator(`[data-door-row="${SAMPLE_GARAGE_DOOR_ID}"] select[data-flag="automationSwitch"]`).selectOption('inherit');
+    await waitForAccepted(again.page);
+    const restored = await harness().save(again.settings);
+    expect(restored.blocks[0]?.automationSwitch).toBeUndefined();
+    expect(restored.blocks[0]?.doors).toContainEqual({ id: SAMPLE_GARAGE_DOOR_ID, contactSensor: true });
+  });
+
   it('webhooks: the UI\'s own port is refused, a typed free port and key give a listener that answers the test event', async () => {
     const { settings, page } = await openPage();
     await page.locator('#ac-webhook-enabled').check();

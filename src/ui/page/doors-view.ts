@@ -1,7 +1,21 @@
 // The door list of the settings page: per door show/hide, a name for Home and each option as "as for all doors / on / off".
 import { byId, fill, h, status } from './dom.js';
-import { controllerIncluded, DOOR_FLAGS, doorChoice, doorEntry, getField, setControllerIncluded, setDoorChoice, setDoorField, setField } from './model.js';
-import type { Choice, DoorFlag } from './model.js';
+import {
+  controllerIncluded,
+  DOOR_FLAGS,
+  doorChoice,
+  doorEntry,
+  doorSwitchChoice,
+  getField,
+  globalSwitchMode,
+  setControllerIncluded,
+  setDoorChoice,
+  setDoorField,
+  setDoorSwitchChoice,
+  setField,
+  SWITCH_MODES,
+} from './model.js';
+import type { Choice, DoorFlag, SwitchChoice, SwitchMode } from './model.js';
 import type { Store } from './store.js';
 import type { DoorView } from './views.js';
 
@@ -10,7 +24,6 @@ const DOOR_LIST_OPEN_MAX = 20;
 
 const FLAG_TITLES: Record<DoorFlag, string> = {
   readOnly: 'Read-only',
-  automationSwitch: 'Automation switch',
   leftOpenSensor: 'Left-open sensor',
   contactSensor: 'Contact sensor',
 };
@@ -44,6 +57,23 @@ function choiceSelect(store: Store, door: DoorView, flag: DoorFlag): HTMLSelectE
   return select;
 }
 
+/** The words of each automation switch mode, here and in the select for all doors (index.html). */
+export const SWITCH_TITLES: Record<SwitchMode, string> = { off: 'Off', open: 'Open only', 'open-close': 'Open and close' };
+
+function switchSelect(store: Store, door: DoorView): HTMLSelectElement {
+  const global = SWITCH_TITLES[globalSwitchMode(store.block)].toLowerCase();
+  const current = doorSwitchChoice(store.block, door.id);
+  const option = (value: SwitchChoice, label: string) => h('option', { value, selected: current === value }, label);
+  const select = h(
+    'select',
+    { class: 'form-select form-select-sm form-control', 'data-door': door.id, 'data-flag': 'automationSwitch', 'aria-label': `Automation switch of ${door.name}` },
+    option('inherit', `As for all (${global})`),
+    ...SWITCH_MODES.map((mode) => option(mode, SWITCH_TITLES[mode])),
+  );
+  select.addEventListener('change', () => store.set(setDoorSwitchChoice(store.block, door.id, select.value as SwitchChoice)));
+  return select;
+}
+
 function doorRow(store: Store, door: DoorView): HTMLElement {
   const own = doorEntry(store.block, door.id);
   const reason = store.check?.excluded[door.id];
@@ -70,7 +100,14 @@ function doorRow(store: Store, door: DoorView): HTMLElement {
       h('span', { class: 'ac-help', 'data-door-note': describe(door) }, reason ? `Not in Home: ${reason}` : describe(door)),
     ),
     h('div', { class: 'ac-door-id' }, `id ${door.id}`),
-    h('div', { class: 'ac-door-options' }, labelled('Name in Home', name), ...DOOR_FLAGS.map((flag) => labelled(FLAG_TITLES[flag], choiceSelect(store, door, flag)))),
+    h(
+      'div',
+      { class: 'ac-door-options' },
+      labelled('Name in Home', name),
+      labelled(FLAG_TITLES.readOnly, choiceSelect(store, door, 'readOnly')),
+      labelled('Automation switch', switchSelect(store, door)),
+      ...DOOR_FLAGS.filter((flag) => flag !== 'readOnly').map((flag) => labelled(FLAG_TITLES[flag], choiceSelect(store, door, flag))),
+    ),
   );
 }
 

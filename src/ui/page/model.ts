@@ -4,8 +4,14 @@
 export type Block = Record<string, unknown>;
 /** A per-door option: inherit the value set for all doors, or override it. */
 export type Choice = 'inherit' | 'on' | 'off';
-export const DOOR_FLAGS = ['readOnly', 'automationSwitch', 'leftOpenSensor', 'contactSensor'] as const;
+/** The on/off door options; the automation switch has modes (SWITCH_MODES). */
+export const DOOR_FLAGS = ['readOnly', 'leftOpenSensor', 'contactSensor'] as const;
 export type DoorFlag = (typeof DOOR_FLAGS)[number];
+/** The automation switch: none, open only (on opens, it turns itself off again, off does nothing), open and close. */
+export const SWITCH_MODES = ['off', 'open', 'open-close'] as const;
+export type SwitchMode = (typeof SWITCH_MODES)[number];
+/** A door's automation switch: as for all doors, or a mode of its own. */
+export type SwitchChoice = 'inherit' | SwitchMode;
 export type IdList = 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds';
 
 import type { Defaults } from './views.js';
@@ -91,6 +97,32 @@ export function setDoorChoice(block: Block, doorId: string, flag: DoorFlag, choi
   return setDoorField(block, doorId, flag, choice === 'inherit' ? undefined : choice === 'on');
 }
 
+/** The mode a saved value means, as the plugin reads it: true (older configs) is open only; undefined when unset or unreadable. */
+export function switchModeOf(value: unknown): SwitchMode | undefined {
+  if (value === true) return 'open';
+  if (value === false) return 'off';
+  return SWITCH_MODES.find((mode) => mode === value);
+}
+
+/** The automation switch for all doors: off unless set. */
+export function globalSwitchMode(block: Block): SwitchMode {
+  return switchModeOf(block.automationSwitch) ?? 'off';
+}
+
+/** Off, the default, writes nothing; a mode is written by name. */
+export function setGlobalSwitchMode(block: Block, mode: SwitchMode): Block {
+  return setField(block, 'automationSwitch', mode === 'off' ? undefined : mode);
+}
+
+export function doorSwitchChoice(block: Block, doorId: string): SwitchChoice {
+  return switchModeOf(doorEntry(block, doorId)?.automationSwitch) ?? 'inherit';
+}
+
+/** "As for all doors" writes nothing; off is written as false (it overrides the value for all doors), a mode by name. */
+export function setDoorSwitchChoice(block: Block, doorId: string, choice: SwitchChoice): Block {
+  return setDoorField(block, doorId, 'automationSwitch', choice === 'inherit' ? undefined : choice === 'off' ? false : choice);
+}
+
 function idList(block: Block, key: IdList): string[] {
   const list = block[key];
   return Array.isArray(list) ? list.filter((id): id is string => typeof id === 'string') : [];
@@ -140,6 +172,21 @@ export function tidy(block: Block, defaults: Defaults): Block {
   const doors = doorEntries(next).filter((entry) => typeof entry.id === 'string' && entry.id !== '');
   const kept = doors.map((entry) => Object.fromEntries(Object.entries(entry).filter(([, v]) => !isEmpty(v)))).filter((entry) => Object.keys(entry).length > 1);
   return setField(next, 'doors', kept);
+}
+
+/**
+ * The blocks to hand the Homebridge UI. It merges an update into its own copy of each block (Object.assign in UI
+ * 5.28), so a top-level key the page removed (Off for all doors, an unticked box) would stay as it was: every key the
+ * UI may hold (`known`, per entry: loaded or sent before, updated here) that a block no longer has is sent as
+ * undefined, which the merge copies and the UI's save (JSON) leaves out.
+ */
+export function forUiUpdate(blocks: Block[], known: Set<string>[]): Block[] {
+  return blocks.map((block, index) => {
+    const keys = (known[index] ??= new Set());
+    const removed = [...keys].filter((key) => !(key in block));
+    for (const key of Object.keys(block)) keys.add(key);
+    return { ...Object.fromEntries(removed.map((key) => [key, undefined])), ...block };
+  });
 }
 
 /** A whole number typed in a field: undefined when empty, null when it is not one. */

@@ -5,8 +5,8 @@ import { server } from './api.js';
 import { byId, fill, h, status } from './dom.js';
 import { refreshDoorStatus, renderDoors } from './doors-view.js';
 import { bindFlag, bindNumber, bindText } from './fields.js';
-import { getField, setField, tidy } from './model.js';
-import type { Block } from './model.js';
+import { forUiUpdate, getField, globalSwitchMode, setField, setGlobalSwitchMode, tidy } from './model.js';
+import type { Block, SwitchMode } from './model.js';
 import { Store } from './store.js';
 import type { DoorView } from './views.js';
 import { setUpWebhook } from './webhook-view.js';
@@ -99,9 +99,12 @@ async function runCheck(store: Store, render: () => void): Promise<void> {
   }
 }
 
+/** The keys the Homebridge UI holds of each entry (see forUiUpdate). */
+let uiKeys: Set<string>[] = [];
+
 /** Every change: the tidied entries go to the Homebridge UI (its Save writes them), then the plugin's parser checks them. */
 function onChange(store: Store, render: () => void): void {
-  void hb.updatePluginConfig(store.entries.map((entry: Block) => tidy(entry, store.defaults)));
+  void hb.updatePluginConfig(forUiUpdate(store.entries.map((entry: Block) => tidy(entry, store.defaults)), uiKeys));
   clearTimeout(checkTimer);
   checkTimer = setTimeout(() => void runCheck(store, render), CHECK_DELAY_MS);
 }
@@ -133,6 +136,7 @@ async function main(): Promise<void> {
   hb.showSpinner();
   const [entries, info] = await Promise.all([hb.getPluginConfig(), server.info()]);
   const store = new Store(entries, info);
+  uiKeys = store.entries.map((entry) => new Set(Object.keys(entry)));
   store.cachedDoors = await cachedDoors(info.platform);
   const refreshers: (() => void)[] = [];
   const render = (): void => {
@@ -159,11 +163,17 @@ async function main(): Promise<void> {
     bindText(store, 'webhook.tlsCertFile'),
     bindText(store, 'webhook.tlsKeyFile'),
   );
-  for (const flag of ['readOnly', 'automationSwitch', 'leftOpenSensor', 'contactSensor']) {
+  for (const flag of ['readOnly', 'leftOpenSensor', 'contactSensor']) {
     refreshers.push(bindFlag(store, flag));
     // The per-door choices name the value for all doors, so they follow it.
     byId(`ac-${flag}`).addEventListener('change', () => renderDoors(store, render));
   }
+  const switchMode = byId('ac-automationSwitch', HTMLSelectElement);
+  switchMode.addEventListener('change', () => {
+    store.set(setGlobalSwitchMode(store.block, switchMode.value as SwitchMode));
+    renderDoors(store, render);
+  });
+  refreshers.push(() => (switchMode.value = globalSwitchMode(store.block)));
   const ownedOnly = byId('ac-ownedOnly', HTMLInputElement);
   ownedOnly.addEventListener('change', () => store.set(setField(store.block, 'includeDoors', ownedOnly.checked ? 'owned' : undefined)));
   refreshers.push(() => (ownedOnly.checked = getField(store.block, 'includeDoors') === 'owned'));

@@ -5,11 +5,16 @@ import {
   apiKeyProblem,
   controllerIncluded,
   doorChoice,
+  doorSwitchChoice,
+  forUiUpdate,
+  globalSwitchMode,
   readWholeNumber,
   setControllerIncluded,
   setDoorChoice,
   setDoorField,
+  setDoorSwitchChoice,
   setField,
+  setGlobalSwitchMode,
   tidy,
 } from '../../../../src/ui/page/model.js';
 import type { Block } from '../../../../src/ui/page/model.js';
@@ -42,6 +47,36 @@ describe('settings page model', () => {
     const off = setDoorChoice({ ...base, readOnly: true }, 'door-2', 'readOnly', 'off');
     expect(off.doors).toEqual([{ id: 'door-2', readOnly: false }]);
     expect(doorChoice(off, 'door-2', 'readOnly')).toBe('off');
+  });
+
+  it('writes the automation switch mode only when set: off for all doors writes nothing, a door inherits unless set', () => {
+    expect(globalSwitchMode(base)).toBe('off');
+    // An older config's true is open only, as the plugin reads it.
+    expect(globalSwitchMode({ ...base, automationSwitch: true })).toBe('open');
+    expect(setGlobalSwitchMode(base, 'open')).toEqual({ ...base, automationSwitch: 'open' });
+    expect(setGlobalSwitchMode(base, 'open-close')).toEqual({ ...base, automationSwitch: 'open-close' });
+    expect(setGlobalSwitchMode({ ...base, automationSwitch: true }, 'off')).toEqual(base);
+    expect(doorSwitchChoice(base, 'door-1')).toBe('inherit');
+    const closing = setDoorSwitchChoice(base, 'door-1', 'open-close');
+    expect(closing.doors).toEqual([{ id: 'door-1', automationSwitch: 'open-close' }]);
+    expect(doorSwitchChoice(closing, 'door-1')).toBe('open-close');
+    const off = setDoorSwitchChoice({ ...closing, automationSwitch: 'open' }, 'door-1', 'off');
+    expect(off.doors).toEqual([{ id: 'door-1', automationSwitch: false }]);
+    expect(doorSwitchChoice(off, 'door-1')).toBe('off');
+    expect(doorSwitchChoice({ ...base, doors: [{ id: 'door-1', automationSwitch: true }] }, 'door-1')).toBe('open');
+    expect(setDoorSwitchChoice(closing, 'door-1', 'inherit')).toEqual(base);
+  });
+
+  it('hands the UI a removed key as undefined, since the UI merges updates into its copy', () => {
+    const known = [new Set(['platform', 'accessToken', 'baseUrl', 'automationSwitch', 'readOnly'])];
+    const first = forUiUpdate([{ ...base, readOnly: true }], known);
+    expect(first).toEqual([{ ...base, readOnly: true, automationSwitch: undefined }]);
+    expect('automationSwitch' in (first[0] ?? {})).toBe(true);
+    expect(JSON.parse(JSON.stringify(first))).toEqual([{ ...base, readOnly: true }]);
+    const second = forUiUpdate([{ ...base, contactSensor: true }], known);
+    expect(Object.keys(second[0] ?? {}).sort()).toEqual(['accessToken', 'automationSwitch', 'baseUrl', 'contactSensor', 'platform', 'readOnly']);
+    expect(second[0]?.readOnly).toBeUndefined();
+    expect(forUiUpdate([base, { platform: 'AccessControl' }], known)[1]).toEqual({ platform: 'AccessControl' });
   });
 
   it('tidies away defaults, empty values and door entries without an id or settings (what older forms saved)', () => {
