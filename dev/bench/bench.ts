@@ -3,9 +3,10 @@ import { performance } from 'node:perf_hooks';
 
 import { DEFAULT_POLL_INTERVAL_S, DEFAULT_RECONCILE_INTERVAL_S } from '../../src/settings.js';
 import { homebridgePackage, READY_LINE } from '../harness/homebridge-process.js';
+import { CONTACT_JSON_MARK, measureContactAll, measureContactLatency } from './contact.js';
 import { measurePollBaseline, measureThroughput, measureWebhookLatency, measureWriteLatency, POLL_BASELINE_INTERVAL_S } from './latency.js';
 import { findHapCoalescing, loadAverage, machineInfo, SimRequestClock } from './probes.js';
-import { renderReport, REPORT_FILE, startupSection, writeReport, writeStartupSection } from './report.js';
+import { CONTACT_TITLE, contactSection, renderReport, REPORT_FILE, startupSection, writeReport, writeSectionInPlace, writeStartupSection } from './report.js';
 import type { PhaseTiming } from './report.js';
 import { Cleanup, SCALE_POLL_INTERVAL_S, sendFirstWebhook, startRig, startScaleRigs } from './rig.js';
 import { measureSyncReconcile, memoryPerDoor, pollingRate, watchIdle, webhookRate } from './scale.js';
@@ -89,8 +90,11 @@ async function run(cleanup: Cleanup): Promise<void> {
   // Before the bursts: they stamp events up to ~15 s ahead of the clock, which would make the arrivals' webhooks look stale.
   const write = await timed(phases, 'write → toggle', () => measureWriteLatency(webhookRig, requests));
   const throughput = await timed(phases, 'throughput', () => measureThroughput(webhookRig));
-  // Homebridge takes ~5 s to exit; it does so while the next ones boot.
   const webhookRigStopped = webhookRig.close();
+
+  await webhookRigStopped;
+  // Two bridges side by side, taking turns: the contact sensor on and off (section 10; then Homebridge 2.x in a child bench).
+  const contact = await timed(phases, 'contact sensor on/off (2 bridges, then Homebridge 2.x)', () => measureContactAll(cleanup, progress));
 
   // Side by side: six bridges. From here on a figure is per process, seconds long, or compares sizes under the same load.
   const pollRigStart = startRig(cleanup, { pollIntervalS: POLL_BASELINE_INTERVAL_S, webhook: false });
@@ -124,7 +128,7 @@ async function run(cleanup: Cleanup): Promise<void> {
     webhooks: webhookRate(side.webhookDefaults, requests, firstWebhook, watchEnd),
   };
   const rigs = [side.bare, side.webhookDefaults, ...side.sized.map((s) => s.rig), pollRig];
-  await timed(phases, 'stop (all at once)', () => Promise.all([webhookRigStopped, ...rigs.map((rig) => rig.close())]));
+  await timed(phases, 'stop (all at once)', () => Promise.all([...rigs.map((rig) => rig.close())]));
   // Alone on the machine again: its bridges are its own.
   const startup = await timed(phases, 'start-up cost (section 9, Node 20, 22 and 24 one after another)', () => measureStartup(progress));
 
@@ -146,6 +150,7 @@ async function run(cleanup: Cleanup): Promise<void> {
     memory,
     rates,
     startup,
+    contact,
   });
   await writeReport(markdown);
   process.stdout.write(`${markdown}\n`);
@@ -159,12 +164,26 @@ async function runStartupOnly(): Promise<void> {
   progress(`wrote section 9 of ${REPORT_FILE}`);
 }
 
+/** `npm run bench -- contact`: section 10 alone, written into the existing BENCHMARKS.md (the other sections keep their run's figures). */
+async function runContactOnly(cleanup: Cleanup): Promise<void> {
+  const markdown = await writeSectionInPlace(CONTACT_TITLE, contactSection(await measureContactAll(cleanup, progress)));
+  process.stdout.write(`${markdown}\n`);
+  progress(`wrote section 10 of ${REPORT_FILE}`);
+}
+
+/** `bench.js contact-json`: the child bench of section 10 for Homebridge 2.x; prints its result as one JSON line. */
+async function runContactJson(cleanup: Cleanup): Promise<void> {
+  const result = await measureContactLatency(cleanup);
+  process.stdout.write(`${CONTACT_JSON_MARK}${JSON.stringify(result)}\n`);
+}
+
 async function main(): Promise<void> {
   const cleanup = new Cleanup();
   const unguard = guardProcess(cleanup, HARD_LIMIT_MS);
   let exitCode = 0;
   try {
-    await (process.argv[2] === 'startup' ? runStartupOnly() : run(cleanup));
+    const mode = process.argv[2];
+    await (mode === 'startup' ? runStartupOnly() : mode === 'contact' ? runContactOnly(cleanup) : mode === 'contact-json' ? runContactJson(cleanup) : run(cleanup));
   } catch (error) {
     exitCode = 1;
     process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

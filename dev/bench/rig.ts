@@ -168,6 +168,8 @@ export interface RigOptions {
   bridgeName?: string;
   /** Preload the memory probe (gc-memory.ts), so `readGcMemory` can ask for memory after a full GC. */
   memoryProbe?: boolean;
+  /** Config `contactSensor: true`: every door gets its contact sensor (section 10). */
+  contactSensor?: boolean;
 }
 
 export interface Rig {
@@ -212,6 +214,7 @@ export async function startRig(cleanup: Cleanup, options: RigOptions): Promise<R
       accessToken: ACCESS_TOKEN,
       baseUrl: sim.baseUrl,
       ...(options.pollIntervalS === undefined ? {} : { pollInterval: options.pollIntervalS }),
+      ...(options.contactSensor === true ? { contactSensor: true } : {}),
     };
     if (options.webhook) {
       const port = await freePort();
