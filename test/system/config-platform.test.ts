@@ -1,25 +1,20 @@
 // A mistake in an optional setting costs that setting only (issue 8 C): one error line each at start, and the
 // doors still sync; only a missing or unusable token or address stops syncing.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import type { AccessControlPlatform } from '../../src/platform.js';
-import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
+import type { AccessControlSimulator } from '../../dev/simulator/server.js';
+import { SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
 import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
 import { captureLog } from '../support/log.js';
+import { useSimulator } from '../support/simulator.js';
 
 const TOKEN = 'config-platform-token-6b1e2d';
 
 let sim: AccessControlSimulator;
 const running: AccessControlPlatform[] = [];
 
-beforeAll(async () => {
-  sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 20 });
-  await sim.start();
-});
-
-afterAll(async () => {
-  await sim.stop();
-});
+useSimulator({ accessToken: TOKEN, travelTimeMs: 20 }, (started) => (sim = started));
 
 afterEach(async () => {
   for (const platform of running.splice(0)) {

@@ -3,14 +3,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { readReservedPorts, reservedPorts } from '../../src/util/homebridge-ports.js';
 import { RealtimeUpdates } from '../../src/webhook/realtime.js';
 import type { ReservedPort } from '../../src/util/homebridge-ports.js';
-import { AccessControlSimulator } from '../../dev/simulator/server.js';
+import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
 import { captureLog } from '../support/log.js';
+import { useSimulator } from '../support/simulator.js';
 
 const API_KEY = 'ab'.repeat(48);
 const TOKEN = 'ports-token-81d2';
@@ -116,14 +117,7 @@ describe('the listener and the ports Homebridge uses', () => {
 describe('a platform in a child bridge whose webhook port is its own _bridge.port', () => {
   let sim: AccessControlSimulator;
 
-  beforeAll(async () => {
-    sim = new AccessControlSimulator({ accessToken: TOKEN });
-    await sim.start();
-  });
-
-  afterAll(async () => {
-    await sim.stop();
-  });
+  useSimulator({ accessToken: TOKEN }, (started) => (sim = started));
 
   it('refuses the port with one line and goes on polling', async () => {
     const api = new HomebridgeDouble();

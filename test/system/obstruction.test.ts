@@ -2,12 +2,14 @@
 // turns ObstructionDetected on after transitionTimeout; it goes off when the door gets there or at the next command,
 // and a restart from the accessory cache brings it back as it was, for the first sync to decide.
 import * as hap from 'hap-nodejs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import type { AccessControlPlatform } from '../../src/platform.js';
-import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
+import type { AccessControlSimulator } from '../../dev/simulator/server.js';
+import { SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
 import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
 import { captureLog } from '../support/log.js';
+import { useSimulator } from '../support/simulator.js';
 
 const TOKEN = 'obstruction-token-7d2e4b';
 const { CurrentDoorState, TargetDoorState, ObstructionDetected } = hap.Characteristic;
@@ -19,14 +21,7 @@ const NEVER_MS = 3_600_000;
 let sim: AccessControlSimulator;
 const running: AccessControlPlatform[] = [];
 
-beforeAll(async () => {
-  sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: QUICK_TRAVEL_MS });
-  await sim.start();
-});
-
-afterAll(async () => {
-  await sim.stop();
-});
+useSimulator({ accessToken: TOKEN, travelTimeMs: QUICK_TRAVEL_MS }, (started) => (sim = started));
 
 afterEach(async () => {
   for (const platform of running.splice(0)) {

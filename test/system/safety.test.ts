@@ -1,11 +1,13 @@
 // No door moves unless Home asks: not at start, not after a restart from the cache, an outage or a time-out, nor twice for one wish.
 import * as hap from 'hap-nodejs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import type { AccessControlPlatform } from '../../src/platform.js';
-import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
+import type { AccessControlSimulator } from '../../dev/simulator/server.js';
+import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
 import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
 import { captureLog } from '../support/log.js';
+import { useSimulator } from '../support/simulator.js';
 
 const TOKEN = 'safety-token-3c9a1f';
 const { CurrentDoorState, TargetDoorState } = hap.Characteristic;
@@ -14,14 +16,7 @@ const POLLS = 6;
 let sim: AccessControlSimulator;
 const running: { api: HomebridgeDouble; platform: AccessControlPlatform }[] = [];
 
-beforeAll(async () => {
-  sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 20 });
-  await sim.start();
-});
-
-afterAll(async () => {
-  await sim.stop();
-});
+useSimulator({ accessToken: TOKEN, travelTimeMs: 20 }, (started) => (sim = started));
 
 afterEach(async () => {
   for (const { platform } of running.splice(0)) {

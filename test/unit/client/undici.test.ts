@@ -1,25 +1,19 @@
 // The narrow undici loader: its three files today, and undici's main entry should a later undici 7 move them.
 import { createRequire } from 'node:module';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { loadUndiciParts } from '../../../src/client/undici.js';
 import type { UndiciParts } from '../../../src/client/undici.js';
-import { AccessControlSimulator } from '../../../dev/simulator/server.js';
+import type { AccessControlSimulator } from '../../../dev/simulator/server.js';
+import { useSimulator } from '../../support/simulator.js';
 
 const TOKEN = 'undici-loader-token';
 const requireHere = createRequire(import.meta.url);
 
 let sim: AccessControlSimulator;
 
-beforeAll(async () => {
-  sim = new AccessControlSimulator({ accessToken: TOKEN });
-  await sim.start();
-});
-
-afterAll(async () => {
-  await sim.stop();
-});
+useSimulator({ accessToken: TOKEN }, (started) => (sim = started));
 
 async function syncStatus(parts: UndiciParts): Promise<number> {
   const agent = new parts.Agent();

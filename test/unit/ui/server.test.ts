@@ -2,9 +2,9 @@
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { AccessControlSimulator } from '../../../dev/simulator/server.js';
+import type { AccessControlSimulator } from '../../../dev/simulator/server.js';
 import { WEBHOOK_TEST_EVENT_TYPE } from '../../../src/settings.js';
 import { checkBlock } from '../../../src/ui/check-config.js';
 import { checkPort, portOwner } from '../../../src/ui/ports.js';
@@ -13,6 +13,7 @@ import { sendTestEvent } from '../../../src/ui/test-event.js';
 import { WebhookReceiver } from '../../../src/webhook/receiver.js';
 import type { WebhookEvent } from '../../../src/webhook/event.js';
 import { captureLog } from '../../support/log.js';
+import { useSimulator } from '../../support/simulator.js';
 
 const TOKEN = 'settings-page-token-8d1e';
 const KEY = 'ab12'.repeat(24);
@@ -20,14 +21,7 @@ const SHORT_TIMEOUTS = { connectMs: 500, headersMs: 500, bodyMs: 500 };
 
 let sim: AccessControlSimulator;
 
-beforeAll(async () => {
-  sim = new AccessControlSimulator({ accessToken: TOKEN });
-  await sim.start();
-});
-
-afterAll(async () => {
-  await sim.stop();
-});
+useSimulator({ accessToken: TOKEN }, (started) => (sim = started));
 
 function holdPort(): Promise<Server> {
   return new Promise((resolve) => {
