@@ -188,6 +188,26 @@ export function bridgeDisplayName(name: string, username: string): string {
   return `${name} ${createHash('sha512').update(username, 'utf8').digest('hex').slice(0, 4).toUpperCase()}`;
 }
 
+/** Calls `onLine` with each whole line a child's output stream writes, and with the last one at its end. */
+export function forEachLine(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let partial = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    partial += chunk;
+    const parts = partial.split('\n');
+    partial = parts.pop() ?? '';
+    for (const part of parts) {
+      onLine(part);
+    }
+  });
+  stream.on('end', () => {
+    if (partial !== '') {
+      onLine(partial);
+      partial = '';
+    }
+  });
+}
+
 /** A TCP port that was free a moment ago. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -327,26 +347,8 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
       listener(line);
     }
   };
-  const attach = (stream: NodeJS.ReadableStream, fromStderr: boolean): void => {
-    let partial = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => {
-      partial += chunk;
-      const parts = partial.split('\n');
-      partial = parts.pop() ?? '';
-      for (const part of parts) {
-        pushLine(part, fromStderr);
-      }
-    });
-    stream.on('end', () => {
-      if (partial !== '') {
-        pushLine(partial, fromStderr);
-        partial = '';
-      }
-    });
-  };
-  attach(child.stdout, false);
-  attach(child.stderr, true);
+  forEachLine(child.stdout, (line) => pushLine(line, false));
+  forEachLine(child.stderr, (line) => pushLine(line, true));
 
   const closed = new Promise<void>((resolve) => {
     child.once('close', () => resolve());

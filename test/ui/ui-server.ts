@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
+import { forEachLine } from '../../dev/harness/homebridge-process.js';
 import { PLATFORM_NAME, PLUGIN_NAME } from '../../src/settings.js';
 import { followLog } from './log-follower.js';
 import type { LogFollower, WaitForLogOptions } from './log-follower.js';
@@ -239,14 +240,7 @@ export async function startUiServer(opts: StartUiServerOptions): Promise<UiServe
   const follower: LogFollower = followLog(path.join(storageDir, LOG_FILE), echo ? `[ui ${pid}]` : undefined);
   // hb-service prints a few lines (and any crash) to its own stdout/stderr before it switches to the log file.
   for (const stream of [child.stdout, child.stderr]) {
-    let partial = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => {
-      partial += chunk;
-      const parts = partial.split('\n');
-      partial = parts.pop() ?? '';
-      for (const part of parts) follower.push(part);
-    });
+    forEachLine(stream, (line) => follower.push(line));
   }
   let exited = false;
   /** Read through a call: the 'exit' handler sets it while this function awaits. */
