@@ -206,7 +206,9 @@ export class HomeKitController {
   /** Fresh attribute database (`GET /accessories`). */
   async accessories(): Promise<HapAccessory[]> {
     const db = await withTimeout('GET /accessories', this.client.getAccessories());
-    return db.accessories as unknown as HapAccessory[];
+    // hap-controller's own type for the database differs between its builds; read it as unknown, then as HAP's JSON.
+    const accessories: unknown = db.accessories;
+    return accessories as HapAccessory[];
   }
 
   /** The accessory whose AccessoryInformation Name or SerialNumber equals `nameOrSerial` (or whose aid it is). */
