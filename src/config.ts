@@ -149,6 +149,7 @@ const doorSettingsSchema = z.object({
   leftOpenSensor: flag.optional(),
   leftOpenAfter: wholeNumber('seconds', MIN_LEFT_OPEN_AFTER_S, MAX_LEFT_OPEN_AFTER_S).optional(),
   contactSensor: flag.optional(),
+  hideBattery: flag.optional(),
 });
 
 /** The plugin's configuration as users write it in config.json (and the settings form edits it). */
@@ -168,6 +169,7 @@ export const configSchema = z.looseObject({
   leftOpenSensor: flag.default(false),
   leftOpenAfter: wholeNumber('seconds', MIN_LEFT_OPEN_AFTER_S, MAX_LEFT_OPEN_AFTER_S).optional(),
   contactSensor: flag.default(false),
+  hideBattery: flag.default(false),
   doors: z.array(doorSettingsSchema, { error: 'must be a list of doors' }).default([]),
   // Filters to split a large account over several child bridges: each platform entry takes its share.
   includeDeviceIds: idList,
@@ -200,6 +202,7 @@ const FALLBACKS: Partial<Record<keyof typeof configSchema.shape, string>> = {
   automationSwitch: 'the default, off, is used',
   leftOpenSensor: 'the default, off, is used',
   contactSensor: 'the default, off, is used',
+  hideBattery: 'battery information is shown',
   leftOpenAfter: "each controller's own open-door alert time is used",
 };
 

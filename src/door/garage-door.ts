@@ -85,6 +85,9 @@ export class GarageDoorAccessory {
       .onSet((value) => this.enqueueCommand(value === C.TargetDoorState.OPEN ? 'OPEN' : 'CLOSED'));
     // The service reports no obstruction; the plugin shows one while a commanded move has not arrived (see the state machine).
     this.service.getCharacteristic(C.ObstructionDetected).onGet(() => this.answer(this.obstructionDetected()));
+    if (deps.options?.hideBattery === true) {
+      DoorBattery.remove(deps.api, accessory);
+    }
     this.extras = new DoorExtras(deps.api, accessory, context.name, deps.options, {
       target: () => this.machine.target,
       reported: () => this.machine.reported,
@@ -256,7 +259,8 @@ export class GarageDoorAccessory {
   }
 
   private updateBattery(door: Door): void {
-    if (door.hasBluetoothSensor) {
+    // Hidden by the user: a cached Battery service goes too, so Home drops the level and any low-battery alarm at once.
+    if (door.hasBluetoothSensor && this.deps.options?.hideBattery !== true) {
       // No reading is no news: the last known level stays (a cached service keeps it too), and a sensor that never
       // reported one gets no Battery service yet, which HAP would show at 0 % and, below the threshold, as an alarm.
       if (door.batteryLevel === undefined) {

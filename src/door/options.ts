@@ -19,11 +19,13 @@ export interface DoorOptions {
   /** Seconds open before the left-open sensor trips; undefined: the controller's own alert time. */
   leftOpenAfterS: number | undefined;
   contactSensor: boolean;
+  /** No Battery service, so no level and no low-battery alarm in Home. */
+  hideBattery: boolean;
 }
 
 type OptionsConfig = Pick<
   PluginConfig,
-  'doors' | 'includeDoors' | 'readOnly' | 'automationSwitch' | 'leftOpenSensor' | 'leftOpenAfter' | 'contactSensor'
+  'doors' | 'includeDoors' | 'readOnly' | 'automationSwitch' | 'leftOpenSensor' | 'leftOpenAfter' | 'contactSensor' | 'hideBattery'
 >;
 type FilterConfig = OptionsConfig &
   Pick<PluginConfig, 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds'>;
@@ -37,6 +39,7 @@ export function doorOptions(config: OptionsConfig, doorId: string): DoorOptions 
     leftOpenSensor: own?.leftOpenSensor ?? config.leftOpenSensor,
     leftOpenAfterS: own?.leftOpenAfter ?? config.leftOpenAfter,
     contactSensor: own?.contactSensor ?? config.contactSensor,
+    hideBattery: own?.hideBattery ?? config.hideBattery,
   };
 }
 

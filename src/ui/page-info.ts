@@ -30,6 +30,7 @@ export function pageInfo(): PageInfo {
       automationSwitch: false,
       leftOpenSensor: false,
       contactSensor: false,
+      hideBattery: false,
       'webhook.headerName': DEFAULT_WEBHOOK_HEADER_NAME,
       'webhook.reconcileInterval': DEFAULT_RECONCILE_INTERVAL_S,
     },

@@ -110,11 +110,18 @@ describe('door options with a real Homebridge and a HomeKit controller', () => {
     expect(sim.countRequests('/endpoints/toggle-history')).toBe(1);
   });
 
-  it('keeps accessories and identities when options change and Homebridge restarts', async () => {
+  it('keeps accessories and identities when options change and Homebridge restarts; hidden battery information goes', async () => {
     const frontAid = (await controller.findAccessory(SAMPLE_FRONT_GATE_ID)).aid;
     await hb.stop();
     hb = await startHomebridge({
-      platforms: [platform({ doors: [{ id: SAMPLE_FRONT_GATE_ID, leftOpenSensor: true }, { id: SAMPLE_GARAGE_DOOR_ID, automationSwitch: 'open-close' }] })],
+      platforms: [
+        platform({
+          doors: [
+            { id: SAMPLE_FRONT_GATE_ID, leftOpenSensor: true, hideBattery: true },
+            { id: SAMPLE_GARAGE_DOOR_ID, automationSwitch: 'open-close' },
+          ],
+        }),
+      ],
       storageDir: hb.storageDir,
     });
     await controller.reconnect(hb);
@@ -123,7 +130,8 @@ describe('door options with a real Homebridge and a HomeKit controller', () => {
     expect(accessories).toHaveLength(4);
     const front = await controller.findAccessory(SAMPLE_FRONT_GATE_ID);
     expect(front.aid).toBe(frontAid);
-    expect(serviceTypes(front)).toEqual(['Battery', 'GarageDoorOpener', 'OccupancySensor']);
+    // The cached Battery service is gone, and with it the level and any low-battery alarm.
+    expect(serviceTypes(front)).toEqual(['GarageDoorOpener', 'OccupancySensor']);
     expect(serviceTypes(await controller.findAccessory(SAMPLE_GARAGE_DOOR_ID))).toEqual(['GarageDoorOpener', 'Switch']);
   });
 

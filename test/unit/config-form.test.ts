@@ -98,6 +98,7 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
       readOnly: false,
       leftOpenSensor: false,
       contactSensor: false,
+      hideBattery: false,
     });
     const result = parseConfig(saved);
     expect(result).toMatchObject({ ok: true, ignored: [] });

@@ -365,6 +365,7 @@ describe('config.schema.json', () => {
     leftOpenSensor: { default: { form: undefined, why: NO_DEFAULT } },
     leftOpenAfter: { maximum: { form: undefined, why: NO_MAXIMUM } },
     contactSensor: { default: { form: undefined, why: NO_DEFAULT } },
+    hideBattery: { default: { form: undefined, why: NO_DEFAULT } },
     doors: { default: { form: undefined, why: NO_DEFAULT } },
     'doors[].leftOpenAfter': { maximum: { form: undefined, why: NO_MAXIMUM } },
     includeDeviceIds: { default: { form: undefined, why: NO_DEFAULT } },

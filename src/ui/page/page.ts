@@ -5,7 +5,7 @@ import { server } from './api.js';
 import { byId, fill, h, status } from './dom.js';
 import { refreshDoorStatus, renderDoors } from './doors-view.js';
 import { bindFlag, bindNumber, bindText } from './fields.js';
-import { forUiUpdate, getField, globalSwitchMode, setField, setGlobalSwitchMode, tidy } from './model.js';
+import { DOOR_FLAGS, forUiUpdate, getField, globalSwitchMode, setField, setGlobalSwitchMode, tidy } from './model.js';
 import type { Block, SwitchMode } from './model.js';
 import { Store } from './store.js';
 import type { DoorView } from './views.js';
@@ -163,7 +163,7 @@ async function main(): Promise<void> {
     bindText(store, 'webhook.tlsCertFile'),
     bindText(store, 'webhook.tlsKeyFile'),
   );
-  for (const flag of ['readOnly', 'leftOpenSensor', 'contactSensor']) {
+  for (const flag of DOOR_FLAGS) {
     refreshers.push(bindFlag(store, flag));
     // The per-door choices name the value for all doors, so they follow it.
     byId(`ac-${flag}`).addEventListener('change', () => renderDoors(store, render));

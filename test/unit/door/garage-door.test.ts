@@ -34,7 +34,7 @@ function makeDoor(overrides: Partial<Door> = {}): Door {
 
 const device: Device = { id: 'dev-1', active: true, softwareVersion: '2.4.1', ownerName: 'Ada', timeBeforeDoorOpenAlert: 60, doors: [] };
 
-const NO_EXTRAS: DoorOptions = { name: undefined, readOnly: false, automationSwitch: 'off', leftOpenSensor: false, leftOpenAfterS: undefined, contactSensor: false };
+const NO_EXTRAS: DoorOptions = { name: undefined, readOnly: false, automationSwitch: 'off', leftOpenSensor: false, leftOpenAfterS: undefined, contactSensor: false, hideBattery: false };
 
 function setup(toggle: (doorId: string, state: DoorState) => Promise<void> = () => Promise.resolve(), options: DoorOptions = NO_EXTRAS) {
   const clock = { now: 0 };
@@ -188,6 +188,17 @@ describe('GarageDoorAccessory', () => {
     expect(battery?.getCharacteristic(C.StatusLowBattery).value).toBe(C.StatusLowBattery.BATTERY_LEVEL_LOW);
     expect(battery?.getCharacteristic(C.ChargingState).value).toBe(C.ChargingState.NOT_CHARGEABLE);
     t.door.update(makeDoor({ hasBluetoothSensor: false }), device);
+    expect(t.accessory.getService(S.Battery)).toBeUndefined();
+  });
+
+  it('hides battery information when asked: no Battery service for a reporting sensor, and a cached one is removed', () => {
+    const t = setup();
+    t.door.update(makeDoor({ hasBluetoothSensor: true, batteryLevel: 5 }), device);
+    expect(t.accessory.getService(S.Battery)).toBeDefined();
+    // Homebridge restarts with the option on: the cached service must go, taking its low-battery alarm with it.
+    const hidden = new GarageDoorAccessory({ ...depsOf(t), options: { ...NO_EXTRAS, hideBattery: true } }, t.accessory);
+    expect(t.accessory.getService(S.Battery)).toBeUndefined();
+    hidden.update(makeDoor({ hasBluetoothSensor: true, batteryLevel: 5 }), device);
     expect(t.accessory.getService(S.Battery)).toBeUndefined();
   });
 

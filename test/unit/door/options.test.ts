@@ -29,8 +29,8 @@ const door = (id: string, relationship: string | undefined): Door => ({
 describe('doorOptions', () => {
   it('gives every door the global options, and a door its own where set', () => {
     const c = config({ readOnly: true, contactSensor: true, doors: [{ id: 'b', name: 'Back Gate', readOnly: false, automationSwitch: true, leftOpenAfter: 45 }] });
-    expect(doorOptions(c, 'a')).toEqual({ name: undefined, readOnly: true, automationSwitch: 'off', leftOpenSensor: false, leftOpenAfterS: undefined, contactSensor: true });
-    expect(doorOptions(c, 'b')).toEqual({ name: 'Back Gate', readOnly: false, automationSwitch: 'open', leftOpenSensor: false, leftOpenAfterS: 45, contactSensor: true });
+    expect(doorOptions(c, 'a')).toEqual({ name: undefined, readOnly: true, automationSwitch: 'off', leftOpenSensor: false, leftOpenAfterS: undefined, contactSensor: true, hideBattery: false });
+    expect(doorOptions(c, 'b')).toEqual({ name: 'Back Gate', readOnly: false, automationSwitch: 'open', leftOpenSensor: false, leftOpenAfterS: 45, contactSensor: true, hideBattery: false });
   });
 
   it('has every extra off by default', () => {
@@ -45,6 +45,13 @@ describe('doorOptions', () => {
       expect({ value, mode: doorOptions(perDoor, 'a').automationSwitch }).toEqual({ value, mode });
       expect(doorOptions(perDoor, 'b').automationSwitch).toBe('open-close');
     }
+  });
+  it('hides battery information for all doors or for one door, and a door can show it against the global option', () => {
+    expect(doorOptions(config({ hideBattery: true }), 'a').hideBattery).toBe(true);
+    const perDoor = config({ doors: [{ id: 'a', hideBattery: true }, { id: 'b', hideBattery: false }] });
+    expect([doorOptions(perDoor, 'a').hideBattery, doorOptions(perDoor, 'b').hideBattery]).toEqual([true, false]);
+    const shownForOne = config({ hideBattery: true, doors: [{ id: 'b', hideBattery: false }] });
+    expect([doorOptions(shownForOne, 'a').hideBattery, doorOptions(shownForOne, 'b').hideBattery]).toEqual([true, false]);
   });
 });
 

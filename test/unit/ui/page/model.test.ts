@@ -19,6 +19,8 @@ import {
 } from '../../../../src/ui/page/model.js';
 import type { Block } from '../../../../src/ui/page/model.js';
 import { pageInfo } from '../../../../src/ui/page-info.js';
+import { parseConfig } from '../../../../src/config.js';
+import { doorOptions } from '../../../../src/door/options.js';
 
 const base: Block = { platform: 'AccessControl', accessToken: 't', baseUrl: 'https://api.example.com' };
 const defaults = pageInfo().defaults;
@@ -47,6 +49,15 @@ describe('settings page model', () => {
     const off = setDoorChoice({ ...base, readOnly: true }, 'door-2', 'readOnly', 'off');
     expect(off.doors).toEqual([{ id: 'door-2', readOnly: false }]);
     expect(doorChoice(off, 'door-2', 'readOnly')).toBe('off');
+  });
+
+  it('hides battery information as the plugin reads it: for all doors, and shown again for one door', () => {
+    const hidden = setDoorChoice(setField(base, 'hideBattery', true), 'door-2', 'hideBattery', 'off');
+    expect(hidden).toEqual({ ...base, hideBattery: true, doors: [{ id: 'door-2', hideBattery: false }] });
+    const parsed = parseConfig(hidden);
+    if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+    expect(parsed.ignored).toEqual([]);
+    expect([doorOptions(parsed.config, 'door-1').hideBattery, doorOptions(parsed.config, 'door-2').hideBattery]).toEqual([true, false]);
   });
 
   it('writes the automation switch mode only when set: off for all doors writes nothing, a door inherits unless set', () => {
