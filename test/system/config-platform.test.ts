@@ -67,3 +67,19 @@ describe('a config with mistakes in optional settings', () => {
     expect(JSON.stringify(log.lines)).not.toContain(TOKEN);
   });
 });
+
+describe('battery information on the Homebridge double', () => {
+  const batteryOf = (api: HomebridgeDouble, doorId: string) =>
+    [...api.registered.values()].find((accessory) => accessory.context.doorId === doorId)?.getService(api.hap.Service.Battery);
+
+  it('shows the sensor door\'s battery by default, and none for it with hideBattery, for all doors or for that door', async () => {
+    const shown = await boot({});
+    expect(batteryOf(shown.api, SAMPLE_FRONT_GATE_ID)?.getCharacteristic(shown.api.hap.Characteristic.BatteryLevel).value).toBe(85);
+    for (const extra of [{ hideBattery: true }, { doors: [{ id: SAMPLE_FRONT_GATE_ID, hideBattery: true }] }]) {
+      const { api, log } = await boot(extra);
+      expect(api.registered.size).toBe(3);
+      expect(batteryOf(api, SAMPLE_FRONT_GATE_ID)).toBeUndefined();
+      expect(log.lines.filter((line) => line.level === 'error')).toEqual([]);
+    }
+  });
+});
