@@ -13,7 +13,7 @@ const UI_HOOK_TIMEOUT_MS = 180_000;
 
 /** CI sets REPORT_DIR to collect one JSON report per run and print one closing line: one file per Homebridge and Node. */
 const reportDir = process.env.REPORT_DIR;
-const homebridgeName = process.env.E2E_HOMEBRIDGE ? `homebridge-${process.env.E2E_HOMEBRIDGE}` : (process.env.HB_PACKAGE ?? 'homebridge');
+const homebridgeName = process.env.E2E_HOMEBRIDGE ? `homebridge-${process.env.E2E_HOMEBRIDGE}` : 'homebridge';
 const reportFile = `${reportDir}/vitest-${homebridgeName}-node${process.versions.node.split('.')[0] ?? ''}.json`;
 
 export default defineConfig({

@@ -1,8 +1,9 @@
 // `npm run bench`: measures latency, throughput, sync cost by account size, memory, idle CPU and request rates on real Homebridges.
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { DEFAULT_POLL_INTERVAL_S, DEFAULT_RECONCILE_INTERVAL_S } from '../../src/settings.js';
-import { homebridgePackage, READY_LINE } from '../harness/homebridge-process.js';
+import { homebridgeDir, READY_LINE, REPO_ROOT } from '../harness/homebridge-process.js';
 import { CONTACT_JSON_MARK, measureContactAll, measureContactLatency } from './contact.js';
 import { measurePollBaseline, measureThroughput, measureWebhookLatency, measureWriteLatency, POLL_BASELINE_INTERVAL_S } from './latency.js';
 import { findHapCoalescing, loadAverage, machineInfo, SimRequestClock } from './probes.js';
@@ -73,8 +74,9 @@ async function run(cleanup: Cleanup): Promise<void> {
   const startedAt = new Date();
   const benchStart = performance.now();
   const machine = machineInfo();
-  const packageName = homebridgePackage();
-  const hap = findHapCoalescing(packageName);
+  const runDir = homebridgeDir();
+  const packageName = path.relative(REPO_ROOT, runDir);
+  const hap = findHapCoalescing(runDir);
   const phases: PhaseTiming[] = [];
   const requests = new SimRequestClock();
   requests.start();

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 
 import { HAP_CHARACTERISTIC, HAP_SERVICE } from '../harness/hap-types.js';
-import { READY_LINE, REPO_ROOT } from '../harness/homebridge-process.js';
+import { HOMEBRIDGE_2_PREFIX, HOMEBRIDGE_2_VERSION, READY_LINE, REPO_ROOT } from '../harness/homebridge-process.js';
 import type { CharRef } from '../harness/homekit-controller.js';
 import { LATENCY_EVENT_WAIT_MS, LATENCY_SPACING_MAX_MS, LATENCY_SPACING_MIN_MS } from './latency.js';
 import { DoorEventClock, homeKitCurrent, opposite, randomBetween, sleepUntil, summarize } from './probes.js';
@@ -178,10 +178,7 @@ export async function measureContactLatency(cleanup: Cleanup): Promise<ContactRe
   }
 }
 
-/** HOMEBRIDGE_2_VERSION of test/support/npm-prefix.ts: the e2e matrix's Homebridge 2.x, installed there (not imported: dev/ builds alone). */
-const HOMEBRIDGE_2_VERSION = '2.4.0';
 /** The e2e matrix's Homebridge 2.x install, run by the Node its engines ask for. */
-export const HOMEBRIDGE_2_PREFIX = path.join(REPO_ROOT, '.cache', `homebridge-${HOMEBRIDGE_2_VERSION}`);
 const HOMEBRIDGE_2_NODE = 'node@22';
 /** The child bench's whole run: two bridges, 132 changes, ~90 s; a cold `npx -y node@22` adds a download. */
 const CHILD_TIMEOUT_MS = 6 * 60_000;
@@ -222,7 +219,7 @@ async function measureOnHomebridge2(): Promise<ContactResult> {
   });
 }
 
-/** This Homebridge (1.11 unless HB_PACKAGE/HB_PREFIX say otherwise), then Homebridge 2.x if the e2e matrix installed it. */
+/** This Homebridge (the repo's 1.11 unless HB_PREFIX says otherwise), then Homebridge 2.x if the e2e matrix installed it. */
 export async function measureContactAll(cleanup: Cleanup, progress: (text: string) => void): Promise<ContactRuns> {
   const notes: string[] = [];
   const results = [await measureContactLatency(cleanup)];

@@ -11,7 +11,6 @@ import path from 'node:path';
 
 import { CURRENT_DOOR_STATE } from '../harness/hap-types.js';
 import { REPO_ROOT } from '../harness/homebridge-process.js';
-import type { HomebridgePackage } from '../harness/homebridge-process.js';
 import type { CharacteristicEvent, CharRef, HomeKitController } from '../harness/homekit-controller.js';
 import type { SimDoorState } from '../simulator/server.js';
 import type { Rig } from './rig.js';
@@ -477,11 +476,10 @@ function readManifest(dir: string): Manifest {
   return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Manifest;
 }
 
-/** Looks the HAP-NodeJS dependency of `homebridgePackage` up the way Node would (nested first, then hoisted). */
-export function findHapCoalescing(homebridgePackage: HomebridgePackage): HapCoalescing {
-  const homebridgeDir = path.join(REPO_ROOT, 'node_modules', homebridgePackage);
+/** Looks the HAP-NodeJS dependency of the Homebridge in `homebridgeDir` up the way Node would (nested first, then hoisted). */
+export function findHapCoalescing(homebridgeDir: string): HapCoalescing {
   const packageName = Object.keys(readManifest(homebridgeDir).dependencies ?? {}).find((name) => name.endsWith('hap-nodejs')) ?? 'hap-nodejs';
-  const candidates = [path.join(homebridgeDir, 'node_modules', packageName), path.join(REPO_ROOT, 'node_modules', packageName)];
+  const candidates = [path.join(homebridgeDir, 'node_modules', packageName), path.join(path.dirname(homebridgeDir), packageName)];
   for (const dir of candidates) {
     let source: string;
     try {

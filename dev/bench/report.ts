@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { ACTIVE_POLL_INTERVAL_MS, WEBHOOK_MISS_GRACE_MS } from '../../src/settings.js';
 import { CURRENT_DOOR_STATE } from '../harness/hap-types.js';
-import { REPO_ROOT } from '../harness/homebridge-process.js';
+import { HOMEBRIDGE_2_VERSION, REPO_ROOT } from '../harness/homebridge-process.js';
 import { LATENCY_EVENT_WAIT_MS, LATENCY_SPACING_MAX_MS, LATENCY_SPACING_MIN_MS, POLL_EVENT_WAIT_MS, THROUGHPUT_WARMUP_ROUNDS, WRITE_WAIT_MS } from './latency.js';
 import type { PollBaselineResult, ThroughputResult, WebhookLatencyResult, WriteLatencyResult } from './latency.js';
 import type { HapCoalescing, MachineInfo, Summary } from './probes.js';
@@ -570,7 +570,7 @@ export function startupSection(r: StartupResult): string[] {
     'the first sync was answered and every door registered, right after a full GC (the memory probe of section 6); the same Homebridge',
     `with no plugin at all (an empty plugin folder) booted alongside. ${MEMORY_ROUNDS} rounds per Node, each a bare bridge and one bridge per tree and`,
     'size side by side, every one a new process; *added* is the median with the plugin minus the median without it. Node 20 runs',
-    'Homebridge 1.11.4 (`homebridge`), Node 22 and 24 the devDependency `homebridge2` (whatever it resolves to), through `npx -y node@N`:',
+    `Homebridge 1.11.4 (\`homebridge\`), Node 22 and 24 Homebridge ${HOMEBRIDGE_2_VERSION} as the e2e matrix installs it (\`.cache/homebridge-${HOMEBRIDGE_2_VERSION}\`), through \`npx -y node@N\`:`,
     'the matrix of the e2e tests. How to read it: the import\'s time and the VmRSS it adds are steady from run to run (a bare Node',
     'process loading one thing); the VmRSS of separate Homebridge processes after a GC is not: it spreads by up to tens of MiB',
     'between bridges that load the same (min–max in the second table), so the *added* columns are rough, and the V8 heap in use',

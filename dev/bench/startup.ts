@@ -2,14 +2,15 @@
 // Run by bench.ts once per Node (Node 20 itself, Node 22 and 24 through `npx -y node@N`), each run a process of its own that
 // prints one JSON line; every measurement in it is a fresh process, so the module cache is always cold.
 import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { PLATFORM_NAME, PLUGIN_NAME } from '../../src/settings.js';
-import { makeEmptyPluginDir, REPO_ROOT, startHomebridge } from '../harness/homebridge-process.js';
-import type { HomebridgePackage, HomebridgeProcess } from '../harness/homebridge-process.js';
+import { HOMEBRIDGE_2_PREFIX, makeEmptyPluginDir, REPO_ROOT, startHomebridge } from '../harness/homebridge-process.js';
+import type { HomebridgeProcess } from '../harness/homebridge-process.js';
 import { AccessControlSimulator } from '../simulator/server.js';
 import { memoryProbeEnv, readGcMemory, sleep, summarize } from './probes.js';
 import type { Summary } from './probes.js';
@@ -74,18 +75,19 @@ export interface NodeStartupResult {
   trees: TreeResult[];
 }
 
-/** Node runs: this Node with Homebridge 1.11 (`homebridge`), and Node 22 and 24 with Homebridge 2.x (`homebridge2`). */
+/** Node runs: this Node with the repo's Homebridge 1.11, and Node 22 and 24 with the e2e matrix's Homebridge 2.x. */
 export interface NodeTarget {
   label: string;
   /** Command and arguments that run a Node script (the script path is appended). */
   command: string[];
-  hbPackage: HomebridgePackage;
+  /** The npm prefix whose Homebridge to run (HB_PREFIX); undefined: the repo's own. */
+  homebridgePrefix: string | undefined;
 }
 
 export const NODE_TARGETS: NodeTarget[] = [
-  { label: 'Node 20', command: [process.execPath], hbPackage: 'homebridge' },
-  { label: 'Node 22', command: ['npx', '-y', 'node@22'], hbPackage: 'homebridge2' },
-  { label: 'Node 24', command: ['npx', '-y', 'node@24'], hbPackage: 'homebridge2' },
+  { label: 'Node 20', command: [process.execPath], homebridgePrefix: undefined },
+  { label: 'Node 22', command: ['npx', '-y', 'node@22'], homebridgePrefix: HOMEBRIDGE_2_PREFIX },
+  { label: 'Node 24', command: ['npx', '-y', 'node@24'], homebridgePrefix: HOMEBRIDGE_2_PREFIX },
 ];
 
 /** This repo, and the baseline named by env BENCH_BASELINE_ROOT (a built checkout of an earlier commit), if any. */
@@ -275,12 +277,17 @@ export async function measureStartup(progress: (text: string) => void): Promise<
   const trees = pluginTrees();
   const nodes: StartupResult['nodes'] = [];
   for (const target of NODE_TARGETS) {
-    progress(`start-up on ${target.label} (${target.hbPackage})…`);
+    const prefix = target.homebridgePrefix;
+    if (prefix !== undefined && !existsSync(path.join(prefix, 'node_modules', 'homebridge'))) {
+      progress(`start-up on ${target.label} skipped: ${path.relative(REPO_ROOT, prefix)} is not installed (npm run test:matrix installs it).`);
+      continue;
+    }
+    progress(`start-up on ${target.label} (Homebridge in ${prefix === undefined ? 'node_modules' : path.relative(REPO_ROOT, prefix)})…`);
     const [command = process.execPath, ...args] = target.command;
     const withParts = target === NODE_TARGETS[0];
     const child = spawn(command, [...args, SCRIPT, JSON.stringify(trees), withParts ? 'parts' : 'no-parts'], {
       cwd: REPO_ROOT,
-      env: { ...process.env, HB_PACKAGE: target.hbPackage },
+      env: { ...process.env, HB_PREFIX: prefix ?? '' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';

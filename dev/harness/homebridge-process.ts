@@ -1,4 +1,4 @@
-// Boots a real Homebridge child process (1.11 or 2.x, chosen by HB_PACKAGE or HB_PREFIX) with this plugin, for the e2e tests and the demo.
+// Boots a real Homebridge child process (the repo's 1.11, or the 2.x of an npm prefix named by HB_PREFIX) with this plugin, for the e2e tests and the demo.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -60,8 +60,6 @@ const DEFAULT_BRIDGE_NAME = 'E2E Bridge';
 const ESC = String.fromCharCode(0x1b);
 const ANSI_ESCAPES = new RegExp(`${ESC}\\[[0-9;?]*[ -/]*[@-~]`, 'g');
 
-export type HomebridgePackage = 'homebridge' | 'homebridge2';
-
 export interface StartHomebridgeOptions {
   /** `platforms` array of config.json. */
   platforms: Record<string, unknown>[];
@@ -90,7 +88,7 @@ export interface StartHomebridgeOptions {
    * connections nears it without opening tens of thousands of sockets. Default: the test process's own limit.
    */
   maxOpenFiles?: number;
-  /** An npm prefix whose node_modules/homebridge to run; default env HB_PREFIX, else the repo's HB_PACKAGE. */
+  /** An npm prefix whose node_modules/homebridge to run; default env HB_PREFIX, else the repo's own (1.11). */
   homebridgePrefix?: string;
   /** The Node binary that runs Homebridge; default the one running this process. */
   nodePath?: string;
@@ -125,7 +123,6 @@ export interface HomebridgeProcess extends BridgeIdentity {
   readonly displayName: string;
   readonly storageDir: string;
   readonly pluginDir: string;
-  readonly packageName: HomebridgePackage;
   readonly version: string;
   readonly pid: number | undefined;
   /** From spawn to the ready line. */
@@ -146,33 +143,29 @@ export interface HomebridgeProcess extends BridgeIdentity {
   readonly exited: ExitStatus | undefined;
 }
 
-/**
- * Which of the repo's Homebridge devDependencies to run: env HB_PACKAGE = homebridge (1.11, default) or homebridge2 (2.1,
- * kept for the bench; the tests run the current 2.x from an install of their own).
- * Env HB_PREFIX (an npm prefix holding node_modules/homebridge, as the e2e matrix installs 2.4.0) wins over both.
- */
-export function homebridgePackage(): HomebridgePackage {
-  const value = process.env.HB_PACKAGE ?? 'homebridge';
-  if (value !== 'homebridge' && value !== 'homebridge2') {
-    throw new Error(`HB_PACKAGE must be "homebridge" or "homebridge2", not "${value}"`);
-  }
-  return value;
-}
+/** The current Homebridge 2.x: the e2e matrix (Node 22, 24, 26), the UI tests, the package test and the bench run it. */
+export const HOMEBRIDGE_2_VERSION = '2.4.0';
+/** Where the e2e matrix installs it (test/support/npm-prefix.ts), which the bench then reuses. */
+export const HOMEBRIDGE_2_PREFIX = path.join(REPO_ROOT, '.cache', `homebridge-${HOMEBRIDGE_2_VERSION}`);
 
 interface PackageJson {
   version?: unknown;
   bin?: unknown;
 }
 
-function resolveHomebridge(pkg: HomebridgePackage, prefix: string | undefined): { bin: string; version: string } {
-  const dir = prefix === undefined || prefix === '' ? path.join(REPO_ROOT, 'node_modules', pkg) : path.join(prefix, 'node_modules', 'homebridge');
+/** The Homebridge folder to run: `<prefix>/node_modules/homebridge`, by default env HB_PREFIX, else the repo's devDependency (1.11). */
+export function homebridgeDir(prefix: string | undefined = process.env.HB_PREFIX): string {
+  return prefix === undefined || prefix === '' ? path.join(REPO_ROOT, 'node_modules', 'homebridge') : path.join(prefix, 'node_modules', 'homebridge');
+}
+
+function resolveHomebridge(dir: string): { bin: string; version: string } {
   const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as PackageJson;
   let rel: unknown = manifest.bin;
   if (typeof rel === 'object' && rel !== null) {
     rel = (rel as Record<string, unknown>).homebridge;
   }
   if (typeof rel !== 'string') {
-    throw new Error(`${pkg}/package.json has no "homebridge" bin`);
+    throw new Error(`${dir}/package.json has no "homebridge" bin`);
   }
   return { bin: path.join(dir, rel), version: typeof manifest.version === 'string' ? manifest.version : 'unknown' };
 }
@@ -287,8 +280,7 @@ function tail(text: string, lines = 60): string {
 
 /** Spawns Homebridge and resolves once its bridge is running; rejects (with the log) if it exits or stalls first. */
 export async function startHomebridge(opts: StartHomebridgeOptions): Promise<HomebridgeProcess> {
-  const packageName = homebridgePackage();
-  const { bin, version } = resolveHomebridge(packageName, opts.homebridgePrefix ?? process.env.HB_PREFIX);
+  const { bin, version } = resolveHomebridge(homebridgeDir(opts.homebridgePrefix ?? process.env.HB_PREFIX));
   const nodePath = opts.nodePath ?? process.execPath;
   const storageDir = opts.storageDir ?? (await mkdtemp(path.join(tmpdir(), 'hb-e2e-storage-')));
   await mkdir(storageDir, { recursive: true });
@@ -473,7 +465,6 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
     displayName: bridgeDisplayName(identity.name, identity.username),
     storageDir,
     pluginDir,
-    packageName,
     version,
     pid: child.pid,
     bootMs,

@@ -6,15 +6,17 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
+import { HOMEBRIDGE_2_VERSION } from '../../dev/harness/homebridge-process.js';
 import { isAlive, tailLines } from '../ui/ui-util.js';
+
+/** The current Homebridge 2.x (the e2e matrix, the UI tests, the package test and the bench run it): one version, set in the harness. */
+export { HOMEBRIDGE_2_VERSION };
 
 /** Repository root: where `npm run build` and `npm pack` run. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Installs reused between runs (gitignored). */
 export const CACHE_DIR = path.join(REPO_ROOT, '.cache');
 
-/** The current Homebridge 2.x: the e2e matrix (Node 22, 24, 26), the UI tests and the package test run it. */
-export const HOMEBRIDGE_2_VERSION = '2.4.0';
 /**
  * Test installs only, never the plugin's package.json: Homebridge 2.4.0 pins @homebridge/hap-nodejs 2.2.2, which the
  * registry these tests install from lacks; 2.2.3 is its patch release and runs Homebridge 2.4.0 unchanged. A user's
