@@ -171,9 +171,18 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   }
 
   private adoptCachedDoors(readable: boolean): void {
+    const renamed: PlatformAccessory[] = [];
     for (const accessory of this.cached.values()) {
+      const nameBefore = accessory.context.name;
       const door = this.createDoor(accessory);
       door.setAccountReadable(readable);
+      // A name changed in the plugin settings is kept in the cache at once, not at the door's next change.
+      if (accessory.context.name !== nameBefore) {
+        renamed.push(accessory);
+      }
+    }
+    if (renamed.length > 0) {
+      this.api.updatePlatformAccessories(renamed);
     }
   }
 
@@ -431,7 +440,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     const name = homeKitName(door.name, fallbackDoorName(door.id));
     const accessory = new this.api.platformAccessory<DoorContext>(name, uuid);
     // A new door starts from its reported state; an unknown one is shown closed until the service says otherwise.
-    accessory.context = { doorId: door.id, deviceId: device.id, name, state: door.state ?? 'CLOSED' };
+    accessory.context = { doorId: door.id, deviceId: device.id, name, accountName: name, state: door.state ?? 'CLOSED' };
     const handler = this.createDoor(accessory);
     this.api.registerPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, [accessory]);
     // The ids are the service's text: cleaned, so a newline in one cannot forge a log line.
