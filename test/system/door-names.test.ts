@@ -161,6 +161,17 @@ describe('door names', () => {
     await again.platform.shutdown();
   });
 
+  it('takes no name the Home app writes back unchanged, nor a value that is not a name, for a name of the user', async () => {
+    const t = await boot();
+    await t.renameInHome(gate.id, 'Front Gate');
+    await t.renameInHome(gate.id, '!!!');
+    sim.renameDoor(gate.id, 'Main Gate');
+    await t.poll(POLLS);
+    expect(t.names(gate.id)).toEqual(allNamed('Main Gate'));
+    expect(infos(t.log, 'Home app')).toEqual([]);
+    await t.platform.shutdown();
+  });
+
   it('adopts the cache of an older version: no rename when nothing changed, and a stale settings name gives way', async () => {
     const first = await boot({ doors: [{ id: gate.id, name: 'Street Gate' }] });
     await first.platform.shutdown();
