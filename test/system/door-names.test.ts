@@ -119,6 +119,7 @@ describe('door names', () => {
   it('keeps a name set in the plugin settings, and goes back to the account name once it is removed', async () => {
     const t = await boot({ doors: [{ id: gate.id, name: 'Street Gate' }] });
     expect(t.names(gate.id)).toEqual(allNamed('Street Gate'));
+    expect(infos(t.log, 'Street Gate')).toEqual([`Added Street Gate to HomeKit (door ${gate.id}, controller ${device.id}).`]);
     sim.renameDoor(gate.id, 'Main Gate');
     await t.poll(POLLS);
     expect(t.names(gate.id)).toEqual(allNamed('Street Gate'));
