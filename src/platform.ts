@@ -19,6 +19,7 @@ import { keepFirstOfEachDoor } from './door/duplicates.js';
 import type { DoorOfDevice, DuplicateDoor } from './door/duplicates.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
 import { homeKitName } from './door/homekit-name.js';
+import { shownName } from './door/door-name.js';
 import { soundAlikePairs } from './door/spoken-names.js';
 import { IncidentLog } from './util/incident-log.js';
 import { listForLog, oneLine } from './util/log-text.js';
@@ -171,9 +172,18 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   }
 
   private adoptCachedDoors(readable: boolean): void {
+    const renamed: PlatformAccessory[] = [];
     for (const accessory of this.cached.values()) {
+      const nameBefore = accessory.context.name;
       const door = this.createDoor(accessory);
       door.setAccountReadable(readable);
+      // A name changed in the plugin settings is kept in the cache at once, not at the door's next change.
+      if (accessory.context.name !== nameBefore) {
+        renamed.push(accessory);
+      }
+    }
+    if (renamed.length > 0) {
+      this.api.updatePlatformAccessories(renamed);
     }
   }
 
@@ -428,10 +438,14 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   }
 
   private addDoor(uuid: string, door: Door, device: Device): GarageDoorAccessory {
-    const name = homeKitName(door.name, fallbackDoorName(door.id));
+    const accountName = homeKitName(door.name, fallbackDoorName(door.id));
+    // A new door comes with the name it shows from the start: a Name in Home from the settings, else the account's.
+    const context: DoorContext = { doorId: door.id, deviceId: device.id, name: accountName, accountName, state: door.state ?? 'CLOSED' };
+    const { name } = shownName(context, this.config ? doorOptions(this.config, door.id).name : undefined);
+    context.name = name;
     const accessory = new this.api.platformAccessory<DoorContext>(name, uuid);
     // A new door starts from its reported state; an unknown one is shown closed until the service says otherwise.
-    accessory.context = { doorId: door.id, deviceId: device.id, name, state: door.state ?? 'CLOSED' };
+    accessory.context = context;
     const handler = this.createDoor(accessory);
     this.api.registerPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, [accessory]);
     // The ids are the service's text: cleaned, so a newline in one cannot forge a log line.

@@ -65,6 +65,7 @@ function instructions(hb: HomebridgeProcess, sim: AccessControlSimulator): strin
     `  see every door:        curl ${control}/state`,
     `  keypad opens a gate:   curl -X POST ${json} -d '{"state":"OPEN"}' ${control}/doors/${SAMPLE_SHARED_GATE_ID}`,
     `  gate needs a sensor:   curl -X POST ${json} -d '{"status":428}' ${control}/doors/${SAMPLE_FRONT_GATE_ID}/toggle-outcome`,
+    `  rename in the app:     curl -X POST ${json} -d '{"name":"Main Gate"}' ${control}/doors/${SAMPLE_FRONT_GATE_ID}/name`,
     `  cloud outage on/off:   curl -X POST ${json} -d '{"on":true}' ${control}/outage`,
     '',
     'Press Ctrl+C to stop.',

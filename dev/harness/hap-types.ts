@@ -31,6 +31,7 @@ export const HAP_CHARACTERISTIC = {
   On: hapUuid('25'),
   OccupancyDetected: hapUuid('71'),
   ContactSensorState: hapUuid('6A'),
+  ConfiguredName: hapUuid('E3'),
 } as const;
 
 export type HapServiceName = keyof typeof HAP_SERVICE;

@@ -95,6 +95,7 @@ Control interface (no auth):
   curl ${base}/_simulator/state
   curl -X POST -d '{"state":"OPEN"}' ${base}/_simulator/doors/${SAMPLE_FRONT_GATE_ID}
   curl -X POST -d '{"status":428}' ${base}/_simulator/doors/${SAMPLE_FRONT_GATE_ID}/toggle-outcome
+  curl -X POST -d '{"name":"Main Gate"}' ${base}/_simulator/doors/${SAMPLE_FRONT_GATE_ID}/name
   curl -X POST -d '{"on":true}' ${base}/_simulator/outage
   curl -X POST -d '{"active":false}' ${base}/_simulator/devices/${SAMPLE_OWNED_DEVICE_ID}
 

@@ -13,12 +13,14 @@ export interface SimulatorControls {
   setToggleOutcome(doorId: string, status: number | null): void;
   setOutage(on: boolean): void;
   setDeviceActive(deviceId: string, active: boolean): void;
+  renameDoor(doorId: string, name: string): void;
 }
 
 const doorStateBody = z.object({ state: z.enum(['OPEN', 'CLOSED']) });
 const outcomeBody = z.object({ status: z.number().int().min(100).max(599).nullable() });
 const outageBody = z.object({ on: z.boolean() });
 const deviceBody = z.object({ active: z.boolean() });
+const nameBody = z.object({ name: z.string().max(200) });
 
 type Action = (controls: SimulatorControls, body: unknown, id: string) => unknown;
 
@@ -42,6 +44,7 @@ class BadControlRequest extends Error {}
 
 const POST_ROUTES: ControlRoute[] = [
   { pattern: /^doors\/([^/]+)$/, action: withBody(doorStateBody, (c, b, id) => c.setDoorState(id, b.state)) },
+  { pattern: /^doors\/([^/]+)\/name$/, action: withBody(nameBody, (c, b, id) => c.renameDoor(id, b.name)) },
   { pattern: /^doors\/([^/]+)\/toggle-outcome$/, action: withBody(outcomeBody, (c, b, id) => c.setToggleOutcome(id, b.status)) },
   { pattern: /^outage$/, action: withBody(outageBody, (c, b) => c.setOutage(b.on)) },
   { pattern: /^devices\/([^/]+)$/, action: withBody(deviceBody, (c, b, id) => c.setDeviceActive(id, b.active)) },

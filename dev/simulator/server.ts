@@ -130,6 +130,11 @@ export class AccessControlSimulator implements SimulatorControls {
     this.state.requireDevice(deviceId).active = active;
   }
 
+  /** The door's new name in the account, as if renamed in the service's app (shows up in the next sync). */
+  renameDoor(doorId: string, name: string): void {
+    this.state.requireDoor(doorId).door.name = name;
+  }
+
   setBatteryLevel(doorId: string, level: number): void {
     this.state.requireDoor(doorId).door.batteryLevel = level;
   }

@@ -4,7 +4,12 @@ import type { DoorState } from '../client/types.js';
 export interface DoorContext {
   doorId: string;
   deviceId: string;
+  /** The name shown in HomeKit and the log (see door-name.ts for which one wins). */
   name: string;
+  /** The door's name in the account at the last sync, cleaned for HomeKit; absent in caches of older versions until the first sync. */
+  accountName?: string;
+  /** The name the user gave the door in the Home app (a controller wrote ConfiguredName); absent when none. */
+  homeName?: string;
   state: DoorState;
   /** The state a command asked for that the door did not reach in time (Home shows an obstruction); absent otherwise. */
   missedTarget?: DoorState;

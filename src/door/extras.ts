@@ -195,6 +195,8 @@ export interface DoorView {
   log: Logging;
   /** Sets the left-open sensor's and the automation switch's timers. */
   clock: Clock;
+  /** The door's name now, for the log (it follows renames); the name at construction when absent. */
+  name?: () => string;
 }
 
 export interface ExtrasOptions {
@@ -225,7 +227,7 @@ export class DoorExtras {
       contactSensor: accessory.getServiceById(S.ContactSensor, SUBTYPE.contact) !== undefined,
     };
     if (options.automationSwitch !== 'off') {
-      this.automationSwitch = new AutomationSwitch(api, accessory, doorName, options.automationSwitch, { ...view, name: () => doorName });
+      this.automationSwitch = new AutomationSwitch(api, accessory, doorName, options.automationSwitch, { ...view, name: view.name ?? (() => doorName) });
     } else {
       AutomationSwitch.remove(api, accessory);
     }

@@ -1,5 +1,5 @@
 // One door as a HomeKit garage door: shows what the door is really doing and turns Home's target changes into toggles.
-import type { API, CharacteristicValue, Logging, PlatformAccessory, Service } from 'homebridge';
+import type { API, Characteristic, CharacteristicValue, Logging, PlatformAccessory, Service } from 'homebridge';
 
 import { ServiceError, ToggleRejectedError } from '../client/errors.js';
 import type { Device, Door, DoorState } from '../client/types.js';
@@ -15,6 +15,8 @@ import { EventOrder } from '../webhook/event-order.js';
 import { DoorBattery } from './battery.js';
 import { DoorExtras } from './extras.js';
 import type { DoorContext } from './context.js';
+import { configuredNameOf, describeSource, renameDerivedServices, shownName } from './door-name.js';
+import { fallbackDoorName } from '../client/schemas.js';
 
 export interface DoorAccessoryDeps {
   api: API;
@@ -51,6 +53,8 @@ export class GarageDoorAccessory {
   private deviceAlertS: number | undefined;
   private autoCloseDelayS: number | undefined;
   private readonly extras: DoorExtras;
+  /** The GarageDoorOpener's ConfiguredName: the Home app writes it when the user renames the door there. */
+  private readonly configuredName: Characteristic;
 
   constructor(
     private readonly deps: DoorAccessoryDeps,
@@ -64,11 +68,7 @@ export class GarageDoorAccessory {
     this.machine = new DoorStateMachine(context.state, missed);
     this.rememberMissed();
     this.openSinceMs = context.state === 'OPEN' ? deps.now() : undefined;
-    const rename = deps.options?.name === undefined ? undefined : homeKitName(deps.options.name, context.name);
-    if (rename !== undefined && rename !== context.name) {
-      context.name = rename;
-      accessory.updateDisplayName(rename);
-    }
+    forgetBadNames(context);
 
     accessory
       .getService(S.AccessoryInformation)
@@ -78,6 +78,10 @@ export class GarageDoorAccessory {
 
     this.service = accessory.getService(S.GarageDoorOpener) ?? accessory.addService(S.GarageDoorOpener, context.name);
     this.service.setCharacteristic(C.Name, context.name);
+    this.configuredName = configuredNameOf(deps.api.hap, this.service, context.name);
+    this.configuredName.onSet((value) => {
+      this.renamedInHome(value);
+    });
     this.service.getCharacteristic(C.CurrentDoorState).onGet(() => this.answer(this.currentDoorState()));
     this.service.getCharacteristic(C.TargetDoorState).onGet(() => this.answer(this.targetDoorState()));
     this.service
@@ -102,7 +106,13 @@ export class GarageDoorAccessory {
       available: () => this.available,
       log: deps.log,
       clock: deps.clock ?? SYSTEM_CLOCK,
+      name: () => this.name,
     });
+    // A name set, changed or removed in the plugin settings since the last start.
+    const before = this.showName();
+    if (before !== undefined) {
+      deps.log.info(`${before} is now named ${context.name}, from ${describeSource(shownName(context, deps.options?.name).source)}.`);
+    }
     this.push();
   }
 
@@ -153,6 +163,7 @@ export class GarageDoorAccessory {
   update(door: Door, device: Device, syncSentMs: number = this.deps.now()): ReportOutcome | undefined {
     const { Characteristic: C } = this.deps.api.hap;
     this.accessory.context.deviceId = device.id;
+    this.followAccountName(door);
     this.setActive(device.active, door.active);
     this.entityNumber = door.entityNumber;
     this.deviceAlertS = device.timeBeforeDoorOpenAlert;
@@ -228,6 +239,88 @@ export class GarageDoorAccessory {
     } else if (!wasActive && active) {
       this.deps.log.info(`${this.name} is active again.`);
     }
+  }
+
+  /**
+   * Takes the door's name in the account from a sync. A rename there renames the door in HomeKit unless the user named
+   * it in the plugin settings or the Home app; either way one line says so, once per rename in the account.
+   */
+  private followAccountName(door: Door): void {
+    const context = this.accessory.context;
+    const accountName = homeKitName(door.name, fallbackDoorName(door.id));
+    const previous = context.accountName;
+    if (previous === accountName) {
+      return;
+    }
+    context.accountName = accountName;
+    const before = this.showName();
+    if (previous === undefined) {
+      // A cache of an older version learns the account's name; a settings name removed meanwhile gives way to it now.
+      if (before !== undefined) {
+        this.deps.log.info(`${before} is now named ${context.name}, from ${describeSource(shownName(context, this.deps.options?.name).source)}.`);
+      }
+    } else if (before !== undefined) {
+      this.deps.log.info(`${before} was renamed ${context.name} in the account; renamed in Home.`);
+    } else {
+      const { source } = shownName(context, this.deps.options?.name);
+      this.deps.log.info(`${context.name} was renamed ${accountName} in the account; it keeps the name given in ${describeSource(source)}.`);
+    }
+  }
+
+  /**
+   * A controller wrote the GarageDoorOpener's ConfiguredName: the user renamed the door in the Home app. The name is the
+   * user's from now on, kept across renames in the account and restarts; renaming it back to the account's name in Home
+   * makes it follow the account again. The plugin's own updates never come here (updateValue runs no set handler).
+   */
+  private renamedInHome(value: CharacteristicValue): void {
+    if (typeof value !== 'string') {
+      return;
+    }
+    const context = this.accessory.context;
+    const name = homeKitName(value, '');
+    const accountName = context.accountName ?? context.name;
+    if (name === '' || name === context.homeName || (context.homeName === undefined && name === context.name)) {
+      return; // Nothing new: Home wrote back the name it was shown.
+    }
+    const before = context.name;
+    if (name === accountName) {
+      delete context.homeName;
+      this.deps.log.info(`${before} was renamed ${name} in the Home app, its name in the account: it follows the account's name again.`);
+    } else {
+      context.homeName = name;
+      this.deps.log.info(`${before} was renamed ${name} in the Home app; the plugin keeps that name.`);
+    }
+    this.showName();
+    this.deps.api.updatePlatformAccessories([this.accessory]);
+  }
+
+  /**
+   * Shows the name the door should have now (see shownName) everywhere HomeKit and the log see it, when it differs from
+   * the one shown; returns the name it had then, undefined when nothing changed. Without a readable config the names stay.
+   */
+  private showName(): string | undefined {
+    const options = this.deps.options;
+    const context = this.accessory.context;
+    if (!options) {
+      return undefined;
+    }
+    const before = context.name;
+    const { name } = shownName(context, options.name);
+    if (name === before) {
+      return undefined;
+    }
+    const { Characteristic: C, Service: S } = this.deps.api.hap;
+    context.name = name;
+    // Homebridge keeps displayName in its cache; AccessoryInformation's Name is what a controller reads when it adds the door.
+    this.accessory.updateDisplayName(name);
+    this.accessory.getService(S.AccessoryInformation)?.updateCharacteristic(C.Name, name);
+    this.service.displayName = name;
+    this.service.updateCharacteristic(C.Name, name);
+    if (this.configuredName.value !== name) {
+      this.configuredName.updateValue(name);
+    }
+    renameDerivedServices(this.deps.api.hap, this.accessory, before, name, [this.service]);
+    return before;
   }
 
   /** Ends a movement that took too long, also when syncs fail. */
@@ -365,4 +458,14 @@ function explain(error: unknown): string {
     return error.kind === 'timeout' ? `${error.message}; the door may still move, watch its state` : error.message;
   }
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A value of the wrong type in an older or edited cache is dropped rather than shown. */
+function forgetBadNames(context: DoorContext): void {
+  if (typeof context.accountName !== 'string') {
+    delete context.accountName;
+  }
+  if (typeof context.homeName !== 'string') {
+    delete context.homeName;
+  }
 }

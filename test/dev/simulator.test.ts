@@ -474,6 +474,9 @@ describe('control interface', () => {
     expect((await toggle(sim, { door_id: SAMPLE_GARAGE_DOOR_ID, door_state: 'OPEN' })).status).toBe(501);
     expect((await control(sim, `doors/${SAMPLE_GARAGE_DOOR_ID}/toggle-outcome`, { status: null })).status).toBe(200);
 
+    expect((await control(sim, `doors/${SAMPLE_GARAGE_DOOR_ID}/name`, { name: 'Carport' })).status).toBe(200);
+    expect(sim.getDoor(SAMPLE_GARAGE_DOOR_ID)?.name).toBe('Carport');
+
     expect((await control(sim, `devices/${SAMPLE_SHARED_DEVICE_ID}`, { active: false })).status).toBe(200);
     expect((await control(sim, 'outage', { on: true })).status).toBe(200);
     const snapshot = (await (await fetch(`${sim.baseUrl}/_simulator/state`)).json()) as { outage: boolean; devices: SyncDevice[] };
@@ -482,6 +485,8 @@ describe('control interface', () => {
 
     expect((await control(sim, `doors/${SAMPLE_FRONT_GATE_ID}`, { state: 'AJAR' })).status).toBe(400);
     expect((await control(sim, 'outage', 'yes')).status).toBe(400);
+    expect((await control(sim, `doors/${SAMPLE_GARAGE_DOOR_ID}/name`, { name: 42 })).status).toBe(400);
+    expect((await control(sim, 'doors/no-such-door/name', { name: 'Shed' })).status).toBe(404);
     expect((await control(sim, 'doors/no-such-door', { state: 'OPEN' })).status).toBe(404);
   });
 });

@@ -133,6 +133,9 @@ describe('door options with a real Homebridge and a HomeKit controller', () => {
     // The cached Battery service is gone, and with it the level and any low-battery alarm.
     expect(serviceTypes(front)).toEqual(['GarageDoorOpener', 'OccupancySensor']);
     expect(serviceTypes(await controller.findAccessory(SAMPLE_GARAGE_DOOR_ID))).toEqual(['GarageDoorOpener', 'Switch']);
+    // Its name left the settings: the door shows its name in the account again.
+    expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'Name'))).toBe('Front Gate');
+    expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'ConfiguredName'))).toBe('Front Gate');
   });
 
   it('closes and opens through an open-and-close switch, which follows the door, and refuses while No Response', async () => {
@@ -157,5 +160,25 @@ describe('door options with a real Homebridge and a HomeKit controller', () => {
     await hb.waitForLog(/Garage Door answers No Response, so its switch did not close it\./, WAIT_MS, { fromLine: lines });
     expect(toggles().slice(before)).toHaveLength(2);
     sim.setDeviceActive(SAMPLE_OWNED_DEVICE_ID, true);
+  });
+
+  it('renames a door renamed in the account at the next poll, and keeps a name given in the Home app', async () => {
+    const mark = hb.lineCount();
+    // The user renames the Front Gate in the Home app: the controller writes its ConfiguredName.
+    await controller.write(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'ConfiguredName'), 'Driveway');
+    await hb.waitForLog(/Front Gate was renamed Driveway in the Home app; the plugin keeps that name\./, WAIT_MS, { fromLine: mark });
+    sim.renameDoor(SAMPLE_GARAGE_DOOR_ID, 'Carport');
+    sim.renameDoor(SAMPLE_FRONT_GATE_ID, 'Main Gate');
+    await controller.waitFor((value) => value === 'Carport', await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'GarageDoorOpener', 'Name'), WAIT_MS);
+    expect(await controller.read(await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'GarageDoorOpener', 'ConfiguredName'))).toBe('Carport');
+    expect(await controller.read(await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'Switch', 'Name'))).toBe('Carport Switch');
+    await hb.waitForLog(/Garage Door was renamed Carport in the account; renamed in Home\./, WAIT_MS, { fromLine: mark });
+    await hb.waitForLog(/Driveway was renamed Main Gate in the account; it keeps the name given in the Home app\./, WAIT_MS, { fromLine: mark });
+    expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'ConfiguredName'))).toBe('Driveway');
+    expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'Name'))).toBe('Driveway');
+    // The plugin's own ConfiguredName updates are not taken for renames in Home: one such line, the controller's.
+    expect(hb.log().match(/in the Home app;/g)).toHaveLength(1);
+    // ConfiguredName is added to the GarageDoorOpener without HAP-NodeJS's "not in required or optional" warning.
+    expect(hb.log()).not.toMatch(/generated a warning from the characteristic/);
   });
 });

@@ -1,0 +1,73 @@
+// Which name a door shows: the one the user chose (plugin settings, then Home app), else the account's; and where it goes.
+import type { Characteristic, HAP, PlatformAccessory, Service } from 'homebridge';
+
+import type { DoorContext } from './context.js';
+import { homeKitName } from './homekit-name.js';
+
+/** Who chose the name a door shows. */
+export type NameSource = 'settings' | 'home' | 'account';
+
+export interface ShownName {
+  name: string;
+  source: NameSource;
+}
+
+/**
+ * The name a door should show now. The plugin never overwrites a name the user chose: the settings' "Name in Home" wins,
+ * then a name given in the Home app; otherwise the door follows its name in the account.
+ */
+export function shownName(context: DoorContext, settingsName: string | undefined): ShownName {
+  // A cache of an older version has no account name until the first sync; its shown name was the account's when added.
+  const accountName = context.accountName ?? context.name;
+  if (settingsName !== undefined) {
+    return { name: homeKitName(settingsName, accountName), source: 'settings' };
+  }
+  if (context.homeName !== undefined) {
+    return { name: context.homeName, source: 'home' };
+  }
+  return { name: accountName, source: 'account' };
+}
+
+/** Where a name the plugin kept comes from, for the log. */
+export function describeSource(source: NameSource): string {
+  return source === 'settings' ? 'the plugin settings' : source === 'home' ? 'the Home app' : 'the account';
+}
+
+/**
+ * The GarageDoorOpener's ConfiguredName: the name iOS 16 and later show for a service and write when the user renames it
+ * in the Home app. HAP-NodeJS does not list it as optional on this service, so it is added directly: getCharacteristic()
+ * would add it too, but with a warning in the log.
+ */
+export function configuredNameOf(hap: HAP, service: Service, name: string): Characteristic {
+  const C = hap.Characteristic;
+  if (service.testCharacteristic(C.ConfiguredName)) {
+    return service.getCharacteristic(C.ConfiguredName);
+  }
+  return service.addCharacteristic(C.ConfiguredName).updateValue(name);
+}
+
+/**
+ * Gives a renamed door's other services (automation switch, sensors, battery: "<door> Switch") the new door name, each
+ * only while its name is still the one the plugin derived from the old door name; one the user renamed keeps its name.
+ * updateCharacteristic, never setCharacteristic: a set would run the handler meant for a controller's write.
+ */
+export function renameDerivedServices(hap: HAP, accessory: PlatformAccessory, oldName: string, newName: string, skip: readonly Service[]): void {
+  const C = hap.Characteristic;
+  const prefix = `${oldName} `;
+  for (const service of accessory.services) {
+    if (skip.includes(service) || service.UUID === hap.Service.AccessoryInformation.UUID) {
+      continue;
+    }
+    const nameChar = service.testCharacteristic(C.Name) ? service.getCharacteristic(C.Name) : undefined;
+    const current = nameChar?.value;
+    if (typeof current !== 'string' || !current.startsWith(prefix)) {
+      continue;
+    }
+    const renamed = `${newName} ${current.slice(prefix.length)}`;
+    nameChar?.updateValue(renamed);
+    service.displayName = renamed;
+    if (service.testCharacteristic(C.ConfiguredName) && service.getCharacteristic(C.ConfiguredName).value === current) {
+      service.getCharacteristic(C.ConfiguredName).updateValue(renamed);
+    }
+  }
+}
