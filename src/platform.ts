@@ -144,6 +144,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         log: this.log,
         config: config.webhook,
         findDoor: (event) => this.findDoor(event),
+        alertDoors: (event) => this.alertDoors(event),
         now: () => this.clock.now(),
         reservedPorts: () => readReservedPorts(this.homebridgeConfigPath(), this.rawConfig),
         bridgeUp: this.firstSync,
@@ -359,6 +360,15 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     return [...this.doors.values()].find(
       (door) => door.accessory.context.deviceId === event.deviceId && door.entityNumber === event.doorNumber,
     );
+  }
+
+  /** The doors an enforcer event is about: the door it names, else (naming no door) every door of the controller it names. */
+  private alertDoors(event: WebhookEvent): GarageDoorAccessory[] {
+    if (event.doorId !== undefined) {
+      const door = this.doors.get(this.doorUuid(event.doorId));
+      return door ? [door] : [];
+    }
+    return event.deviceId === undefined ? [] : [...this.doors.values()].filter((door) => door.accessory.context.deviceId === event.deviceId);
   }
 
   /** Every door of every device the options let in, capped at what one bridge can hold, in a stable order. */

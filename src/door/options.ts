@@ -19,11 +19,15 @@ export interface DoorOptions {
   /** Seconds open before the left-open sensor trips; undefined: the controller's own alert time. */
   leftOpenAfterS: number | undefined;
   contactSensor: boolean;
+  /** A motion sensor that detects for a while when an enforcer event names the door or its controller. */
+  accessAlert: boolean;
+  /** Seconds the access alert detects after an event (one setting for all doors). */
+  accessAlertDurationS: number;
 }
 
 type OptionsConfig = Pick<
   PluginConfig,
-  'doors' | 'includeDoors' | 'readOnly' | 'automationSwitch' | 'leftOpenSensor' | 'leftOpenAfter' | 'contactSensor'
+  'doors' | 'includeDoors' | 'readOnly' | 'automationSwitch' | 'leftOpenSensor' | 'leftOpenAfter' | 'contactSensor' | 'accessAlert' | 'accessAlertDuration'
 >;
 type FilterConfig = OptionsConfig &
   Pick<PluginConfig, 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds'>;
@@ -37,6 +41,8 @@ export function doorOptions(config: OptionsConfig, doorId: string): DoorOptions 
     leftOpenSensor: own?.leftOpenSensor ?? config.leftOpenSensor,
     leftOpenAfterS: own?.leftOpenAfter ?? config.leftOpenAfter,
     contactSensor: own?.contactSensor ?? config.contactSensor,
+    accessAlert: own?.accessAlert ?? config.accessAlert,
+    accessAlertDurationS: config.accessAlertDuration,
   };
 }
 

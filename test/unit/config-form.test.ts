@@ -98,6 +98,8 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
       readOnly: false,
       leftOpenSensor: false,
       contactSensor: false,
+      // A checkbox added since (the access alert) writes its false the same way.
+      accessAlert: false,
     });
     const result = parseConfig(saved);
     expect(result).toMatchObject({ ok: true, ignored: [] });
