@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { RealtimeUpdates } from '../../../src/webhook/realtime.js';
 import type { RealtimeDoor } from '../../../src/webhook/realtime.js';
 import { parseWebhookEvent } from '../../../src/webhook/event.js';
-import type { WebhookEvent } from '../../../src/webhook/event.js';
 import { captureLog } from '../../support/log.js';
 
 interface TestDoor extends RealtimeDoor {
@@ -48,7 +47,7 @@ function setup() {
   const send = (body: Record<string, unknown>): void => {
     const event = parseWebhookEvent({ eventType: 'enforcer_unauthorized_user', ...body });
     if ('error' in event) throw new Error(event.error);
-    realtime.apply(event as WebhookEvent);
+    realtime.apply(event);
   };
   const alerts = (): Record<string, number> => Object.fromEntries(doors.map((d) => [d.name, d.alerts]));
   return { doors, log, realtime, send, alerts };
