@@ -13,6 +13,7 @@ export const HAP_SERVICE = {
   Switch: hapUuid('49'),
   OccupancySensor: hapUuid('86'),
   ContactSensor: hapUuid('80'),
+  MotionSensor: hapUuid('85'),
 } as const;
 
 /** HAP characteristic types used by the plugin. */
@@ -31,6 +32,7 @@ export const HAP_CHARACTERISTIC = {
   On: hapUuid('25'),
   OccupancyDetected: hapUuid('71'),
   ContactSensorState: hapUuid('6A'),
+  MotionDetected: hapUuid('22'),
 } as const;
 
 export type HapServiceName = keyof typeof HAP_SERVICE;
