@@ -26,6 +26,7 @@ const FLAG_TITLES: Record<DoorFlag, string> = {
   readOnly: 'Read-only',
   leftOpenSensor: 'Left-open sensor',
   contactSensor: 'Contact sensor',
+  accessAlert: 'Access alert',
 };
 
 function describe(door: DoorView): string {

@@ -154,6 +154,7 @@ async function main(): Promise<void> {
     bindNumber(store, 'transitionTimeout', { min: 10, max: 600, unit: 'seconds' }),
     bindNumber(store, 'lowBatteryThreshold', { min: 0, max: 100, unit: 'percent' }),
     bindNumber(store, 'leftOpenAfter', { min: 1, max: 86400, unit: 'seconds' }),
+    bindNumber(store, 'accessAlertDuration', { min: 1, max: 3600, unit: 'seconds' }),
     bindNumber(store, 'webhook.port', { min: 1, max: 65535, unit: '' }),
     bindText(store, 'webhook.apiKey'),
     bindText(store, 'webhook.path', pathProblem),
@@ -163,7 +164,7 @@ async function main(): Promise<void> {
     bindText(store, 'webhook.tlsCertFile'),
     bindText(store, 'webhook.tlsKeyFile'),
   );
-  for (const flag of ['readOnly', 'leftOpenSensor', 'contactSensor']) {
+  for (const flag of ['readOnly', 'leftOpenSensor', 'contactSensor', 'accessAlert']) {
     refreshers.push(bindFlag(store, flag));
     // The per-door choices name the value for all doors, so they follow it.
     byId(`ac-${flag}`).addEventListener('change', () => renderDoors(store, render));
