@@ -167,6 +167,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       this.clock,
     );
     this.loop.start();
+    if (!config.webhook && (config.accessAlert || config.doors.some((door) => door.accessAlert === true))) {
+      // The service tells of unauthorized users and vehicles only by webhook: without the listener the alert never goes off.
+      this.log.warn('The access alert is on, but webhooks are off, so it can never detect: the service reports unauthorized users and vehicles only by webhook. Turn on "Receive webhooks".');
+    }
     const slower = config.webhook ? `, and every ${reconcileIntervalS} s while webhooks arrive` : '';
     this.log.info(`Syncing the account every ${config.pollInterval} s${slower}.`);
   }

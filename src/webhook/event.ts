@@ -126,7 +126,7 @@ export function parseWebhookEvent(body: unknown): WebhookEvent | { error: string
   const numbered = DOOR_NUMBERED_TYPE.exec(eventType);
   const kind: WebhookEventKind = numbered ? 'door-state' : classify(eventType);
   const doorState = readDoorState(raw.doorState) ?? (numbered ? stateFromSuffix(numbered[2]) : undefined);
-  const user = readUser(raw.userThatToggled ?? raw.user);
+  const user = readUser(raw.userThatToggled) ?? readUser(raw.user);
   const vehicle = readVehicle(raw.vehicle, raw.licensePlate ?? raw.plate);
   const event: Omit<WebhookEvent, 'summary'> = {
     id: raw.id,
@@ -238,7 +238,7 @@ function readVehicle(raw: z.output<typeof vehicleSchema>, topLevelPlate: string 
 }
 
 /** "Ada Lovelace", else the whole name, else the e-mail address: who, for a log line (not yet cleaned). */
-export function personOf(user: WebhookUser | undefined): string | undefined {
+function personOf(user: WebhookUser | undefined): string | undefined {
   if (!user) {
     return undefined;
   }
@@ -252,7 +252,7 @@ function personWithEmail(user: WebhookUser | undefined): string | undefined {
 }
 
 /** "vehicle AB-123 (red Ford Transit)", cleaned for a log line. */
-export function describeVehicle(vehicle: WebhookVehicle): string {
+function describeVehicle(vehicle: WebhookVehicle): string {
   const looks = [vehicle.color, vehicle.make, vehicle.model].filter(Boolean).map((part) => clean(part ?? '')).join(' ');
   const plate = vehicle.licensePlate ? clean(vehicle.licensePlate) : 'without a plate';
   return `vehicle ${plate}${looks ? ` (${looks})` : ''}`;

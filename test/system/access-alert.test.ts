@@ -119,6 +119,19 @@ describe('access alerts', () => {
     expect([...rig.texts('warn'), ...rig.texts('error')]).toEqual([]);
   });
 
+  it('say at start, once, that they cannot detect without webhooks', async () => {
+    const clock = new ManualClock();
+    sim = new AccessControlSimulator({ accessToken: TOKEN });
+    await sim.start();
+    const log = captureLog();
+    platform = new HomebridgeDouble().boot({ platform: 'AccessControl', accessToken: TOKEN, baseUrl: sim.baseUrl, doors: [{ id: SAMPLE_FRONT_GATE_ID, accessAlert: true }] }, log, clock);
+    clock.advance(0);
+    await platform.syncSettled();
+    expect(log.texts('warn')).toEqual([
+      'The access alert is on, but webhooks are off, so it can never detect: the service reports unauthorized users and vehicles only by webhook. Turn on "Receive webhooks".',
+    ]);
+  });
+
   it('are not there unless asked for', async () => {
     const rig = await boot({});
     for (const doorId of [SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID]) {
