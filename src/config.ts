@@ -4,6 +4,9 @@
 import { z } from 'zod';
 
 import {
+  DEFAULT_ACCESS_ALERT_DURATION_S,
+  MAX_ACCESS_ALERT_DURATION_S,
+  MIN_ACCESS_ALERT_DURATION_S,
   DEFAULT_LOW_BATTERY_THRESHOLD_PCT,
   DEFAULT_RECONCILE_INTERVAL_S,
   DEFAULT_WEBHOOK_HEADER_NAME,
@@ -150,6 +153,7 @@ const doorSettingsSchema = z.object({
   leftOpenAfter: wholeNumber('seconds', MIN_LEFT_OPEN_AFTER_S, MAX_LEFT_OPEN_AFTER_S).optional(),
   contactSensor: flag.optional(),
   hideBattery: flag.optional(),
+  accessAlert: flag.optional(),
 });
 
 /** The plugin's configuration as users write it in config.json (and the settings form edits it). */
@@ -170,6 +174,8 @@ export const configSchema = z.looseObject({
   leftOpenAfter: wholeNumber('seconds', MIN_LEFT_OPEN_AFTER_S, MAX_LEFT_OPEN_AFTER_S).optional(),
   contactSensor: flag.default(false),
   hideBattery: flag.default(false),
+  accessAlert: flag.default(false),
+  accessAlertDuration: wholeNumber('seconds', MIN_ACCESS_ALERT_DURATION_S, MAX_ACCESS_ALERT_DURATION_S).default(DEFAULT_ACCESS_ALERT_DURATION_S),
   doors: z.array(doorSettingsSchema, { error: 'must be a list of doors' }).default([]),
   // Filters to split a large account over several child bridges: each platform entry takes its share.
   includeDeviceIds: idList,
@@ -204,6 +210,8 @@ const FALLBACKS: Partial<Record<keyof typeof configSchema.shape, string>> = {
   contactSensor: 'the default, off, is used',
   hideBattery: 'battery information is shown',
   leftOpenAfter: "each controller's own open-door alert time is used",
+  accessAlert: 'the default, off, is used',
+  accessAlertDuration: `the default, ${DEFAULT_ACCESS_ALERT_DURATION_S} seconds, is used`,
 };
 
 const FILTERS = {

@@ -145,6 +145,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         log: this.log,
         config: config.webhook,
         findDoor: (event) => this.findDoor(event),
+        alertDoors: (event) => this.alertDoors(event),
         now: () => this.clock.now(),
         reservedPorts: () => readReservedPorts(this.homebridgeConfigPath(), this.rawConfig),
         bridgeUp: this.firstSync,
@@ -167,6 +168,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       this.clock,
     );
     this.loop.start();
+    if (!config.webhook && (config.accessAlert || config.doors.some((door) => door.accessAlert === true))) {
+      // The service tells of unauthorized users and vehicles only by webhook: without the listener the alert never goes off.
+      this.log.warn('The access alert is on, but webhooks are off, so it can never detect: the service reports unauthorized users and vehicles only by webhook. Turn on "Receive webhooks".');
+    }
     const slower = config.webhook ? `, and every ${reconcileIntervalS} s while webhooks arrive` : '';
     this.log.info(`Syncing the account every ${config.pollInterval} s${slower}.`);
   }
@@ -369,6 +374,15 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     return [...this.doors.values()].find(
       (door) => door.accessory.context.deviceId === event.deviceId && door.entityNumber === event.doorNumber,
     );
+  }
+
+  /** The doors an enforcer event is about: the door it names, else (naming no door) every door of the controller it names. */
+  private alertDoors(event: WebhookEvent): GarageDoorAccessory[] {
+    if (event.doorId !== undefined) {
+      const door = this.doors.get(this.doorUuid(event.doorId));
+      return door ? [door] : [];
+    }
+    return event.deviceId === undefined ? [] : [...this.doors.values()].filter((door) => door.accessory.context.deviceId === event.deviceId);
   }
 
   /** Every door of every device the options let in, capped at what one bridge can hold, in a stable order. */

@@ -77,6 +77,14 @@ export const AUTO_CLOSE_WATCH_MS = 30_000;
  * again: long enough for Home to show it was flipped, short enough to be ready for the next automation.
  */
 export const AUTOMATION_SWITCH_RESET_MS = 1_000;
+/**
+ * How long an access alert's motion sensor detects after an enforcer event (an unauthorized user or vehicle). Home
+ * notifies on the change to detected at once, so the length is for whoever opens Home afterwards and for automations
+ * that wait for "no motion"; another event within it extends it.
+ */
+export const DEFAULT_ACCESS_ALERT_DURATION_S = 30;
+export const MIN_ACCESS_ALERT_DURATION_S = 1;
+export const MAX_ACCESS_ALERT_DURATION_S = 60 * 60;
 /** HAP-NodeJS refuses more accessories than this on one bridge. */
 export const MAX_ACCESSORIES_PER_BRIDGE = 149;
 

@@ -67,6 +67,8 @@ function instructions(hb: HomebridgeProcess, sim: AccessControlSimulator): strin
     `  gate needs a sensor:   curl -X POST ${json} -d '{"status":428}' ${control}/doors/${SAMPLE_FRONT_GATE_ID}/toggle-outcome`,
     `  rename in the app:     curl -X POST ${json} -d '{"name":"Main Gate"}' ${control}/doors/${SAMPLE_FRONT_GATE_ID}/name`,
     `  cloud outage on/off:   curl -X POST ${json} -d '{"on":true}' ${control}/outage`,
+    `  intruder at a gate:    curl -X POST ${json} -d '{"sample":"unauthorized-user","doorId":"${SAMPLE_SHARED_GATE_ID}"}' ${control}/enforcer`,
+    '                         (Shared Gate Access Alert detects for 30 s; turn on its notifications in Home to be told)',
     '',
     'Press Ctrl+C to stop.',
     '─'.repeat(78),
@@ -95,6 +97,7 @@ async function main(): Promise<void> {
         baseUrl: sim.baseUrl,
         pollInterval: POLL_INTERVAL_S,
         webhook: { port: webhookPort, host: '127.0.0.1', apiKey: webhookKey },
+        doors: [{ id: SAMPLE_SHARED_GATE_ID, accessAlert: true }],
       },
     ],
   });

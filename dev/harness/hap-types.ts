@@ -13,6 +13,7 @@ export const HAP_SERVICE = {
   Switch: hapUuid('49'),
   OccupancySensor: hapUuid('86'),
   ContactSensor: hapUuid('80'),
+  MotionSensor: hapUuid('85'),
 } as const;
 
 /** HAP characteristic types used by the plugin. */
@@ -32,6 +33,7 @@ export const HAP_CHARACTERISTIC = {
   OccupancyDetected: hapUuid('71'),
   ContactSensorState: hapUuid('6A'),
   ConfiguredName: hapUuid('E3'),
+  MotionDetected: hapUuid('22'),
 } as const;
 
 export type HapServiceName = keyof typeof HAP_SERVICE;

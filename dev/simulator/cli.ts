@@ -98,6 +98,8 @@ Control interface (no auth):
   curl -X POST -d '{"name":"Main Gate"}' ${base}/_simulator/doors/${SAMPLE_FRONT_GATE_ID}/name
   curl -X POST -d '{"on":true}' ${base}/_simulator/outage
   curl -X POST -d '{"active":false}' ${base}/_simulator/devices/${SAMPLE_OWNED_DEVICE_ID}
+  curl -X POST -d '{"sample":"unauthorized-user","doorId":"${SAMPLE_FRONT_GATE_ID}"}' ${base}/_simulator/enforcer
+  curl -X POST -d '{"sample":"unauthorized-vehicle","deviceId":"${SAMPLE_OWNED_DEVICE_ID}"}' ${base}/_simulator/enforcer
 
 Ctrl-C to stop.`);
 }

@@ -5,6 +5,8 @@ import type { SimDoorState } from './account.js';
 import { UnknownIdError } from './account-state.js';
 import { CONTROL_PATH_PREFIX } from './constants.js';
 import { parseJsonOrUndefined, readBody, sendJson } from './http-util.js';
+import { ENFORCER_SAMPLES } from './webhook-event.js';
+import type { EnforcerSample } from './webhook-event.js';
 
 /** What the control interface may do to the simulator. */
 export interface SimulatorControls {
@@ -14,6 +16,7 @@ export interface SimulatorControls {
   setOutage(on: boolean): void;
   setDeviceActive(deviceId: string, active: boolean): void;
   renameDoor(doorId: string, name: string): void;
+  sendEnforcerEvent(sample: EnforcerSample, where: { doorId: string } | { deviceId: string }): unknown;
 }
 
 const doorStateBody = z.object({ state: z.enum(['OPEN', 'CLOSED']) });
@@ -21,6 +24,11 @@ const outcomeBody = z.object({ status: z.number().int().min(100).max(599).nullab
 const outageBody = z.object({ on: z.boolean() });
 const deviceBody = z.object({ active: z.boolean() });
 const nameBody = z.object({ name: z.string().max(200) });
+/** An enforcer webhook: at a door (`doorId`) or at a controller only (`deviceId`). */
+const enforcerBody = z.union([
+  z.object({ sample: z.enum(ENFORCER_SAMPLES), doorId: z.string().min(1) }),
+  z.object({ sample: z.enum(ENFORCER_SAMPLES), deviceId: z.string().min(1) }),
+]);
 
 type Action = (controls: SimulatorControls, body: unknown, id: string) => unknown;
 
@@ -48,6 +56,7 @@ const POST_ROUTES: ControlRoute[] = [
   { pattern: /^doors\/([^/]+)\/toggle-outcome$/, action: withBody(outcomeBody, (c, b, id) => c.setToggleOutcome(id, b.status)) },
   { pattern: /^outage$/, action: withBody(outageBody, (c, b) => c.setOutage(b.on)) },
   { pattern: /^devices\/([^/]+)$/, action: withBody(deviceBody, (c, b, id) => c.setDeviceActive(id, b.active)) },
+  { pattern: /^enforcer$/, action: withBody(enforcerBody, (c, b) => void c.sendEnforcerEvent(b.sample, b)) },
 ];
 
 export async function handleControl(controls: SimulatorControls, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {

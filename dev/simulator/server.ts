@@ -24,8 +24,8 @@ import { HistoryLog } from './history.js';
 import { SimHttpServer } from './http-server.js';
 import type { ExternalChange, SeedHistoryEvent, SimulatorOptions } from './options.js';
 import type { SimHistoryEvent } from './history.js';
-import { buildDoorStateChangeEvent, eventInputFromChange } from './webhook-event.js';
-import type { WebhookEvent } from './webhook-event.js';
+import { buildDoorStateChangeEvent, buildEnforcerEvent, eventInputFromChange } from './webhook-event.js';
+import type { EnforcerSample, WebhookEvent } from './webhook-event.js';
 import { WebhookSender } from './webhook-sender.js';
 import type { RawWebhookHeaders, RawWebhookResponse, WebhookDelivery, WebhookTarget } from './webhook-sender.js';
 
@@ -33,7 +33,8 @@ export * from './account.js';
 export type { FaultOptions, FaultScope, SimEndpoint, SimFault } from './faults.js';
 export type { RecordedRequest } from './dispatch.js';
 export type { SimHistoryEvent } from './history.js';
-export type { WebhookEvent, WebhookSpelling } from './webhook-event.js';
+export type { EnforcerSample, WebhookEvent, WebhookSpelling } from './webhook-event.js';
+export { ENFORCER_SAMPLES } from './webhook-event.js';
 export type { RawWebhookHeaders, RawWebhookResponse, WebhookDelivery, WebhookTarget } from './webhook-sender.js';
 export type { PendingTravelInfo } from './account-state.js';
 export type { ExternalChange, SeedHistoryEvent, SimulatorOptions } from './options.js';
@@ -233,6 +234,27 @@ export class AccessControlSimulator implements SimulatorControls {
       this.webhooks.spelling,
     );
     return { ...event, ...overrides };
+  }
+
+  /**
+   * An enforcer event (an unauthorized user or vehicle) at a door, or at a controller only (`deviceId`), in the
+   * configured spelling, with overrides merged in. The user sample names the door's controller too.
+   */
+  buildEnforcerEvent(sample: EnforcerSample, where: { doorId: string } | { deviceId: string }, overrides: WebhookEvent = {}): WebhookEvent {
+    const device = 'doorId' in where ? this.state.requireDoor(where.doorId).device : this.state.requireDevice(where.deviceId);
+    const event = buildEnforcerEvent(
+      sample,
+      { doorId: 'doorId' in where ? where.doorId : undefined, deviceId: device.id, at: new Date(this.now()), ownerUserId: device.ownerUserId },
+      this.webhooks.spelling,
+    );
+    return { ...event, ...overrides };
+  }
+
+  /** Delivers an enforcer event to the webhook target (recorded in webhookDeliveries), as the service would. */
+  sendEnforcerEvent(sample: EnforcerSample, where: { doorId: string } | { deviceId: string }): WebhookEvent {
+    const event = this.buildEnforcerEvent(sample, where);
+    this.webhooks.deliver(event);
+    return event;
   }
 
   /** Posts any body to the webhook target with the key header; `null` in headers removes a header. Not recorded. */

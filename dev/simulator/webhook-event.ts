@@ -55,3 +55,47 @@ export function eventInputFromChange(change: DoorChange): WebhookEventInput {
     user: change.user,
   };
 }
+
+/**
+ * Enforcer events (contract 6.1: an unauthorized user or vehicle access). The contract does not show their body, so
+ * these samples are plausible guesses in the style of the door_state_change body: an unauthorized person at a door
+ * (door and device named, the person in userThatToggled), and an unauthorized vehicle seen by a gate's plate reader
+ * (only the device named, the vehicle in its own object).
+ */
+export const ENFORCER_SAMPLES = ['unauthorized-user', 'unauthorized-vehicle'] as const;
+export type EnforcerSample = (typeof ENFORCER_SAMPLES)[number];
+
+export interface EnforcerEventInput {
+  /** Left out by the vehicle sample unless given: the plate reader belongs to the controller. */
+  doorId?: string;
+  deviceId: string;
+  at: Date;
+  ownerUserId: string;
+}
+
+export function buildEnforcerEvent(sample: EnforcerSample, input: EnforcerEventInput, spelling: WebhookSpelling): WebhookEvent {
+  const doorKey = spelling === 'example' ? 'doorID' : 'doorId';
+  const deviceKey = spelling === 'example' ? 'deviceID' : 'deviceId';
+  const common = {
+    id: randomUUID(),
+    [deviceKey]: input.deviceId,
+    ...(input.doorId === undefined ? {} : { [doorKey]: input.doorId }),
+    eventOccurred: Math.floor(input.at.getTime() / 1000),
+    eventOccurredUTC: formatIsoUtcSeconds(input.at),
+    doorOwnerUserID: input.ownerUserId,
+  };
+  if (sample === 'unauthorized-user') {
+    return {
+      ...common,
+      eventType: 'enforcer_unauthorized_user',
+      channel: 'Keypad',
+      userThatToggled: { firstName: 'Mallory', lastName: 'Doe', emailAddress: 'mallory@example.com' },
+    };
+  }
+  return {
+    ...common,
+    eventType: 'enforcer_unauthorized_vehicle',
+    channel: 'Plate Reader',
+    vehicle: { licensePlate: 'KX-482-PD', make: 'Ford', model: 'Transit', color: 'white' },
+  };
+}

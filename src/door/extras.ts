@@ -1,12 +1,13 @@
-// The optional services around a door: an automation switch, a left-open occupancy sensor and a contact sensor.
+// The optional services around a door: an automation switch, a left-open occupancy sensor, a contact sensor and an access alert.
 import type { API, CharacteristicValue, PlatformAccessory, Service, WithUUID } from 'homebridge';
 
 import type { Logging } from 'homebridge';
 
 import type { DoorState } from '../client/types.js';
-import { AUTOMATION_SWITCH_RESET_MS } from '../settings.js';
+import { AUTOMATION_SWITCH_RESET_MS, DEFAULT_ACCESS_ALERT_DURATION_S } from '../settings.js';
 import type { Clock } from '../util/clock.js';
 import type { AutomationSwitchMode } from './options.js';
+import { AccessAlertSensor } from './access-alert.js';
 
 /** Answers a read from memory, or throws "No Response" while the door is unavailable. */
 export type Answer = <T extends CharacteristicValue>(value: T) => T;
@@ -203,6 +204,8 @@ export interface ExtrasOptions {
   automationSwitch: AutomationSwitchMode;
   leftOpenSensor: boolean;
   contactSensor: boolean;
+  accessAlert: boolean;
+  accessAlertDurationS: number;
 }
 
 /** Adds the extras a door's options ask for and removes the others, on the same accessory so its HomeKit identity stays. */
@@ -210,6 +213,7 @@ export class DoorExtras {
   private readonly automationSwitch: AutomationSwitch | undefined;
   private readonly leftOpen: LeftOpenSensor | undefined;
   private readonly contact: DoorContactSensor | undefined;
+  private readonly accessAlert: AccessAlertSensor | undefined;
 
   constructor(
     api: API,
@@ -225,6 +229,8 @@ export class DoorExtras {
       automationSwitch: accessory.getServiceById(S.Switch, SUBTYPE.automationSwitch) !== undefined ? ('open' as const) : ('off' as const),
       leftOpenSensor: accessory.getServiceById(S.OccupancySensor, SUBTYPE.leftOpen) !== undefined,
       contactSensor: accessory.getServiceById(S.ContactSensor, SUBTYPE.contact) !== undefined,
+      accessAlert: AccessAlertSensor.present(api, accessory),
+      accessAlertDurationS: DEFAULT_ACCESS_ALERT_DURATION_S,
     };
     if (options.automationSwitch !== 'off') {
       this.automationSwitch = new AutomationSwitch(api, accessory, doorName, options.automationSwitch, { ...view, name: view.name ?? (() => doorName) });
@@ -241,6 +247,17 @@ export class DoorExtras {
     } else {
       DoorContactSensor.remove(api, accessory);
     }
+    if (options.accessAlert) {
+      this.accessAlert = new AccessAlertSensor(api, accessory, doorName, options.accessAlertDurationS * 1000, view.clock);
+    } else {
+      AccessAlertSensor.remove(api, accessory);
+    }
+  }
+
+  /** An enforcer event named the door: its access alert detects. False when the door has none. */
+  alertAccess(): boolean {
+    this.accessAlert?.trigger();
+    return this.accessAlert !== undefined;
   }
 
   update(): void {
@@ -252,5 +269,6 @@ export class DoorExtras {
   dispose(): void {
     this.automationSwitch?.dispose();
     this.leftOpen?.dispose();
+    this.accessAlert?.dispose();
   }
 }

@@ -126,6 +126,11 @@ export class GarageDoorAccessory {
     this.extras.dispose();
   }
 
+  /** An enforcer event named this door or its controller: its access alert, if on, detects. Never moves the door. */
+  alertAccess(): boolean {
+    return this.extras.alertAccess();
+  }
+
   /** 0 once the door has stood open past its alert time, the time left before that while open, undefined when closed. */
   private leftOpenDueInMs(): number | undefined {
     if (this.machine.reported !== 'OPEN' || this.openSinceMs === undefined) {

@@ -21,11 +21,15 @@ export interface DoorOptions {
   contactSensor: boolean;
   /** No Battery service, so no level and no low-battery alarm in Home. */
   hideBattery: boolean;
+  /** A motion sensor that detects for a while when an enforcer event names the door or its controller. */
+  accessAlert: boolean;
+  /** Seconds the access alert detects after an event (one setting for all doors). */
+  accessAlertDurationS: number;
 }
 
 type OptionsConfig = Pick<
   PluginConfig,
-  'doors' | 'includeDoors' | 'readOnly' | 'automationSwitch' | 'leftOpenSensor' | 'leftOpenAfter' | 'contactSensor' | 'hideBattery'
+  'doors' | 'includeDoors' | 'readOnly' | 'automationSwitch' | 'leftOpenSensor' | 'leftOpenAfter' | 'contactSensor' | 'hideBattery' | 'accessAlert' | 'accessAlertDuration'
 >;
 type FilterConfig = OptionsConfig &
   Pick<PluginConfig, 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds'>;
@@ -40,6 +44,8 @@ export function doorOptions(config: OptionsConfig, doorId: string): DoorOptions 
     leftOpenAfterS: own?.leftOpenAfter ?? config.leftOpenAfter,
     contactSensor: own?.contactSensor ?? config.contactSensor,
     hideBattery: own?.hideBattery ?? config.hideBattery,
+    accessAlert: own?.accessAlert ?? config.accessAlert,
+    accessAlertDurationS: config.accessAlertDuration,
   };
 }
 

@@ -2,6 +2,7 @@
 import { networkInterfaces } from 'node:os';
 
 import {
+  DEFAULT_ACCESS_ALERT_DURATION_S,
   DEFAULT_LOW_BATTERY_THRESHOLD_PCT,
   DEFAULT_PLATFORM_NAME,
   DEFAULT_POLL_INTERVAL_S,
@@ -31,6 +32,8 @@ export function pageInfo(): PageInfo {
       leftOpenSensor: false,
       contactSensor: false,
       hideBattery: false,
+      accessAlert: false,
+      accessAlertDuration: DEFAULT_ACCESS_ALERT_DURATION_S,
       'webhook.headerName': DEFAULT_WEBHOOK_HEADER_NAME,
       'webhook.reconcileInterval': DEFAULT_RECONCILE_INTERVAL_S,
     },

@@ -11,6 +11,16 @@ export interface WebhookUser {
   firstName?: string;
   lastName?: string;
   email?: string;
+  /** A whole name, when the body gives one instead of first and last names. */
+  name?: string;
+}
+
+/** The vehicle of an enforcer event (an unauthorized vehicle at a gate); the contract does not show its fields. */
+export interface WebhookVehicle {
+  licensePlate?: string;
+  make?: string;
+  model?: string;
+  color?: string;
 }
 
 export interface WebhookEvent {
@@ -28,8 +38,10 @@ export interface WebhookEvent {
   toggleId: string | undefined;
   /** `doorOwnerUserID`: the user who owns the device. */
   ownerUserId: string | undefined;
-  /** `userThatToggled`. */
+  /** `userThatToggled` (or, in bodies the contract does not show, `user`). */
   user: WebhookUser | undefined;
+  /** A vehicle named by an enforcer event (`vehicle`, or a top-level `licensePlate`). */
+  vehicle?: WebhookVehicle | undefined;
   /** One human line for logs, e.g. `door_state_change: OPEN by Ada Lovelace (Keypad)`; free of control characters. */
   summary: string;
 }
@@ -42,7 +54,18 @@ const text = z
   .transform((value) => value?.trim() || undefined);
 
 const userSchema = z
-  .looseObject({ firstName: text, lastName: text, emailAddress: text, email: text })
+  .looseObject({ firstName: text, lastName: text, first_name: text, last_name: text, emailAddress: text, email: text, name: text, fullName: text })
+  .optional()
+  .catch(undefined);
+
+/** An object that names something by id (a nested `door`, `accessPoint` or `device`); anything else is missing. */
+const idHolderSchema = z
+  .looseObject({ id: text, doorID: text, doorId: text, deviceID: text, deviceId: text })
+  .optional()
+  .catch(undefined);
+
+const vehicleSchema = z
+  .looseObject({ licensePlate: text, plate: text, licensePlateNumber: text, make: text, model: text, color: text, colour: text })
   .optional()
   .catch(undefined);
 
@@ -63,6 +86,18 @@ const bodySchema = z.looseObject({
   eventOccurred: z.unknown().optional(),
   eventOccurredUTC: text,
   userThatToggled: userSchema,
+  // Enforcer bodies are not shown in the contract (6.2): the likely spellings of where and who, read liberally.
+  door_id: text,
+  door: idHolderSchema,
+  accessPoint: idHolderSchema,
+  accessPointID: text,
+  accessPointId: text,
+  device_id: text,
+  device: idHolderSchema,
+  user: userSchema,
+  vehicle: vehicleSchema,
+  licensePlate: text,
+  plate: text,
 });
 
 /** `door1_open`, `door2_close`, `door3_closed` (and a liberal `opened`, or no number at all). */
@@ -91,13 +126,14 @@ export function parseWebhookEvent(body: unknown): WebhookEvent | { error: string
   const numbered = DOOR_NUMBERED_TYPE.exec(eventType);
   const kind: WebhookEventKind = numbered ? 'door-state' : classify(eventType);
   const doorState = readDoorState(raw.doorState) ?? (numbered ? stateFromSuffix(numbered[2]) : undefined);
-  const user = readUser(raw.userThatToggled);
+  const user = readUser(raw.userThatToggled) ?? readUser(raw.user);
+  const vehicle = readVehicle(raw.vehicle, raw.licensePlate ?? raw.plate);
   const event: Omit<WebhookEvent, 'summary'> = {
     id: raw.id,
     eventType,
     kind,
-    doorId: raw.doorID ?? raw.doorId,
-    deviceId: raw.deviceID ?? raw.deviceId,
+    doorId: raw.doorID ?? raw.doorId ?? raw.door_id ?? nestedId(raw.door, 'door') ?? raw.accessPointID ?? raw.accessPointId ?? nestedId(raw.accessPoint, 'door'),
+    deviceId: raw.deviceID ?? raw.deviceId ?? raw.device_id ?? nestedId(raw.device, 'device'),
     doorNumber: numbered?.[1] ? toSafeInteger(numbered[1]) : undefined,
     doorState,
     occurredAtMs: readSeconds(raw.eventOccurred) ?? readIsoUtc(raw.eventOccurredUTC),
@@ -105,6 +141,7 @@ export function parseWebhookEvent(body: unknown): WebhookEvent | { error: string
     toggleId: raw.toggleID ?? raw.toggleId,
     ownerUserId: raw.doorOwnerUserID ?? raw.doorOwnerUserId,
     user,
+    vehicle,
   };
   return { ...event, summary: summarize(event) };
 }
@@ -170,15 +207,60 @@ function readUser(raw: z.output<typeof userSchema>): WebhookUser | undefined {
     return undefined;
   }
   const user: WebhookUser = {};
-  if (raw.firstName) user.firstName = raw.firstName;
-  if (raw.lastName) user.lastName = raw.lastName;
+  const firstName = raw.firstName ?? raw.first_name;
+  const lastName = raw.lastName ?? raw.last_name;
+  if (firstName) user.firstName = firstName;
+  if (lastName) user.lastName = lastName;
   const email = raw.emailAddress ?? raw.email;
   if (email) user.email = email;
+  const name = raw.name ?? raw.fullName;
+  if (name) user.name = name;
   return Object.keys(user).length > 0 ? user : undefined;
 }
 
+/** The id in a nested `{ id }` (or `{ doorID }` / `{ deviceID }`) object. */
+function nestedId(holder: z.output<typeof idHolderSchema>, what: 'door' | 'device'): string | undefined {
+  if (!holder) {
+    return undefined;
+  }
+  return holder.id ?? (what === 'door' ? (holder.doorID ?? holder.doorId) : (holder.deviceID ?? holder.deviceId));
+}
+
+function readVehicle(raw: z.output<typeof vehicleSchema>, topLevelPlate: string | undefined): WebhookVehicle | undefined {
+  const vehicle: WebhookVehicle = {};
+  const plate = raw?.licensePlate ?? raw?.plate ?? raw?.licensePlateNumber ?? topLevelPlate;
+  if (plate) vehicle.licensePlate = plate;
+  if (raw?.make) vehicle.make = raw.make;
+  if (raw?.model) vehicle.model = raw.model;
+  const color = raw?.color ?? raw?.colour;
+  if (color) vehicle.color = color;
+  return Object.keys(vehicle).length > 0 ? vehicle : undefined;
+}
+
+/** "Ada Lovelace", else the whole name, else the e-mail address: who, for a log line (not yet cleaned). */
+function personOf(user: WebhookUser | undefined): string | undefined {
+  if (!user) {
+    return undefined;
+  }
+  return [user.firstName, user.lastName].filter(Boolean).join(' ') || user.name || user.email;
+}
+
+/** "Mallory Doe (mallory@example.com)": the person and, when there is both, the address. */
+function personWithEmail(user: WebhookUser | undefined): string | undefined {
+  const person = personOf(user);
+  return person && user?.email && person !== user.email ? `${clean(person)} (${clean(user.email)})` : person;
+}
+
+/** "vehicle AB-123 (red Ford Transit)", cleaned for a log line. */
+function describeVehicle(vehicle: WebhookVehicle): string {
+  const looks = [vehicle.color, vehicle.make, vehicle.model].filter(Boolean).map((part) => clean(part ?? '')).join(' ');
+  const plate = vehicle.licensePlate ? clean(vehicle.licensePlate) : 'without a plate';
+  return `vehicle ${plate}${looks ? ` (${looks})` : ''}`;
+}
+
 function summarize(event: Omit<WebhookEvent, 'summary'>): string {
-  const who = event.user && ([event.user.firstName, event.user.lastName].filter(Boolean).join(' ') || event.user.email);
+  // For an unauthorized person the address tells who it was when a name is shared or missing.
+  const who = event.kind === 'enforcer' ? personWithEmail(event.user) : personOf(event.user);
   const door = event.doorNumber !== undefined ? `door ${event.doorNumber} ` : '';
   let line = clean(event.eventType || '(no eventType)');
   if (event.doorState) {
@@ -186,6 +268,9 @@ function summarize(event: Omit<WebhookEvent, 'summary'>): string {
   }
   if (who) {
     line += ` by ${clean(who)}`;
+  }
+  if (event.vehicle) {
+    line += `${who ? ',' : ':'} ${describeVehicle(event.vehicle)}`;
   }
   if (event.channel) {
     line += ` (${clean(event.channel)})`;

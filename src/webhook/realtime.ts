@@ -5,6 +5,7 @@ import type { DoorState } from '../client/types.js';
 import type { WebhookConfig } from '../config.js';
 import type { ReportOutcome } from '../door/state-machine.js';
 import type { ReservedPort } from '../util/homebridge-ports.js';
+import { listForLog } from '../util/log-text.js';
 import { RecentIds } from '../util/recent-ids.js';
 import { WEBHOOK_MISS_GRACE_MS, WEBHOOK_MISS_WARN_INTERVAL_MS, WEBHOOK_SEEN_IDS_MAX, WEBHOOK_TEST_EVENT_TYPE } from '../settings.js';
 import { clean } from './event.js';
@@ -17,6 +18,8 @@ export interface RealtimeDoor {
   readonly name: string;
   /** Applies a state pushed by webhook; 'stale' when the event is older than one already applied. */
   applyEvent(state: DoorState, occurredAtMs: number | undefined, who: string): ReportOutcome | 'stale';
+  /** An enforcer event names the door: its access alert detects; false when it has none. Never moves the door. */
+  alertAccess?(): boolean;
 }
 
 /** Said after every reason the listener cannot start, so the user knows what still works. */
@@ -27,6 +30,8 @@ export interface RealtimeDeps {
   config: WebhookConfig;
   /** The door a webhook names, by door id or by controller and door number. */
   findDoor: (event: WebhookEvent) => RealtimeDoor | undefined;
+  /** The doors an enforcer event is about: the door it names, else every door of the controller it names. */
+  alertDoors?: (event: WebhookEvent) => RealtimeDoor[];
   now: () => number;
   /** The ports Homebridge listens on, read from its config; `complete` is false when config.json could not be read. */
   reservedPorts?: () => Promise<{ ports: ReservedPort[]; complete: boolean }>;
@@ -174,6 +179,10 @@ export class RealtimeUpdates {
       return;
     }
     this.arriving = true;
+    if (event.kind === 'enforcer') {
+      this.alert(event);
+      return;
+    }
     if (event.kind !== 'door-state') {
       log.info(`Webhook: ${event.summary}`);
       return;
@@ -189,6 +198,43 @@ export class RealtimeUpdates {
       log.debug(`Webhook older than the state ${door.name} shows; ignored: ${event.summary}`);
     }
   }
+
+  /**
+   * An enforcer event (an unauthorized user or vehicle): one info line with who, what and where, and the access alerts
+   * of the doors it names detect. Info, not a warning: the plugin's warnings ask the user to fix something, and a busy
+   * gate may see many such events; the motion sensor is what reaches the user. An event no alert can show gets one
+   * debug line more, saying why. It never moves a door and says nothing of a door's state.
+   */
+  private alert(event: WebhookEvent): void {
+    const { log } = this.deps;
+    const doors = this.deps.alertDoors?.(event) ?? [];
+    const alerted = doors.filter((door) => door.alertAccess?.() === true);
+    const where = doors.length > 0 ? ` at ${names(doors)}` : '';
+    const detects = alerted.length === 0 ? '' : `; access alert detecting for ${names(alerted)}`;
+    log.info(`Webhook: ${event.summary}${where}${detects}.`);
+    if (alerted.length === 0) {
+      log.debug(`No access alert shows this event: ${unplaced(event, doors)}.`);
+    }
+  }
+}
+
+/** Door names for one line: a controller with a hundred doors must not make a line of a hundred names. */
+function names(doors: RealtimeDoor[]): string {
+  return listForLog(doors.map((door) => door.name));
+}
+
+/** Why an enforcer event reaches no access alert. */
+function unplaced(event: WebhookEvent, doors: RealtimeDoor[]): string {
+  if (doors.length > 0) {
+    return `the access alert is off for ${names(doors)}`;
+  }
+  if (event.doorId !== undefined) {
+    return `this bridge shows no door ${clean(event.doorId)}`;
+  }
+  if (event.deviceId !== undefined) {
+    return `this bridge shows no door of controller ${clean(event.deviceId)}`;
+  }
+  return 'it names no door or controller';
 }
 
 /** "Ada Lovelace, Keypad" from the webhook's userThatToggled and channel. */

@@ -489,4 +489,21 @@ describe('control interface', () => {
     expect((await control(sim, 'doors/no-such-door/name', { name: 'Shed' })).status).toBe(404);
     expect((await control(sim, 'doors/no-such-door', { state: 'OPEN' })).status).toBe(404);
   });
+
+  it('sends the sample enforcer events: a user at a door, a vehicle at a controller only', async () => {
+    const receiver = await startReceiver();
+    const sim = await startSim({ webhook: { url: receiver.url, apiKey: 'secret' } });
+    expect((await control(sim, 'enforcer', { sample: 'unauthorized-user', doorId: SAMPLE_FRONT_GATE_ID })).status).toBe(200);
+    expect((await control(sim, 'enforcer', { sample: 'unauthorized-vehicle', deviceId: SAMPLE_SHARED_DEVICE_ID })).status).toBe(200);
+    await sim.flushWebhooks();
+    const bodies = sim.webhookDeliveries.map((delivery) => delivery.body);
+    expect(bodies).toMatchObject([
+      { eventType: 'enforcer_unauthorized_user', doorID: SAMPLE_FRONT_GATE_ID, userThatToggled: { firstName: 'Mallory' } },
+      { eventType: 'enforcer_unauthorized_vehicle', deviceID: SAMPLE_SHARED_DEVICE_ID, vehicle: { licensePlate: 'KX-482-PD' } },
+    ]);
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).not.toHaveProperty('doorID');
+    expect((await control(sim, 'enforcer', { sample: 'burglar', doorId: SAMPLE_FRONT_GATE_ID })).status).toBe(400);
+    expect((await control(sim, 'enforcer', { sample: 'unauthorized-user', doorId: 'no-such-door' })).status).toBe(404);
+  });
 });

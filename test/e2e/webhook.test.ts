@@ -28,9 +28,14 @@ const POLL_INTERVAL_S = 300;
 /** A webhook reaches HomeKit in milliseconds; this only absorbs a busy machine. */
 const REALTIME_WAIT_MS = 5_000;
 const BOOT_WAIT_MS = 20_000;
+/** The access alert's time in this test: short, since a real Homebridge runs on real time. */
+const ACCESS_ALERT_S = 2;
+/** Garage Door has an access alert (a motion sensor); the other doors have none. */
+const ACCESS_ALERT_OPTIONS = { accessAlertDuration: ACCESS_ALERT_S, doors: [{ id: SAMPLE_GARAGE_DOOR_ID, accessAlert: true }] };
 
-function webhookPlatform(baseUrl: string, webhook: Record<string, unknown>): Record<string, unknown> {
+function webhookPlatform(baseUrl: string, webhook: Record<string, unknown>, options: Record<string, unknown> = {}): Record<string, unknown> {
   return {
+    ...options,
     platform: 'AccessControl',
     name: 'Access Control',
     accessToken: TOKEN,
@@ -55,7 +60,7 @@ describe('webhooks over plain HTTP (behind a TLS proxy or tunnel)', () => {
     sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 500 });
     await sim.start();
     sim.setWebhook({ url: `http://127.0.0.1:${webhookPort}/hooks/access`, apiKey: API_KEY });
-    hb = await startHomebridge({ platforms: [webhookPlatform(sim.baseUrl, { port: webhookPort })] });
+    hb = await startHomebridge({ platforms: [webhookPlatform(sim.baseUrl, { port: webhookPort }, ACCESS_ALERT_OPTIONS)] });
     await hb.waitForLog(/Webhook listener on/, BOOT_WAIT_MS);
     controller = await pairController(hb);
     await controller.waitForAccessory(SAMPLE_SHARED_GATE_ID, BOOT_WAIT_MS);
@@ -134,10 +139,24 @@ describe('webhooks over plain HTTP (behind a TLS proxy or tunnel)', () => {
     await controller.waitFor(hasValue(CURRENT_DOOR_STATE.OPEN), await currentOf(SAMPLE_SHARED_GATE_ID), REALTIME_WAIT_MS);
   });
 
+  it('turns an enforcer event at a door with an access alert into motion for a short time, and moves nothing', async () => {
+    const motion = await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'MotionSensor', 'MotionDetected');
+    await expect(controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'MotionSensor', 'MotionDetected')).rejects.toThrow();
+    expect(await controller.read(motion)).toSatisfy((value) => value === false || value === 0);
+    const garage = await controller.read(await currentOf(SAMPLE_GARAGE_DOOR_ID));
+    const toggles = sim.countRequests('/endpoint/toggle');
+    sim.sendEnforcerEvent('unauthorized-user', { doorId: SAMPLE_GARAGE_DOOR_ID });
+    await controller.waitFor(hasValue(true), motion, REALTIME_WAIT_MS);
+    await hb.waitForLog(/Webhook: enforcer_unauthorized_user by Mallory Doe .* at Garage Door; access alert detecting for Garage Door\./, REALTIME_WAIT_MS);
+    await controller.waitFor(hasValue(false), motion, ACCESS_ALERT_S * 1000 + REALTIME_WAIT_MS);
+    expect(sim.countRequests('/endpoint/toggle')).toBe(toggles);
+    expect(await controller.read(await currentOf(SAMPLE_GARAGE_DOOR_ID))).toBe(garage);
+  });
+
   it('closes the listener on shutdown, so a restart finds the port free', async () => {
     const stopped = await hb.stop();
     expect(stopped.killed).toBe(false);
-    hb = await startHomebridge({ platforms: [webhookPlatform(sim.baseUrl, { port: webhookPort })], storageDir: hb.storageDir });
+    hb = await startHomebridge({ platforms: [webhookPlatform(sim.baseUrl, { port: webhookPort }, ACCESS_ALERT_OPTIONS)], storageDir: hb.storageDir });
     await hb.waitForLog(/Webhook listener on/, BOOT_WAIT_MS);
     expect(hb.log()).not.toMatch(/EADDRINUSE|already in use/);
     expect(hb.log()).not.toContain(API_KEY);

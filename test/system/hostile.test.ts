@@ -93,6 +93,17 @@ describe('outside text in the log', () => {
     expect((await rig.sim.sendRawWebhook(event)).status).toBe(200);
     expect((await rig.sim.sendRawWebhook({ ...event, id: 'other', doorID: hostile('nowhere') })).status).toBe(200);
     await vi.waitFor(() => expect(rig.texts('debug').some((t) => t.includes('came again'))).toBe(true));
+    // An enforcer event (an unauthorized user and vehicle) with hostile names, plate and door id.
+    const enforcer = {
+      id: 'enforcer',
+      // Four values of 10 KB each: the listener takes at most 64 KiB.
+      eventType: 'unauthorized_access',
+      doorID: hostile('nowhere-2'),
+      userThatToggled: { firstName: hostile('intruder-first'), emailAddress: 'intruder\n[Access Control] Forged line' },
+      vehicle: { licensePlate: hostile('plate'), make: hostile('make'), color: 'red\r\u001b[2J' },
+    };
+    expect((await rig.sim.sendRawWebhook(enforcer)).status).toBe(200);
+    await vi.waitFor(() => expect(rig.texts('debug').some((t) => t.startsWith('No access alert shows this event'))).toBe(true));
 
     // An unknown state and an unreadable part, both carrying hostile text.
     rig.sim.setFault('sync', {

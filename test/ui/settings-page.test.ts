@@ -102,6 +102,11 @@ describe('the settings page in the Homebridge UI', () => {
     await page.locator('#ac-readOnly').check();
     const gateRow = page.locator(`[data-door-row="${SAMPLE_FRONT_GATE_ID}"]`);
     await expect.poll(() => gateRow.locator('select[data-flag="readOnly"] option:checked').textContent()).toBe('As for all (on)');
+    // The access alert for all doors: each door's choice follows it; unticked again, nothing of it is saved.
+    await page.locator('#ac-accessAlert').check();
+    await expect.poll(() => gateRow.locator('select[data-flag="accessAlert"] option:checked').textContent()).toBe('As for all (on)');
+    expect(await page.locator('#ac-accessAlertDuration').getAttribute('placeholder')).toBe('30 (default)');
+    await page.locator('#ac-accessAlert').uncheck();
     await gateRow.locator('input[data-field="name"]').fill('Street Gate');
     await gateRow.locator('input[data-field="name"]').press('Tab');
     await waitForAccepted(page);

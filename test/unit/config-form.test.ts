@@ -99,6 +99,8 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
       leftOpenSensor: false,
       contactSensor: false,
       hideBattery: false,
+      // A checkbox added since (the access alert) writes its false the same way.
+      accessAlert: false,
     });
     const result = parseConfig(saved);
     expect(result).toMatchObject({ ok: true, ignored: [] });

@@ -188,6 +188,24 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
     expect(configOf(raw)).toMatchObject({ name: 'Access Control', pollInterval: 15, transitionTimeout: 60, lowBatteryThreshold: 20, includeDoors: 'all', leftOpenAfter: undefined });
   });
 
+  it('reads the access alert and its time, and falls back to off and the default time for values it cannot use', () => {
+    expect(configOf({})).toMatchObject({ accessAlert: false, accessAlertDuration: 30 });
+    expect(configOf({ accessAlert: true, accessAlertDuration: 3600, doors: [{ id: 'a', accessAlert: false }] })).toMatchObject({
+      accessAlert: true,
+      accessAlertDuration: 3600,
+      doors: [{ id: 'a', accessAlert: false }],
+    });
+    expect(ignoredOf({ accessAlert: 'yes', accessAlertDuration: 0 })).toEqual([
+      'accessAlert must be true or false; the default, off, is used',
+      'accessAlertDuration must be at least 1 seconds; the default, 30 seconds, is used',
+    ]);
+    expect(ignoredOf({ accessAlertDuration: 3601 })).toEqual(['accessAlertDuration must be at most 3600 seconds; the default, 30 seconds, is used']);
+    expect(configOf({ accessAlertDuration: 2.5 }).accessAlertDuration).toBe(30);
+    expect(ignoredOf({ doors: [{ id: 'a', accessAlert: 'on', contactSensor: true }] })).toEqual([
+      'doors.0 (id "a") accessAlert must be true or false; that setting is ignored for this door',
+    ]);
+  });
+
   it('turns a bad global switch off, but a bad global readOnly makes every door read-only', () => {
     const raw = { automationSwitch: 'yes', leftOpenSensor: 1, contactSensor: 'true', readOnly: 'no' };
     expect(ignoredOf(raw)).toEqual([
@@ -366,6 +384,8 @@ describe('config.schema.json', () => {
     leftOpenAfter: { maximum: { form: undefined, why: NO_MAXIMUM } },
     contactSensor: { default: { form: undefined, why: NO_DEFAULT } },
     hideBattery: { default: { form: undefined, why: NO_DEFAULT } },
+    accessAlert: { default: { form: undefined, why: NO_DEFAULT } },
+    accessAlertDuration: { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
     doors: { default: { form: undefined, why: NO_DEFAULT } },
     'doors[].leftOpenAfter': { maximum: { form: undefined, why: NO_MAXIMUM } },
     includeDeviceIds: { default: { form: undefined, why: NO_DEFAULT } },

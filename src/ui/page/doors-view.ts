@@ -27,6 +27,7 @@ const FLAG_TITLES: Record<DoorFlag, string> = {
   leftOpenSensor: 'Left-open sensor',
   contactSensor: 'Contact sensor',
   hideBattery: 'Hide battery',
+  accessAlert: 'Access alert',
 };
 
 function describe(door: DoorView): string {

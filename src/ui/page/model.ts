@@ -5,7 +5,7 @@ export type Block = Record<string, unknown>;
 /** A per-door option: inherit the value set for all doors, or override it. */
 export type Choice = 'inherit' | 'on' | 'off';
 /** The on/off door options; the automation switch has modes (SWITCH_MODES). */
-export const DOOR_FLAGS = ['readOnly', 'leftOpenSensor', 'contactSensor', 'hideBattery'] as const;
+export const DOOR_FLAGS = ['readOnly', 'leftOpenSensor', 'contactSensor', 'hideBattery', 'accessAlert'] as const;
 export type DoorFlag = (typeof DOOR_FLAGS)[number];
 /** The automation switch: none, open only (on opens, it turns itself off again, off does nothing), open and close. */
 export const SWITCH_MODES = ['off', 'open', 'open-close'] as const;

@@ -154,6 +154,7 @@ async function main(): Promise<void> {
     bindNumber(store, 'transitionTimeout', { min: 10, max: 600, unit: 'seconds' }),
     bindNumber(store, 'lowBatteryThreshold', { min: 0, max: 100, unit: 'percent' }),
     bindNumber(store, 'leftOpenAfter', { min: 1, max: 86400, unit: 'seconds' }),
+    bindNumber(store, 'accessAlertDuration', { min: 1, max: 3600, unit: 'seconds' }),
     bindNumber(store, 'webhook.port', { min: 1, max: 65535, unit: '' }),
     bindText(store, 'webhook.apiKey'),
     bindText(store, 'webhook.path', pathProblem),

@@ -34,7 +34,7 @@ function makeDoor(overrides: Partial<Door> = {}): Door {
 
 const device: Device = { id: 'dev-1', active: true, softwareVersion: '2.4.1', ownerName: 'Ada', timeBeforeDoorOpenAlert: 60, doors: [] };
 
-const NO_EXTRAS: DoorOptions = { name: undefined, readOnly: false, automationSwitch: 'off', leftOpenSensor: false, leftOpenAfterS: undefined, contactSensor: false, hideBattery: false };
+const NO_EXTRAS: DoorOptions = { name: undefined, readOnly: false, automationSwitch: 'off', leftOpenSensor: false, leftOpenAfterS: undefined, contactSensor: false, hideBattery: false, accessAlert: false, accessAlertDurationS: 30 };
 
 function setup(toggle: (doorId: string, state: DoorState) => Promise<void> = () => Promise.resolve(), options: DoorOptions = NO_EXTRAS) {
   const clock = { now: 0 };

@@ -29,12 +29,22 @@ const door = (id: string, relationship: string | undefined): Door => ({
 describe('doorOptions', () => {
   it('gives every door the global options, and a door its own where set', () => {
     const c = config({ readOnly: true, contactSensor: true, doors: [{ id: 'b', name: 'Back Gate', readOnly: false, automationSwitch: true, leftOpenAfter: 45 }] });
-    expect(doorOptions(c, 'a')).toEqual({ name: undefined, readOnly: true, automationSwitch: 'off', leftOpenSensor: false, leftOpenAfterS: undefined, contactSensor: true, hideBattery: false });
-    expect(doorOptions(c, 'b')).toEqual({ name: 'Back Gate', readOnly: false, automationSwitch: 'open', leftOpenSensor: false, leftOpenAfterS: 45, contactSensor: true, hideBattery: false });
+    expect(doorOptions(c, 'a')).toEqual({ name: undefined, readOnly: true, automationSwitch: 'off', leftOpenSensor: false, leftOpenAfterS: undefined, contactSensor: true, hideBattery: false, accessAlert: false, accessAlertDurationS: 30 });
+    expect(doorOptions(c, 'b')).toEqual({ name: 'Back Gate', readOnly: false, automationSwitch: 'open', leftOpenSensor: false, leftOpenAfterS: 45, contactSensor: true, hideBattery: false, accessAlert: false, accessAlertDurationS: 30 });
   });
 
   it('has every extra off by default', () => {
-    expect(doorOptions(config({}), 'a')).toMatchObject({ readOnly: false, automationSwitch: 'off', leftOpenSensor: false, contactSensor: false });
+    expect(doorOptions(config({}), 'a')).toMatchObject({ readOnly: false, automationSwitch: 'off', leftOpenSensor: false, contactSensor: false, accessAlert: false });
+  });
+
+  it('turns the access alert on for all doors or per door, with one duration for all', () => {
+    const c = config({ accessAlert: true, accessAlertDuration: 90, doors: [{ id: 'b', accessAlert: false }, { id: 'c', readOnly: true }] });
+    expect([doorOptions(c, 'a'), doorOptions(c, 'b'), doorOptions(c, 'c')].map((o) => [o.accessAlert, o.accessAlertDurationS])).toEqual([
+      [true, 90],
+      [false, 90],
+      [true, 90],
+    ]);
+    expect(doorOptions(config({ doors: [{ id: 'a', accessAlert: true }] }), 'a').accessAlert).toBe(true);
   });
 
   it('reads an old config\'s automationSwitch true as open only, and each mode by name, globally and per door', () => {

@@ -106,3 +106,62 @@ describe('parseWebhookEvent', () => {
     expect(parseWebhookEvent([])).toEqual({ error: 'the body is not a JSON object (got an array)' });
   });
 });
+
+describe('parseWebhookEvent of enforcer events (their body is not in the contract: read liberally)', () => {
+  it('reads an unauthorized user at a door: where, who with address, and the channel', () => {
+    const event = parse({
+      id: 'e-1',
+      eventType: 'enforcer_unauthorized_user',
+      doorID: 'door-1',
+      deviceID: 'device-1',
+      channel: 'Keypad',
+      userThatToggled: { firstName: 'Mallory', lastName: 'Doe', emailAddress: 'mallory@example.com' },
+    });
+    expect(event).toMatchObject({ kind: 'enforcer', doorId: 'door-1', deviceId: 'device-1', doorState: undefined });
+    expect(event.summary).toBe('enforcer_unauthorized_user by Mallory Doe (mallory@example.com) (Keypad)');
+  });
+
+  it('reads an unauthorized vehicle at a controller only, from a vehicle object or a plate at the top', () => {
+    const event = parse({
+      eventType: 'unauthorized_vehicle',
+      deviceId: 'device-2',
+      vehicle: { licensePlate: 'KX-482-PD', make: 'Ford', model: 'Transit', colour: 'white' },
+    });
+    expect(event).toMatchObject({ kind: 'enforcer', doorId: undefined, deviceId: 'device-2' });
+    expect(event.vehicle).toEqual({ licensePlate: 'KX-482-PD', make: 'Ford', model: 'Transit', color: 'white' });
+    expect(event.summary).toBe('unauthorized_vehicle: vehicle KX-482-PD (white Ford Transit)');
+    expect(parse({ eventType: 'unauthorized_vehicle', plate: 4242 }).summary).toBe('unauthorized_vehicle: vehicle 4242');
+    expect(parse({ eventType: 'unauthorized_vehicle', vehicle: { make: 'Ford' } }).summary).toBe('unauthorized_vehicle: vehicle without a plate (Ford)');
+  });
+
+  it('reads other plausible spellings: snake case, nested door, access point and device objects, a user object', () => {
+    expect(parse({ eventType: 'unauthorized_access', door_id: 'd1', device_id: 'c1' })).toMatchObject({ doorId: 'd1', deviceId: 'c1' });
+    expect(parse({ eventType: 'unauthorized_access', door: { id: 'd2' }, device: { deviceID: 'c2' } })).toMatchObject({ doorId: 'd2', deviceId: 'c2' });
+    expect(parse({ eventType: 'unauthorized_access', accessPoint: { id: 'd3' } }).doorId).toBe('d3');
+    expect(parse({ eventType: 'unauthorized_access', accessPointId: 'd4' }).doorId).toBe('d4');
+    // The contract's own spelling wins over a guess.
+    expect(parse({ eventType: 'unauthorized_access', doorID: 'd5', door: { id: 'other' } }).doorId).toBe('d5');
+    const person = parse({ eventType: 'unauthorized_access', user: { first_name: 'Eve', last_name: 'Adams' } });
+    expect(person.summary).toBe('unauthorized_access by Eve Adams');
+    expect(parse({ eventType: 'unauthorized_access', user: { name: 'Trudy' } }).summary).toBe('unauthorized_access by Trudy');
+  });
+
+  it('survives hostile bodies: nested garbage, numbers, huge values and line breaks stay out of one bounded line', () => {
+    const huge = 'x'.repeat(100_000);
+    const event = parse({
+      eventType: 'unauthorized_access\n[Access Control] Forged line',
+      door: [1, 2, 3],
+      device: 'not an object',
+      accessPoint: { id: { deeper: true } },
+      user: { firstName: `Mal\nlory${huge}`, lastName: ['x'], emailAddress: 42 },
+      vehicle: { licensePlate: `AB\r\u2028CD${huge}`, make: null, model: { a: 1 }, color: 7 },
+      licensePlate: { nested: 'x' },
+    });
+    expect(event).toMatchObject({ kind: 'enforcer', doorId: undefined, deviceId: undefined });
+    // eslint-disable-next-line no-control-regex
+    expect(event.summary).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+    expect(event.summary.length).toBeLessThan(400);
+    expect(event.summary).toMatch(/^unauthorized_access \[Access Control\] Forged line by Mal lory/);
+    expect(event.summary).toMatch(/vehicle AB CD.*\(7\)$/);
+  });
+});

@@ -105,6 +105,19 @@ describe('settings page model', () => {
     expect(tidy(saved, defaults)).toEqual({ ...base, transitionTimeout: 90, doors: [{ id: 'door-4', contactSensor: true }] });
   });
 
+  it('writes the access alert like the other door options: on for all doors, a door\'s own choice, its time only when not the default', () => {
+    const all = setField(base, 'accessAlert', true);
+    expect(doorChoice(all, 'door-1', 'accessAlert')).toBe('inherit');
+    const oneOff = setDoorChoice(all, 'door-1', 'accessAlert', 'off');
+    expect(oneOff.doors).toEqual([{ id: 'door-1', accessAlert: false }]);
+    expect(doorChoice(oneOff, 'door-1', 'accessAlert')).toBe('off');
+    expect(setDoorChoice(oneOff, 'door-1', 'accessAlert', 'inherit')).toEqual(all);
+    const timed = setField(all, 'accessAlertDuration', 120);
+    expect(tidy(timed, defaults)).toEqual({ ...base, accessAlert: true, accessAlertDuration: 120 });
+    // Off and the default time are what the plugin uses anyway: not written.
+    expect(tidy({ ...base, accessAlert: false, accessAlertDuration: 30 }, defaults)).toEqual(base);
+  });
+
   it('lets controllers in and out with the smallest change, never emptying an "only these" list into "all"', () => {
     let block = setControllerIncluded(base, 'dev-a', false);
     expect(block.excludeDeviceIds).toEqual(['dev-a']);

@@ -1,0 +1,67 @@
+// The access alert: a MotionSensor that detects for a while after an enforcer event (an unauthorized user or vehicle) names the door.
+import type { API, PlatformAccessory, Service } from 'homebridge';
+
+import type { Clock } from '../util/clock.js';
+
+/** Keeps the service stable across restarts and apart from the door's other services. */
+const SUBTYPE = 'access-alert';
+
+/**
+ * Home notifies on a motion sensor turning to detected (when the user turns its notifications on), so an enforcer
+ * event reaches a phone instead of only the log. It detects for the configured time after the last event; another
+ * event meanwhile extends it. It never touches the door. Reads answer from memory and never "No Response": its facts
+ * come from webhooks, not from the syncs whose failure makes the door answer No Response, and an intruder at a door
+ * whose syncs fail is still worth showing.
+ */
+export class AccessAlertSensor {
+  private readonly service: Service;
+  private detected = false;
+  private timer: unknown;
+
+  constructor(
+    private readonly api: API,
+    accessory: PlatformAccessory,
+    doorName: string,
+    private readonly durationMs: number,
+    private readonly clock: Clock,
+  ) {
+    const { Characteristic: C, Service: S } = api.hap;
+    this.service = accessory.getServiceById(S.MotionSensor, SUBTYPE) ?? accessory.addService(S.MotionSensor, `${doorName} Access Alert`, SUBTYPE);
+    // A restart forgets any alert in progress: the cached value must not say "detected" for ever.
+    this.service.updateCharacteristic(C.MotionDetected, false);
+    this.service.getCharacteristic(C.MotionDetected).onGet(() => this.detected);
+  }
+
+  static remove(api: API, accessory: PlatformAccessory): void {
+    const service = accessory.getServiceById(api.hap.Service.MotionSensor, SUBTYPE);
+    if (service) {
+      accessory.removeService(service);
+    }
+  }
+
+  /** Whether an accessory already has the sensor (a config that cannot be read keeps what is there). */
+  static present(api: API, accessory: PlatformAccessory): boolean {
+    return accessory.getServiceById(api.hap.Service.MotionSensor, SUBTYPE) !== undefined;
+  }
+
+  /** An enforcer event named the door: detect now, until the duration has passed since this event. */
+  trigger(): void {
+    this.clock.clearTimeout(this.timer);
+    this.timer = this.clock.setTimeout(() => this.clear(), this.durationMs);
+    if (!this.detected) {
+      this.detected = true;
+      this.service.updateCharacteristic(this.api.hap.Characteristic.MotionDetected, true);
+    }
+  }
+
+  dispose(): void {
+    this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private clear(): void {
+    this.timer = undefined;
+    this.detected = false;
+    this.service.updateCharacteristic(this.api.hap.Characteristic.MotionDetected, false);
+  }
+}

@@ -1,0 +1,104 @@
+// RealtimeUpdates and enforcer events: one line with who and where, the named doors' access alerts, never a door moved.
+import { describe, expect, it } from 'vitest';
+
+import { RealtimeUpdates } from '../../../src/webhook/realtime.js';
+import type { RealtimeDoor } from '../../../src/webhook/realtime.js';
+import { parseWebhookEvent } from '../../../src/webhook/event.js';
+import { captureLog } from '../../support/log.js';
+
+interface TestDoor extends RealtimeDoor {
+  id: string;
+  deviceId: string;
+  alerts: number;
+  applied: number;
+}
+
+function door(id: string, deviceId: string, name: string, alertOn: boolean): TestDoor {
+  const d: TestDoor = {
+    id,
+    deviceId,
+    name,
+    alerts: 0,
+    applied: 0,
+    applyEvent: () => {
+      d.applied += 1;
+      return 'changed';
+    },
+    alertAccess: () => {
+      if (alertOn) d.alerts += 1;
+      return alertOn;
+    },
+  };
+  return d;
+}
+
+function setup() {
+  const doors = [door('d1', 'c1', 'Front Gate', true), door('d2', 'c1', 'Garage Door', false), door('d3', 'c1', 'Back Gate', true), door('d4', 'c2', 'Shed', false)];
+  const log = captureLog();
+  const realtime = new RealtimeUpdates({
+    log,
+    config: { port: 0, host: '127.0.0.1', apiKey: 'a'.repeat(96), headerName: 'X-Service-API-Key', reconcileInterval: 300 },
+    findDoor: (event) => doors.find((d) => d.id === event.doorId),
+    // As the platform does: the door named, else every door of the controller named.
+    alertDoors: (event) =>
+      event.doorId !== undefined ? doors.filter((d) => d.id === event.doorId) : doors.filter((d) => event.deviceId !== undefined && d.deviceId === event.deviceId),
+    now: () => 0,
+  });
+  const send = (body: Record<string, unknown>): void => {
+    const event = parseWebhookEvent({ eventType: 'enforcer_unauthorized_user', ...body });
+    if ('error' in event) throw new Error(event.error);
+    realtime.apply(event);
+  };
+  const alerts = (): Record<string, number> => Object.fromEntries(doors.map((d) => [d.name, d.alerts]));
+  return { doors, log, realtime, send, alerts };
+}
+
+describe('enforcer webhooks', () => {
+  it('alert the door they name, with one info line saying who and where, and move nothing', () => {
+    const t = setup();
+    t.send({ id: 'e1', doorID: 'd1', deviceID: 'c1', doorState: 'OPEN', userThatToggled: { firstName: 'Mallory', lastName: 'Doe' }, channel: 'Keypad' });
+    expect(t.alerts()).toEqual({ 'Front Gate': 1, 'Garage Door': 0, 'Back Gate': 0, Shed: 0 });
+    expect(t.log.lines).toEqual([
+      { level: 'info', text: 'Webhook: enforcer_unauthorized_user: OPEN by Mallory Doe (Keypad) at Front Gate; access alert detecting for Front Gate.' },
+    ]);
+    // Not a door-state event: no door applies it, even with a doorState in the body.
+    expect(t.doors.map((d) => d.applied)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('naming only a controller, alert every door of it that has the alert on', () => {
+    const t = setup();
+    t.send({ eventType: 'unauthorized_vehicle', deviceID: 'c1', vehicle: { licensePlate: 'KX-482-PD' } });
+    expect(t.alerts()).toEqual({ 'Front Gate': 1, 'Garage Door': 0, 'Back Gate': 1, Shed: 0 });
+    expect(t.log.texts('info')).toEqual([
+      'Webhook: unauthorized_vehicle: vehicle KX-482-PD at Front Gate; Garage Door; Back Gate; access alert detecting for Front Gate; Back Gate.',
+    ]);
+    expect(t.log.texts('debug')).toEqual([]);
+  });
+
+  it('that no alert can show keep their info line and say why at debug, never as a warning or an error', () => {
+    const t = setup();
+    t.send({ id: 'a', doorID: 'd2' });
+    t.send({ id: 'b', doorID: 'unknown-door', deviceID: 'c1' });
+    t.send({ id: 'c', deviceID: 'unknown-controller' });
+    t.send({ id: 'd', deviceID: 'c2' });
+    t.send({ id: 'e' });
+    expect(t.alerts()).toEqual({ 'Front Gate': 0, 'Garage Door': 0, 'Back Gate': 0, Shed: 0 });
+    expect(t.log.texts('debug')).toEqual([
+      'No access alert shows this event: the access alert is off for Garage Door.',
+      // A door id this bridge does not show is not widened to its controller: that would alert the wrong doors.
+      'No access alert shows this event: this bridge shows no door unknown-door.',
+      'No access alert shows this event: this bridge shows no door of controller unknown-controller.',
+      'No access alert shows this event: the access alert is off for Shed.',
+      'No access alert shows this event: it names no door or controller.',
+    ]);
+    expect(t.log.texts('info')).toHaveLength(5);
+    expect([...t.log.texts('warn'), ...t.log.texts('error')]).toEqual([]);
+  });
+
+  it('alert once for an event id sent twice', () => {
+    const t = setup();
+    t.send({ id: 'same', doorID: 'd1' });
+    t.send({ id: 'same', doorID: 'd1' });
+    expect(t.alerts()['Front Gate']).toBe(1);
+  });
+});
