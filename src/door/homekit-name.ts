@@ -2,7 +2,8 @@
 import { oneLine } from '../util/log-text.js';
 
 const DISALLOWED = /[^\p{L}\p{N} '.,-]+/gu;
-const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}']+$/gu;
+// The Home app also refuses a name that ends in an apostrophe (HAP-NodeJS 2.x's checkName warns about it): none at either end.
+const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
 /** HomeKit shows long names cut anyway; a bound keeps a hostile name from bloating the accessory cache. */
 const MAX_NAME_LENGTH = 64;
 

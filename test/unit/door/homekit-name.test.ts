@@ -8,6 +8,8 @@ describe('homeKitName', () => {
     expect(homeKitName('Front Gate', 'x')).toBe('Front Gate');
     expect(homeKitName('  #1 Gate (north)! ', 'x')).toBe('1 Gate north');
     expect(homeKitName("Ada's Garage", 'x')).toBe("Ada's Garage");
+    // The Home app refuses a name that ends in an apostrophe.
+    expect(homeKitName("The Jones' ", 'x')).toBe('The Jones');
     expect(homeKitName('🚪🚪', 'Door 1234')).toBe('Door 1234');
   });
 });
