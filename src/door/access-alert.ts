@@ -2,6 +2,7 @@
 import type { API, PlatformAccessory, Service } from 'homebridge';
 
 import type { Clock } from '../util/clock.js';
+import { ensureNamedService } from './door-name.js';
 
 /** Keeps the service stable across restarts and apart from the door's other services. */
 const SUBTYPE = 'access-alert';
@@ -26,7 +27,7 @@ export class AccessAlertSensor {
     private readonly clock: Clock,
   ) {
     const { Characteristic: C, Service: S } = api.hap;
-    this.service = accessory.getServiceById(S.MotionSensor, SUBTYPE) ?? accessory.addService(S.MotionSensor, `${doorName} Access Alert`, SUBTYPE);
+    this.service = ensureNamedService(api.hap, accessory, S.MotionSensor, `${doorName} Access Alert`, SUBTYPE);
     // A restart forgets any alert in progress: the cached value must not say "detected" for ever.
     this.service.updateCharacteristic(C.MotionDetected, false);
     this.service.getCharacteristic(C.MotionDetected).onGet(() => this.detected);

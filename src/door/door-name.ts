@@ -1,5 +1,5 @@
 // Which name a door shows: the one the user chose (plugin settings, then Home app), else the account's; and where it goes.
-import type { Characteristic, HAP, PlatformAccessory, Service } from 'homebridge';
+import type { Characteristic, HAP, PlatformAccessory, Service, WithUUID } from 'homebridge';
 
 import type { DoorContext } from './context.js';
 import { homeKitName } from './homekit-name.js';
@@ -44,6 +44,17 @@ export function configuredNameOf(hap: HAP, service: Service, name: string): Char
     return service.getCharacteristic(C.ConfiguredName);
   }
   return service.addCharacteristic(C.ConfiguredName).updateValue(name);
+}
+
+/**
+ * A door's extra service (switch, sensors), found by subtype or added under `name`, with a ConfiguredName: without one,
+ * iOS 16 and later show every service of an accessory under the accessory's name, so "Front Gate Switch" would read
+ * "Front Gate" beside the door itself. A ConfiguredName the user changed in the Home app is kept (it is cached).
+ */
+export function ensureNamedService(hap: HAP, accessory: PlatformAccessory, type: WithUUID<typeof Service>, name: string, subtype: string): Service {
+  const service = accessory.getServiceById(type, subtype) ?? accessory.addService(type, name, subtype);
+  configuredNameOf(hap, service, name);
+  return service;
 }
 
 /**

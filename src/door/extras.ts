@@ -8,16 +8,13 @@ import { AUTOMATION_SWITCH_RESET_MS, DEFAULT_ACCESS_ALERT_DURATION_S } from '../
 import type { Clock } from '../util/clock.js';
 import type { AutomationSwitchMode } from './options.js';
 import { AccessAlertSensor } from './access-alert.js';
+import { ensureNamedService } from './door-name.js';
 
 /** Answers a read from memory, or throws "No Response" while the door is unavailable. */
 export type Answer = <T extends CharacteristicValue>(value: T) => T;
 
 /** Subtypes tell a door's services of one kind apart and keep them stable across restarts. */
 const SUBTYPE = { automationSwitch: 'automation-switch', leftOpen: 'left-open', contact: 'contact' } as const;
-
-function ensure(accessory: PlatformAccessory, type: WithUUID<typeof Service>, name: string, subtype: string): Service {
-  return accessory.getServiceById(type, subtype) ?? accessory.addService(type, name, subtype);
-}
 
 function drop(accessory: PlatformAccessory, type: WithUUID<typeof Service>, subtype: string): void {
   const service = accessory.getServiceById(type, subtype);
@@ -47,7 +44,7 @@ export class AutomationSwitch {
     private readonly view: Pick<DoorView, 'answer' | 'target' | 'command' | 'available' | 'log' | 'clock'> & { name: () => string },
   ) {
     const { Characteristic: C, Service: S } = api.hap;
-    this.service = ensure(accessory, S.Switch, `${doorName} Switch`, SUBTYPE.automationSwitch);
+    this.service = ensureNamedService(api.hap, accessory, S.Switch, `${doorName} Switch`, SUBTYPE.automationSwitch);
     this.service
       .getCharacteristic(C.On)
       .onGet(() => view.answer(this.mode === 'open' ? this.momentarilyOn : view.target() === 'OPEN'))
@@ -119,7 +116,7 @@ export class LeftOpenSensor {
     private readonly clock: Clock,
   ) {
     const { Characteristic: C, Service: S } = api.hap;
-    this.service = ensure(accessory, S.OccupancySensor, `${doorName} Left Open`, SUBTYPE.leftOpen);
+    this.service = ensureNamedService(api.hap, accessory, S.OccupancySensor, `${doorName} Left Open`, SUBTYPE.leftOpen);
     this.service.getCharacteristic(C.OccupancyDetected).onGet(() => answer(this.occupancy()));
   }
 
@@ -163,7 +160,7 @@ export class DoorContactSensor {
     private readonly reported: () => DoorState,
   ) {
     const { Characteristic: C, Service: S } = api.hap;
-    this.service = ensure(accessory, S.ContactSensor, `${doorName} Contact`, SUBTYPE.contact);
+    this.service = ensureNamedService(api.hap, accessory, S.ContactSensor, `${doorName} Contact`, SUBTYPE.contact);
     this.service.getCharacteristic(C.ContactSensorState).onGet(() => answer(this.state()));
   }
 

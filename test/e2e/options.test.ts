@@ -172,6 +172,8 @@ describe('door options with a real Homebridge and a HomeKit controller', () => {
     await controller.waitFor((value) => value === 'Carport', await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'GarageDoorOpener', 'Name'), WAIT_MS);
     expect(await controller.read(await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'GarageDoorOpener', 'ConfiguredName'))).toBe('Carport');
     expect(await controller.read(await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'Switch', 'Name'))).toBe('Carport Switch');
+    // The switch has a ConfiguredName of its own (else iOS shows it under the door's name), and it follows too.
+    expect(await controller.read(await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'Switch', 'ConfiguredName'))).toBe('Carport Switch');
     await hb.waitForLog(/Garage Door was renamed Carport in the account; renamed in Home\./, WAIT_MS, { fromLine: mark });
     await hb.waitForLog(/Driveway was renamed Main Gate in the account; it keeps the name given in the Home app\./, WAIT_MS, { fromLine: mark });
     expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'ConfiguredName'))).toBe('Driveway');

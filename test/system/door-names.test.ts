@@ -67,7 +67,10 @@ async function boot(extra: Record<string, unknown> = {}, cache: Cache = []) {
       name: opener?.getCharacteristic(C.Name).value,
       configuredName: opener?.getCharacteristic(C.ConfiguredName).value,
       switchName: a.getServiceById(S.Switch, 'automation-switch')?.getCharacteristic(C.Name).value,
+      // iOS 16 and later show an extra without a ConfiguredName under the door's own name.
+      switchConfiguredName: a.getServiceById(S.Switch, 'automation-switch')?.getCharacteristic(C.ConfiguredName).value,
       contactName: a.getServiceById(S.ContactSensor, 'contact')?.getCharacteristic(C.Name).value,
+      contactConfiguredName: a.getServiceById(S.ContactSensor, 'contact')?.getCharacteristic(C.ConfiguredName).value,
     };
   };
   /** The user renames the door in the Home app: the controller writes ConfiguredName. */
@@ -84,7 +87,9 @@ const allNamed = (name: string) => ({
   name,
   configuredName: name,
   switchName: `${name} Switch`,
+  switchConfiguredName: `${name} Switch`,
   contactName: `${name} Contact`,
+  contactConfiguredName: `${name} Contact`,
 });
 
 describe('door names', () => {
@@ -103,6 +108,19 @@ describe('door names', () => {
     await again.poll(POLLS);
     expect(again.names(gate.id)).toEqual(allNamed('Main Gate'));
     expect(infos(again.log, 'named')).toEqual([]);
+    await again.platform.shutdown();
+  });
+
+  it('keeps a name given to an extra in the Home app (its ConfiguredName) through renames in the account and restarts', async () => {
+    const t = await boot();
+    const switchName = (a: ReturnType<typeof t.accessory>) => a.getServiceById(S.Switch, 'automation-switch')?.getCharacteristic(C.ConfiguredName);
+    await switchName(t.accessory(gate.id))?.handleSetRequest('Gate Opener');
+    sim.renameDoor(gate.id, 'Main Gate');
+    await t.poll(POLLS);
+    expect(t.names(gate.id)).toEqual({ ...allNamed('Main Gate'), switchConfiguredName: 'Gate Opener' });
+    await t.platform.shutdown();
+    const again = await boot({}, t.api.savedCache());
+    expect(switchName(again.accessory(gate.id))?.value).toBe('Gate Opener');
     await again.platform.shutdown();
   });
 
