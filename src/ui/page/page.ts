@@ -20,13 +20,15 @@ async function cachedDoors(platform: string): Promise<DoorView[]> {
   const cached = await hb.getCachedAccessories().catch(() => []);
   return cached
     .filter((accessory) => accessory.platform === platform && typeof accessory.context.doorId === 'string')
-    .map((accessory) => {
+    .map((accessory): DoorView => {
       // The cache is the plugin's own DoorContext, but read as outside data: it may come from an older version.
       const context = accessory.context as Record<string, unknown>;
       const state = context.state;
+      // The account's name, as the signed-in list shows it: `name` is the shown one, a Name in Home among them.
+      const name = typeof context.accountName === 'string' ? context.accountName : typeof context.name === 'string' ? context.name : accessory.displayName;
       return {
         id: String(context.doorId),
-        name: typeof context.name === 'string' ? context.name : accessory.displayName,
+        name,
         controllerId: typeof context.deviceId === 'string' ? context.deviceId : '',
         state: state === 'OPEN' || state === 'CLOSED' ? state : null,
         active: true,
@@ -35,7 +37,9 @@ async function cachedDoors(platform: string): Promise<DoorView[]> {
         sensor: false,
         batteryPct: undefined,
       };
-    });
+    })
+    // By name: the cache's own order changes each time Homebridge rewrites an accessory (a rename, say).
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 function renderCheck(store: Store): void {
