@@ -124,6 +124,9 @@ describe('the settings page in the Homebridge UI', () => {
     const { settings, page } = await openPage();
     await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
     await page.locator(`[data-door-row="${SAMPLE_GARAGE_DOOR_ID}"] select[data-flag="contactSensor"]`).selectOption('on');
+    // Hide battery is offered only for the door with a bluetooth sensor.
+    expect(await page.locator(`[data-door-row="${SAMPLE_FRONT_GATE_ID}"] select[data-flag="hideBattery"]`).count()).toBe(1);
+    expect(await page.locator(`[data-door-row="${SAMPLE_GARAGE_DOOR_ID}"] select[data-flag="hideBattery"]`).count()).toBe(0);
     await waitForAccepted(page);
     const saved = await harness().save(settings);
     expect(saved.blocks[0]?.doors).toEqual([

@@ -44,6 +44,14 @@ function describe(door: DoorView): string {
   return parts.join(' · ');
 }
 
+/**
+ * Hide battery only means something for a door with a sensor; a door whose sensor is unknown (the service cannot be
+ * reached) shows it only when it is already set, so a saved choice can still be seen and taken back.
+ */
+function offersBattery(store: Store, door: DoorView): boolean {
+  return door.sensor || doorChoice(store.block, door.id, 'hideBattery') !== 'inherit';
+}
+
 function choiceSelect(store: Store, door: DoorView, flag: DoorFlag): HTMLSelectElement {
   const global = getField(store.block, flag) === true ? 'on' : 'off';
   const current = doorChoice(store.block, door.id, flag);
@@ -108,7 +116,9 @@ function doorRow(store: Store, door: DoorView): HTMLElement {
       labelled('Name in Home', name),
       labelled(FLAG_TITLES.readOnly, choiceSelect(store, door, 'readOnly')),
       labelled('Automation switch', switchSelect(store, door)),
-      ...DOOR_FLAGS.filter((flag) => flag !== 'readOnly').map((flag) => labelled(FLAG_TITLES[flag], choiceSelect(store, door, flag))),
+      ...DOOR_FLAGS.filter((flag) => flag !== 'readOnly' && (flag !== 'hideBattery' || offersBattery(store, door))).map((flag) =>
+        labelled(FLAG_TITLES[flag], choiceSelect(store, door, flag)),
+      ),
     ),
   );
 }
