@@ -55,6 +55,15 @@ export const BODY_TIMEOUT_MS = 10_000;
 export const READ_TIMEOUT_MS = 30_000;
 /** Whole-request bound for a toggle: HAP gives a write handler about 9 s before it reports a time-out to Home. */
 export const TOGGLE_TIMEOUT_MS = 8_000;
+/** HAP-NodeJS answers a write with OPERATION_TIMED_OUT this long after it arrives (a 3 s timer, then 7 s more). */
+export const HAP_WRITE_ANSWER_MS = 10_000;
+/** Room left between a toggle's own time limit and HAP's answer, for the event loop and the network to Home. */
+const COMMAND_ANSWER_MARGIN_MS = 1_000;
+/**
+ * Longest a command from Home may wait behind another one for the same door before it is dropped as failed: one that
+ * started later could still be toggling when HAP has told Home it failed, and the door would then move anyway.
+ */
+export const COMMAND_START_DEADLINE_MS = HAP_WRITE_ANSWER_MS - TOGGLE_TIMEOUT_MS - COMMAND_ANSWER_MARGIN_MS;
 /** Largest response body read; a bigger one is refused rather than buffered. */
 export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 /** Idle keep-alive sockets are closed after this long. */

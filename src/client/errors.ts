@@ -31,6 +31,12 @@ export class ServiceError extends Error {
     readonly status?: number,
     /** For 'rate-limited': how long the service asked us to wait. */
     readonly retryAfterMs?: number,
+    /**
+     * The request may have reached the service, which may then act on it although no answer came back (a time-out, a
+     * connection cut after sending, a proxy's 5xx, an unreadable 2xx). False only when it surely did not (refused
+     * connection, DNS failure, an error status from the service itself): a toggle then surely moved nothing.
+     */
+    readonly mayHaveArrived: boolean = kind === 'timeout',
   ) {
     super(message);
   }
@@ -46,6 +52,9 @@ export class ToggleRejectedError extends ServiceError {
       statusKind(status),
       `the service refused the command (HTTP ${status})${serviceMessage ? `: ${serviceMessage}` : ''}`,
       status,
+      undefined,
+      // A 5xx may come from a proxy or gateway that had already passed the command on (504 says exactly that).
+      status >= 500,
     );
   }
 }

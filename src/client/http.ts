@@ -15,6 +15,9 @@ import {
 import { ServiceError } from './errors.js';
 import { Agent, request as sendRequest, undiciErrors } from './undici.js';
 
+/** An answer came but could not be read: the service had the request and may have acted on it. */
+const ANSWERED = true;
+
 export interface JsonResponse {
   status: number;
   /** Parsed JSON, or `undefined` when the body was empty. */
@@ -71,7 +74,7 @@ async function readLimited(body: Dispatcher.ResponseData['body']): Promise<Buffe
   for await (const chunk of body) {
     if (!chunks.add(chunk as Buffer)) {
       body.destroy();
-      throw new ServiceError('invalid-response', `the answer is larger than ${MAX_RESPONSE_BYTES} bytes`);
+      throw new ServiceError('invalid-response', `the answer is larger than ${MAX_RESPONSE_BYTES} bytes`, undefined, undefined, ANSWERED);
     }
   }
   return chunks.body;
@@ -83,11 +86,11 @@ async function decode(raw: Buffer, encoding: string | string[] | undefined): Pro
     case 'ok':
       return decoded.body;
     case 'too-large':
-      throw new ServiceError('invalid-response', `the answer is larger than ${MAX_RESPONSE_BYTES} bytes once decompressed`);
+      throw new ServiceError('invalid-response', `the answer is larger than ${MAX_RESPONSE_BYTES} bytes once decompressed`, undefined, undefined, ANSWERED);
     case 'unsupported':
-      throw new ServiceError('invalid-response', `the answer is in an encoding the plugin does not read (${oneLine(decoded.encoding)})`);
+      throw new ServiceError('invalid-response', `the answer is in an encoding the plugin does not read (${oneLine(decoded.encoding)})`, undefined, undefined, ANSWERED);
     case 'corrupt':
-      throw new ServiceError('invalid-response', 'the answer could not be decompressed');
+      throw new ServiceError('invalid-response', 'the answer could not be decompressed', undefined, undefined, ANSWERED);
   }
 }
 
@@ -105,17 +108,35 @@ const NETWORK_REASONS: Record<string, string> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
 };
 
+/** Failures that happen before a request is sent, so the service surely never saw it; any other may come after. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
 function describeFailure(error: unknown): ServiceError {
   if (error instanceof ServiceError) {
     return error;
   }
+  if (error instanceof undiciErrors.ConnectTimeoutError) {
+    return new ServiceError('timeout', 'the service did not answer in time', undefined, undefined, false);
+  }
   if (
-    error instanceof undiciErrors.ConnectTimeoutError ||
     error instanceof undiciErrors.HeadersTimeoutError ||
     error instanceof undiciErrors.BodyTimeoutError ||
     (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
   ) {
-    return new ServiceError('timeout', 'the service did not answer in time');
+    // Connected and sent: the service may act on it although its answer never came.
+    return new ServiceError('timeout', 'the service did not answer in time', undefined, undefined, true);
   }
   const failure = error as { code?: unknown; cause?: { code?: unknown } } | null;
   const code = failure?.code ?? failure?.cause?.code;
@@ -125,7 +146,8 @@ function describeFailure(error: unknown): ServiceError {
       : error instanceof Error
         ? oneLine(error.message)
         : 'unknown error';
-  return new ServiceError('network', `the service could not be reached (${reason})`);
+  const mayHaveArrived = typeof code !== 'string' || !NOT_SENT_CODES.has(code);
+  return new ServiceError('network', `the service could not be reached (${reason})`, undefined, undefined, mayHaveArrived);
 }
 
 /** Sends one request. Resolves with any HTTP status; rejects only with a ServiceError for transport and decoding failures. */
@@ -158,7 +180,7 @@ export async function requestJson(dispatcher: Dispatcher, request: JsonRequest):
       } catch {
         // An error page from a proxy is common; the status is what counts then.
         if (response.statusCode < 300) {
-          throw new ServiceError('invalid-response', 'the answer is not valid JSON', response.statusCode);
+          throw new ServiceError('invalid-response', 'the answer is not valid JSON', response.statusCode, undefined, ANSWERED);
         }
       }
     }

@@ -10,7 +10,7 @@ import type { ReportOutcome, ShownState } from './state-machine.js';
 import type { DoorOptions } from './options.js';
 import { homeKitName, homeKitSerial, homeKitVersion } from './homekit-name.js';
 import { oneLine } from '../util/log-text.js';
-import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL, DEFAULT_LEFT_OPEN_AFTER_S } from '../settings.js';
+import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL, COMMAND_START_DEADLINE_MS, DEFAULT_LEFT_OPEN_AFTER_S, HAP_WRITE_ANSWER_MS } from '../settings.js';
 import { EventOrder } from '../webhook/event-order.js';
 import { DoorBattery } from './battery.js';
 import { DoorExtras } from './extras.js';
@@ -33,12 +33,22 @@ export interface DoorAccessoryDeps {
   clock?: Clock;
 }
 
+/** A wish from Home waiting for the command before it to finish. */
+interface WaitingCommand {
+  wanted: DoorState;
+  /** When Home sent it: HAP answers it as failed HAP_WRITE_ANSWER_MS later, whatever the plugin does. */
+  arrivedMs: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
 export class GarageDoorAccessory {
   private readonly service: Service;
   private readonly machine: DoorStateMachine;
   private battery: DoorBattery | undefined;
-  /** Commands to one door run one after another, never overlapping. */
-  private commands: Promise<void> = Promise.resolve();
+  /** Commands to one door run one after another, never overlapping; only the latest wish waits its turn. */
+  private commandRunning = false;
+  private waiting: WaitingCommand | undefined;
   private accountReadable = true;
   private deviceActive = true;
   private doorActive = true;
@@ -372,20 +382,52 @@ export class GarageDoorAccessory {
     }
   }
 
+  /**
+   * Runs Home's wishes for this door one at a time. Only the latest wish waits: a wish that arrives while another
+   * waits replaces it (as a later write to a characteristic does), so three controllers writing at once cause at most
+   * two toggles in a row, and the second only if it can still start while Home waits for its answer.
+   */
   private enqueueCommand(wanted: DoorState): Promise<void> {
-    const run = this.commands.then(() => this.command(wanted));
-    // The queue must go on after a failed command; the failure still reaches HomeKit through `run`.
-    this.commands = run.catch(() => undefined);
-    return run;
+    return new Promise<void>((resolve, reject) => {
+      const replaced = this.waiting;
+      if (replaced) {
+        if (replaced.wanted !== wanted) {
+          this.deps.log.info(`${this.name}: the command to ${verb(replaced.wanted)} it was replaced by a later one to ${verb(wanted)} before it was sent.`);
+        }
+        replaced.resolve();
+      }
+      this.waiting = { wanted, arrivedMs: this.deps.now(), resolve, reject };
+      void this.runCommands();
+    });
   }
 
-  private async command(wanted: DoorState): Promise<void> {
+  private async runCommands(): Promise<void> {
+    if (this.commandRunning) {
+      return;
+    }
+    this.commandRunning = true;
+    try {
+      for (let wish = this.waiting; wish; wish = this.waiting) {
+        this.waiting = undefined;
+        try {
+          await this.command(wish.wanted, wish.arrivedMs);
+          wish.resolve();
+        } catch (error) {
+          wish.reject(error);
+        }
+      }
+    } finally {
+      this.commandRunning = false;
+    }
+  }
+
+  private async command(wanted: DoorState, arrivedMs: number): Promise<void> {
     const { HapStatusError, HAPStatus } = this.deps.api.hap;
     // Any command ends an obstruction: every path below pushes the new state.
     this.machine.clearMissed();
     this.rememberMissed();
     if (this.deps.options?.readOnly) {
-      this.deps.log.warn(`${this.name} is read-only in the plugin settings; the command to ${wanted === 'OPEN' ? 'open' : 'close'} it was not sent.`);
+      this.deps.log.warn(`${this.name} is read-only in the plugin settings; the command to ${verb(wanted)} it was not sent.`);
       setImmediate(() => this.push());
       throw new HapStatusError(HAPStatus.INSUFFICIENT_PRIVILEGES);
     }
@@ -396,18 +438,60 @@ export class GarageDoorAccessory {
       this.push();
       return;
     }
+    this.refuseWhileUnconfirmed(wanted);
+    const waitedMs = this.deps.now() - arrivedMs;
+    if (waitedMs > COMMAND_START_DEADLINE_MS) {
+      this.deps.log.warn(
+        `${this.name}: the command to ${verb(wanted)} it was not sent: it waited ${formatSeconds(waitedMs)} behind the previous one, ` +
+          `and Home reports a command as failed after ${formatSeconds(HAP_WRITE_ANSWER_MS)}. Try again.`,
+      );
+      setImmediate(() => this.push());
+      throw new HapStatusError(HAPStatus.OPERATION_TIMED_OUT);
+    }
     try {
       this.deps.log.info(`${wanted === 'OPEN' ? 'Opening' : 'Closing'} ${this.name}.`);
       await this.deps.toggle(this.doorId, wanted);
     } catch (error) {
-      this.deps.log.error(`${this.name} could not be ${wanted === 'OPEN' ? 'opened' : 'closed'}: ${explain(error)}`);
-      // Put Home's target back to the real state: the door is not moving.
-      setImmediate(() => this.push());
+      if (error instanceof ServiceError && error.mayHaveArrived) {
+        this.holdUnconfirmed(wanted, error);
+      } else {
+        this.deps.log.error(`${this.name} could not be ${wanted === 'OPEN' ? 'opened' : 'closed'}: ${explain(error)}`);
+        // Put Home's target back to the real state: the door is not moving.
+        setImmediate(() => this.push());
+      }
       throw new HapStatusError(HAPStatus.SERVICE_COMMUNICATION_FAILURE);
     }
     this.machine.startMovement(wanted, this.deps.now(), this.deps.transitionTimeoutMs);
     this.push();
     this.deps.onCommandAccepted();
+  }
+
+  /** A toggle got no answer but may have reached the service: the door may move, so it is shown moving and held. */
+  private holdUnconfirmed(wanted: DoorState, error: ServiceError): void {
+    const seconds = formatSeconds(this.deps.transitionTimeoutMs);
+    this.deps.log.warn(
+      `${this.name} may still ${verb(wanted)}: ${error.message}, and it may act on the command yet. It is shown ${wanted === 'OPEN' ? 'opening' : 'closing'}, ` +
+        `and no other command is sent to it until it reports where it is (at most ${seconds}).`,
+    );
+    this.machine.startMovement(wanted, this.deps.now(), this.deps.transitionTimeoutMs, true);
+    this.push();
+    // Sync soon and often: the quickest way to learn whether the door moves.
+    this.deps.onCommandAccepted();
+  }
+
+  /** A second toggle behind one with no answer could be the pulse that stops or reverses the door: refuse it. */
+  private refuseWhileUnconfirmed(wanted: DoorState): void {
+    const held = this.machine.unconfirmedMovement(this.deps.now());
+    if (!held) {
+      return;
+    }
+    const { HapStatusError, HAPStatus } = this.deps.api.hap;
+    this.deps.log.warn(
+      `${this.name}: the command to ${verb(wanted)} it was not sent: the service never answered the command to ${verb(held.target)} it, ` +
+        `which may still move it. Try again once it reports where it is (at most ${formatSeconds(held.endsInMs)}).`,
+    );
+    setImmediate(() => this.push());
+    throw new HapStatusError(HAPStatus.RESOURCE_BUSY);
   }
 
   private answer<T extends CharacteristicValue>(value: T): T {
@@ -452,6 +536,14 @@ function describe(state: DoorState): string {
   return state === 'OPEN' ? 'open' : 'closed';
 }
 
+function verb(state: DoorState): string {
+  return state === 'OPEN' ? 'open' : 'close';
+}
+
+function formatSeconds(ms: number): string {
+  return `${Math.ceil(ms / 1000)} s`;
+}
+
 /** The user-facing reason of a failed command; the service's own text when it gave one (428: pair a door sensor). */
 function explain(error: unknown): string {
   if (error instanceof ToggleRejectedError) {
@@ -460,7 +552,7 @@ function explain(error: unknown): string {
     return text ? `${text}${text.includes(status) ? '' : ` ${status}`}` : oneLine(error.message);
   }
   if (error instanceof ServiceError) {
-    return error.kind === 'timeout' ? `${error.message}; the door may still move, watch its state` : error.message;
+    return error.message;
   }
   return error instanceof Error ? error.message : String(error);
 }

@@ -20,6 +20,8 @@ export type ReportOutcome =
 interface Movement {
   target: DoorState;
   deadlineMs: number;
+  /** The service never answered the toggle: it may or may not act on it, so no other toggle may follow meanwhile. */
+  unconfirmed: boolean;
 }
 
 export class DoorStateMachine {
@@ -71,10 +73,25 @@ export class DoorStateMachine {
     return this.target === wanted;
   }
 
-  /** The service accepted a command: show the door moving until it reports the target or the deadline passes. */
-  startMovement(target: DoorState, nowMs: number, timeoutMs: number): void {
-    this.movement = { target, deadlineMs: nowMs + timeoutMs };
+  /**
+   * The service accepted a command, or got one it never answered (`unconfirmed`): show the door moving until it reports
+   * the target or the deadline passes.
+   */
+  startMovement(target: DoorState, nowMs: number, timeoutMs: number, unconfirmed = false): void {
+    this.movement = { target, deadlineMs: nowMs + timeoutMs, unconfirmed };
     this.missed = undefined;
+  }
+
+  /**
+   * While a toggle with no answer may still move the door: its target and how long the wait may last. A second toggle
+   * then could be a second pulse that stops or reverses the door, so none is sent until it reports the target or the
+   * movement times out.
+   */
+  unconfirmedMovement(nowMs: number): { target: DoorState; endsInMs: number } | undefined {
+    if (!this.movement?.unconfirmed) {
+      return undefined;
+    }
+    return { target: this.movement.target, endsInMs: Math.max(0, this.movement.deadlineMs - nowMs) };
   }
 
   /** A state the service reported. */

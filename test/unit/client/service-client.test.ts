@@ -1,4 +1,7 @@
 // The service client against the simulator over real HTTP: headers, gzip, liberal parsing, toggle outcomes, failures, no token leaks.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { ServiceError, ToggleRejectedError } from '../../../src/client/errors.js';
@@ -179,6 +182,34 @@ describe('toggle', () => {
     sim.setFault('sync', { kind: 'status', status });
     expect((await failure(client.toggle(SAMPLE_GARAGE_DOOR_ID, 'OPEN'))).kind).toBe(kind);
     expect((await failure(client.sync())).kind).toBe(kind);
+  });
+
+  it.each<[string, SimFault, boolean]>([
+    ['no answer', { kind: 'hang' }, true],
+    ['a connection closed after the request arrived', { kind: 'refuse' }, true],
+    ['an unreadable answer', { kind: 'invalid-json' }, true],
+    ['a gateway time-out', { kind: 'status', status: 504 }, true],
+    ['an error status from the service', { kind: 'status', status: 404 }, false],
+    ['rate limiting', { kind: 'status', status: 429 }, false],
+  ])('says whether a toggle that failed with %s may still have reached the service (%s)', async (_what, fault, mayHaveArrived) => {
+    sim.setFault('toggle', fault);
+    expect((await failure(client.toggle(SAMPLE_GARAGE_DOOR_ID, 'OPEN'))).mayHaveArrived).toBe(mayHaveArrived);
+  });
+
+  it('knows a toggle to an address with nothing listening, or that does not resolve, never reached the service', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    for (const baseUrl of [`http://127.0.0.1:${port}`, 'http://door-service.invalid']) {
+      const nowhere = new AccessControlClient({ baseUrl, accessToken: TOKEN, timeouts: SHORT_TIMEOUTS });
+      try {
+        const error = await failure(nowhere.toggle(SAMPLE_GARAGE_DOOR_ID, 'OPEN'));
+        expect([error.kind, error.mayHaveArrived]).toEqual(['network', false]);
+      } finally {
+        await nowhere.close();
+      }
+    }
   });
 
   it('does not retry a toggle that timed out: the service may have acted', async () => {

@@ -100,10 +100,18 @@ describe('GarageDoorAccessory', () => {
     expect(t.log.lines).toContainEqual({ level: 'error', text: 'Front Gate could not be opened: Your Gate Controller requires pairing a door sensor. (428)' });
   });
 
-  it('warns after a toggle time-out that the door may still move', async () => {
+  it('warns after a toggle time-out that the door may still move, and shows it moving', async () => {
     const t = setup(() => Promise.reject(new ServiceError('timeout', 'the service did not answer in time')));
-    await expect(t.target.handleSetRequest(C.TargetDoorState.OPEN)).rejects.toBeDefined();
-    expect(t.log.lines.at(-1)?.text).toMatch(/may still move/);
+    await expect(t.target.handleSetRequest(C.TargetDoorState.OPEN)).rejects.toBe(hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+    expect(t.log.lines.at(-1)).toEqual({
+      level: 'warn',
+      text:
+        'Front Gate may still open: the service did not answer in time, and it may act on the command yet. It is shown opening, ' +
+        'and no other command is sent to it until it reports where it is (at most 60 s).',
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([t.current.value, t.target.value]).toEqual([C.CurrentDoorState.OPENING, C.TargetDoorState.OPEN]);
+    expect(t.hurried).toHaveBeenCalledOnce();
   });
 
   it('never overlaps commands to one door, and drops a repeat of the same target', async () => {
@@ -402,3 +410,127 @@ describe('GarageDoorAccessory options', () => {
     expect(t.door.expectedAutoCloseAtMs).toBeUndefined();
   });
 });
+
+/** A toggle that takes `ms` on the simulated clock before it settles: resolves, or rejects with `error`. */
+function slowToggle(t: { clock: { now: number } }, ms: number, error?: Error) {
+  return () =>
+    new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        t.clock.now += ms;
+        if (error) reject(error);
+        else resolve();
+      });
+    });
+}
+
+const NO_ANSWER = new ServiceError('timeout', 'the service did not answer in time');
+
+describe('GarageDoorAccessory: no second pulse behind a slow or silent service', () => {
+  it('sends one toggle when two controllers write OPEN and the first toggle gets no answer', async () => {
+    const t = setup();
+    t.toggle.mockImplementation(slowToggle(t, 8_000, NO_ANSWER));
+    const first = t.target.handleSetRequest(C.TargetDoorState.OPEN);
+    const second = t.target.handleSetRequest(C.TargetDoorState.OPEN);
+    await expect(first).rejects.toBe(hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+    // The repeat waited for the silent toggle; the door is now held as possibly opening, so nothing more is sent.
+    await second;
+    expect(t.toggle).toHaveBeenCalledOnce();
+    expect(t.log.lines.at(-1)?.text).toBe('Front Gate is already opening; nothing sent.');
+  });
+
+  it('after a toggle with no answer: a repeat is already on its way, a reverse is refused, until the door reports the target', async () => {
+    const t = setup(() => Promise.reject(NO_ANSWER));
+    await expect(t.target.handleSetRequest(C.TargetDoorState.OPEN)).rejects.toBeDefined();
+    t.clock.now = 9_000;
+    await t.target.handleSetRequest(C.TargetDoorState.OPEN);
+    await expect(t.target.handleSetRequest(C.TargetDoorState.CLOSED)).rejects.toBe(hap.HAPStatus.RESOURCE_BUSY);
+    expect(t.log.lines.at(-1)).toEqual({
+      level: 'warn',
+      text:
+        'Front Gate: the command to close it was not sent: the service never answered the command to open it, which may still move it. ' +
+        'Try again once it reports where it is (at most 51 s).',
+    });
+    // A sync that still finds it closed says nothing about a pulse the service may act on later: still held.
+    t.door.update(makeDoor({ state: 'CLOSED' }), device);
+    await expect(t.target.handleSetRequest(C.TargetDoorState.CLOSED)).rejects.toBe(hap.HAPStatus.RESOURCE_BUSY);
+    expect(t.toggle.mock.calls).toEqual([['door-1', 'OPEN']]);
+    // The door reports where the lost command took it: commands go out again.
+    t.door.update(makeDoor({ state: 'OPEN' }), device);
+    t.toggle.mockImplementation(() => Promise.resolve());
+    await t.target.handleSetRequest(C.TargetDoorState.CLOSED);
+    expect(t.toggle.mock.calls).toEqual([
+      ['door-1', 'OPEN'],
+      ['door-1', 'CLOSED'],
+    ]);
+  });
+
+  it('after a toggle with no answer, commands go out again once the movement times out (with the obstruction)', async () => {
+    const t = setup(() => Promise.reject(NO_ANSWER));
+    await expect(t.target.handleSetRequest(C.TargetDoorState.OPEN)).rejects.toBeDefined();
+    t.clock.now = TIMEOUT_MS;
+    t.door.tick();
+    expect(t.current.value).toBe(C.CurrentDoorState.CLOSED);
+    t.toggle.mockImplementation(() => Promise.resolve());
+    await t.target.handleSetRequest(C.TargetDoorState.OPEN);
+    expect(t.toggle).toHaveBeenCalledTimes(2);
+  });
+
+  it('holds nothing when the toggle surely never reached the service (refused connection, an error status)', async () => {
+    const refused = new ServiceError('network', 'the service could not be reached (connection refused, ECONNREFUSED)', undefined, undefined, false);
+    for (const error of [refused, new ToggleRejectedError(404, 'Door not found')]) {
+      const t = setup(() => Promise.reject(error));
+      await expect(t.target.handleSetRequest(C.TargetDoorState.OPEN)).rejects.toBe(hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(t.current.value).toBe(C.CurrentDoorState.CLOSED);
+      t.toggle.mockImplementation(() => Promise.resolve());
+      await t.target.handleSetRequest(C.TargetDoorState.OPEN);
+      expect(t.toggle).toHaveBeenCalledTimes(2);
+    }
+  });
+
+  it('holds the door after a gateway error (the proxy may have passed the command on)', async () => {
+    const t = setup(() => Promise.reject(new ToggleRejectedError(504, undefined)));
+    await expect(t.target.handleSetRequest(C.TargetDoorState.OPEN)).rejects.toBeDefined();
+    await expect(t.target.handleSetRequest(C.TargetDoorState.CLOSED)).rejects.toBe(hap.HAPStatus.RESOURCE_BUSY);
+    expect(t.toggle).toHaveBeenCalledOnce();
+  });
+
+  it('OPEN, CLOSE, OPEN from three controllers behind a 6 s toggle: one toggle, the waiting wishes collapse to the latest', async () => {
+    const t = setup();
+    t.toggle.mockImplementation(slowToggle(t, 6_000));
+    const writes = [C.TargetDoorState.OPEN, C.TargetDoorState.CLOSED, C.TargetDoorState.OPEN].map((value) => t.target.handleSetRequest(value));
+    const results = await Promise.allSettled(writes);
+    expect(t.toggle.mock.calls).toEqual([['door-1', 'OPEN']]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+    expect(t.log.lines.map((l) => l.text)).toContain('Front Gate: the command to close it was replaced by a later one to open before it was sent.');
+    expect([t.current.value, t.target.value]).toEqual([C.CurrentDoorState.OPENING, C.TargetDoorState.OPEN]);
+  });
+
+  it('drops a command that waited too long behind a slow toggle and reports it failed: Home has given up on it', async () => {
+    const t = setup();
+    t.toggle.mockImplementation(slowToggle(t, 6_000));
+    const open = t.target.handleSetRequest(C.TargetDoorState.OPEN);
+    const close = t.target.handleSetRequest(C.TargetDoorState.CLOSED);
+    await open;
+    await expect(close).rejects.toBe(hap.HAPStatus.OPERATION_TIMED_OUT);
+    expect(t.toggle.mock.calls).toEqual([['door-1', 'OPEN']]);
+    expect(t.log.lines.at(-1)).toEqual({
+      level: 'warn',
+      text: 'Front Gate: the command to close it was not sent: it waited 6 s behind the previous one, and Home reports a command as failed after 10 s. Try again.',
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([t.current.value, t.target.value]).toEqual([C.CurrentDoorState.OPENING, C.TargetDoorState.OPEN]);
+  });
+
+  it('three presses of the open-only switch while the service does not answer: one toggle', async () => {
+    const t = setup(() => Promise.reject(NO_ANSWER), { ...NO_EXTRAS, automationSwitch: 'open' });
+    t.toggle.mockImplementation(slowToggle(t, 8_000, NO_ANSWER));
+    const on = t.accessory.getServiceById(S.Switch, 'automation-switch')?.getCharacteristic(C.On);
+    if (!on) throw new Error('no switch');
+    const presses = [on.handleSetRequest(true), on.handleSetRequest(true), on.handleSetRequest(true)];
+    await Promise.allSettled(presses);
+    await on.handleSetRequest(true).catch(() => undefined);
+    expect(t.toggle).toHaveBeenCalledOnce();
+  });
+});
+
