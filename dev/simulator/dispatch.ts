@@ -7,6 +7,7 @@ import { CONTROL_PATH_PREFIX } from './constants.js';
 import { handleControl } from './control-routes.js';
 import type { SimulatorControls } from './control-routes.js';
 import { serveFault } from './fault-responses.js';
+import type { DelayTable } from './delays.js';
 import type { FaultTable } from './faults.js';
 import { BodyTooLargeError, readBody, sendJson } from './http-util.js';
 import { INVALID_TOKEN_MESSAGE } from './messages.js';
@@ -26,6 +27,7 @@ export interface DispatchContext {
   api: ApiContext;
   controls: SimulatorControls;
   faults: FaultTable;
+  delays: DelayTable;
   requests: RecordedRequest[];
   outage(): boolean;
   accessToken(): string;
@@ -68,6 +70,10 @@ export async function dispatch(ctx: DispatchContext, req: IncomingMessage, res: 
   }
   if (!isAuthorized(req.headers, ctx.accessToken(), ctx.strictHeaders)) {
     sendJson(req, res, 401, { success: false, message: INVALID_TOKEN_MESSAGE });
+    return;
+  }
+  // A slow service acts when it gets round to it, also on a request whose client has hung up meanwhile.
+  if (!(await ctx.delays.wait(route.endpoint))) {
     return;
   }
   switch (route.endpoint) {

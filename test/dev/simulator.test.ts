@@ -457,6 +457,38 @@ describe('faults', () => {
   });
 });
 
+describe('delays', () => {
+  it('answers a slow endpoint late and acts then, also when the client hung up meanwhile', async () => {
+    const sim = await startSim();
+    sim.setDelay('toggle', 300);
+    const aborted = new AbortController();
+    const request = api(sim, TOGGLE_PATH, {
+      method: 'POST',
+      body: JSON.stringify({ door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' }),
+      signal: aborted.signal,
+    });
+    await waitFor(() => sim.countRequests('/toggle') === 1);
+    aborted.abort();
+    await expect(request).rejects.toThrow();
+    // Not acted on before the delay ran out: the door never started to move.
+    expect(sim.historyEvents().some((event) => event.doorId === SAMPLE_FRONT_GATE_ID && event.channel === 'API')).toBe(false);
+    await waitFor(() => sim.historyEvents().some((event) => event.doorId === SAMPLE_FRONT_GATE_ID && event.channel === 'API'));
+    sim.setDelay('toggle', null);
+    expect((await toggle(sim, { door_id: SAMPLE_FRONT_GATE_ID, door_state: 'CLOSED' })).status).toBe(200);
+  });
+
+  it('acts on nothing once stopped during a delay', async () => {
+    const sim = await startSim();
+    sim.setDelay('toggle', 60_000);
+    const pending = toggle(sim, { door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' });
+    await waitFor(() => sim.countRequests('/toggle') === 1);
+    await sim.stop();
+    await expect(pending).rejects.toThrow();
+    expect(sim.historyEvents().some((event) => event.channel === 'API')).toBe(false);
+    expect(() => sim.setDelay('toggle', -1)).toThrow(RangeError);
+  });
+});
+
 describe('control interface', () => {
   async function control(sim: AccessControlSimulator, path: string, body: unknown): Promise<Response> {
     return fetch(`${sim.baseUrl}/_simulator/${path}`, { method: 'POST', body: JSON.stringify(body) });
