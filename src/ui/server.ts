@@ -1,24 +1,35 @@
 // The settings page's server process: the Homebridge UI forks it, and the page asks it to sign in, check the block, ports and webhooks.
 import { HomebridgePluginUiServer } from '@homebridge/plugin-ui-utils';
-import { z } from 'zod';
 
 import type { Account } from '../client/types.js';
+import { oneLine } from '../util/log-text.js';
 import { checkBlock } from './check-config.js';
+import { savedCertFile } from './listener-tls.js';
 import { pageInfo } from './page-info.js';
+import type { ConfigCheck, Message, SignInView } from './page/views.js';
 import { checkPort } from './ports.js';
+import { readRequest, REQUESTS } from './requests.js';
 import { signIn } from './sign-in.js';
 import { sendTestEvent } from './test-event.js';
 
-const port = z.number().int().min(1).max(65535);
-const optionalText = z.string().optional();
+const NO_BLOCK = 'The settings page sent no settings to check; reload the page.';
 
-/** What the page may send; anything else is refused before it reaches the plugin's code. */
-const requests = {
-  signIn: z.object({ baseUrl: z.unknown(), accessToken: z.unknown() }),
-  check: z.object({ block: z.record(z.string(), z.unknown()) }),
-  checkPort: z.object({ port, host: optionalText, entryIndex: z.number().int().min(0).optional(), savedPort: port.optional() }),
-  testEvent: z.object({ port, host: optionalText, path: optionalText, apiKey: z.string(), headerName: optionalText, tls: z.boolean() }),
-};
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Runs one request's handler so that it answers whatever happens. A handler that throws would reach the page as a
+ * rejected request (the page waits on "Signing in…" for ever) and the UI utilities print its stack on stderr.
+ */
+async function answer<T>(work: () => T | Promise<T>, failed: (message: string) => T): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    return failed(`The settings server could not answer: ${oneLine(error instanceof Error ? error.message : String(error))}.`);
+  }
+}
+
+const failedMessage = (message: string): Message & { ok: false } => ({ ok: false, message });
+const failedCheck = (message: string): ConfigCheck => ({ problems: [message], ignored: [], shown: undefined, excluded: {} });
 
 class SettingsServer extends HomebridgePluginUiServer {
   /** The account "Sign in" read last: the door count against the bridge's cap is worked out from it. */
@@ -27,29 +38,49 @@ class SettingsServer extends HomebridgePluginUiServer {
   constructor() {
     super();
     this.onRequest('/info', () => pageInfo());
-    this.onRequest('/sign-in', async (payload: unknown) => {
-      const { baseUrl, accessToken } = requests.signIn.parse(payload);
-      const result = await signIn(baseUrl, accessToken);
-      if (!result.ok) {
-        return result;
-      }
-      this.account = result.raw;
-      // The page gets the view only: the raw account stays here.
-      return { ok: true, account: result.account };
-    });
-    this.onRequest('/check', (payload: unknown) => checkBlock(requests.check.parse(payload).block, this.account));
-    this.onRequest('/check-port', (payload: unknown) => {
-      const request = requests.checkPort.parse(payload);
-      return checkPort(request.port, request.host || undefined, {
-        configPath: this.homebridgeConfigPath,
-        entryIndex: request.entryIndex,
-        savedPort: request.savedPort,
-      });
-    });
-    this.onRequest('/test-event', (payload: unknown) => {
-      const request = requests.testEvent.parse(payload);
-      return sendTestEvent({ ...request, host: request.host || undefined, path: request.path || undefined, headerName: request.headerName || undefined });
-    });
+    this.onRequest('/sign-in', (payload: unknown) =>
+      answer(async (): Promise<SignInView> => {
+        const request = readRequest(REQUESTS.signIn, payload);
+        if (!request.ok) {
+          return request;
+        }
+        const result = await signIn(request.data.baseUrl, request.data.accessToken);
+        if (!result.ok) {
+          return result;
+        }
+        this.account = result.raw;
+        // The page gets the view only: the raw account stays here.
+        return { ok: true, account: result.account };
+      }, failedMessage),
+    );
+    this.onRequest('/check', (payload: unknown) =>
+      answer(() => {
+        const block = isRecord(payload) ? payload.block : undefined;
+        return isRecord(block) ? checkBlock(block, this.account) : failedCheck(NO_BLOCK);
+      }, failedCheck),
+    );
+    this.onRequest('/check-port', (payload: unknown) =>
+      answer(() => {
+        const request = readRequest(REQUESTS.checkPort, payload);
+        if (!request.ok) {
+          return request;
+        }
+        const { port, host, entryIndex, savedPort } = request.data;
+        return checkPort(port, host || undefined, { configPath: this.homebridgeConfigPath, entryIndex, savedPort });
+      }, failedMessage),
+    );
+    this.onRequest('/test-event', (payload: unknown) =>
+      answer(async () => {
+        const request = readRequest(REQUESTS.testEvent, payload);
+        if (!request.ok) {
+          return request;
+        }
+        const { port, host, path, apiKey, headerName, tls } = request.data;
+        // The running listener was started from the saved settings: the certificate they name for this port is the one to expect.
+        const certFile = tls ? await savedCertFile(this.homebridgeConfigPath, port) : undefined;
+        return sendTestEvent({ port, apiKey, tls, certFile, host: host || undefined, path: path || undefined, headerName: headerName || undefined });
+      }, failedMessage),
+    );
     this.ready();
   }
 }

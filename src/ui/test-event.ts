@@ -1,7 +1,10 @@
 // "Send test event" on the settings page: one authenticated, harmless event to the running listener, and what came back in words.
 import { Agent, request } from 'undici';
 
+import { deadlineSignal } from '../util/clock.js';
 import { DEFAULT_WEBHOOK_HEADER_NAME, TEST_EVENT_TIMEOUT_MS, WEBHOOK_TEST_EVENT_TYPE } from '../settings.js';
+import { listenerTrust, OTHER_CERTIFICATE } from './listener-tls.js';
+import type { ListenerTrust } from './listener-tls.js';
 
 export interface TestEventTarget {
   port: number;
@@ -11,6 +14,13 @@ export interface TestEventTarget {
   apiKey: string;
   headerName: string | undefined;
   tls: boolean;
+  /** HTTPS only: the certificate file the saved settings give the listener on this port, to verify it against. */
+  certFile: string | undefined;
+}
+
+export interface TestEventOptions {
+  /** Whole-request bound, connection to last byte; tests shorten it. */
+  deadlineMs?: number;
 }
 
 export interface TestEventResult {
@@ -20,6 +30,15 @@ export interface TestEventResult {
 
 const WILDCARD_HOSTS = new Set(['', '0.0.0.0', '::', '[::]']);
 
+/** Of an answer only this much is read: the plugin's listener answers in a few bytes. */
+const MAX_ANSWER_BYTES = 1024;
+
+/**
+ * What the plugin's listener answers (src/webhook/request-handler.ts). A plain "200" proves nothing about who
+ * answered; these bodies are what tells the plugin's listener apart from another program on the port.
+ */
+const LISTENER_ANSWERS: Partial<Record<number, string>> = { 200: 'ok', 401: 'missing or wrong API key', 404: 'not found' };
+
 /** The address this machine reaches the listener at, in a URL. */
 function listenerUrl(target: Pick<TestEventTarget, 'port' | 'host' | 'path' | 'tls'>): URL {
   const host = target.host === undefined || WILDCARD_HOSTS.has(target.host) ? '127.0.0.1' : target.host;
@@ -27,57 +46,102 @@ function listenerUrl(target: Pick<TestEventTarget, 'port' | 'host' | 'path' | 't
   return new URL(`${target.tls ? 'https' : 'http'}://${hostPart}:${target.port}${target.path ?? '/'}`);
 }
 
+/** At most `MAX_ANSWER_BYTES` of the body; the rest is left unread (the connection is destroyed afterwards). */
+async function readAnswer(body: AsyncIterable<Buffer>): Promise<string> {
+  let text = '';
+  for await (const chunk of body) {
+    text += chunk.toString('utf8');
+    if (text.length >= MAX_ANSWER_BYTES) {
+      break;
+    }
+  }
+  return text.slice(0, MAX_ANSWER_BYTES);
+}
+
+function fromListener(status: number, answer: string): boolean {
+  const expected = LISTENER_ANSWERS[status];
+  try {
+    return expected !== undefined && (JSON.parse(answer) as { message?: unknown } | null)?.message === expected;
+  } catch {
+    return false;
+  }
+}
+
 /** Never throws. The event names no door, so it can move none, and the plugin logs it as a test. */
-export async function sendTestEvent(target: TestEventTarget, timeoutMs = TEST_EVENT_TIMEOUT_MS): Promise<TestEventResult> {
+export async function sendTestEvent(target: TestEventTarget, options: TestEventOptions = {}): Promise<TestEventResult> {
+  const deadlineMs = options.deadlineMs ?? TEST_EVENT_TIMEOUT_MS;
   const url = listenerUrl(target);
-  // The listener is ours, on this machine, often with a self-signed certificate: the check is the key, not the certificate.
-  const agent = new Agent({ connect: { timeout: timeoutMs, rejectUnauthorized: false }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const trust = target.tls ? await listenerTrust(target.certFile, target.port) : undefined;
+  const agent = new Agent({ connect: { timeout: deadlineMs, ...trust?.connect }, headersTimeout: deadlineMs, bodyTimeout: deadlineMs });
   const nowS = Math.floor(Date.now() / 1000);
   try {
+    // The body time-out runs between chunks only: a listener trickling its answer a byte at a time would hold the
+    // request for ever, so the whole request has this one deadline too.
     const response = await request(url, {
       method: 'POST',
       dispatcher: agent,
+      signal: deadlineSignal(deadlineMs),
       headers: { 'content-type': 'application/json', [target.headerName ?? DEFAULT_WEBHOOK_HEADER_NAME]: target.apiKey },
       body: JSON.stringify({ id: `settings-page-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, eventType: WEBHOOK_TEST_EVENT_TYPE, eventOccurred: nowS }),
     });
-    await response.body.dump();
-    return describeStatus(response.statusCode, url);
+    const answer = await readAnswer(response.body);
+    return describeStatus(response.statusCode, fromListener(response.statusCode, answer), url, trust);
   } catch (error) {
-    return describeFailure(error as NodeJS.ErrnoException, url);
+    return describeFailure(error as NodeJS.ErrnoException, url, trust, deadlineMs);
   } finally {
+    // Destroyed, not closed: after a deadline the connection is still open and would stay so.
     void agent.destroy();
   }
 }
 
-function describeStatus(status: number, url: URL): TestEventResult {
+function describeStatus(status: number, ours: boolean, url: URL, trust: ListenerTrust | undefined): TestEventResult {
+  if (!ours) {
+    // Said as observed: a status alone does not make it the plugin's listener, let alone one that took the key.
+    return {
+      ok: false,
+      message: `Something at ${url.origin} answered ${status === 200 ? '200' : `HTTP ${status}`}, but not as this plugin's listener answers: another program may have port ${url.port || (url.protocol === 'https:' ? '443' : '80')}. The Homebridge log says "Webhook listener on …" when the plugin's listener runs, or why it could not start.`,
+    };
+  }
   switch (status) {
-    case 200:
+    case 200: {
+      const certificate =
+        trust === undefined ? '' : trust.kind === 'pinned' ? ` It presented the certificate in ${trust.file}.` : ` Its certificate was not verified: ${trust.why}.`;
       return {
         ok: true,
-        message: `The listener at ${url.origin} answered 200 and accepted the key: it works on this machine. The Homebridge log says "Webhook test from the settings page received". The service must still reach it at your public HTTPS address.`,
+        message: `${url.origin} answered 200 {"message":"ok"}, as this plugin's listener does when it takes the key: it works on this machine. The Homebridge log confirms it with "Webhook test from the settings page received". The service must still reach it at your public HTTPS address.${certificate}`,
       };
+    }
     case 401:
-      return { ok: false, message: `The listener answered 401: it runs with another API key. Save, restart Homebridge, and try again.` };
-    case 404:
-      return { ok: false, message: `The listener answered 404: it accepts webhooks on another path. Save, restart Homebridge, and try again.` };
+      return { ok: false, message: `The listener answered 401 (missing or wrong API key): it runs with another API key. Save, restart Homebridge, and try again.` };
     default:
-      return { ok: false, message: `The listener answered HTTP ${status}.` };
+      return { ok: false, message: `The listener answered 404 (not found): it accepts webhooks on another path. Save, restart Homebridge, and try again.` };
   }
 }
 
-function describeFailure(error: NodeJS.ErrnoException, url: URL): TestEventResult {
+const CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
+
+function describeFailure(error: NodeJS.ErrnoException, url: URL, trust: ListenerTrust | undefined, deadlineMs: number): TestEventResult {
   const code = error.code ?? '';
+  if (error.name === 'TimeoutError' || error.name === 'AbortError' || (code.startsWith('UND_ERR') && code.includes('TIMEOUT'))) {
+    return { ok: false, message: `The listener on ${url.host} did not answer within ${deadlineMs / 1000} seconds; the connection was closed.` };
+  }
   if (code === 'ECONNREFUSED') {
     return {
       ok: false,
       message: `No listener answers on ${url.host}. Save, restart Homebridge, then try again: the log says "Webhook listener on …" once it runs, or why it could not start.`,
     };
   }
+  if (trust?.kind === 'pinned' && (code === OTHER_CERTIFICATE || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN')) {
+    return {
+      ok: false,
+      message: `The listener on ${url.host} presents another certificate than ${trust.file}, so the key was not sent. Save and restart Homebridge so it runs with that certificate.`,
+    };
+  }
+  if (trust?.kind === 'pinned' && CERTIFICATE_CODES.test(code)) {
+    return { ok: false, message: `The certificate of the listener on ${url.host} could not be verified against ${trust.file} (${code}), so the key was not sent.` };
+  }
   if (code === 'EPROTO' || code.startsWith('ERR_SSL') || /wrong version number|ssl/i.test(error.message)) {
     return { ok: false, message: `The listener on ${url.host} does not speak ${url.protocol === 'https:' ? 'HTTPS' : 'plain HTTP'}: save and restart Homebridge so it runs with these settings.` };
-  }
-  if (code.startsWith('UND_ERR') && code.includes('TIMEOUT')) {
-    return { ok: false, message: `The listener on ${url.host} did not answer in time.` };
   }
   return { ok: false, message: `The listener on ${url.host} could not be reached (${code || error.message}).` };
 }

@@ -1,0 +1,75 @@
+// What the settings page may send its server, and a short sentence naming each wrong field by the label the page shows.
+import { z } from 'zod';
+
+/** The page's own labels (src/ui/public/index.html), so a message points at the field the user sees. */
+export const LABELS = {
+  baseUrl: 'Service address',
+  accessToken: 'Access token',
+  port: 'Listener port',
+  savedPort: 'Listener port',
+  host: 'Listen on address',
+  path: 'Path (optional)',
+  apiKey: 'Webhook API key',
+  headerName: 'API key header',
+  // The page sends whether both TLS files are filled in.
+  tls: 'TLS certificate file',
+  entryIndex: 'Settings for',
+} as const;
+
+interface Field<T> {
+  schema: z.ZodType<T>;
+  /** Said after the label when the value does not fit; never quotes the value (it may be a secret typed in the wrong field). */
+  problem: string;
+}
+
+const field = <T>(schema: z.ZodType<T>, problem: string): Field<T> => ({ schema, problem });
+
+const port = z.number().int().min(1).max(65535);
+const PORT_PROBLEM = 'must be a whole number from 1 to 65535';
+const text = field(z.string().optional(), 'must be text');
+
+type Shape = Record<string, Field<unknown>>;
+type Data<S extends Shape> = { [K in keyof S]: S[K] extends Field<infer T> ? T : never };
+
+/** Each request's fields; the server answers anything else with a sentence, never an exception. */
+export const REQUESTS = {
+  // Checked by the plugin's own parser in signIn, which names a missing or malformed value itself.
+  signIn: { baseUrl: field(z.unknown(), ''), accessToken: field(z.unknown(), '') },
+  checkPort: {
+    port: field(port, PORT_PROBLEM),
+    host: text,
+    entryIndex: field(z.number().int().min(0).optional(), 'must be the number of an entry'),
+    savedPort: field(port.optional(), PORT_PROBLEM),
+  },
+  testEvent: {
+    port: field(port, PORT_PROBLEM),
+    host: text,
+    path: text,
+    apiKey: field(z.string(), 'must be text'),
+    headerName: text,
+    tls: field(z.boolean(), 'must be a file name, or empty'),
+  },
+} satisfies Record<string, Shape>;
+
+export type RequestRead<T> = { ok: true; data: T } | { ok: false; message: string };
+
+export const UNREADABLE_REQUEST = 'The settings page sent a request the settings server cannot read; reload the page.';
+
+/** The request's fields, or one sentence per wrong field ("Listener port must be …."); unknown keys are left out. */
+export function readRequest<S extends Shape>(shape: S, payload: unknown): RequestRead<Data<S>> {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    return { ok: false, message: UNREADABLE_REQUEST };
+  }
+  const given = payload as Record<string, unknown>;
+  const data: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [key, { schema, problem }] of Object.entries(shape)) {
+    const parsed = schema.safeParse(given[key]);
+    if (parsed.success) {
+      data[key] = parsed.data;
+    } else {
+      problems.push(`${key in LABELS ? LABELS[key as keyof typeof LABELS] : key} ${problem}.`);
+    }
+  }
+  return problems.length > 0 ? { ok: false, message: problems.join(' ') } : { ok: true, data: data as Data<S> };
+}

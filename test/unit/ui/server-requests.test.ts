@@ -1,0 +1,95 @@
+// The settings server process (src/ui/server.ts) as the Homebridge UI drives it: every request, however malformed, gets a short answer naming the field, and nothing goes to stderr.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { MockInstance } from 'vitest';
+
+interface Response {
+  action: string;
+  payload: { requestId: string; success: boolean; data: unknown };
+}
+
+const sent: Response[] = [];
+// Put back as it was found (undefined when the test runs in a worker thread).
+const originalSend = Reflect.get(process, 'send');
+let listenersBefore = { message: process.listeners('message'), disconnect: process.listeners('disconnect') };
+let errorSpy: MockInstance;
+let stderrSpy: MockInstance;
+let nextId = 0;
+
+beforeAll(async () => {
+  listenersBefore = { message: process.listeners('message'), disconnect: process.listeners('disconnect') };
+  // The server talks to the Homebridge UI over the IPC channel: process.send out, 'message' in.
+  process.send = ((message: Response) => {
+    sent.push(message);
+    return true;
+  }) as typeof process.send;
+  await import('../../../src/ui/server.js');
+});
+
+afterAll(() => {
+  Reflect.set(process, 'send', originalSend);
+  // The server's own listeners go with it: its 'disconnect' one would end this worker when vitest lets go of it.
+  for (const listener of process.listeners('message')) {
+    if (!listenersBefore.message.includes(listener)) process.removeListener('message', listener);
+  }
+  for (const listener of process.listeners('disconnect')) {
+    if (!listenersBefore.disconnect.includes(listener)) process.removeListener('disconnect', listener);
+  }
+});
+
+beforeEach(() => {
+  errorSpy = vi.spyOn(console, 'error');
+  stderrSpy = vi.spyOn(process.stderr, 'write');
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** One request as the Homebridge UI forwards it from the page; resolves with the server's answer. */
+async function ask(path: string, body: unknown): Promise<{ success: boolean; data: unknown }> {
+  const requestId = `test-${String((nextId += 1))}`;
+  process.emit('message', { action: 'request', path, body, requestId }, undefined);
+  await expect.poll(() => sent.some((response) => response.payload.requestId === requestId)).toBe(true);
+  const response = sent.find((candidate) => candidate.payload.requestId === requestId);
+  return { success: response?.payload.success ?? false, data: response?.payload.data };
+}
+
+const TOKEN = 'server-requests-token-77e1';
+
+describe('the settings server, sent wrong-typed or missing fields', () => {
+  const cases: [string, unknown, unknown][] = [
+    ['/sign-in', {}, { ok: false, message: 'Fix the settings first: Access token is required; Service address is required.' }],
+    ['/sign-in', { baseUrl: 'http://127.0.0.1:1' }, { ok: false, message: 'Fix the settings first: Access token is required.' }],
+    ['/sign-in', { accessToken: 5, baseUrl: {} }, { ok: false, message: 'Fix the settings first: Access token must be text; Service address must be text.' }],
+    ['/sign-in', 'x', { ok: false, message: 'The settings page sent a request the settings server cannot read; reload the page.' }],
+    ['/check-port', { port: 'x' }, { ok: false, message: 'Listener port must be a whole number from 1 to 65535.' }],
+    ['/check-port', { port: 70000, host: 5 }, { ok: false, message: 'Listener port must be a whole number from 1 to 65535. Listen on address must be text.' }],
+    ['/check-port', { port: 8000, entryIndex: 'a' }, { ok: false, message: 'Settings for must be the number of an entry.' }],
+    ['/test-event', { port: 8000, apiKey: 5, tls: false }, { ok: false, message: 'Webhook API key must be text.' }],
+    ['/test-event', { port: 8000, apiKey: 'k', path: [], headerName: {}, tls: 'yes' }, { ok: false, message: 'Path (optional) must be text. API key header must be text. TLS certificate file must be a file name, or empty.' }],
+    ['/check', { accessToken: 5, baseUrl: {}, doors: 'x' }, { problems: ['The settings page sent no settings to check; reload the page.'], ignored: [], shown: undefined, excluded: {} }],
+    ['/check', { block: 'x' }, { problems: ['The settings page sent no settings to check; reload the page.'], ignored: [], shown: undefined, excluded: {} }],
+  ];
+
+  it.each(cases)('%s %j answers with a short message naming the field, and nothing on stderr', async (path, body, expected) => {
+    const answer = await ask(path, body);
+    expect(answer).toEqual({ success: true, data: expected });
+    expect(errorSpy).not.toHaveBeenCalled();
+    expect(stderrSpy).not.toHaveBeenCalled();
+  });
+
+  it('names wrong-typed settings in the block to check by what is wrong, never with a stack', async () => {
+    const answer = await ask('/check', { block: { accessToken: 5, baseUrl: {}, doors: 'x' } });
+    expect(answer.success).toBe(true);
+    expect(answer.data).toMatchObject({ problems: ['accessToken must be text', 'baseUrl must be text', 'doors must be a list of doors'] });
+    expect(errorSpy).not.toHaveBeenCalled();
+    expect(stderrSpy).not.toHaveBeenCalled();
+  });
+
+  it('never returns the token in its answer to a sign-in that fails', async () => {
+    const answer = await ask('/sign-in', { baseUrl: 'http://127.0.0.1:1', accessToken: TOKEN });
+    expect(answer.success).toBe(true);
+    expect(answer.data).toMatchObject({ ok: false });
+    expect(JSON.stringify(answer)).not.toContain(TOKEN);
+  });
+});

@@ -1,0 +1,71 @@
+// "Sign in" against services that redirect or echo what they received: no redirect is followed, and the token never comes back.
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { signIn } from '../../../src/ui/sign-in.js';
+
+const TOKEN = 'sign-in-secret-token-5f2a9c';
+
+const servers: Server[] = [];
+
+async function serve(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; requests: IncomingMessage[] }> {
+  const requests: IncomingMessage[] = [];
+  const server = createServer((req, res) => {
+    requests.push(req);
+    answer(req, res);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, requests };
+}
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+/** Everything a service may echo back: the request's headers (the token among them) in the body and a header. */
+const echo = (status: number, contentType = 'application/json') => (req: IncomingMessage, res: ServerResponse) => {
+  const said = JSON.stringify({ message: `you sent ${String(req.headers.authorization)}`, headers: req.headers, devices: req.headers.authorization });
+  res.writeHead(status, { 'content-type': contentType, 'x-echo': String(req.headers.authorization) });
+  res.end(contentType === 'application/json' ? said : `<p>${said}</p>`);
+};
+
+describe('Sign in', () => {
+  it('does not follow a redirect to an address the user did not type, and says it was a redirect', async () => {
+    const elsewhere = await serve(echo(200));
+    const redirecting = await serve((req, res) => {
+      res.writeHead(302, { location: `${elsewhere.url.replace('127.0.0.1', 'localhost')}${req.url ?? '/'}` });
+      res.end();
+    });
+    const result = await signIn(redirecting.url, TOKEN);
+    expect(redirecting.requests).toHaveLength(1);
+    expect(elsewhere.requests).toHaveLength(0);
+    expect(result).toEqual({
+      ok: false,
+      message: 'The Service address answered with a redirect (HTTP 302), which is not followed: the plugin does not follow it either. Type the address the service itself answers on.',
+    });
+  });
+
+  it('never returns the token, whatever the service echoes back', async () => {
+    for (const [status, type] of [[200, 'application/json'], [200, 'text/html'], [401, 'application/json'], [403, 'text/html'], [500, 'application/json'], [302, 'text/html']] as const) {
+      const service = await serve(echo(status, type));
+      const result = await signIn(service.url, TOKEN);
+      expect(result.ok, `${status} ${type}`).toBe(false);
+      expect(JSON.stringify(result), `${status} ${type}`).not.toContain(TOKEN);
+      expect(service.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    }
+  });
+
+  it('names the fields by their labels when they are missing or of the wrong type, and never quotes them', async () => {
+    expect(await signIn(undefined, undefined)).toEqual({ ok: false, message: 'Fix the settings first: Access token is required; Service address is required.' });
+    expect(await signIn('http://127.0.0.1:1', '')).toEqual({ ok: false, message: 'Fix the settings first: Access token is required.' });
+    expect(await signIn({}, 5)).toEqual({ ok: false, message: 'Fix the settings first: Access token must be text; Service address must be text.' });
+    const swapped = await signIn(TOKEN, 'https://api.example.com');
+    expect(swapped.ok).toBe(false);
+    expect(JSON.stringify(swapped)).not.toContain(TOKEN);
+    expect(!swapped.ok && swapped.message).toMatch(/^Fix the settings first: Service address must be an http:\/\/ or https:\/\/ address/);
+  });
+});

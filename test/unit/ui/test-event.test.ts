@@ -1,0 +1,185 @@
+// "Send test event" against listeners that are not the plugin's, stall, or speak HTTPS: it says only what it observed.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { sendTestEvent } from '../../../src/ui/test-event.js';
+import type { TestEventTarget } from '../../../src/ui/test-event.js';
+import { WebhookReceiver } from '../../../src/webhook/receiver.js';
+import type { WebhookEvent } from '../../../src/webhook/event.js';
+import { captureLog } from '../../support/log.js';
+
+const KEY = 'ab12'.repeat(24);
+
+interface Peer {
+  server: Server;
+  port: number;
+  sockets: Socket[];
+  closed: () => number;
+  requests: () => number;
+}
+
+/** A plain HTTP server that answers every request with `answer`, counting connections and their closes. */
+async function startPeer(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<Peer> {
+  const sockets: Socket[] = [];
+  let closed = 0;
+  let requests = 0;
+  const server = createServer((req, res) => {
+    requests += 1;
+    answer(req, res);
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.push(socket);
+    socket.once('close', () => (closed += 1));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { server, port, sockets, closed: () => closed, requests: () => requests };
+}
+
+async function stopPeer(peer: Peer): Promise<void> {
+  for (const socket of peer.sockets) socket.destroy();
+  await new Promise((resolve) => peer.server.close(resolve));
+}
+
+const target = (port: number, more: Partial<TestEventTarget> = {}): TestEventTarget => ({
+  port,
+  host: '127.0.0.1',
+  path: '/',
+  apiKey: KEY,
+  headerName: undefined,
+  tls: false,
+  certFile: undefined,
+  ...more,
+});
+
+describe('Send test event, against what is not the plugin\'s listener', () => {
+  it('gives up at its whole-request deadline on a listener that trickles its answer, and closes the connection', async () => {
+    const timers: NodeJS.Timeout[] = [];
+    const peer = await startPeer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      // One byte per 100 ms for ever: each chunk arrives well within any per-chunk time-out.
+      timers.push(setInterval(() => res.write('.'), 100));
+    });
+    try {
+      const result = await sendTestEvent(target(peer.port), { deadlineMs: 400 });
+      expect(result.ok).toBe(false);
+      expect(result.message).toMatch(/^The listener on 127\.0\.0\.1:\d+ did not answer within 0\.4 seconds; the connection was closed\.$/);
+      expect(peer.requests()).toBe(1);
+      // The listener sees its connection closed: nothing is left open to leak with each try.
+      await expect.poll(() => peer.closed()).toBe(peer.sockets.length);
+    } finally {
+      for (const timer of timers) clearInterval(timer);
+      await stopPeer(peer);
+    }
+  });
+
+  it('does not call a 200 from another program accepted', async () => {
+    const peer = await startPeer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>some other program</html>');
+    });
+    try {
+      const result = await sendTestEvent(target(peer.port));
+      expect(result.ok).toBe(false);
+      expect(result.message).not.toMatch(/accept/);
+      expect(result.message).toMatch(/^Something at http:\/\/127\.0\.0\.1:\d+ answered 200, but not as this plugin's listener answers/);
+      // Nothing the other program sent is repeated on the page.
+      expect(result.message).not.toContain('some other program');
+    } finally {
+      await stopPeer(peer);
+    }
+  });
+
+  it('does not explain a 401 from another program as a wrong key of the plugin\'s listener', async () => {
+    const peer = await startPeer((_req, res) => {
+      res.writeHead(401);
+      res.end();
+    });
+    try {
+      const result = await sendTestEvent(target(peer.port));
+      expect(result).toEqual({ ok: false, message: expect.stringMatching(/^Something at http:\/\/127\.0\.0\.1:\d+ answered HTTP 401, but not as this plugin's listener answers/) as string });
+    } finally {
+      await stopPeer(peer);
+    }
+  });
+});
+
+describe('Send test event over HTTPS', () => {
+  let dir = '';
+  let certFile = '';
+  let otherCertFile = '';
+  let cert = '';
+  let key = '';
+
+  const makeCert = (name: string): void => {
+    // Node's crypto cannot make an X.509 certificate; the openssl CLI can.
+    execFileSync('openssl', [
+      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+      '-subj', '/CN=homebridge.example.com', '-addext', 'subjectAltName=DNS:homebridge.example.com',
+      '-keyout', join(dir, `${name}-key.pem`), '-out', join(dir, `${name}.pem`),
+    ], { stdio: 'ignore' });
+  };
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'test-event-tls-'));
+    makeCert('listener');
+    makeCert('other');
+    certFile = join(dir, 'listener.pem');
+    otherCertFile = join(dir, 'other.pem');
+    cert = readFileSync(certFile, 'utf8');
+    key = readFileSync(join(dir, 'listener-key.pem'), 'utf8');
+  });
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function withListener(run: (port: number, events: WebhookEvent[]) => Promise<void>): Promise<void> {
+    const events: WebhookEvent[] = [];
+    const receiver = new WebhookReceiver({ port: 0, host: '127.0.0.1', apiKey: KEY, tls: { cert, key }, onEvent: (event) => void events.push(event), log: captureLog() });
+    await receiver.start();
+    try {
+      await run(receiver.port, events);
+    } finally {
+      await receiver.stop();
+    }
+  }
+
+  it('verifies the listener against the certificate its saved settings name, though it is self-signed for another name', async () => {
+    await withListener(async (port, events) => {
+      const result = await sendTestEvent(target(port, { tls: true, certFile }));
+      expect(result.ok).toBe(true);
+      expect(result.message).toMatch(/answered 200 \{"message":"ok"\}, as this plugin's listener does when it takes the key/);
+      expect(result.message).toContain(`It presented the certificate in ${certFile}.`);
+      await expect.poll(() => events.length).toBe(1);
+    });
+  });
+
+  it('sends no key to a listener presenting another certificate than the saved one', async () => {
+    await withListener(async (port, events) => {
+      const result = await sendTestEvent(target(port, { tls: true, certFile: otherCertFile }));
+      expect(result).toEqual({
+        ok: false,
+        message: `The listener on 127.0.0.1:${port} presents another certificate than ${otherCertFile}, so the key was not sent. Save and restart Homebridge so it runs with that certificate.`,
+      });
+      expect(events).toEqual([]);
+    });
+  });
+
+  it('says so when no saved certificate could be checked', async () => {
+    await withListener(async (port, events) => {
+      const result = await sendTestEvent(target(port, { tls: true, certFile: undefined }));
+      expect(result.ok).toBe(true);
+      expect(result.message).toMatch(/Its certificate was not verified: the saved settings name no certificate for port \d+\.$/);
+      await expect.poll(() => events.length).toBe(1);
+    });
+  });
+});
