@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AccessControlPlatform } from '../../src/platform.js';
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
+import { DEFAULT_TRANSITION_TIMEOUT_S } from '../../src/settings.js';
 import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
 import { captureLog } from '../support/log.js';
 import { useSimulator } from '../support/simulator.js';
@@ -96,7 +97,7 @@ describe('the plugin never moves a door by itself', () => {
   });
 
   it('never again after a command timed out: the service may have acted', async () => {
-    const { api, poll } = await boot();
+    const { api, poll, clock } = await boot();
     sim.setFault('toggle', { kind: 'hang' }, { times: 1 });
     const before = toggles();
     await expect(api.characteristic(SAMPLE_FRONT_GATE_ID, TargetDoorState).handleSetRequest(TargetDoorState.OPEN)).rejects.toBe(
@@ -104,6 +105,13 @@ describe('the plugin never moves a door by itself', () => {
     );
     for (let i = 0; i < POLLS; i += 1) await poll();
     expect(toggles()).toBe(before + 1);
+    // The service may still act on it: Home sees the door as possibly opening, not as closed for sure.
+    expect(api.characteristic(SAMPLE_FRONT_GATE_ID, CurrentDoorState).value).toBe(CurrentDoorState.OPENING);
+    // Past the transition time-out with the door still closed, Home shows it closed again, with the obstruction.
+    clock.advance(DEFAULT_TRANSITION_TIMEOUT_S * 1000);
+    await poll();
     expect(api.characteristic(SAMPLE_FRONT_GATE_ID, TargetDoorState).value).toBe(TargetDoorState.CLOSED);
+    expect(api.characteristic(SAMPLE_FRONT_GATE_ID, hap.Characteristic.ObstructionDetected).value).toBe(true);
+    expect(toggles()).toBe(before + 1);
   });
 });
