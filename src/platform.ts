@@ -147,6 +147,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         findDoor: (event) => this.findDoor(event),
         alertDoors: (event) => this.alertDoors(event),
         now: () => this.clock.now(),
+        clock: this.clock,
         reservedPorts: () => readReservedPorts(this.homebridgeConfigPath(), this.rawConfig),
         bridgeUp: this.firstSync,
       });
