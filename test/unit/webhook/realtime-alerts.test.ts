@@ -157,4 +157,17 @@ describe('a flood of enforcer events', () => {
     await t.realtime.stop();
     expect(t.clock.nextDueInMs).toBeUndefined();
   });
+
+  it('change nothing once the plugin stops: an event handed over late sets off no alert, moves no door, logs no line', async () => {
+    const t = setup();
+    await t.realtime.stop();
+    t.send({ id: 'late-1', doorID: 'd1' });
+    const late = parseWebhookEvent({ id: 'late-2', eventType: 'door_state_change', doorID: 'd1', doorState: 'OPEN' });
+    if ('error' in late) throw new Error(late.error);
+    t.realtime.apply(late);
+    expect(t.alerts()['Front Gate']).toBe(0);
+    expect(t.doors[0]?.applied).toBe(0);
+    expect(t.log.lines.filter((line) => line.level !== 'debug')).toEqual([]);
+    expect(t.clock.nextDueInMs).toBeUndefined();
+  });
 });
