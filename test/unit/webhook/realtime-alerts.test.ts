@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RealtimeUpdates } from '../../../src/webhook/realtime.js';
 import type { RealtimeDoor } from '../../../src/webhook/realtime.js';
 import { parseWebhookEvent } from '../../../src/webhook/event.js';
-import { ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS } from '../../../src/settings.js';
+import { ACCESS_ALERT_LOG_PLACES_MAX, ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS } from '../../../src/settings.js';
 import { ManualClock } from '../../support/homebridge-double.js';
 import { captureLog } from '../../support/log.js';
 
@@ -168,6 +168,23 @@ describe('a flood of enforcer events', () => {
     expect(t.alerts()['Front Gate']).toBe(0);
     expect(t.doors[0]?.applied).toBe(0);
     expect(t.log.lines.filter((line) => line.level !== 'debug')).toEqual([]);
+    expect(t.clock.nextDueInMs).toBeUndefined();
+  });
+
+  it('counts a flood at a door this bridge does not show apart, saying so, and past the cap of places in one count', () => {
+    const t = setup();
+    t.send({ id: 'u1', doorID: 'unknown-door' });
+    t.send({ id: 'u2', doorID: 'unknown-door' });
+    t.send({ id: 'u3', doorID: 'unknown-door' });
+    for (let i = 0; i < ACCESS_ALERT_LOG_PLACES_MAX + 10; i += 1) {
+      t.send({ id: `many-${i}`, doorID: `unknown-${i}` });
+    }
+    t.clock.advance(ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS);
+    const info = t.log.texts('info');
+    expect(info).toContain('2 more unauthorized-access events that no access alert shows (this bridge shows no door unknown-door) in the last minute.');
+    // Each new place within the cap has its line; the places past it share one: its first line, then one count.
+    expect(info.filter((line) => line.startsWith('Webhook: '))).toHaveLength(ACCESS_ALERT_LOG_PLACES_MAX + 1);
+    expect(info.at(-1)).toBe('10 more unauthorized-access events in the last minute.');
     expect(t.clock.nextDueInMs).toBeUndefined();
   });
 });
