@@ -80,6 +80,11 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private readonly firstSync = new Promise<void>((resolve) => {
     this.firstSyncEnded = resolve;
   });
+  /**
+   * Set at Homebridge's shutdown. A request then in flight still gets its answer (closing the client does not cut it),
+   * and that late answer must register no door, start no timer, write no cache and log nothing.
+   */
+  private stopped = false;
 
   constructor(
     private readonly log: Logging,
@@ -147,6 +152,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         findDoor: (event) => this.findDoor(event),
         alertDoors: (event) => this.alertDoors(event),
         now: () => this.clock.now(),
+        clock: this.clock,
         reservedPorts: () => readReservedPorts(this.homebridgeConfigPath(), this.rawConfig),
         bridgeUp: this.firstSync,
       });
@@ -233,7 +239,13 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       try {
         account = await client.sync();
       } catch (error) {
-        this.recordFailure(error);
+        if (!this.stoppedMeanwhile()) {
+          this.recordFailure(error);
+        }
+        return;
+      }
+      if (this.stoppedMeanwhile()) {
+        this.log.debug('A sync answered after Homebridge began shutting down; not applied.');
         return;
       }
       this.failedSyncs = 0;
@@ -247,9 +259,16 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         this.bugs.report('applying a sync', error);
       }
     } finally {
-      this.tickDoors();
+      if (!this.stoppedMeanwhile()) {
+        this.tickDoors();
+      }
       this.firstSyncEnded();
     }
+  }
+
+  /** Read through a call: shutdown() may run while a sync awaits, which the type checker's narrowing of the field cannot see. */
+  private stoppedMeanwhile(): boolean {
+    return this.stopped;
   }
 
   /** Ends movements that took too long, also when syncs fail; one door's bug must not stop the others' ticks. */
@@ -508,7 +527,9 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
 
   /** Stops every timer and socket so Homebridge exits at once and a restart never finds anything in use. */
   async shutdown(): Promise<void> {
+    this.stopped = true;
     this.loop?.stop();
+    this.whoMovedIt?.stop();
     // A listener start still waiting for the first sync must end too (it sees the stop and opens nothing).
     this.firstSyncEnded();
     for (const door of this.doors.values()) {

@@ -94,6 +94,13 @@ export const AUTOMATION_SWITCH_RESET_MS = 1_000;
 export const DEFAULT_ACCESS_ALERT_DURATION_S = 30;
 export const MIN_ACCESS_ALERT_DURATION_S = 1;
 export const MAX_ACCESS_ALERT_DURATION_S = 60 * 60;
+/**
+ * After an enforcer event's line, the next ones at the same doors within this long are counted, not logged one by one:
+ * one line with the count at the end of each such window. A busy gate must not bury the log; the alert detects for each.
+ */
+export const ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS = 60_000;
+/** Places (doors, controllers, unknown ones) whose enforcer events are counted apart within one such window; more share one count. */
+export const ACCESS_ALERT_LOG_PLACES_MAX = 100;
 /** HAP-NodeJS refuses more accessories than this on one bridge. */
 export const MAX_ACCESSORIES_PER_BRIDGE = 149;
 

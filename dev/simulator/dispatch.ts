@@ -63,7 +63,12 @@ export async function dispatch(ctx: DispatchContext, req: IncomingMessage, res: 
     return;
   }
   // Faults model the network and the service's front end, so they come before authentication.
-  const fault = ctx.faults.take(route.endpoint);
+  let fault = ctx.faults.take(route.endpoint);
+  if (fault?.kind === 'delay') {
+    const { ms, then } = fault;
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    fault = then;
+  }
   if (fault) {
     serveFault(req, res, fault, route.endpoint);
     return;

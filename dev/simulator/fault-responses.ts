@@ -85,5 +85,8 @@ export function serveFault(req: IncomingMessage, res: ServerResponse, fault: Sim
     case 'trickle':
       sendTrickle(res, fault.intervalMs);
       return;
+    case 'delay':
+      // Dispatch waits and then answers normally; nothing to write here.
+      return;
   }
 }

@@ -9,6 +9,11 @@ export type SimFault =
   | { kind: 'truncated' }
   | { kind: 'reset' }
   | { kind: 'hang' }
+  /**
+   * The normal answer (or the fault `then`), after `ms` of real time: a slow service, to have a request still in flight
+   * when something else happens.
+   */
+  | { kind: 'delay'; ms: number; then?: SimFault }
   /** 200 and headers at once, then one byte of whitespace every `intervalMs` without end: each gap within the body time-out. */
   | { kind: 'trickle'; intervalMs: number }
   | { kind: 'refuse' };

@@ -35,6 +35,8 @@ export class AutomationSwitch {
   /** Open only: on from a write until the switch turns itself off again. */
   private momentarilyOn = false;
   private timer: unknown;
+  /** Set at shutdown: a command answered later must not start the turn-off timer. */
+  private disposed = false;
 
   constructor(
     private readonly api: API,
@@ -63,6 +65,7 @@ export class AutomationSwitch {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.view.clock.clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -90,7 +93,7 @@ export class AutomationSwitch {
 
   /** Open only: back to off after a moment, whether the door opened or the write failed. */
   private turnOffSoon(): void {
-    if (this.mode !== 'open') return;
+    if (this.mode !== 'open' || this.disposed) return;
     this.view.clock.clearTimeout(this.timer);
     this.timer = this.view.clock.setTimeout(() => {
       this.timer = undefined;
@@ -211,6 +214,8 @@ export class DoorExtras {
   private readonly leftOpen: LeftOpenSensor | undefined;
   private readonly contact: DoorContactSensor | undefined;
   private readonly accessAlert: AccessAlertSensor | undefined;
+  /** Set when the door stops (shutdown, or it leaves HomeKit): a late answer or event must not start a timer again. */
+  private disposed = false;
 
   constructor(
     api: API,
@@ -253,17 +258,23 @@ export class DoorExtras {
 
   /** An enforcer event named the door: its access alert detects. False when the door has none. */
   alertAccess(): boolean {
-    this.accessAlert?.trigger();
+    if (!this.disposed) {
+      this.accessAlert?.trigger();
+    }
     return this.accessAlert !== undefined;
   }
 
   update(): void {
+    if (this.disposed) {
+      return;
+    }
     this.automationSwitch?.update(this.view.target());
     this.leftOpen?.update();
     this.contact?.update();
   }
 
   dispose(): void {
+    this.disposed = true;
     this.automationSwitch?.dispose();
     this.leftOpen?.dispose();
     this.accessAlert?.dispose();

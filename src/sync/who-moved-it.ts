@@ -15,6 +15,8 @@ function day(ms: number): string {
 
 export class WhoMovedIt {
   private readonly lastAskedMs = new Map<string, number>();
+  /** Set at Homebridge's shutdown: a history answer that comes later is not logged. */
+  private stopped = false;
 
   constructor(
     private readonly history: (query: HistoryQuery) => Promise<ToggleEvent[]>,
@@ -22,8 +24,15 @@ export class WhoMovedIt {
     private readonly now: () => number = Date.now,
   ) {}
 
+  stop(): void {
+    this.stopped = true;
+  }
+
   /** Looks up, in the background, who last moved `doorId` to `state`, and logs it. */
   explain(doorId: string, doorName: string, state: DoorState): void {
+    if (this.stopped) {
+      return;
+    }
     const now = this.now();
     if (now - (this.lastAskedMs.get(doorId) ?? Number.NEGATIVE_INFINITY) < HISTORY_MIN_INTERVAL_PER_DOOR_MS) {
       this.log.debug(`Not asking who moved ${doorName}: its history was asked moments ago.`);
@@ -33,7 +42,7 @@ export class WhoMovedIt {
     // The service's dates carry no time zone: from yesterday covers a change just after midnight anywhere.
     const query: HistoryQuery = { historyType: 'door', doorId, startDate: day(now - DAY_MS), endDate: day(now) };
     this.history(query).then(
-      (events) => this.report(events, doorId, doorName, state),
+      (events) => (this.stopped ? this.log.debug(`Who moved ${doorName} is not logged: the answer came after Homebridge began shutting down.`) : this.report(events, doorId, doorName, state)),
       (error: unknown) => this.log.debug(`Who moved ${doorName} is unknown: ${error instanceof Error ? error.message : String(error)}.`),
     );
   }

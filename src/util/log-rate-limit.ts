@@ -22,4 +22,22 @@ export class LogRateLimit {
     this.held = 0;
     return held;
   }
+
+  /** Milliseconds until the next message would be let through (0 when now). */
+  msUntilOpen(): number {
+    return Math.max(0, this.lastAtMs + this.intervalMs - this.now());
+  }
+
+  /**
+   * For a count logged on its own at the end of the interval: the number held back, which counts as a message let
+   * through now when there were any, so a flood that goes on is counted again an interval later.
+   */
+  release(): number {
+    const held = this.held;
+    if (held > 0) {
+      this.lastAtMs = this.now();
+      this.held = 0;
+    }
+    return held;
+  }
 }

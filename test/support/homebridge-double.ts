@@ -112,7 +112,10 @@ export class HomebridgeDouble extends EventEmitter {
   }
 
   /** A door's GarageDoorOpener characteristic, by door id (the serial number). */
-  characteristic(doorId: string, type: typeof hap.Characteristic.CurrentDoorState | typeof hap.Characteristic.TargetDoorState): hap.Characteristic {
+  characteristic(
+    doorId: string,
+    type: typeof hap.Characteristic.CurrentDoorState | typeof hap.Characteristic.TargetDoorState | typeof hap.Characteristic.ObstructionDetected,
+  ): hap.Characteristic {
     const accessory = [...this.registered.values()].find(
       (a) => a.getService(hap.Service.AccessoryInformation)?.getCharacteristic(hap.Characteristic.SerialNumber).value === doorId,
     );

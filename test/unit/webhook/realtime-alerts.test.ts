@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { RealtimeUpdates } from '../../../src/webhook/realtime.js';
 import type { RealtimeDoor } from '../../../src/webhook/realtime.js';
 import { parseWebhookEvent } from '../../../src/webhook/event.js';
+import { ACCESS_ALERT_LOG_PLACES_MAX, ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS } from '../../../src/settings.js';
+import { ManualClock } from '../../support/homebridge-double.js';
 import { captureLog } from '../../support/log.js';
 
 interface TestDoor extends RealtimeDoor {
@@ -32,7 +34,7 @@ function door(id: string, deviceId: string, name: string, alertOn: boolean): Tes
   return d;
 }
 
-function setup() {
+function setup(clock = new ManualClock()) {
   const doors = [door('d1', 'c1', 'Front Gate', true), door('d2', 'c1', 'Garage Door', false), door('d3', 'c1', 'Back Gate', true), door('d4', 'c2', 'Shed', false)];
   const log = captureLog();
   const realtime = new RealtimeUpdates({
@@ -42,7 +44,8 @@ function setup() {
     // As the platform does: the door named, else every door of the controller named.
     alertDoors: (event) =>
       event.doorId !== undefined ? doors.filter((d) => d.id === event.doorId) : doors.filter((d) => event.deviceId !== undefined && d.deviceId === event.deviceId),
-    now: () => 0,
+    now: () => clock.now(),
+    clock,
   });
   const send = (body: Record<string, unknown>): void => {
     const event = parseWebhookEvent({ eventType: 'enforcer_unauthorized_user', ...body });
@@ -50,7 +53,7 @@ function setup() {
     realtime.apply(event);
   };
   const alerts = (): Record<string, number> => Object.fromEntries(doors.map((d) => [d.name, d.alerts]));
-  return { doors, log, realtime, send, alerts };
+  return { doors, log, realtime, send, alerts, clock };
 }
 
 describe('enforcer webhooks', () => {
@@ -100,5 +103,88 @@ describe('enforcer webhooks', () => {
     t.send({ id: 'same', doorID: 'd1' });
     t.send({ id: 'same', doorID: 'd1' });
     expect(t.alerts()['Front Gate']).toBe(1);
+  });
+});
+
+describe('a flood of enforcer events', () => {
+  const SUMMARY = /^(\d+) more unauthorized-access events? at Front Gate in the last minute\.$/;
+  const EVENTS = 2_000;
+  const GAP_MS = 300;
+
+  it('logs the first in full, then one count per minute, while every event still sets off the access alert', () => {
+    const t = setup();
+    for (let i = 0; i < EVENTS; i += 1) {
+      t.send({ id: `flood-${i}`, doorID: 'd1', userThatToggled: { firstName: 'Mallory' } });
+      t.clock.advance(GAP_MS);
+    }
+    // The last window ends after the flood: its count comes at its end, not at some later event.
+    t.clock.advance(ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS);
+    expect(t.alerts()['Front Gate']).toBe(EVENTS);
+    const info = t.log.texts('info');
+    expect(info[0]).toBe('Webhook: enforcer_unauthorized_user by Mallory at Front Gate; access alert detecting for Front Gate.');
+    const summaries = info.slice(1);
+    const minutes = Math.ceil((EVENTS * GAP_MS) / ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS);
+    expect(summaries).toHaveLength(minutes);
+    const counted = summaries.map((line) => Number(SUMMARY.exec(line)?.[1]));
+    expect(counted.every((n) => n > 0)).toBe(true);
+    expect(counted.reduce((a, b) => a + b, 0)).toBe(EVENTS - 1);
+    expect([...t.log.texts('warn'), ...t.log.texts('error')]).toEqual([]);
+    // Nothing is left waiting once the counts are out.
+    expect(t.clock.nextDueInMs).toBeUndefined();
+  });
+
+  it('logs an event in full again after a quiet minute, and counts each door apart', () => {
+    const t = setup();
+    t.send({ id: 'a1', doorID: 'd1' });
+    t.send({ id: 'a2', doorID: 'd1' });
+    t.send({ id: 'b1', doorID: 'd3' });
+    t.clock.advance(ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS);
+    t.clock.advance(ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS);
+    t.send({ id: 'a3', doorID: 'd1' });
+    expect(t.log.texts('info')).toEqual([
+      'Webhook: enforcer_unauthorized_user at Front Gate; access alert detecting for Front Gate.',
+      'Webhook: enforcer_unauthorized_user at Back Gate; access alert detecting for Back Gate.',
+      '1 more unauthorized-access event at Front Gate in the last minute.',
+      'Webhook: enforcer_unauthorized_user at Front Gate; access alert detecting for Front Gate.',
+    ]);
+    expect(t.alerts()).toEqual({ 'Front Gate': 3, 'Garage Door': 0, 'Back Gate': 1, Shed: 0 });
+  });
+
+  it('leaves no count waiting once the listener stops', async () => {
+    const t = setup();
+    t.send({ id: 'a1', doorID: 'd1' });
+    t.send({ id: 'a2', doorID: 'd1' });
+    await t.realtime.stop();
+    expect(t.clock.nextDueInMs).toBeUndefined();
+  });
+
+  it('change nothing once the plugin stops: an event handed over late sets off no alert, moves no door, logs no line', async () => {
+    const t = setup();
+    await t.realtime.stop();
+    t.send({ id: 'late-1', doorID: 'd1' });
+    const late = parseWebhookEvent({ id: 'late-2', eventType: 'door_state_change', doorID: 'd1', doorState: 'OPEN' });
+    if ('error' in late) throw new Error(late.error);
+    t.realtime.apply(late);
+    expect(t.alerts()['Front Gate']).toBe(0);
+    expect(t.doors[0]?.applied).toBe(0);
+    expect(t.log.lines.filter((line) => line.level !== 'debug')).toEqual([]);
+    expect(t.clock.nextDueInMs).toBeUndefined();
+  });
+
+  it('counts a flood at a door this bridge does not show apart, saying so, and past the cap of places in one count', () => {
+    const t = setup();
+    t.send({ id: 'u1', doorID: 'unknown-door' });
+    t.send({ id: 'u2', doorID: 'unknown-door' });
+    t.send({ id: 'u3', doorID: 'unknown-door' });
+    for (let i = 0; i < ACCESS_ALERT_LOG_PLACES_MAX + 10; i += 1) {
+      t.send({ id: `many-${i}`, doorID: `unknown-${i}` });
+    }
+    t.clock.advance(ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS);
+    const info = t.log.texts('info');
+    expect(info).toContain('2 more unauthorized-access events that no access alert shows (this bridge shows no door unknown-door) in the last minute.');
+    // Each new place within the cap has its line; the places past it share one: its first line, then one count.
+    expect(info.filter((line) => line.startsWith('Webhook: '))).toHaveLength(ACCESS_ALERT_LOG_PLACES_MAX + 1);
+    expect(info.at(-1)).toBe('10 more unauthorized-access events in the last minute.');
+    expect(t.clock.nextDueInMs).toBeUndefined();
   });
 });
