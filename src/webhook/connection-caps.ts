@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 
-import { WEBHOOK_CONNECTION_LIMIT_LOG_INTERVAL_MS } from '../settings.js';
+import { WEBHOOK_CONNECTION_LIMIT_LOG_INTERVAL_MS, WEBHOOK_IDLE_EVICT_AFTER_MS } from '../settings.js';
 import { LogRateLimit } from '../util/log-rate-limit.js';
 import type { WebhookLog, WebhookReceiverStats } from './request-handler.js';
 
@@ -15,6 +15,8 @@ export interface ConnectionLimits {
   maxConnectionsPerClient: number;
   /** Requests one kept-alive connection may carry before it is closed. */
   maxRequestsPerConnection: number;
+  /** A connection silent this long may make room at a cap; default WEBHOOK_IDLE_EVICT_AFTER_MS, tests shorten it. */
+  evictIdleAfterMs?: number;
 }
 
 export interface ConnectionCapSettings {
@@ -38,27 +40,36 @@ interface Held {
   address: string;
   /** The decrypted side, once the TLS handshake is done (HTTPS only): its bytes are the request's. */
   secure: TLSSocket | undefined;
+  /** When it was accepted (monotonic ms). */
+  sinceMs: number;
 }
 
 /**
  * Caps what a flood can take: every held connection costs memory and a file descriptor, and once the process runs
  * out of descriptors the bridge's HomeKit port stops answering too. A full listener must still take the service's
- * webhook, so a connection that never sent a byte of a request (a flood, a scanner, a stalled TLS handshake) gives
- * way to a new one; closing it loses nothing. Only when every held connection carries a request is the new one refused.
+ * webhook, so a connection that has sent no byte of a request for a while (a flood, a scanner, a stalled TLS
+ * handshake) gives way to a new one; closing it loses nothing. A younger silent one may be a webhook whose bytes are not
+ * read yet, so when every held connection is busy or young, the new one is refused and the owner is told.
  */
 export function limitConnections(server: Server, settings: ConnectionCapSettings): void {
   const { limits, log, stats } = settings;
   // Not server.maxConnections: Node would close the new connection at the cap before an idle one could make room.
   server.maxRequestsPerSocket = limits.maxRequestsPerConnection;
   const held = new Map<Socket, Held>();
+  const graceMs = limits.evictIdleAfterMs ?? WEBHOOK_IDLE_EVICT_AFTER_MS;
   const evictions = new LogRateLimit(WEBHOOK_CONNECTION_LIMIT_LOG_INTERVAL_MS);
   const refusals = new LogRateLimit(WEBHOOK_CONNECTION_LIMIT_LOG_INTERVAL_MS);
   /** Never sent a byte of a request: over HTTPS the handshake does not count, only what comes after it. */
-  const idle = (entry: Held): boolean => (settings.tls ? (entry.secure?.bytesRead ?? 0) : entry.socket.bytesRead) === 0;
+  const silent = (entry: Held): boolean => (settings.tls ? (entry.secure?.bytesRead ?? 0) : entry.socket.bytesRead) === 0;
   const oldestIdle = (address: string | undefined): Held | undefined => {
+    const now = performance.now();
     // A Map iterates in insertion order: the first match is the one waiting longest.
     for (const entry of held.values()) {
-      if ((address === undefined || entry.address === address) && idle(entry)) {
+      if (now - entry.sinceMs < graceMs) {
+        // Every later one is younger still.
+        return undefined;
+      }
+      if ((address === undefined || entry.address === address) && silent(entry)) {
         return entry;
       }
     }
@@ -81,7 +92,7 @@ export function limitConnections(server: Server, settings: ConnectionCapSettings
       if (!victim) {
         socket.destroy();
         stats.rejected += 1;
-        refused(refusals, log, `The webhook listener is full (its limit of ${limit} connections${scope}, each busy with a request), so it refused a new connection from ${address} unanswered; any webhook on it is lost, so ${settings.refusedAdvice ?? DEFAULT_REFUSED_ADVICE}`);
+        refused(refusals, log, `The webhook listener is full (its limit of ${limit} connections${scope}, each busy with a request or opened in the last ${graceMs / 1000} s), so it refused a new connection from ${address} unanswered; any webhook on it is lost, so ${settings.refusedAdvice ?? DEFAULT_REFUSED_ADVICE}`);
         try {
           settings.onRefused?.();
         } catch (error) {
@@ -94,7 +105,7 @@ export function limitConnections(server: Server, settings: ConnectionCapSettings
       victim.socket.destroy();
       evicted(evictions, log, `The webhook listener holds its limit of ${limit} connections${scope}, so it closed the oldest one that sent nothing (from ${victim.address}) to take a new one from ${address}`);
     }
-    const entry: Held = { socket, address, secure: undefined };
+    const entry: Held = { socket, address, secure: undefined, sinceMs: performance.now() };
     held.set(socket, entry);
     settings.sockets.add(socket);
     socket.once('close', () => release(entry));

@@ -111,7 +111,7 @@ describe('RealtimeUpdates when the full listener refuses a connection', () => {
     expect(atRisk).toBe(1);
     const warnings = log.texts('warn');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^The webhook listener is full \(its limit of 64 connections from 127\.0\.0\.2, each busy with a request\), so it refused a new connection from 127\.0\.0\.2 unanswered; any webhook on it is lost, so the plugin polls every 15 s until webhooks arrive again\./);
+    expect(warnings[0]).toMatch(/^The webhook listener is full \(its limit of 64 connections from 127\.0\.0\.2, each busy with a request or opened in the last 2 s\), so it refused a new connection from 127\.0\.0\.2 unanswered; any webhook on it is lost, so the plugin polls every 15 s until webhooks arrive again\./);
     expect(warnings[0]).not.toMatch(/HomeKit is not affected/);
     // More refusals before a webhook comes: the loop is not hurried again.
     expect(await busy.refused()).toBe('');

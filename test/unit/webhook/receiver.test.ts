@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { WEBHOOK_MAX_BODY_BYTES } from '../../../src/settings.js';
+import { WEBHOOK_MAX_BODY_BYTES, WEBHOOK_MAX_CONNECTIONS, WEBHOOK_MAX_CONNECTIONS_PER_CLIENT, WEBHOOK_MAX_REQUESTS_PER_CONNECTION } from '../../../src/settings.js';
 import { AccessControlSimulator, SAMPLE_ACCOUNT_USER, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_OWNED_DEVICE_ID } from '../../../dev/simulator/server.js';
 import type { WebhookEvent } from '../../../src/webhook/event.js';
 import { WebhookReceiver } from '../../../src/webhook/receiver.js';
@@ -340,6 +340,8 @@ describe('WebhookReceiver', () => {
 
 describe('WebhookReceiver connection caps', () => {
   const LIMITS = { maxConnections: 6, maxConnectionsPerClient: 4, maxRequestsPerConnection: 2 };
+  /** Idle connections may make room as soon as they are open: these tests open them a moment before. */
+  const EVICT_AT_ONCE = { evictIdleAfterMs: 0 };
   const LONG_TIMEOUTS = { headersMs: 10_000, requestMs: 10_000 };
   const BODY = JSON.stringify(DOOR_EVENT);
   /** Every connection a test opened, closed after it whatever happened. */
@@ -385,7 +387,8 @@ describe('WebhookReceiver connection caps', () => {
 
   it('takes a real webhook when the listener is full of idle connections from two addresses, closing the oldest idle one', async () => {
     // The caps of settings.ts: 64 idle connections from each of two addresses fill all 128.
-    const local = await startReceiver({ timeouts: LONG_TIMEOUTS });
+    const limits = { maxConnections: WEBHOOK_MAX_CONNECTIONS, maxConnectionsPerClient: WEBHOOK_MAX_CONNECTIONS_PER_CLIENT, maxRequestsPerConnection: WEBHOOK_MAX_REQUESTS_PER_CONNECTION, ...EVICT_AT_ONCE };
+    const local = await startReceiver({ timeouts: LONG_TIMEOUTS, limits });
     const port = local.receiver.port;
     const idle = [...Array.from({ length: 64 }, () => open(port, '127.0.0.2')), ...Array.from({ length: 64 }, () => open(port, '127.0.0.3'))];
     try {
@@ -408,7 +411,7 @@ describe('WebhookReceiver connection caps', () => {
 
   it("at one client's cap closes that client's oldest idle connection, not another's", async () => {
     const refusals: number[] = [];
-    const local = await startReceiver({ limits: LIMITS, timeouts: LONG_TIMEOUTS, onConnectionRefused: () => refusals.push(1) });
+    const local = await startReceiver({ limits: { ...LIMITS, ...EVICT_AT_ONCE }, timeouts: LONG_TIMEOUTS, onConnectionRefused: () => refusals.push(1) });
     const port = local.receiver.port;
     try {
       const other = open(port, '127.0.0.3');
@@ -422,6 +425,24 @@ describe('WebhookReceiver connection caps', () => {
       expect(refusals).toEqual([]);
       expect(warnings(local.lines)).toEqual([
         'The webhook listener holds its limit of 4 connections from 127.0.0.2, so it closed the oldest one that sent nothing (from 127.0.0.2) to take a new one from 127.0.0.2: a flood, or a client that opens connections without using them. Webhooks still get through.',
+      ]);
+    } finally {
+      await local.receiver.stop();
+    }
+  });
+
+  it('never closes a connection opened moments ago, whose webhook may not be read yet: refuses the new one instead', async () => {
+    let refusals = 0;
+    const local = await startReceiver({ limits: { ...LIMITS, evictIdleAfterMs: 60_000 }, timeouts: LONG_TIMEOUTS, onConnectionRefused: () => (refusals += 1) });
+    const port = local.receiver.port;
+    try {
+      const young = Array.from({ length: LIMITS.maxConnectionsPerClient }, () => open(port, '127.0.0.2'));
+      await Promise.all(young.map((c) => c.connected));
+      expect(await open(port, '127.0.0.2').closed).toBe('');
+      expect(refusals).toBe(1);
+      expect(young.filter((c) => c.isClosed())).toEqual([]);
+      expect(warnings(local.lines)).toEqual([
+        expect.stringMatching(/^The webhook listener is full \(its limit of 4 connections from 127\.0\.0\.2, each busy with a request or opened in the last 60 s\), so it refused/) as string,
       ]);
     } finally {
       await local.receiver.stop();
@@ -454,10 +475,10 @@ describe('WebhookReceiver connection caps', () => {
       expect(refusals).toBe(2);
       expect(local.receiver.stats.rejected).toBe(2);
       expect(warnings(local.lines)).toEqual([
-        'The webhook listener is full (its limit of 4 connections from 127.0.0.1, each busy with a request), so it refused a new connection from 127.0.0.1 unanswered; any webhook on it is lost, so the plugin polls every 15 s until webhooks arrive again. A flood, or clients that keep requests open; if it repeats, check who reaches the port.',
+        'The webhook listener is full (its limit of 4 connections from 127.0.0.1, each busy with a request or opened in the last 2 s), so it refused a new connection from 127.0.0.1 unanswered; any webhook on it is lost, so the plugin polls every 15 s until webhooks arrive again. A flood, or clients that keep requests open; if it repeats, check who reaches the port.',
       ]);
       expect(local.lines.map((line) => line.text)).toContain(
-        'The webhook listener is full (its limit of 6 connections, each busy with a request), so it refused a new connection from 127.0.0.3 unanswered; any webhook on it is lost, so the plugin polls every 15 s until webhooks arrive again.',
+        'The webhook listener is full (its limit of 6 connections, each busy with a request or opened in the last 2 s), so it refused a new connection from 127.0.0.3 unanswered; any webhook on it is lost, so the plugin polls every 15 s until webhooks arrive again.',
       );
       expect(warnings(local.lines).join('\n')).not.toMatch(/HomeKit is not affected/);
       // The held requests were never cut short by the refusals.
@@ -607,7 +628,7 @@ describe('WebhookReceiver over HTTPS', () => {
   });
 
   it('at its cap closes a TLS connection that sent no request after its handshake, never one busy with a request', async () => {
-    const local = await startReceiver({ tls: { cert, key }, limits: { maxConnections: 2, maxConnectionsPerClient: 2, maxRequestsPerConnection: 2 } });
+    const local = await startReceiver({ tls: { cert, key }, limits: { maxConnections: 2, maxConnectionsPerClient: 2, maxRequestsPerConnection: 2, evictIdleAfterMs: 0 } });
     const sockets: Socket[] = [];
     const secure = async () => {
       const socket = tlsConnect({ port: local.receiver.port, host: '127.0.0.1', ca: cert });
