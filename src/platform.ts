@@ -145,6 +145,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     this.client = client;
     this.whoMovedIt = new WhoMovedIt((query) => client.history(query), this.log, () => this.clock.now());
     this.adoptCachedDoors(true);
+    // The safety-net pace never polls more often than the user's own poll interval.
+    const reconcileIntervalS = Math.max(config.webhook?.reconcileInterval ?? config.pollInterval, config.pollInterval);
     if (config.webhook) {
       this.realtime = new RealtimeUpdates({
         log: this.log,
@@ -155,11 +157,12 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         clock: this.clock,
         reservedPorts: () => readReservedPorts(this.homebridgeConfigPath(), this.rawConfig),
         bridgeUp: this.firstSync,
+        pollIntervals: { normalS: config.pollInterval, safetyNetS: reconcileIntervalS },
+        // A sync due at the safety-net pace is brought forward to the normal one.
+        onWebhooksAtRisk: () => this.loop?.hurry(config.pollInterval * 1000),
       });
       void this.realtime.start();
     }
-    // The safety-net pace never polls more often than the user's own poll interval.
-    const reconcileIntervalS = Math.max(config.webhook?.reconcileInterval ?? config.pollInterval, config.pollInterval);
     this.loop = new SyncLoop(
       () => this.syncOnce(),
       () =>

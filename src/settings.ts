@@ -127,6 +127,11 @@ export const WEBHOOK_TLS_HANDSHAKE_TIMEOUT_MS = 10_000;
 export const WEBHOOK_MAX_CONNECTIONS = 128;
 /** Connections one client address may hold at once, so one client cannot take the whole cap (a reverse proxy is one client). */
 export const WEBHOOK_MAX_CONNECTIONS_PER_CLIENT = 64;
+/**
+ * At a connection cap the listener closes the oldest connection that has sent nothing for at least this long, to take
+ * the new one; a younger one may be a webhook whose request has not been read yet (a burst, a slow TLS handshake).
+ */
+export const WEBHOOK_IDLE_EVICT_AFTER_MS = 2_000;
 /** Requests one kept-alive connection may carry before it is closed, so one client cannot pipeline work without end. */
 export const WEBHOOK_MAX_REQUESTS_PER_CONNECTION = 100;
 /** At most one warning per this long about connections refused at the caps; the rest go to debug. */

@@ -43,6 +43,10 @@ export interface RealtimeDeps {
   clock?: Clock;
   /** The ports Homebridge listens on, read from its config; `complete` is false when config.json could not be read. */
   reservedPorts?: () => Promise<{ ports: ReservedPort[]; complete: boolean }>;
+  /** How often the plugin polls, for the log: the user's poll interval, and the safety-net interval while webhooks arrive. */
+  pollIntervals?: { normalS: number; safetyNetS: number };
+  /** Webhooks may be lost (the listener refused a connection): polling should go back to its normal pace now, not at the next poll. */
+  onWebhooksAtRisk?: () => void;
   /** Settles once Homebridge's bridge has surely taken its port (after the first sync): the fallback when its port is unknown. */
   bridgeUp?: Promise<void>;
 }
@@ -55,6 +59,8 @@ export class RealtimeUpdates {
   /** True once an authenticated event arrived since the last sign that webhooks are missing. */
   private arriving = false;
   private lastMissWarningMs = Number.NEGATIVE_INFINITY;
+  /** True from a connection the full listener refused until the next webhook is applied. */
+  private refusedSinceDelivery = false;
   /** Set by stop(): a start() still waiting must not open the port after Homebridge shut down. */
   private stopped = false;
   /**
@@ -107,6 +113,8 @@ export class RealtimeUpdates {
         tls,
         log,
         onEvent: (event) => this.apply(event),
+        onConnectionRefused: () => this.connectionRefused(),
+        refusedAdvice: `the plugin polls ${this.pace('normalS')} until webhooks arrive again`,
       });
       if (this.stopped) {
         return;
@@ -154,6 +162,28 @@ export class RealtimeUpdates {
     }
     await this.receiver?.stop();
     this.receiver = undefined;
+  }
+
+  /**
+   * The full listener refused a connection, which may have carried a webhook: webhooks are no longer trusted to
+   * arrive, so polling goes back to its normal pace until one is applied again. The listener logs the refusal itself.
+   */
+  private connectionRefused(): void {
+    this.arriving = false;
+    if (!this.refusedSinceDelivery) {
+      // Once per stretch of refusals: a flood refused many times a second must not make the loop sync again and again.
+      this.refusedSinceDelivery = true;
+      this.deps.onWebhooksAtRisk?.();
+    }
+  }
+
+  /** "every 15 s", or words for a pace nobody told us of. */
+  private pace(which: 'normalS' | 'safetyNetS'): string {
+    const seconds = this.deps.pollIntervals?.[which];
+    if (seconds === undefined) {
+      return which === 'normalS' ? 'at its normal pace' : 'at its safety-net pace';
+    }
+    return `every ${seconds} s`;
   }
 
   /** What a poll found for a door: a change no webhook told of must be confirmed by one soon. */
@@ -205,6 +235,10 @@ export class RealtimeUpdates {
       return;
     }
     this.arriving = true;
+    if (this.refusedSinceDelivery) {
+      this.refusedSinceDelivery = false;
+      log.info(`Webhooks arrive again after the full listener refused connections; the plugin polls ${this.pace('safetyNetS')} again, as a safety net.`);
+    }
     if (event.kind === 'enforcer') {
       this.alert(event);
       return;

@@ -36,6 +36,10 @@ export interface WebhookReceiverOptions {
   timeouts?: { headersMs: number; requestMs: number };
   /** Connection caps; the defaults from settings.ts, tests make them small. */
   limits?: ConnectionLimits;
+  /** Told of every connection refused because the listener is full of busy connections: a webhook may be lost. */
+  onConnectionRefused?: () => void;
+  /** What the plugin does about such a refusal, to end its warning ("the plugin polls every 15 s until webhooks arrive again"). */
+  refusedAdvice?: string;
 }
 
 export class WebhookReceiver {
@@ -146,6 +150,8 @@ export class WebhookReceiver {
       log: this.options.log,
       stats: this.stats,
       sockets: this.sockets,
+      onRefused: this.options.onConnectionRefused,
+      refusedAdvice: this.options.refusedAdvice,
       onRequest: (req, res, expectsContinue) => this.onRequest(req, res, expectsContinue),
     });
   }

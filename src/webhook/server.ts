@@ -2,11 +2,10 @@
 import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { DropArgument, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
 import {
-  WEBHOOK_CONNECTION_LIMIT_LOG_INTERVAL_MS,
   WEBHOOK_CONNECTIONS_CHECK_INTERVAL_MS,
   WEBHOOK_HEADERS_TIMEOUT_MS,
   WEBHOOK_KEEP_ALIVE_TIMEOUT_MS,
@@ -16,21 +15,14 @@ import {
   WEBHOOK_REQUEST_TIMEOUT_MS,
   WEBHOOK_TLS_HANDSHAKE_TIMEOUT_MS,
 } from '../settings.js';
-import { LogRateLimit } from '../util/log-rate-limit.js';
+import { limitConnections } from './connection-caps.js';
+import type { ConnectionLimits } from './connection-caps.js';
 import type { WebhookLog, WebhookReceiverStats } from './request-handler.js';
+
+export type { ConnectionLimits } from './connection-caps.js';
 
 /** Node's sweep for expired connections must run well within the shortest time-out, or it cuts off late. */
 const MIN_CHECK_INTERVAL_MS = 10;
-
-/** How much of the machine one listener, and one client of it, may take. */
-export interface ConnectionLimits {
-  /** Connections held at once; past it a new one is closed as soon as it is accepted. */
-  maxConnections: number;
-  /** Connections one remote address may hold at once. */
-  maxConnectionsPerClient: number;
-  /** Requests one kept-alive connection may carry before it is closed. */
-  maxRequestsPerConnection: number;
-}
 
 const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   maxConnections: WEBHOOK_MAX_CONNECTIONS,
@@ -46,6 +38,10 @@ export interface WebhookServerSettings {
   stats: WebhookReceiverStats;
   /** Every accepted TCP connection (before TLS), so stop() can destroy it. */
   sockets: Set<Socket>;
+  /** Told of every connection refused at a cap (all held connections busy): a webhook may be lost. Must not throw. */
+  onRefused?: () => void;
+  /** What the plugin does about a refused connection, for the end of its warning. */
+  refusedAdvice?: string;
   /** Must not throw; `expectsContinue`: the client waits for 100 Continue before sending its body. */
   onRequest: (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean) => void;
 }
@@ -111,54 +107,16 @@ export function createWebhookServer(settings: WebhookServerSettings): Server {
     }
     socket.destroy();
   });
-  limitConnections(server, settings);
-  return server;
-}
-
-/**
- * Caps what a flood can take: every held connection costs memory and a file descriptor, and once the process runs
- * out of descriptors the bridge's HomeKit port stops answering too. Refused connections are closed unanswered.
- */
-function limitConnections(server: Server, settings: WebhookServerSettings): void {
-  const limits = settings.limits ?? DEFAULT_CONNECTION_LIMITS;
-  const { log, stats } = settings;
-  // Node closes a connection past maxConnections as soon as it is accepted, and says so with 'drop'.
-  server.maxConnections = limits.maxConnections;
-  server.maxRequestsPerSocket = limits.maxRequestsPerConnection;
-  const warnings = new LogRateLimit(WEBHOOK_CONNECTION_LIMIT_LOG_INTERVAL_MS);
-  const refused = (limit: number, scope: string, address: string): void => {
-    stats.rejected += 1;
-    const held = warnings.take();
-    const text = `The webhook listener holds its limit of ${limit} connections${scope}, so new ones are closed unanswered (the latest from ${address})`;
-    if (held === undefined) {
-      log.debug(text);
-    } else {
-      const more = held > 0 ? `; ${held} more refused since the last such line` : '';
-      log.warn(`${text}: a flood, or a client that opens connections without using them. HomeKit is not affected${more}.`);
-    }
-  };
-  server.on('drop', (data?: DropArgument) => refused(limits.maxConnections, '', data?.remoteAddress ?? 'an unknown address'));
-  const perClient = new Map<string, number>();
-  server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? 'an unknown address';
-    const count = (perClient.get(address) ?? 0) + 1;
-    if (count > limits.maxConnectionsPerClient) {
-      socket.destroy();
-      refused(limits.maxConnectionsPerClient, ` from one address`, address);
-      return;
-    }
-    perClient.set(address, count);
-    settings.sockets.add(socket);
-    socket.once('close', () => {
-      settings.sockets.delete(socket);
-      const left = (perClient.get(address) ?? 1) - 1;
-      if (left > 0) {
-        perClient.set(address, left);
-      } else {
-        perClient.delete(address);
-      }
-    });
+  limitConnections(server, {
+    limits: settings.limits ?? DEFAULT_CONNECTION_LIMITS,
+    tls: settings.tls !== undefined,
+    log,
+    stats,
+    sockets: settings.sockets,
+    onRefused: settings.onRefused,
+    refusedAdvice: settings.refusedAdvice,
   });
+  return server;
 }
 
 /** The one sentence start() rejects with when listen() fails. */

@@ -136,7 +136,8 @@ describe('a flood of connections to the webhook listener', () => {
       await controller?.close();
     }
     expect(hb.exited).toBeUndefined();
-    await hb.waitForLog(/The webhook listener holds its limit of \d+ connections/, BOOT_WAIT_MS);
+    // Connections past the cap either pushed out an idle one or, while all were fresh, were refused: either is said.
+    await hb.waitForLog(/The webhook listener (holds its limit of|is full \(its limit of) \d+ connections/, BOOT_WAIT_MS);
     // Once the flood is over, the service's webhooks get through again.
     const after = await sim.sendRawWebhook(sim.buildWebhookEvent(SAMPLE_FRONT_GATE_ID, { doorState: 'CLOSED' }));
     expect(after.status).toBe(200);

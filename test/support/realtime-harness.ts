@@ -5,7 +5,7 @@ import type { WebhookConfig } from '../../src/config.js';
 import { DoorStateMachine } from '../../src/door/state-machine.js';
 import type { ReportOutcome } from '../../src/door/state-machine.js';
 import { RealtimeUpdates } from '../../src/webhook/realtime.js';
-import type { RealtimeDoor } from '../../src/webhook/realtime.js';
+import type { RealtimeDeps, RealtimeDoor } from '../../src/webhook/realtime.js';
 import { EventOrder } from '../../src/webhook/event-order.js';
 import type { WebhookEvent } from '../../src/webhook/event.js';
 import { captureLog } from './log.js';
@@ -54,6 +54,8 @@ export async function startRealtime(options: {
   now: () => number;
   /** Bounds the log lines kept (counts go on), for long runs. */
   keepLines?: number;
+  /** The poll paces and the at-risk callback, as the platform gives them. */
+  polling?: Pick<RealtimeDeps, 'pollIntervals' | 'onWebhooksAtRisk'>;
 }): Promise<RealtimeHarness> {
   const log = captureLog({ keep: options.keepLines });
   const realtime = new RealtimeUpdates({
@@ -61,6 +63,7 @@ export async function startRealtime(options: {
     config: { port: 0, host: '127.0.0.1', apiKey: 'a'.repeat(96), headerName: 'X-Service-API-Key', reconcileInterval: 300, ...options.config },
     findDoor: options.findDoor,
     now: options.now,
+    ...options.polling,
   });
   await realtime.start();
   if (log.counts.error > 0) {

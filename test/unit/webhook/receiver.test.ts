@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { WEBHOOK_MAX_BODY_BYTES } from '../../../src/settings.js';
+import { WEBHOOK_MAX_BODY_BYTES, WEBHOOK_MAX_CONNECTIONS, WEBHOOK_MAX_CONNECTIONS_PER_CLIENT, WEBHOOK_MAX_REQUESTS_PER_CONNECTION } from '../../../src/settings.js';
 import { AccessControlSimulator, SAMPLE_ACCOUNT_USER, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_OWNED_DEVICE_ID } from '../../../dev/simulator/server.js';
 import type { WebhookEvent } from '../../../src/webhook/event.js';
 import { WebhookReceiver } from '../../../src/webhook/receiver.js';
@@ -340,52 +340,153 @@ describe('WebhookReceiver', () => {
 
 describe('WebhookReceiver connection caps', () => {
   const LIMITS = { maxConnections: 6, maxConnectionsPerClient: 4, maxRequestsPerConnection: 2 };
+  /** Idle connections may make room as soon as they are open: these tests open them a moment before. */
+  const EVICT_AT_ONCE = { evictIdleAfterMs: 0 };
   const LONG_TIMEOUTS = { headersMs: 10_000, requestMs: 10_000 };
+  const BODY = JSON.stringify(DOOR_EVENT);
+  /** Every connection a test opened, closed after it whatever happened. */
+  const opened: Socket[] = [];
+
+  afterEach(() => {
+    for (const socket of opened.splice(0)) socket.destroy();
+  });
 
   /** A connection from the loopback address `from`; `served` resolves once a webhook sent on it got its 200. */
   function open(port: number, from: string) {
     const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+    opened.push(socket);
     let received = '';
+    let closedNow = false;
     socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
-    socket.on('error', () => undefined); // a refused connection is reset or ended; both are expected here
-    const closed = new Promise<string>((resolve) => socket.once('close', () => resolve(received)));
+    socket.on('error', () => undefined); // a refused or closed connection is reset or ended; both are expected here
+    const connected = new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    const closed = new Promise<string>((resolve) =>
+      socket.once('close', () => {
+        closedNow = true;
+        resolve(received);
+      }),
+    );
     const served = (): Promise<void> => {
-      const body = JSON.stringify(DOOR_EVENT);
-      socket.write(headerBlock([`X-Service-API-Key: ${KEY}`, 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`]) + body);
+      socket.write(headerBlock([`X-Service-API-Key: ${KEY}`, 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(BODY)}`]) + BODY);
       return vi.waitFor(() => expect(received).toMatch(/^HTTP\/1\.1 200/), { timeout: 5_000 });
     };
-    return { socket, closed, served };
+    /** Starts a webhook and holds its body back until the listener asks for it: the connection is busy with a request. */
+    const busy = (): Promise<void> => {
+      socket.write(headerBlock([`X-Service-API-Key: ${KEY}`, 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(BODY)}`, 'Expect: 100-continue']));
+      return vi.waitFor(() => expect(received).toMatch(/^HTTP\/1\.1 100 Continue/), { timeout: 5_000 });
+    };
+    /** Sends the body a busy connection held back; resolves once it got its 200. */
+    const finish = (): Promise<void> => {
+      socket.write(BODY);
+      return vi.waitFor(() => expect(received).toMatch(/HTTP\/1\.1 200/), { timeout: 5_000 });
+    };
+    return { socket, connected, closed, served, busy, finish, isClosed: () => closedNow };
   }
 
-  it('closes connections past the per-client and the total cap unanswered, says so once, and serves again once they go', async () => {
-    const local = await startReceiver({ limits: LIMITS, timeouts: LONG_TIMEOUTS });
+  const warnings = (lines: LogLine[]) => lines.filter((line) => line.level === 'warn').map((line) => line.text);
+
+  it('takes a real webhook when the listener is full of idle connections from two addresses, closing the oldest idle one', async () => {
+    // The caps of settings.ts: 64 idle connections from each of two addresses fill all 128.
+    const limits = { maxConnections: WEBHOOK_MAX_CONNECTIONS, maxConnectionsPerClient: WEBHOOK_MAX_CONNECTIONS_PER_CLIENT, maxRequestsPerConnection: WEBHOOK_MAX_REQUESTS_PER_CONNECTION, ...EVICT_AT_ONCE };
+    const local = await startReceiver({ timeouts: LONG_TIMEOUTS, limits });
+    const port = local.receiver.port;
+    const idle = [...Array.from({ length: 64 }, () => open(port, '127.0.0.2')), ...Array.from({ length: 64 }, () => open(port, '127.0.0.3'))];
+    try {
+      await Promise.all(idle.map((c) => c.connected));
+      // Before the fix the service's webhook got a socket hang-up here.
+      const reply = await post(local.receiver.url, DOOR_EVENT);
+      expect(reply.status).toBe(200);
+      await vi.waitFor(() => expect(local.events.map((event) => event.doorId)).toEqual(['door-1']));
+      // The connection waiting longest made room, and only it.
+      expect(await idle[0]?.closed).toBe('');
+      expect(idle.filter((c) => c.isClosed())).toHaveLength(1);
+      expect(warnings(local.lines)).toEqual([
+        'The webhook listener holds its limit of 128 connections, so it closed the oldest one that sent nothing (from 127.0.0.2) to take a new one from 127.0.0.1: a flood, or a client that opens connections without using them. Webhooks still get through.',
+      ]);
+      expect(local.receiver.stats.rejected).toBe(0);
+    } finally {
+      await local.receiver.stop();
+    }
+  });
+
+  it("at one client's cap closes that client's oldest idle connection, not another's", async () => {
+    const refusals: number[] = [];
+    const local = await startReceiver({ limits: { ...LIMITS, ...EVICT_AT_ONCE }, timeouts: LONG_TIMEOUTS, onConnectionRefused: () => refusals.push(1) });
+    const port = local.receiver.port;
+    try {
+      const other = open(port, '127.0.0.3');
+      await other.connected;
+      const mine = Array.from({ length: LIMITS.maxConnectionsPerClient }, () => open(port, '127.0.0.2'));
+      await Promise.all(mine.map((c) => c.connected));
+      const next = open(port, '127.0.0.2');
+      await next.served();
+      expect(await mine[0]?.closed).toBe('');
+      expect(other.isClosed()).toBe(false);
+      expect(refusals).toEqual([]);
+      expect(warnings(local.lines)).toEqual([
+        'The webhook listener holds its limit of 4 connections from 127.0.0.2, so it closed the oldest one that sent nothing (from 127.0.0.2) to take a new one from 127.0.0.2: a flood, or a client that opens connections without using them. Webhooks still get through.',
+      ]);
+    } finally {
+      await local.receiver.stop();
+    }
+  });
+
+  it('never closes a connection opened moments ago, whose webhook may not be read yet: refuses the new one instead', async () => {
+    let refusals = 0;
+    const local = await startReceiver({ limits: { ...LIMITS, evictIdleAfterMs: 60_000 }, timeouts: LONG_TIMEOUTS, onConnectionRefused: () => (refusals += 1) });
+    const port = local.receiver.port;
+    try {
+      const young = Array.from({ length: LIMITS.maxConnectionsPerClient }, () => open(port, '127.0.0.2'));
+      await Promise.all(young.map((c) => c.connected));
+      expect(await open(port, '127.0.0.2').closed).toBe('');
+      expect(refusals).toBe(1);
+      expect(young.filter((c) => c.isClosed())).toEqual([]);
+      expect(warnings(local.lines)).toEqual([
+        expect.stringMatching(/^The webhook listener is full \(its limit of 4 connections from 127\.0\.0\.2, each busy with a request or opened in the last 60 s\), so it refused/) as string,
+      ]);
+    } finally {
+      await local.receiver.stop();
+    }
+  });
+
+  it('refuses a new connection only when every held one is busy with a request, says what the plugin does, and serves again once they go', async () => {
+    let refusals = 0;
+    const local = await startReceiver({
+      limits: LIMITS,
+      timeouts: LONG_TIMEOUTS,
+      onConnectionRefused: () => (refusals += 1),
+      refusedAdvice: 'the plugin polls every 15 s until webhooks arrive again',
+    });
     const port = local.receiver.port;
     const held: ReturnType<typeof open>[] = [];
     try {
       for (let i = 0; i < LIMITS.maxConnectionsPerClient; i += 1) {
         held.push(open(port, '127.0.0.1'));
       }
-      await Promise.all(held.map((c) => c.served()));
-      // One client past its own share: closed at once, nothing read from it, nothing answered.
+      await Promise.all(held.map((c) => c.busy()));
+      // One client past its own share, all of it busy: closed at once, nothing read from it, nothing answered.
       expect(await open(port, '127.0.0.1').closed).toBe('');
+      expect(refusals).toBe(1);
       const others = [open(port, '127.0.0.2'), open(port, '127.0.0.2')];
-      await Promise.all(others.map((c) => c.served()));
+      await Promise.all(others.map((c) => c.busy()));
       held.push(...others);
-      // The listener is full: a third client gets nothing either.
+      // The listener is full of busy connections: a third client gets nothing either.
       expect(await open(port, '127.0.0.3').closed).toBe('');
+      expect(refusals).toBe(2);
       expect(local.receiver.stats.rejected).toBe(2);
-      const warnings = local.lines.filter((line) => line.level === 'warn').map((line) => line.text);
-      expect(warnings).toEqual([
-        'The webhook listener holds its limit of 4 connections from one address, so new ones are closed unanswered (the latest from 127.0.0.1): a flood, or a client that opens connections without using them. HomeKit is not affected.',
+      expect(warnings(local.lines)).toEqual([
+        'The webhook listener is full (its limit of 4 connections from 127.0.0.1, each busy with a request or opened in the last 2 s), so it refused a new connection from 127.0.0.1 unanswered; any webhook on it is lost, so the plugin polls every 15 s until webhooks arrive again. A flood, or clients that keep requests open; if it repeats, check who reaches the port.',
       ]);
       expect(local.lines.map((line) => line.text)).toContain(
-        'The webhook listener holds its limit of 6 connections, so new ones are closed unanswered (the latest from 127.0.0.3)',
+        'The webhook listener is full (its limit of 6 connections, each busy with a request or opened in the last 2 s), so it refused a new connection from 127.0.0.3 unanswered; any webhook on it is lost, so the plugin polls every 15 s until webhooks arrive again.',
       );
+      expect(warnings(local.lines).join('\n')).not.toMatch(/HomeKit is not affected/);
+      // The held requests were never cut short by the refusals.
+      await Promise.all(held.map((c) => c.finish()));
       for (const c of held) c.socket.destroy();
       await Promise.all(held.map((c) => c.closed));
       await vi.waitFor(async () => expect((await post(local.receiver.url, DOOR_EVENT)).status).toBe(200), { timeout: 5_000 });
     } finally {
-      for (const c of held) c.socket.destroy();
       await local.receiver.stop();
     }
   });
@@ -522,6 +623,37 @@ describe('WebhookReceiver over HTTPS', () => {
       // A plain-HTTP client is not answered as HTTP at all.
       await expect(post(local.receiver.url.replace('https:', 'http:'), DOOR_EVENT)).rejects.toThrow();
     } finally {
+      await local.receiver.stop();
+    }
+  });
+
+  it('at its cap closes a TLS connection that sent no request after its handshake, never one busy with a request', async () => {
+    const local = await startReceiver({ tls: { cert, key }, limits: { maxConnections: 2, maxConnectionsPerClient: 2, maxRequestsPerConnection: 2, evictIdleAfterMs: 0 } });
+    const sockets: Socket[] = [];
+    const secure = async () => {
+      const socket = tlsConnect({ port: local.receiver.port, host: '127.0.0.1', ca: cert });
+      sockets.push(socket);
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      socket.on('error', () => undefined);
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      await new Promise((resolve) => socket.once('secureConnect', resolve));
+      return { socket, closed, received: () => received };
+    };
+    try {
+      const body = JSON.stringify(DOOR_EVENT);
+      // Oldest: busy with a request whose body waits for the go-ahead. Then one that shook hands and said nothing since.
+      const busy = await secure();
+      busy.socket.write(headerBlock([`X-Service-API-Key: ${KEY}`, `Content-Length: ${Buffer.byteLength(body)}`, 'Expect: 100-continue']));
+      await vi.waitFor(() => expect(busy.received()).toMatch(/^HTTP\/1\.1 100 Continue/));
+      const quiet = await secure();
+      const reply = await send(local.receiver.url, body, { 'x-service-api-key': KEY }, { ca: cert });
+      expect(reply.status).toBe(200);
+      await quiet.closed;
+      busy.socket.write(body);
+      await vi.waitFor(() => expect(busy.received()).toMatch(/HTTP\/1\.1 200/));
+    } finally {
+      for (const socket of sockets) socket.destroy();
       await local.receiver.stop();
     }
   });
