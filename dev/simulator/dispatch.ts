@@ -7,8 +7,8 @@ import { CONTROL_PATH_PREFIX } from './constants.js';
 import { handleControl } from './control-routes.js';
 import type { SimulatorControls } from './control-routes.js';
 import { serveFault } from './fault-responses.js';
-import type { DelayTable } from './delays.js';
 import type { FaultTable } from './faults.js';
+import type { PendingWaits } from './waits.js';
 import { BodyTooLargeError, readBody, sendJson } from './http-util.js';
 import { INVALID_TOKEN_MESSAGE } from './messages.js';
 
@@ -27,7 +27,8 @@ export interface DispatchContext {
   api: ApiContext;
   controls: SimulatorControls;
   faults: FaultTable;
-  delays: DelayTable;
+  /** Where 'delay' faults wait: stop() ends them unanswered. */
+  waits: PendingWaits;
   requests: RecordedRequest[];
   outage(): boolean;
   accessToken(): string;
@@ -65,9 +66,11 @@ export async function dispatch(ctx: DispatchContext, req: IncomingMessage, res: 
   // Faults model the network and the service's front end, so they come before authentication.
   let fault = ctx.faults.take(route.endpoint);
   if (fault?.kind === 'delay') {
-    const { ms, then } = fault;
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    fault = then;
+    // A slow service acts when it gets round to it, also on a request whose client has hung up meanwhile.
+    if (!(await ctx.waits.wait(fault.ms))) {
+      return;
+    }
+    fault = fault.then;
   }
   if (fault) {
     serveFault(req, res, fault, route.endpoint);
@@ -75,10 +78,6 @@ export async function dispatch(ctx: DispatchContext, req: IncomingMessage, res: 
   }
   if (!isAuthorized(req.headers, ctx.accessToken(), ctx.strictHeaders)) {
     sendJson(req, res, 401, { success: false, message: INVALID_TOKEN_MESSAGE });
-    return;
-  }
-  // A slow service acts when it gets round to it, also on a request whose client has hung up meanwhile.
-  if (!(await ctx.delays.wait(route.endpoint))) {
     return;
   }
   switch (route.endpoint) {

@@ -18,15 +18,15 @@ import { syncBody } from './contract.js';
 import type { SimulatorControls } from './control-routes.js';
 import { answerFailure, dispatch } from './dispatch.js';
 import type { DispatchContext, RecordedRequest } from './dispatch.js';
-import { DelayTable } from './delays.js';
 import { FaultTable } from './faults.js';
-import type { FaultOptions, FaultScope, SimEndpoint, SimFault } from './faults.js';
+import type { FaultOptions, FaultScope, SimFault } from './faults.js';
 import { HistoryLog } from './history.js';
 import { SimHttpServer } from './http-server.js';
 import type { ExternalChange, SeedHistoryEvent, SimulatorOptions } from './options.js';
 import type { SimHistoryEvent } from './history.js';
 import { buildDoorStateChangeEvent, buildEnforcerEvent, eventInputFromChange } from './webhook-event.js';
 import type { EnforcerSample, WebhookEvent } from './webhook-event.js';
+import { PendingWaits } from './waits.js';
 import { WebhookSender } from './webhook-sender.js';
 import type { RawWebhookHeaders, RawWebhookResponse, WebhookDelivery, WebhookTarget } from './webhook-sender.js';
 
@@ -50,7 +50,7 @@ export class AccessControlSimulator implements SimulatorControls {
   private readonly accountUser: SimUser;
   private readonly history = new HistoryLog();
   private readonly faults = new FaultTable();
-  private readonly delays = new DelayTable();
+  private readonly waits = new PendingWaits();
   private readonly webhooks = new WebhookSender();
   private readonly state: AccountState;
   private readonly dispatchContext: DispatchContext;
@@ -78,7 +78,7 @@ export class AccessControlSimulator implements SimulatorControls {
       api,
       controls: this,
       faults: this.faults,
-      delays: this.delays,
+      waits: this.waits,
       requests: this.requests,
       outage: () => this.outage,
       accessToken: () => this.accessToken,
@@ -100,7 +100,7 @@ export class AccessControlSimulator implements SimulatorControls {
   /** Closes every socket (keep-alive and hanging ones too), cancels door travel and webhook deliveries. */
   async stop(): Promise<void> {
     this.state.stop();
-    this.delays.stop();
+    this.waits.stop();
     this.webhooks.stop();
     await this.http.stop();
   }
@@ -192,14 +192,6 @@ export class AccessControlSimulator implements SimulatorControls {
 
   clearFaults(): void {
     this.faults.clear();
-  }
-
-  /**
-   * Answers `endpoint` only after `delayMs` and acts only then, whether or not the client still waits: a service
-   * slower than the plugin's time limit that acts anyway. `null` answers at once again.
-   */
-  setDelay(endpoint: SimEndpoint, delayMs: number | null): void {
-    this.delays.set(endpoint, delayMs);
   }
 
   /** While on, every API request's socket is destroyed without an answer (control interface keeps working). */

@@ -70,7 +70,7 @@ afterAll(async () => {
 
 describe('a service slower than the plugin and HAP', () => {
   it('two controllers write OPEN, the toggle gets no answer and the service acts late: one pulse, and Home sees the door open', async () => {
-    sim.setDelay('toggle', LATE_ANSWER_MS);
+    sim.setFault('toggle', { kind: 'delay', ms: LATE_ANSWER_MS });
     try {
       const statuses = await writeTargets(SAMPLE_FRONT_GATE_ID, [TARGET_DOOR_STATE.OPEN, TARGET_DOOR_STATE.OPEN]);
       // The first write got no answer in time; the second found the door held as possibly opening.
@@ -83,12 +83,12 @@ describe('a service slower than the plugin and HAP', () => {
       expect(sim.getDoor(SAMPLE_FRONT_GATE_ID)?.state).toBe('OPEN');
       expect(hb.log()).toContain('Front Gate may still open: the service did not answer in time');
     } finally {
-      sim.setDelay('toggle', null);
+      sim.clearFaults();
     }
   });
 
   it('OPEN, CLOSE, OPEN from three controllers behind a 6 s toggle: one pulse, none after HAP gave up', async () => {
-    sim.setDelay('toggle', SLOW_ANSWER_MS);
+    sim.setFault('toggle', { kind: 'delay', ms: SLOW_ANSWER_MS });
     try {
       const statuses = await writeTargets(SAMPLE_GARAGE_DOOR_ID, [TARGET_DOOR_STATE.OPEN, TARGET_DOOR_STATE.CLOSED, TARGET_DOOR_STATE.OPEN]);
       await sleep(SETTLE_MS);
@@ -97,12 +97,12 @@ describe('a service slower than the plugin and HAP', () => {
       expect(statuses.every((status) => status === HAP_STATUS.SUCCESS)).toBe(true);
       expect(sim.getDoor(SAMPLE_GARAGE_DOOR_ID)?.state).toBe('OPEN');
     } finally {
-      sim.setDelay('toggle', null);
+      sim.clearFaults();
     }
   });
 
   it('a second wish that waited too long behind a slow toggle is reported failed and never sent', async () => {
-    sim.setDelay('toggle', SLOW_ANSWER_MS);
+    sim.setFault('toggle', { kind: 'delay', ms: SLOW_ANSWER_MS });
     try {
       const statuses = await writeTargets(SAMPLE_SHARED_GATE_ID, [TARGET_DOOR_STATE.OPEN, TARGET_DOOR_STATE.CLOSED]);
       await sleep(SETTLE_MS);
@@ -110,7 +110,7 @@ describe('a service slower than the plugin and HAP', () => {
       expect(togglesOf(SAMPLE_SHARED_GATE_ID)).toEqual(['OPEN']);
       expect(hb.log()).toContain('Shared Gate: the command to close it was not sent: it waited 6 s behind the previous one');
     } finally {
-      sim.setDelay('toggle', null);
+      sim.clearFaults();
     }
   });
 });
