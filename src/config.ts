@@ -437,7 +437,8 @@ function readDoors(value: unknown, findings: Findings, secrets: unknown[]): unkn
       const bad = [...new Set(fieldIssues.map((i) => String(i.path[2])))];
       findings.add(fieldIssues, `${named} ${said(fieldIssues)}; ${consequenceOf(bad)}`);
       for (const key of bad) delete entry[key];
-      // Same reason as the global readOnly: an entry meant to protect a door must not leave it openable or hidden-then-shown openable.
+      // Same reason as the global readOnly: an entry meant to protect a door must not leave it openable (a hide that
+      // cannot be read keeps the door shown, but read-only: it is never taken out of Home on a guess).
       if (bad.includes('readOnly') || bad.includes('hide')) entry.readOnly = true;
       // The switch that opens least, not the global one: the entry was there to set this door apart.
       if (bad.includes('automationSwitch')) entry.automationSwitch = 'off';
