@@ -184,8 +184,21 @@ export const configSchema = z.looseObject({
   excludeDoorIds: idList,
 });
 
+/**
+ * Read-only kept on doors because a protective setting that may concern them could not be read; it holds above each
+ * door's own readOnly, since that setting may be the very one the unreadable entry was meant to override.
+ */
+export interface ReadOnlyLock {
+  /** Every door. */
+  all: boolean;
+  /** Set: only these doors may be opened (an includeDoorIds with an element that cannot be read). */
+  openableDoorIds?: string[];
+  /** Set: only the doors of these controllers may be opened (likewise for includeDeviceIds). */
+  openableDeviceIds?: string[];
+}
+
 /** The parsed configuration: every default filled in; keys Homebridge adds (such as _bridge) kept. */
-export type PluginConfig = z.output<typeof configSchema>;
+export type PluginConfig = z.output<typeof configSchema> & { readOnlyLock: ReadOnlyLock };
 export type WebhookConfig = z.output<typeof webhookSchema>;
 export type DoorSettings = z.output<typeof doorSettingsSchema>;
 
@@ -214,12 +227,19 @@ const FALLBACKS: Partial<Record<keyof typeof configSchema.shape, string>> = {
   accessAlertDuration: `the default, ${DEFAULT_ACCESS_ALERT_DURATION_S} seconds, is used`,
 };
 
-const FILTERS = {
-  includeDeviceIds: 'this filter is ignored, so it does not limit the doors shown',
-  excludeDeviceIds: 'this filter is ignored, so it keeps no door out',
-  includeDoorIds: 'this filter is ignored, so it does not limit the doors shown',
-  excludeDoorIds: 'this filter is ignored, so it keeps no door out',
-} as const;
+/** What a filter that cannot be read, or holds an element that cannot be, leaves in force (said after its problem). */
+const FILTERS: Record<'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds', { kind: 'include' | 'exclude'; unnamed: string }> = {
+  includeDeviceIds: { kind: 'include', unnamed: 'every door of a controller it does not name is read-only' },
+  excludeDeviceIds: { kind: 'exclude', unnamed: 'every door shown is read-only' },
+  includeDoorIds: { kind: 'include', unnamed: 'every door it does not name is read-only' },
+  excludeDoorIds: { kind: 'exclude', unnamed: 'every door shown is read-only' },
+};
+
+/** The settings that keep a door from being opened or shown: an entry that cannot be read must not drop them. */
+const PROTECTIVE = ['readOnly', 'hide', 'automationSwitch'] as const;
+
+/** How much each automation switch value lets Home do, least first: of two, the lower is the more protective. */
+const SWITCH_REACH: Record<string, number> = { false: 0, off: 0, true: 1, open: 1, 'open-close': 2 };
 
 const WEBHOOKS_OFF = 'webhooks are off until it is fixed';
 
@@ -249,6 +269,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 /** Collects, while the block is read, the sentences for the log and the plain problems for a refused block. */
 class Findings {
   readonly ignored: string[] = [];
+  /** Doors kept read-only because something protective could not be read. */
+  readonly lock: ReadOnlyLock = { all: false };
   /** Every mistake as "<path> <message>", for the one line of a config that cannot run at all. */
   readonly plain: string[] = [];
 
@@ -259,12 +281,49 @@ class Findings {
 }
 
 /**
+ * An id as written: text, or a number (the service's ids may be numbers, and it reads them as their text, so the
+ * two must match). Undefined: not an id.
+ */
+function idOf(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** The protective settings an entry holds: a readOnly or hide that is not false, any automationSwitch (off is one). */
+function protectionIn(entry: Record<string, unknown>): string[] {
+  return PROTECTIVE.filter((key) => !isBlank(entry[key]) && (key === 'automationSwitch' || entry[key] !== false));
+}
+
+/**
+ * What is left of an entry that cannot be read but names its door: read-only, no automation switch, hidden only when it
+ * says so plainly (a door is never taken out of Home on a guess).
+ */
+function protectiveReading(id: string, entry: Record<string, unknown>): Record<string, unknown> {
+  return { id, readOnly: true, automationSwitch: 'off', ...(entry.hide === true ? { hide: true } : {}) };
+}
+
+/** Two entries for one door as one: the more protective readOnly, hide and switch win; for the rest, the first. */
+function merged(first: Record<string, unknown>, second: Record<string, unknown>): Record<string, unknown> {
+  const entry = { ...second, ...first };
+  for (const key of ['readOnly', 'hide'] as const) {
+    if (first[key] === true || second[key] === true) entry[key] = true;
+  }
+  // Both entries are already read, so each switch is a boolean or a mode.
+  const reach = (value: unknown): number => SWITCH_REACH[typeof value === 'string' || typeof value === 'boolean' ? String(value) : 'off'] ?? 0;
+  const switches = [first.automationSwitch, second.automationSwitch].filter((value) => value !== undefined);
+  if (switches.length > 0) {
+    entry.automationSwitch = switches.reduce((a, b) => (reach(b) < reach(a) ? b : a));
+  }
+  return entry;
+}
+
+/**
  * A door's id as it may appear in a sentence: only a plain id (the service's are UUIDs), never a secret pasted in
  * the wrong field, and never text that could forge a log line.
  */
 function quotableId(id: unknown, secrets: unknown[]): string | undefined {
-  if (typeof id !== 'string') return undefined;
-  const trimmed = id.trim();
+  const trimmed = idOf(id);
+  if (trimmed === undefined) return undefined;
   return /^[\w.:-]{1,64}$/.test(trimmed) && !secrets.some((secret) => typeof secret === 'string' && secret.trim() === trimmed) ? trimmed : undefined;
 }
 
@@ -290,15 +349,64 @@ function readWebhook(value: unknown, findings: Findings): unknown {
   return block;
 }
 
+const LOCK_ALL = 'every door is read-only until it is fixed';
+
+/** Says which protective settings an entry sets for a door it does not name, and locks every door. */
+function lockForUnnamed(entry: Record<string, unknown>, findings: Findings): string | undefined {
+  const protection = protectionIn(entry);
+  if (protection.length === 0) return undefined;
+  findings.lock.all = true;
+  return `as it sets ${listing(protection)} for a door that cannot be told, ${LOCK_ALL}`;
+}
+
+/** "doors" written as one entry, not a list: only its protection is kept, for the door it names or, unnamed, for all. */
+function readLoneDoor(value: unknown, findings: Findings, secrets: unknown[]): Record<string, unknown>[] {
+  const problem = [{ path: ['doors'], message: 'must be a list of doors' }];
+  const start = 'doors must be a list of door settings';
+  if (!isRecord(value)) {
+    findings.add(problem, `${start}; every door uses the settings for all doors`);
+    return [];
+  }
+  const entry = withoutBlanks(value);
+  const lead = `${start} ([{ "id": … }]), not one door's settings`;
+  const id = idOf(entry.id);
+  if (id === undefined) {
+    findings.add(problem, `${lead}; ${lockForUnnamed(entry, findings) ?? 'it is ignored, so every door uses the settings for all doors'}`);
+    return [];
+  }
+  if (protectionIn(entry).length === 0) {
+    findings.add(problem, `${lead}; it is ignored, so every door uses the settings for all doors`);
+    return [];
+  }
+  const quoted = quotableId(id, secrets);
+  const door = quoted === undefined ? 'the door it names' : `door "${quoted}"`;
+  const state = entry.hide === true ? 'hidden' : 'read-only, without an automation switch,';
+  findings.add(problem, `${lead}; only its protection is kept: ${door} is ${state} until it is fixed`);
+  return [protectiveReading(id, entry)];
+}
+
+/** What an entry's unreadable settings leave: protective ones fail closed, others are dropped. */
+function consequenceOf(bad: string[]): string {
+  const locked = bad.includes('readOnly') || bad.includes('hide');
+  const noSwitch = bad.includes('automationSwitch');
+  const others = bad.filter((key) => !(PROTECTIVE as readonly string[]).includes(key)).length;
+  if (!locked && !noSwitch) {
+    return others === 1 ? 'that setting is ignored for this door' : 'those settings are ignored for this door';
+  }
+  const kept = `this door ${locked && noSwitch ? 'is read-only and has no automation switch' : locked ? 'is read-only' : 'has no automation switch'} until it is fixed`;
+  return others === 0 ? kept : `${kept}, and the other ${others === 1 ? 'setting is' : 'settings are'} ignored`;
+}
+
 /**
  * Each door entry on its own: an entry without a usable id is dropped; otherwise only its bad settings are, so the
- * rest of what the user set for that door (read-only above all) still holds.
+ * rest of what the user set for that door (read-only above all) still holds. A protective setting that cannot be read
+ * fails closed: an unreadable readOnly or hide makes the door read-only, an unreadable switch gives it none, and an
+ * entry that cannot be told from others keeps every door read-only.
  */
 function readDoors(value: unknown, findings: Findings, secrets: unknown[]): unknown {
   if (isBlank(value)) return undefined;
   if (!Array.isArray(value)) {
-    findings.add([{ path: ['doors'], message: 'must be a list of doors' }], 'doors must be a list of door settings; every door uses the settings for all doors');
-    return undefined;
+    return readLoneDoor(value, findings, secrets);
   }
   const doors: Record<string, unknown>[] = [];
   const firstIndex = new Map<string, number>();
@@ -312,50 +420,90 @@ function readDoors(value: unknown, findings: Findings, secrets: unknown[]): unkn
       return;
     }
     const entry = withoutBlanks(raw);
-    const id = quotableId(entry.id, secrets);
+    const doorId = idOf(entry.id);
+    if (doorId !== undefined) entry.id = doorId;
+    const id = quotableId(doorId, secrets);
     const named = id === undefined ? at : `${at} (id "${id}")`;
     const fieldIssues = Object.entries(doorSettingsSchema.shape).flatMap(([key, schema]) =>
       key in entry ? issuesOf(schema, entry[key], ['doors', index, key]) : key === 'id' ? [{ path: ['doors', index, 'id'], message: 'is required' }] : [],
     );
     const said = (issues: typeof fieldIssues): string => listing(issues.map((i) => `${String(i.path[2])} ${i.message}`));
-    if (fieldIssues.some((i) => i.path[2] === 'id')) {
-      findings.add(fieldIssues, `${named} ${said(fieldIssues)}; this entry is ignored`);
+    if (doorId === undefined || fieldIssues.some((i) => i.path[2] === 'id')) {
+      const locked = lockForUnnamed(entry, findings);
+      findings.add(fieldIssues, `${named} ${said(fieldIssues)}; this entry is ignored${locked === undefined ? '' : `, and ${locked}`}`);
       return;
     }
-    const doorId = (entry.id as string).trim();
+    if (fieldIssues.length > 0) {
+      const bad = [...new Set(fieldIssues.map((i) => String(i.path[2])))];
+      findings.add(fieldIssues, `${named} ${said(fieldIssues)}; ${consequenceOf(bad)}`);
+      for (const key of bad) delete entry[key];
+      // Same reason as the global readOnly: an entry meant to protect a door must not leave it openable (a hide that
+      // cannot be read keeps the door shown, but read-only: it is never taken out of Home on a guess).
+      if (bad.includes('readOnly') || bad.includes('hide')) entry.readOnly = true;
+      // The switch that opens least, not the global one: the entry was there to set this door apart.
+      if (bad.includes('automationSwitch')) entry.automationSwitch = 'off';
+    }
     const first = firstIndex.get(doorId);
     if (first !== undefined) {
-      findings.add([{ path: ['doors', index, 'id'], message: `repeats doors.${first}` }], `${named} is a second entry for the same door; only doors.${first} is used`);
+      findings.add(
+        [{ path: ['doors', index, 'id'], message: `repeats doors.${first}` }],
+        `${named} is a second entry for the same door as doors.${first}; they are merged: the more protective readOnly, hide and automationSwitch win, and doors.${first} comes first for the other settings`,
+      );
+      const slot = doors.findIndex((door) => door.id === doorId);
+      doors[slot] = merged(doors[slot] ?? {}, entry);
       return;
     }
     firstIndex.set(doorId, index);
-    if (fieldIssues.length > 0) {
-      const unreadableReadOnly = fieldIssues.some((i) => i.path[2] === 'readOnly');
-      const consequence = unreadableReadOnly
-        ? 'this door is read-only until it is fixed'
-        : fieldIssues.length === 1
-          ? 'that setting is ignored for this door'
-          : 'those settings are ignored for this door';
-      findings.add(fieldIssues, `${named} ${said(fieldIssues)}; ${consequence}`);
-      for (const issue of fieldIssues) delete entry[String(issue.path[2])];
-      // Same reason as the global readOnly: an entry meant to protect a door must not leave it openable.
-      if (unreadableReadOnly) entry.readOnly = true;
-    }
     doors.push(entry);
   });
   return doors;
 }
 
+/**
+ * A filter, element by element: blank ones are dropped, numbers read as ids. One that cannot be read must not widen
+ * what Home may open: an exclude list keeps its readable ids and every door shown becomes read-only; an include list
+ * hides nothing (it might hide the very door the bad element named) and the doors it does not name become read-only.
+ */
 function readFilter(key: keyof typeof FILTERS, value: unknown, findings: Findings): unknown {
   if (isBlank(value)) return undefined;
-  const list = Array.isArray(value) ? value.filter((id) => !isBlank(id)) : value;
-  const issues = issuesOf(configSchema.shape[key], list, [key]);
-  if (issues.length > 0) {
-    // One sentence for the list: the filter holds as a whole or not at all.
-    findings.add(issues, `${key} must be a list of ids; ${FILTERS[key]}`);
-    return undefined;
+  const { kind } = FILTERS[key];
+  const unreadable = (sentence: string, issues: { path: Path; message: string }[], readable: string[]): string[] => {
+    findings.add(issues, sentence);
+    if (kind === 'exclude') {
+      findings.lock.all = true;
+      return readable;
+    }
+    const openable = key === 'includeDoorIds' ? 'openableDoorIds' : 'openableDeviceIds';
+    findings.lock[openable] = readable;
+    return [];
+  };
+  if (!Array.isArray(value)) {
+    const lone = idOf(value);
+    const problem = [{ path: [key], message: 'must be a list of ids' }];
+    if (lone !== undefined) {
+      findings.add(problem, `${key} must be a list of ids ([ … ]); the one id it holds is used`);
+      return [lone];
+    }
+    // Not even a list: no door can be placed, so none may be opened.
+    findings.add(problem, `${key} must be a list of ids ([ … ]); this filter ${kind === 'exclude' ? 'keeps' : 'leaves'} no door out, and ${LOCK_ALL}`);
+    findings.lock.all = true;
+    return [];
   }
-  return list;
+  const ids: string[] = [];
+  const bad: number[] = [];
+  value.forEach((element: unknown, index) => {
+    if (isBlank(element)) return;
+    const id = idOf(element);
+    if (id === undefined) bad.push(index);
+    else ids.push(id);
+  });
+  if (bad.length === 0) return ids;
+  const paths = bad.map((index) => `${key}.${index}`);
+  const must = bad.length === 1 ? 'must be an id (text or a number)' : 'must be ids (text or a number)';
+  const issues = bad.map((index) => ({ path: [key, index], message: 'must be an id (text or a number)' }));
+  const { unnamed } = FILTERS[key];
+  const then = kind === 'exclude' ? `the other ids still apply, and ${unnamed} until it is fixed` : `this filter leaves no door out until it is fixed, and ${unnamed}`;
+  return unreadable(`${listing(paths)} ${must}; ${then}`, issues, ids);
 }
 
 /**
@@ -404,5 +552,5 @@ export function parseConfig(raw: unknown): ConfigResult {
     // Unreachable while every field above is checked on its own; kept so a schema change can never throw or pass silently.
     return { ok: false, problems: result.error.issues.map((issue) => `${dotted(issue.path)} ${issue.message}`) };
   }
-  return { ok: true, config: result.data, ignored: findings.ignored };
+  return { ok: true, config: { ...result.data, readOnlyLock: findings.lock }, ignored: findings.ignored };
 }

@@ -219,7 +219,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         now: () => this.clock.now(),
         clock: this.clock,
         // Without a readable config, a cached door keeps the services it has: a typo must not break automations.
-        options: config ? doorOptions(config, accessory.context.doorId) : undefined,
+        options: config ? doorOptions(config, accessory.context.doorId, accessory.context.deviceId) : undefined,
       },
       accessory,
     );

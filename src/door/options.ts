@@ -1,6 +1,6 @@
 // Which doors appear in HomeKit and with what: the global door options merged with each door's own settings.
 import type { Door } from '../client/types.js';
-import type { PluginConfig } from '../config.js';
+import type { PluginConfig, ReadOnlyLock } from '../config.js';
 
 /** What the automation switch does: none; on opens and it turns itself off again; on opens and off closes. */
 export type AutomationSwitchMode = 'off' | 'open' | 'open-close';
@@ -29,16 +29,25 @@ export interface DoorOptions {
 
 type OptionsConfig = Pick<
   PluginConfig,
-  'doors' | 'includeDoors' | 'readOnly' | 'automationSwitch' | 'leftOpenSensor' | 'leftOpenAfter' | 'contactSensor' | 'hideBattery' | 'accessAlert' | 'accessAlertDuration'
+  'doors' | 'readOnlyLock' | 'includeDoors' | 'readOnly' | 'automationSwitch' | 'leftOpenSensor' | 'leftOpenAfter' | 'contactSensor' | 'hideBattery' | 'accessAlert' | 'accessAlertDuration'
 >;
 type FilterConfig = OptionsConfig &
   Pick<PluginConfig, 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds'>;
 
-export function doorOptions(config: OptionsConfig, doorId: string): DoorOptions {
+/** Whether a protective setting that could not be read keeps this door read-only; an unknown controller counts as unnamed. */
+function locked(lock: ReadOnlyLock, doorId: string, deviceId: string | undefined): boolean {
+  return (
+    lock.all ||
+    (lock.openableDoorIds !== undefined && !lock.openableDoorIds.includes(doorId)) ||
+    (lock.openableDeviceIds !== undefined && (deviceId === undefined || !lock.openableDeviceIds.includes(deviceId)))
+  );
+}
+
+export function doorOptions(config: OptionsConfig, doorId: string, deviceId?: string): DoorOptions {
   const own = config.doors.find((door) => door.id === doorId);
   return {
     name: own?.name,
-    readOnly: own?.readOnly ?? config.readOnly,
+    readOnly: locked(config.readOnlyLock, doorId, deviceId) || (own?.readOnly ?? config.readOnly),
     automationSwitch: automationSwitchMode(own?.automationSwitch ?? config.automationSwitch),
     leftOpenSensor: own?.leftOpenSensor ?? config.leftOpenSensor,
     leftOpenAfterS: own?.leftOpenAfter ?? config.leftOpenAfter,

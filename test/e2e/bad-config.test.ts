@@ -1,8 +1,21 @@
-// Homebridge stays up whatever the config says: nothing configured, bad values, or a service that cannot be found at all.
+// Homebridge stays up whatever the config says: nothing configured, bad values, or a service that cannot be found at all;
+// and a protective setting that cannot be read leaves its doors protected in Home.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startHomebridge, STOP_BUDGET_MS } from '../../dev/harness/homebridge-process.js';
 import type { HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
+import { pairController } from '../../dev/harness/homekit-controller.js';
+import type { HomeKitController } from '../../dev/harness/homekit-controller.js';
+import { HAP_STATUS, TARGET_DOOR_STATE } from '../../dev/harness/hap-types.js';
+import {
+  AccessControlSimulator,
+  makeDevice,
+  makeDoor,
+  sampleAccount,
+  SAMPLE_FRONT_GATE_ID,
+  SAMPLE_GARAGE_DOOR_ID,
+  SAMPLE_SHARED_GATE_ID,
+} from '../../dev/simulator/server.js';
 import { tearDown } from './teardown.js';
 
 const SECRET = 'bad-config-secret-93e1';
@@ -63,5 +76,99 @@ describe('a Homebridge whose plugin config is missing, wrong or unreachable', ()
       expect(result.ms).toBeLessThan(STOP_BUDGET_MS);
       expect(result.killed).toBe(false);
     }
+  });
+});
+
+const PROTECT_TOKEN = 'protect-e2e-token-5d21';
+/** Two doors whose ids are numbers written as text, as a service may send them. */
+const YARD_GATE_ID = '424242';
+const BARN_DOOR_ID = '424243';
+const ACCESSORY_WAIT_MS = 25_000;
+
+describe('a protective setting that cannot be read, on a real Homebridge with a HomeKit controller (issue 19.3)', () => {
+  let sim: AccessControlSimulator;
+  const runs: { hb: HomebridgeProcess; controller?: HomeKitController }[] = [];
+  let protectedEntries: HomeKitController;
+  let loneEntry: HomeKitController;
+  let badExclude: HomeKitController;
+  let logs: Record<'protectedEntries' | 'loneEntry' | 'badExclude', HomebridgeProcess>;
+
+  const platform = (name: string, options: Record<string, unknown>) => ({ platform: 'AccessControl', name, accessToken: PROTECT_TOKEN, baseUrl: sim.baseUrl, pollInterval: 5, ...options });
+  const toggled = (doorId: string): number => sim.requests.filter((r) => r.path.endsWith('/endpoint/toggle') && r.body.includes(doorId)).length;
+  const serials = async (controller: HomeKitController): Promise<unknown[]> =>
+    (await controller.accessories()).flatMap((a) => a.services.flatMap((s) => s.characteristics.filter((c) => c.type.startsWith('00000030')).map((c) => c.value))).sort();
+
+  /** Whether Home can open the door; a refusal must also leave the service without a toggle. */
+  async function opens(controller: HomeKitController, doorId: string): Promise<boolean> {
+    const before = toggled(doorId);
+    const status = await controller.writeResult(await controller.findCharacteristic(doorId, 'GarageDoorOpener', 'TargetDoorState'), TARGET_DOOR_STATE.OPEN);
+    const sent = toggled(doorId) > before;
+    expect({ status, sent }).toEqual(sent ? { status: HAP_STATUS.SUCCESS, sent: true } : { status: HAP_STATUS.INSUFFICIENT_PRIVILEGES, sent: false });
+    if (sent) sim.setDoorState(doorId, 'CLOSED', { silent: true });
+    return sent;
+  }
+
+  beforeAll(async () => {
+    const numbered = makeDevice({ doors: [makeDoor({ id: YARD_GATE_ID, name: 'Yard Gate' }), makeDoor({ id: BARN_DOOR_ID, name: 'Barn Door', entityNumber: 2 })] });
+    sim = new AccessControlSimulator({ accessToken: PROTECT_TOKEN, travelTimeMs: 200, devices: [...sampleAccount(), numbered] });
+    await sim.start();
+    const configs = [
+      platform('Protected Entries', {
+        automationSwitch: 'open-close',
+        doors: [{ id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' }, { id: SAMPLE_FRONT_GATE_ID, readOnly: true }, { id: SAMPLE_GARAGE_DOOR_ID, automationSwitch: 'none' }],
+        excludeDoorIds: [Number(BARN_DOOR_ID)],
+      }),
+      platform('Lone Entry', { doors: { id: Number(YARD_GATE_ID), readOnly: true } }),
+      platform('Bad Exclude', { excludeDoorIds: [SAMPLE_SHARED_GATE_ID, { id: YARD_GATE_ID }] }),
+    ];
+    const [a, b, c] = await Promise.all(
+      configs.map(async (config) => {
+        const hb = await startHomebridge({ platforms: [config] });
+        const run: { hb: HomebridgeProcess; controller?: HomeKitController } = { hb };
+        runs.push(run);
+        run.controller = await pairController(hb);
+        await run.controller.waitForAccessory(SAMPLE_FRONT_GATE_ID, ACCESSORY_WAIT_MS);
+        return run;
+      }),
+    );
+    if (!a?.controller || !b?.controller || !c?.controller) throw new Error('a Homebridge did not start');
+    [protectedEntries, loneEntry, badExclude] = [a.controller, b.controller, c.controller];
+    logs = { protectedEntries: a.hb, loneEntry: b.hb, badExclude: c.hb };
+  });
+
+  afterAll(async () => {
+    await Promise.all(runs.map(({ hb, controller }) => tearDown({ controllers: [controller], hb })));
+    await sim.stop();
+  });
+
+  it('a second entry for the same door that makes it read-only wins, and says so', async () => {
+    expect(await opens(protectedEntries, SAMPLE_FRONT_GATE_ID)).toBe(false);
+    expect(await opens(protectedEntries, YARD_GATE_ID)).toBe(true);
+    await logs.protectedEntries.waitForLog(/\[Protected Entries\] In the configuration, doors\.1 \(id "[^"]+"\) is a second entry for the same door as doors\.0; they are merged/, ACCESSORY_WAIT_MS);
+  });
+
+  it('a per-door automationSwitch "none" under a global "open-close" gives that door no switch', async () => {
+    await expect(protectedEntries.findService(SAMPLE_GARAGE_DOOR_ID, 'Switch')).rejects.toThrow();
+    await protectedEntries.findService(YARD_GATE_ID, 'Switch');
+    await logs.protectedEntries.waitForLog(/\[Protected Entries\] In the configuration, doors\.2 .*automationSwitch must be .*; this door has no automation switch until it is fixed/, ACCESSORY_WAIT_MS);
+  });
+
+  it('a numeric id in excludeDoorIds keeps that door out', async () => {
+    expect(await serials(protectedEntries)).not.toContain(BARN_DOOR_ID);
+    expect(await serials(protectedEntries)).toContain(SAMPLE_SHARED_GATE_ID);
+  });
+
+  it('"doors" written as one entry with a numeric id keeps that door read-only, the others open', async () => {
+    await loneEntry.waitForAccessory(YARD_GATE_ID, ACCESSORY_WAIT_MS);
+    expect(await opens(loneEntry, YARD_GATE_ID)).toBe(false);
+    expect(await opens(loneEntry, BARN_DOOR_ID)).toBe(true);
+    await logs.loneEntry.waitForLog(/\[Lone Entry\] In the configuration, doors must be a list of door settings .*door "424242" is read-only/, ACCESSORY_WAIT_MS);
+  });
+
+  it('excludeDoorIds with one bad element keeps the excluded door out and no door shown opens', async () => {
+    expect(await serials(badExclude)).not.toContain(SAMPLE_SHARED_GATE_ID);
+    expect(await opens(badExclude, SAMPLE_GARAGE_DOOR_ID)).toBe(false);
+    expect(await opens(badExclude, YARD_GATE_ID)).toBe(false);
+    await logs.badExclude.waitForLog(/\[Bad Exclude\] In the configuration, excludeDoorIds\.1 must be an id .*every door shown is read-only until it is fixed/, ACCESSORY_WAIT_MS);
   });
 });

@@ -1,10 +1,11 @@
 // A mistake in an optional setting costs that setting only (issue 8 C): one error line each at start, and the
 // doors still sync; only a missing or unusable token or address stops syncing.
+import * as hap from 'hap-nodejs';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { AccessControlPlatform } from '../../src/platform.js';
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
-import { SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
+import { makeDevice, makeDoor, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
 import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
 import { captureLog } from '../support/log.js';
 import { useSimulator } from '../support/simulator.js';
@@ -22,11 +23,11 @@ afterEach(async () => {
   }
 });
 
-async function boot(extra: Record<string, unknown>, accessToken = TOKEN) {
+async function boot(extra: Record<string, unknown>, accessToken = TOKEN, baseUrl = sim.baseUrl) {
   const api = new HomebridgeDouble();
   const clock = new ManualClock();
   const log = captureLog();
-  const platform = api.boot({ platform: 'AccessControl', accessToken, baseUrl: sim.baseUrl, ...extra }, log, clock);
+  const platform = api.boot({ platform: 'AccessControl', accessToken, baseUrl, ...extra }, log, clock);
   running.push(platform);
   clock.advance(clock.nextDueInMs ?? 0);
   await platform.syncSettled();
@@ -47,7 +48,8 @@ describe('a config with mistakes in optional settings', () => {
       'In the configuration, pollInterval must be at least 5 seconds; the default, 15 seconds, is used.',
       'In the configuration, webhook.port must be between 1 and 65535 and webhook.apiKey must be the 96-character hexadecimal key the service issued; webhooks are off until it is fixed.',
       `In the configuration, doors.0 (id "${SAMPLE_FRONT_GATE_ID}") leftOpenAfter must be at least 1 seconds; that setting is ignored for this door.`,
-      'In the configuration, excludeDeviceIds must be a list of ids; this filter is ignored, so it keeps no door out.',
+      // Deliberate change (issue 19.3): one id where the list belongs is read as that id.
+      'In the configuration, excludeDeviceIds must be a list of ids ([ … ]); the one id it holds is used.',
     ]);
     expect(log.lines.map((line) => line.text)).toContain('Syncing the account every 15 s.');
     expect(api.registered.size).toBe(3);
@@ -81,5 +83,81 @@ describe('battery information on the Homebridge double', () => {
       expect(batteryOf(api, SAMPLE_FRONT_GATE_ID)).toBeUndefined();
       expect(log.lines.filter((line) => line.level === 'error')).toEqual([]);
     }
+  });
+});
+
+/** What a user notices of a protective setting: whether Home can open the door, and whether the service got a toggle. */
+async function opensFromHome(api: HomebridgeDouble, doorId: string, simulator = sim): Promise<boolean> {
+  const before = simulator.countRequests('/endpoint/toggle');
+  const target = api.characteristic(doorId, hap.Characteristic.TargetDoorState);
+  const refused = await target.handleSetRequest(hap.Characteristic.TargetDoorState.OPEN).then(
+    () => false,
+    (status: unknown) => status === hap.HAPStatus.INSUFFICIENT_PRIVILEGES,
+  );
+  const sent = simulator.countRequests('/endpoint/toggle') > before;
+  if (sent) simulator.setDoorState(doorId, 'CLOSED', { silent: true });
+  expect({ refused, sent }).toEqual(refused ? { refused: true, sent: false } : { refused: false, sent: true });
+  return sent;
+}
+
+const errorsOf = (log: ReturnType<typeof captureLog>): string[] => log.lines.filter((line) => line.level === 'error').map((line) => line.text);
+const hasSwitch = (api: HomebridgeDouble, doorId: string): boolean =>
+  [...api.registered.values()].find((accessory) => accessory.context.doorId === doorId)?.getService(hap.Service.Switch) !== undefined;
+
+describe('a protective setting that cannot be read keeps its door protected (issue 19.3)', () => {
+  it('"doors" written as one entry: the door it names stays read-only, the others open', async () => {
+    const { api, log } = await boot({ doors: { id: SAMPLE_FRONT_GATE_ID, readOnly: true } });
+    expect(await opensFromHome(api, SAMPLE_FRONT_GATE_ID)).toBe(false);
+    expect(await opensFromHome(api, SAMPLE_GARAGE_DOOR_ID)).toBe(true);
+    expect(errorsOf(log)).toEqual([
+      `In the configuration, doors must be a list of door settings ([{ "id": … }]), not one door's settings; only its protection is kept: door "${SAMPLE_FRONT_GATE_ID}" is read-only, without an automation switch, until it is fixed.`,
+    ]);
+  });
+
+  it('a second entry for the same door that makes it read-only wins', async () => {
+    const { api, log } = await boot({ doors: [{ id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' }, { id: SAMPLE_FRONT_GATE_ID, readOnly: true }] });
+    expect(await opensFromHome(api, SAMPLE_FRONT_GATE_ID)).toBe(false);
+    expect([...api.registered.values()].map((accessory) => accessory.displayName)).toContain('Street Gate');
+    expect(errorsOf(log)).toEqual([
+      `In the configuration, doors.1 (id "${SAMPLE_FRONT_GATE_ID}") is a second entry for the same door as doors.0; they are merged: the more protective readOnly, hide and automationSwitch win, and doors.0 comes first for the other settings.`,
+    ]);
+  });
+
+  it('a per-door automationSwitch that cannot be read gives that door no switch, not the global open-close one', async () => {
+    const { api, log } = await boot({ automationSwitch: 'open-close', doors: [{ id: SAMPLE_FRONT_GATE_ID, automationSwitch: 'none' }] });
+    expect([hasSwitch(api, SAMPLE_FRONT_GATE_ID), hasSwitch(api, SAMPLE_GARAGE_DOOR_ID)]).toEqual([false, true]);
+    expect(errorsOf(log)).toEqual([
+      `In the configuration, doors.0 (id "${SAMPLE_FRONT_GATE_ID}") automationSwitch must be "off", "open" (open only) or "open-close" (open and close); this door has no automation switch until it is fixed.`,
+    ]);
+  });
+
+  it('excludeDoorIds with one bad element still keeps the excluded door out, and the doors shown cannot be opened', async () => {
+    const { api, log } = await boot({ excludeDoorIds: [SAMPLE_GARAGE_DOOR_ID, { id: SAMPLE_SHARED_GATE_ID }], doors: [{ id: SAMPLE_FRONT_GATE_ID, readOnly: false }] });
+    const shown = [...api.registered.values()].map((accessory) => String(accessory.context.doorId)).sort();
+    expect(shown).toEqual([SAMPLE_FRONT_GATE_ID, SAMPLE_SHARED_GATE_ID].sort());
+    expect(await opensFromHome(api, SAMPLE_FRONT_GATE_ID)).toBe(false);
+    expect(await opensFromHome(api, SAMPLE_SHARED_GATE_ID)).toBe(false);
+    expect(errorsOf(log)).toEqual([
+      'In the configuration, excludeDoorIds.1 must be an id (text or a number); the other ids still apply, and every door shown is read-only until it is fixed.',
+    ]);
+  });
+});
+
+describe('a door id written as a number (issue 19.3)', () => {
+  const NUMERIC_ID = '424242';
+  let numeric: AccessControlSimulator;
+  useSimulator(
+    { accessToken: TOKEN, travelTimeMs: 20, devices: [makeDevice({ doors: [makeDoor({ id: NUMERIC_ID, name: 'Yard Gate' }), makeDoor({ id: '424243', name: 'Barn Door', entityNumber: 2 })] })] },
+    (started) => (numeric = started),
+  );
+
+  it('is the door with that id: its readOnly holds, and excludeDoorIds keeps it out', async () => {
+    const readOnly = await boot({ doors: [{ id: 424242, readOnly: true }] }, TOKEN, numeric.baseUrl);
+    expect(await opensFromHome(readOnly.api, NUMERIC_ID, numeric)).toBe(false);
+    expect(await opensFromHome(readOnly.api, '424243', numeric)).toBe(true);
+    expect(errorsOf(readOnly.log)).toEqual([]);
+    const excluded = await boot({ excludeDoorIds: [424242] }, TOKEN, numeric.baseUrl);
+    expect([...excluded.api.registered.values()].map((accessory) => accessory.displayName)).toEqual(['Barn Door']);
+    expect(errorsOf(excluded.log)).toEqual([]);
   });
 });

@@ -97,12 +97,68 @@ describe('exclusionReason', () => {
     expect(parseConfig({ accessToken: 't', baseUrl: 'https://x.example', includeDoors: 'mine', doors: [{ hide: 'yes' }] })).toEqual({
       ok: true,
       config: expect.objectContaining({ includeDoors: 'all', doors: [] }) as unknown,
-      ignored: ['includeDoors must be "all" or "owned"; the default, "all", is used', 'doors.0 id is required and hide must be true or false; this entry is ignored'],
+      // Deliberate change (issue 19.3): an entry that sets hide for a door it does not name keeps every door read-only.
+      ignored: [
+        'includeDoors must be "all" or "owned"; the default, "all", is used',
+        'doors.0 id is required and hide must be true or false; this entry is ignored, and as it sets hide for a door that cannot be told, every door is read-only until it is fixed',
+      ],
     });
     // With the token missing nothing runs, and the problems still name every bad field by its path.
     expect(parseConfig({ baseUrl: 'https://x.example', includeDoors: 'mine', doors: [{ hide: 'yes' }] })).toEqual({
       ok: false,
       problems: ['accessToken is required', 'includeDoors must be "all" or "owned"', 'doors.0.id is required', 'doors.0.hide must be true or false'],
     });
+  });
+});
+
+describe('protection that could not be read (issue 19.3)', () => {
+  const openable = (c: PluginConfig, doorId: string, deviceId = 'dev'): boolean => !doorOptions(c, doorId, deviceId).readOnly;
+
+  it('keeps the door a lone entry (doors not a list) names read-only and without a switch, the others as before', () => {
+    const c = config({ automationSwitch: 'open-close', doors: { id: 'a', readOnly: true } });
+    expect(doorOptions(c, 'a')).toMatchObject({ readOnly: true, automationSwitch: 'off' });
+    expect(doorOptions(c, 'b')).toMatchObject({ readOnly: false, automationSwitch: 'open-close' });
+    expect(exclusionReason(config({ doors: { id: 'a', hide: true } }), door('a', 'Owner'), 'dev')).toMatch(/hidden/);
+  });
+
+  it('makes every door read-only, whatever its own readOnly, when a lone entry with protection names no door it can tell', () => {
+    const c = config({ doors: { readOnly: true, id: true } });
+    expect([openable(c, 'a'), openable(c, 'b')]).toEqual([false, false]);
+    const withOwn = config({ doors: [{ id: 'a', readOnly: false }, { readOnly: true }] });
+    expect(openable(withOwn, 'a')).toBe(false);
+    expect(exclusionReason(c, door('a', 'Owner'), 'dev')).toBeUndefined();
+  });
+
+  it('matches a door whose id was written as a number', () => {
+    expect(openable(config({ doors: [{ id: 424242, readOnly: true }] }), '424242')).toBe(false);
+    expect(exclusionReason(config({ excludeDoorIds: [424242] }), door('424242', 'Owner'), 'dev')).toMatch(/filtered out/);
+    expect(exclusionReason(config({ doors: [{ id: 424242, hide: true }] }), door('424242', 'Owner'), 'dev')).toMatch(/hidden/);
+  });
+
+  it('lets the read-only of a second entry for the same door win', () => {
+    const c = config({ doors: [{ id: 'a', readOnly: false }, { id: 'a', readOnly: true }] });
+    expect(openable(c, 'a')).toBe(false);
+    expect(exclusionReason(config({ doors: [{ id: 'a', name: 'A' }, { id: 'a', hide: true }] }), door('a', 'Owner'), 'dev')).toMatch(/hidden/);
+  });
+
+  it('gives a door with an unreadable automationSwitch no switch under a global open-close', () => {
+    const c = config({ automationSwitch: 'open-close', doors: [{ id: 'a', automationSwitch: 'none' }] });
+    expect([doorOptions(c, 'a').automationSwitch, doorOptions(c, 'b').automationSwitch]).toEqual(['off', 'open-close']);
+  });
+
+  it('keeps the excluded door out when another element of excludeDoorIds is bad, and every other door read-only', () => {
+    const c = config({ excludeDoorIds: ['a', { id: 'b' }] });
+    expect(exclusionReason(c, door('a', 'Owner'), 'dev')).toMatch(/filtered out/);
+    expect(exclusionReason(c, door('b', 'Owner'), 'dev')).toBeUndefined();
+    expect(openable(c, 'b')).toBe(false);
+  });
+
+  it('shows every door when an include list has a bad element, the ones it does not name read-only', () => {
+    const byDoor = config({ includeDoorIds: ['a', false] });
+    expect([exclusionReason(byDoor, door('a', 'Owner'), 'dev'), exclusionReason(byDoor, door('b', 'Owner'), 'dev')]).toEqual([undefined, undefined]);
+    expect([openable(byDoor, 'a'), openable(byDoor, 'b')]).toEqual([true, false]);
+    const byDevice = config({ includeDeviceIds: ['dev-1', {}] });
+    expect([openable(byDevice, 'a', 'dev-1'), openable(byDevice, 'a', 'dev-2')]).toEqual([true, false]);
+    expect(doorOptions(byDevice, 'a').readOnly).toBe(true);
   });
 });
