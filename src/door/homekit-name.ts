@@ -35,8 +35,11 @@ export function homeKitName(name: string, fallback: string): string {
   return clean(name) || clean(fallback);
 }
 
-export function extraName(doorName: string, suffix: string): string {
-  return `${doorName}${suffix}`;
+export type ExtraSubtype = keyof typeof EXTRA_NAME_SUFFIXES;
+
+/** An extra's name: its door's name and its suffix, which always fits in HomeKit whole (see MAX_NAME_LENGTH). */
+export function extraName(doorName: string, subtype: ExtraSubtype): string {
+  return `${doorName}${EXTRA_NAME_SUFFIXES[subtype]}`;
 }
 
 function clean(name: string): string {

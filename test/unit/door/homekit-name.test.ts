@@ -35,8 +35,8 @@ describe('homeKitName', () => {
   it('cuts a long name between characters, short enough for the extras, and never leaves punctuation at the end', () => {
     const long = 'Gate '.repeat(40);
     expect(homeKitName(long, 'x').length).toBeLessThanOrEqual(HAP_MAX - LONGEST_SUFFIX);
-    for (const suffix of Object.values(EXTRA_NAME_SUFFIXES)) {
-      expect(extraName(homeKitName(long, 'x'), suffix).length).toBeLessThanOrEqual(HAP_MAX);
+    for (const subtype of Object.keys(EXTRA_NAME_SUFFIXES) as (keyof typeof EXTRA_NAME_SUFFIXES)[]) {
+      expect(extraName(homeKitName(long, 'x'), subtype).length).toBeLessThanOrEqual(HAP_MAX);
     }
     // The cut lands right after an apostrophe, a dot, or inside a surrogate pair.
     const room = HAP_MAX - LONGEST_SUFFIX;
