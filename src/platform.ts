@@ -188,11 +188,11 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private adoptCachedDoors(readable: boolean): void {
     const renamed: PlatformAccessory[] = [];
     for (const accessory of this.cached.values()) {
-      const nameBefore = accessory.context.name;
+      const cachedBefore = JSON.stringify(accessory.context);
       const door = this.createDoor(accessory);
       door.setAccountReadable(readable);
-      // A name changed in the plugin settings is kept in the cache at once, not at the door's next change.
-      if (accessory.context.name !== nameBefore) {
+      // A name changed in the plugin settings, or a cached name cleaned, is kept in the cache at once, not at the door's next change.
+      if (JSON.stringify(accessory.context) !== cachedBefore) {
         renamed.push(accessory);
       }
     }
@@ -346,9 +346,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       this.missingCounts.delete(uuid);
       const handler = this.doors.get(uuid) ?? this.addDoor(uuid, door, device);
       handler.setAccountReadable(true);
-      const cachedBefore = JSON.stringify(handler.accessory.context);
+      // A name that keeps changing in the account is left out of the comparison until it holds (see cacheSnapshot).
+      const cachedBefore = handler.cacheSnapshot();
       const outcome = handler.update(door, device, sentMs);
-      if (JSON.stringify(handler.accessory.context) !== cachedBefore) {
+      if (handler.cacheSnapshot() !== cachedBefore) {
         changed.push(handler.accessory);
       }
       this.realtime?.notePolled(handler, outcome);

@@ -154,3 +154,8 @@ export const TEST_EVENT_TIMEOUT_MS = 5_000;
 export const WEBHOOK_TEST_EVENT_TYPE = 'settings_page_test';
 /** The Homebridge UI's own port when its config block names none: a webhook listener must not take it. */
 export const DEFAULT_HOMEBRIDGE_UI_PORT = 8581;
+
+/** Renames of a door in the account within ACCOUNT_RENAME_QUIET_WINDOW_MS that are logged (and cached) each; more are followed quietly. */
+export const ACCOUNT_RENAMES_BEFORE_QUIET = 5;
+/** A door whose name changed more often than that within this time is renamed quietly until its name holds this long, ms. */
+export const ACCOUNT_RENAME_QUIET_WINDOW_MS = 60 * 60_000;

@@ -51,9 +51,15 @@ function stateText(raw: unknown): string | undefined {
   }
 }
 
-/** The name of a door the service sent without one (or whose name leaves nothing HomeKit accepts). */
+/** Characters of a door id the fallback name shows. */
+const FALLBACK_ID_CHARACTERS = 8;
+
+/**
+ * The name of a door the service sent without one (or whose name leaves nothing HomeKit accepts). Cut between
+ * characters: half of an emoji's surrogate pair in an odd id would be text no font shows and no JSON parser takes back.
+ */
 export function fallbackDoorName(doorId: string): string {
-  return `Door ${doorId.slice(0, 8)}`;
+  return `Door ${Array.from(doorId).slice(0, FALLBACK_ID_CHARACTERS).join('')}`;
 }
 
 function toDoor(raw: z.output<typeof doorSchema>): Door {

@@ -27,7 +27,7 @@ export class AccessAlertSensor {
     private readonly clock: Clock,
   ) {
     const { Characteristic: C, Service: S } = api.hap;
-    this.service = ensureNamedService(api.hap, accessory, S.MotionSensor, `${doorName} Access Alert`, SUBTYPE);
+    this.service = ensureNamedService(api.hap, accessory, S.MotionSensor, doorName, SUBTYPE);
     // A restart forgets any alert in progress: the cached value must not say "detected" for ever.
     this.service.updateCharacteristic(C.MotionDetected, false);
     this.service.getCharacteristic(C.MotionDetected).onGet(() => this.detected);

@@ -2,7 +2,8 @@
 import type { Characteristic, HAP, PlatformAccessory, Service, WithUUID } from 'homebridge';
 
 import type { DoorContext } from './context.js';
-import { homeKitName } from './homekit-name.js';
+import { EXTRA_NAME_SUFFIXES, extraName, homeKitName } from './homekit-name.js';
+import type { ExtraSubtype } from './homekit-name.js';
 
 /** Who chose the name a door shows. */
 export type NameSource = 'settings' | 'home' | 'account';
@@ -47,38 +48,49 @@ export function configuredNameOf(hap: HAP, service: Service, name: string): Char
 }
 
 /**
- * A door's extra service (switch, sensors), found by subtype or added under `name`, with a ConfiguredName: without one,
- * iOS 16 and later show every service of an accessory under the accessory's name, so "Front Gate Switch" would read
- * "Front Gate" beside the door itself. A ConfiguredName the user changed in the Home app is kept (it is cached).
+ * A door's extra service (switch, sensors), found by subtype or added named "<door><suffix>", with a ConfiguredName:
+ * without one, iOS 16 and later show every service of an accessory under the accessory's name, so "Front Gate Switch"
+ * would read "Front Gate" beside the door itself. A ConfiguredName the user changed in the Home app is kept (it is cached).
  */
-export function ensureNamedService(hap: HAP, accessory: PlatformAccessory, type: WithUUID<typeof Service>, name: string, subtype: string): Service {
+export function ensureNamedService(hap: HAP, accessory: PlatformAccessory, type: WithUUID<typeof Service>, doorName: string, subtype: ExtraSubtype): Service {
+  const name = extraName(doorName, subtype);
   const service = accessory.getServiceById(type, subtype) ?? accessory.addService(type, name, subtype);
   configuredNameOf(hap, service, name);
   return service;
 }
 
+/** HAP-NodeJS cut a longer value to this many UTF-16 units: how older versions left the extras of a long door name. */
+const HAP_CUT_LENGTH = 64;
+
+function isExtraSubtype(subtype: string | undefined): subtype is ExtraSubtype {
+  return subtype !== undefined && Object.hasOwn(EXTRA_NAME_SUFFIXES, subtype);
+}
+
 /**
- * Gives a renamed door's other services (automation switch, sensors, battery: "<door> Switch") the new door name, each
- * only while its name is still the one the plugin derived from the old door name; one the user renamed keeps its name.
+ * Gives a renamed door's extras (automation switch, sensors: "<door> Switch") the new door name, each only while its
+ * name is still the one the plugin derived from the old door name; one the user renamed in the Home app keeps its name.
+ * Found by subtype, not by name: an older version's extra of a long door name holds only what HAP-NodeJS left of it.
  * updateCharacteristic, never setCharacteristic: a set would run the handler meant for a controller's write.
  */
 export function renameDerivedServices(hap: HAP, accessory: PlatformAccessory, oldName: string, newName: string, skip: readonly Service[]): void {
   const C = hap.Characteristic;
-  const prefix = `${oldName} `;
   for (const service of accessory.services) {
-    if (skip.includes(service) || service.UUID === hap.Service.AccessoryInformation.UUID) {
+    const subtype = service.subtype;
+    if (skip.includes(service) || !isExtraSubtype(subtype) || !service.testCharacteristic(C.Name)) {
       continue;
     }
-    const nameChar = service.testCharacteristic(C.Name) ? service.getCharacteristic(C.Name) : undefined;
-    const current = nameChar?.value;
-    if (typeof current !== 'string' || !current.startsWith(prefix)) {
+    const derived = extraName(oldName, subtype);
+    const derivedNames = new Set([derived, derived.slice(0, HAP_CUT_LENGTH)]);
+    const nameChar = service.getCharacteristic(C.Name);
+    if (typeof nameChar.value !== 'string' || !derivedNames.has(nameChar.value)) {
       continue;
     }
-    const renamed = `${newName} ${current.slice(prefix.length)}`;
-    nameChar?.updateValue(renamed);
+    const renamed = extraName(newName, subtype);
+    nameChar.updateValue(renamed);
     service.displayName = renamed;
-    if (service.testCharacteristic(C.ConfiguredName) && service.getCharacteristic(C.ConfiguredName).value === current) {
-      service.getCharacteristic(C.ConfiguredName).updateValue(renamed);
+    const configured = service.testCharacteristic(C.ConfiguredName) ? service.getCharacteristic(C.ConfiguredName) : undefined;
+    if (typeof configured?.value === 'string' && derivedNames.has(configured.value)) {
+      configured.updateValue(renamed);
     }
   }
 }

@@ -46,7 +46,7 @@ export class AutomationSwitch {
     private readonly view: Pick<DoorView, 'answer' | 'target' | 'command' | 'available' | 'log' | 'clock'> & { name: () => string },
   ) {
     const { Characteristic: C, Service: S } = api.hap;
-    this.service = ensureNamedService(api.hap, accessory, S.Switch, `${doorName} Switch`, SUBTYPE.automationSwitch);
+    this.service = ensureNamedService(api.hap, accessory, S.Switch, doorName, SUBTYPE.automationSwitch);
     this.service
       .getCharacteristic(C.On)
       .onGet(() => view.answer(this.mode === 'open' ? this.momentarilyOn : view.target() === 'OPEN'))
@@ -119,7 +119,7 @@ export class LeftOpenSensor {
     private readonly clock: Clock,
   ) {
     const { Characteristic: C, Service: S } = api.hap;
-    this.service = ensureNamedService(api.hap, accessory, S.OccupancySensor, `${doorName} Left Open`, SUBTYPE.leftOpen);
+    this.service = ensureNamedService(api.hap, accessory, S.OccupancySensor, doorName, SUBTYPE.leftOpen);
     this.service.getCharacteristic(C.OccupancyDetected).onGet(() => answer(this.occupancy()));
   }
 
@@ -163,7 +163,7 @@ export class DoorContactSensor {
     private readonly reported: () => DoorState,
   ) {
     const { Characteristic: C, Service: S } = api.hap;
-    this.service = ensureNamedService(api.hap, accessory, S.ContactSensor, `${doorName} Contact`, SUBTYPE.contact);
+    this.service = ensureNamedService(api.hap, accessory, S.ContactSensor, doorName, SUBTYPE.contact);
     this.service.getCharacteristic(C.ContactSensorState).onGet(() => answer(this.state()));
   }
 

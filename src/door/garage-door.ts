@@ -10,13 +10,22 @@ import type { ReportOutcome, ShownState } from './state-machine.js';
 import type { DoorOptions } from './options.js';
 import { homeKitName, homeKitSerial, homeKitVersion } from './homekit-name.js';
 import { oneLine } from '../util/log-text.js';
-import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL, COMMAND_START_DEADLINE_MS, DEFAULT_LEFT_OPEN_AFTER_S, HAP_WRITE_ANSWER_MS } from '../settings.js';
+import {
+  ACCESSORY_MANUFACTURER,
+  ACCESSORY_MODEL,
+  ACCOUNT_RENAME_QUIET_WINDOW_MS,
+  ACCOUNT_RENAMES_BEFORE_QUIET,
+  COMMAND_START_DEADLINE_MS,
+  DEFAULT_LEFT_OPEN_AFTER_S,
+  HAP_WRITE_ANSWER_MS,
+} from '../settings.js';
 import { EventOrder } from '../webhook/event-order.js';
 import { DoorBattery } from './battery.js';
 import { DoorExtras } from './extras.js';
 import type { DoorContext } from './context.js';
 import { configuredNameOf, describeSource, renameDerivedServices, shownName } from './door-name.js';
 import { fallbackDoorName } from '../client/schemas.js';
+import { RenameRate } from './rename-rate.js';
 
 export interface DoorAccessoryDeps {
   api: API;
@@ -65,6 +74,8 @@ export class GarageDoorAccessory {
   private readonly extras: DoorExtras;
   /** The GarageDoorOpener's ConfiguredName: the Home app writes it when the user renames the door there. */
   private readonly configuredName: Characteristic;
+  /** How often the account renames the door: a name that keeps changing is followed quietly. */
+  private readonly accountRenames = new RenameRate(ACCOUNT_RENAMES_BEFORE_QUIET, ACCOUNT_RENAME_QUIET_WINDOW_MS);
 
   constructor(
     private readonly deps: DoorAccessoryDeps,
@@ -78,7 +89,8 @@ export class GarageDoorAccessory {
     this.machine = new DoorStateMachine(context.state, missed);
     this.rememberMissed();
     this.openSinceMs = context.state === 'OPEN' ? deps.now() : undefined;
-    forgetBadNames(context);
+    const cachedName = context.name;
+    cleanCachedNames(context);
 
     accessory
       .getService(S.AccessoryInformation)
@@ -118,6 +130,10 @@ export class GarageDoorAccessory {
       clock: deps.clock ?? SYSTEM_CLOCK,
       name: () => this.name,
     });
+    // A cached name the rules of this version cut or cleaned: HomeKit gets the clean one too, extras included.
+    if (context.name !== cachedName) {
+      this.applyName(cachedName, context.name);
+    }
     // A name set, changed or removed in the plugin settings since the last start.
     const before = this.showName();
     if (before !== undefined) {
@@ -264,6 +280,8 @@ export class GarageDoorAccessory {
     const context = this.accessory.context;
     const accountName = homeKitName(door.name, fallbackDoorName(door.id));
     const previous = context.accountName;
+    const nowMs = this.deps.now();
+    this.accountRenames.settle(nowMs);
     if (previous === accountName) {
       return;
     }
@@ -274,12 +292,32 @@ export class GarageDoorAccessory {
       if (before !== undefined) {
         this.deps.log.info(`${before} is now named ${context.name}, from ${describeSource(shownName(context, this.deps.options?.name).source)}.`);
       }
-    } else if (before !== undefined) {
-      this.deps.log.info(`${before} was renamed ${context.name} in the account; renamed in Home.`);
+      return;
+    }
+    const verdict = this.accountRenames.record(nowMs);
+    const say = (line: string) => (verdict === 'say' ? this.deps.log.info(line) : this.deps.log.debug(line));
+    if (before !== undefined) {
+      say(`${before} was renamed ${context.name} in the account; renamed in Home.`);
     } else {
       const { source } = shownName(context, this.deps.options?.name);
-      this.deps.log.info(`${context.name} was renamed ${accountName} in the account; it keeps the name given in ${describeSource(source)}.`);
+      say(`${context.name} was renamed ${accountName} in the account; it keeps the name given in ${describeSource(source)}.`);
     }
+    if (verdict === 'goes-quiet') {
+      this.deps.log.info(`${context.name}'s name keeps changing in the account; further renames are logged at debug level.`);
+    }
+  }
+
+  /**
+   * The cached context as text, for the platform to tell whether the accessory cache needs writing. While the door's
+   * name keeps changing in the account, its names are left out (HomeKit follows them, the SD card is spared): they reach
+   * the cache with the next write for another reason, or once the name has held (the text then differs again).
+   */
+  cacheSnapshot(): string {
+    const context = this.accessory.context;
+    if (!this.accountRenames.quiet) {
+      return JSON.stringify(context);
+    }
+    return JSON.stringify({ ...context, name: undefined, accountName: undefined, homeName: undefined });
   }
 
   /**
@@ -324,7 +362,14 @@ export class GarageDoorAccessory {
     if (name === before) {
       return undefined;
     }
+    this.applyName(before, name);
+    return before;
+  }
+
+  /** Shows `name` instead of `before` wherever HomeKit reads the door's name, its extras' names included. */
+  private applyName(before: string, name: string): void {
     const { Characteristic: C, Service: S } = this.deps.api.hap;
+    const context = this.accessory.context;
     context.name = name;
     // Homebridge keeps displayName in its cache; AccessoryInformation's Name is what a controller reads when it adds the door.
     this.accessory.updateDisplayName(name);
@@ -335,7 +380,6 @@ export class GarageDoorAccessory {
       this.configuredName.updateValue(name);
     }
     renameDerivedServices(this.deps.api.hap, this.accessory, before, name, [this.service]);
-    return before;
   }
 
   /** Ends a movement that took too long, also when syncs fail. */
@@ -557,12 +601,22 @@ function explain(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A value of the wrong type in an older or edited cache is dropped rather than shown. */
-function forgetBadNames(context: DoorContext): void {
-  if (typeof context.accountName !== 'string') {
+/**
+ * Cached names pass the rule of names from the account and the Home app: an older version or an edited cache may hold a
+ * name of any length or text, which HAP-NodeJS would quote whole into the log. One that leaves nothing is dropped.
+ */
+function cleanCachedNames(context: DoorContext): void {
+  const accountName = typeof context.accountName === 'string' ? homeKitName(context.accountName, '') : '';
+  if (accountName === '') {
     delete context.accountName;
+  } else {
+    context.accountName = accountName;
   }
-  if (typeof context.homeName !== 'string') {
+  const homeName = typeof context.homeName === 'string' ? homeKitName(context.homeName, '') : '';
+  if (homeName === '') {
     delete context.homeName;
+  } else {
+    context.homeName = homeName;
   }
+  context.name = homeKitName(context.name, context.accountName ?? fallbackDoorName(context.doorId));
 }

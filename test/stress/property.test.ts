@@ -206,7 +206,7 @@ function expectedDoor(raw: Record<string, unknown>, id: string): DoorWithoutRaw 
   const state = typeof raw.state === 'string' ? raw.state.trim().toUpperCase() : undefined;
   return {
     id,
-    name: textOrUndefined(raw.name)?.trim() || `Door ${id.slice(0, 8)}`,
+    name: textOrUndefined(raw.name)?.trim() || `Door ${Array.from(id).slice(0, 8).join('')}`,
     entityNumber: finiteOrUndefined(raw.entity_number),
     active: flagOr(raw.active, true),
     state: state === 'OPEN' || state === 'CLOSED' ? state : null,

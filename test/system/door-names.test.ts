@@ -1,9 +1,10 @@
 // Door names follow the account: a rename there renames the door in HomeKit at the next sync, unless the user named it.
 import * as hap from 'hap-nodejs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { AccessControlSimulator, makeDevice, makeDoor } from '../../dev/simulator/server.js';
 import type { SimDevice, SimDoor } from '../../dev/simulator/server.js';
+import { ACCOUNT_RENAMES_BEFORE_QUIET, ACCOUNT_RENAME_QUIET_WINDOW_MS } from '../../src/settings.js';
 import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
 import { captureLog } from '../support/log.js';
 import type { CapturedLog } from '../support/log.js';
@@ -76,7 +77,7 @@ async function boot(extra: Record<string, unknown> = {}, cache: Cache = []) {
   /** The user renames the door in the Home app: the controller writes ConfiguredName. */
   const renameInHome = (doorId: string, name: string) =>
     accessory(doorId).getService(S.GarageDoorOpener)?.getCharacteristic(C.ConfiguredName).handleSetRequest(name);
-  return { api, log, platform, poll, names, renameInHome, accessory };
+  return { api, log, platform, poll, names, renameInHome, accessory, clock };
 }
 
 const infos = (log: CapturedLog, about: string) => log.texts('info').filter((text) => text.includes(about));
@@ -214,5 +215,134 @@ describe('door names', () => {
     expect(removed.names(gate.id)).toEqual(allNamed('Front Gate'));
     expect(infos(removed.log, 'named')).toEqual(['Street Gate is now named Front Gate, from the account.']);
     await removed.platform.shutdown();
+  });
+});
+
+describe('door names that are long, hostile or keep changing', () => {
+  /** What HAP-NodeJS writes to the console (a value cut at 64, a bad name): each such line quotes the whole value. */
+  let hapWarnings: string[];
+  beforeEach(() => {
+    hapWarnings = [];
+    const record = (...args: unknown[]) => void hapWarnings.push(args.map(String).join(' '));
+    vi.spyOn(console, 'warn').mockImplementation(record);
+    vi.spyOn(console, 'error').mockImplementation(record);
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  const longest = (t: Awaited<ReturnType<typeof boot>>, doorId: string) =>
+    Math.max(...t.accessory(doorId).services.flatMap((service) => service.characteristics.map((c) => (typeof c.value === 'string' ? c.value.length : 0))));
+
+  it('names the extras of a door with a 64-character name in full, and they follow a rename in the account', async () => {
+    const name64 = 'The Very Long Name Of The North Gate Beside The Old Stone Barn X';
+    expect(name64).toHaveLength(64);
+    sim.renameDoor(gate.id, name64);
+    const t = await boot({ leftOpenSensor: true, accessAlert: true });
+    const shown = t.names(gate.id).name as string;
+    expect(name64.startsWith(shown)).toBe(true);
+    expect(t.names(gate.id)).toEqual(allNamed(shown));
+    expect(longest(t, gate.id)).toBeLessThanOrEqual(64);
+
+    const renamed = 'The Very Long Name Of The South Gate Beside The Old Stone Barn Z';
+    sim.renameDoor(gate.id, renamed);
+    await t.poll(POLLS);
+    const now = t.names(gate.id).name as string;
+    expect(renamed.startsWith(now)).toBe(true);
+    expect(t.names(gate.id)).toEqual(allNamed(now));
+    const a = t.accessory(gate.id);
+    expect(a.getServiceById(S.OccupancySensor, 'left-open')?.getCharacteristic(C.ConfiguredName).value).toBe(`${now} Left Open`);
+    expect(a.getServiceById(S.MotionSensor, 'access-alert')?.getCharacteristic(C.ConfiguredName).value).toBe(`${now} Access Alert`);
+    expect(hapWarnings).toEqual([]);
+    await t.platform.shutdown();
+  });
+
+  it('cleans a 10,000-character name in the cache before HomeKit or the log sees it, and renames the extras cut from it', async () => {
+    const first = await boot();
+    await first.platform.shutdown();
+    const huge = `Gate ${'x'.repeat(10_000)}`;
+    // What an older version cached after such a rename: the whole name, and extras HAP-NodeJS cut to 64.
+    const cache = first.api.savedCache().map((json) => {
+      const context = json.context as Record<string, unknown>;
+      if (context.doorId !== gate.id) return json;
+      const text = JSON.stringify({ ...json, displayName: huge, context: { ...context, name: huge, accountName: huge, homeName: huge } });
+      return JSON.parse(text.replace(/"Front Gate( [A-Za-z ]+)?"/g, (_all, suffix: string | undefined) => JSON.stringify(`${huge}${suffix ?? ''}`.slice(0, 64)))) as typeof json;
+    });
+    const t = await boot({}, cache);
+    await t.poll(POLLS);
+    const shown = t.names(gate.id).name as string;
+    expect(shown.length).toBeLessThanOrEqual(51);
+    expect(huge.startsWith(shown)).toBe(true);
+    expect(t.names(gate.id)).toEqual(allNamed(shown));
+    expect(longest(t, gate.id)).toBeLessThanOrEqual(64);
+    // Homebridge itself names the accessory from the cache as it loads it, before the plugin sees it: that one line only.
+    expect(hapWarnings.map((w) => w.replace(/x{20,}/g, 'x…'))).toEqual(["[Gate x…@@Name] characteristic was supplied illegal value: string 'Gate x…' exceeded max length of 64"]);
+    expect(Math.max(...t.log.lines.map((line) => line.text.length))).toBeLessThan(500);
+    // The cache keeps the clean names: the next start has nothing to cut.
+    const saved = t.api.savedCache();
+    expect(JSON.stringify(saved)).not.toMatch(/x{64}/);
+    await t.platform.shutdown();
+    hapWarnings.length = 0;
+    const again = await boot({}, saved);
+    expect(again.names(gate.id)).toEqual(allNamed(shown));
+    expect(hapWarnings).toEqual([]);
+    await again.platform.shutdown();
+  });
+
+  it('drops a cached Home app name that cleans to nothing: the door follows the account', async () => {
+    const first = await boot();
+    await first.platform.shutdown();
+    const cache = first.api.savedCache().map((json) => {
+      const context = json.context as Record<string, unknown>;
+      return context.doorId === gate.id ? { ...json, context: { ...context, homeName: '!!! ###' } } : json;
+    });
+    const t = await boot({}, cache);
+    sim.renameDoor(gate.id, 'Main Gate');
+    await t.poll(POLLS);
+    expect(t.names(gate.id)).toEqual(allNamed('Main Gate'));
+    expect(infos(t.log, 'in the account')).toEqual(['Front Gate was renamed Main Gate in the account; renamed in Home.']);
+    await t.platform.shutdown();
+  });
+
+  it('follows a name that flips at every sync quietly after a few renames, with a bounded number of cache writes', async () => {
+    const t = await boot();
+    const writesBefore = t.api.cacheWrites.length;
+    const flips = 40;
+    for (let i = 1; i <= flips; i += 1) {
+      sim.renameDoor(gate.id, i % 2 === 1 ? 'Gate B' : 'Front Gate');
+      await t.poll(1);
+      // HomeKit still follows the account.
+      expect(t.names(gate.id)).toEqual(allNamed(i % 2 === 1 ? 'Gate B' : 'Front Gate'));
+    }
+    const renameLines = infos(t.log, 'was renamed');
+    expect(renameLines).toHaveLength(ACCOUNT_RENAMES_BEFORE_QUIET);
+    expect(t.log.texts('info').filter((text) => text.includes('keeps changing'))).toEqual([
+      "Front Gate's name keeps changing in the account; further renames are logged at debug level.",
+    ]);
+    expect(t.log.texts('debug').filter((text) => text.includes('in the account')).length).toBeGreaterThan(flips - ACCOUNT_RENAMES_BEFORE_QUIET - 2);
+    expect(t.api.cacheWrites.length - writesBefore).toBeLessThanOrEqual(ACCOUNT_RENAMES_BEFORE_QUIET + 1);
+
+    // The name settles: once a quiet window has passed, the cache gets the name the door shows, and renames are said again.
+    sim.renameDoor(gate.id, 'Gate B');
+    await t.poll(1);
+    const writesWhileQuiet = t.api.cacheWrites.length;
+    expect(writesWhileQuiet - writesBefore).toBeLessThanOrEqual(ACCOUNT_RENAMES_BEFORE_QUIET + 1);
+    t.clock.advance(ACCOUNT_RENAME_QUIET_WINDOW_MS);
+    await t.poll(1);
+    expect(t.names(gate.id)).toEqual(allNamed('Gate B'));
+    expect(t.api.cacheWrites.length).toBe(writesWhileQuiet + 1);
+    // A copy: the double serializes the live context.
+    const saved = structuredClone(t.api.savedCache());
+    sim.renameDoor(gate.id, 'Main Gate');
+    await t.poll(1);
+    expect(infos(t.log, 'in the account').at(-1)).toBe('Gate B was renamed Main Gate in the account; renamed in Home.');
+    await t.platform.shutdown();
+
+    // What was written at the settle: a restart shows Gate B and says nothing of a rename.
+    sim.renameDoor(gate.id, 'Gate B');
+    const again = await boot({}, saved);
+    expect(again.names(gate.id)).toEqual(allNamed('Gate B'));
+    expect(infos(again.log, 'named')).toEqual([]);
+    await again.platform.shutdown();
   });
 });
