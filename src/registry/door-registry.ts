@@ -1,0 +1,285 @@
+// The doors in HomeKit, one cached accessory each: cached ones taken over, the account's doors added, updated and removed
+// after each sync, found by id for webhooks, and ticked.
+import type { API, Logging, PlatformAccessory } from 'homebridge';
+
+import type { Account, Device, Door, DoorState } from '../client/types.js';
+import { fallbackDoorName } from '../client/schemas.js';
+import type { PluginConfig } from '../config.js';
+import type { DoorContext } from '../door/context.js';
+import type { DuplicateDoor } from '../door/duplicates.js';
+import { isDoorContext } from '../door/context.js';
+import { shownName } from '../door/door-name.js';
+import type { GarageDoorAccessory } from '../door/garage-door.js';
+import { homeKitName } from '../door/homekit-name.js';
+import { doorOptions } from '../door/options.js';
+import { soundAlikePairs } from '../door/spoken-names.js';
+import { MAX_ACCESSORIES_PER_BRIDGE, PLATFORM_NAME, PLUGIN_NAME, SYNCS_MISSING_BEFORE_REMOVAL } from '../settings.js';
+import type { BugLog } from '../util/bug-log.js';
+import { listForLog, oneLine } from '../util/log-text.js';
+import { NoticeOnce, NoticeOnceEach } from '../util/notice-once.js';
+import type { WebhookEvent } from '../webhook/event.js';
+import { shownDoors } from './shown-doors.js';
+
+/** What a sync's report did to a door (whether it changed what Home shows). */
+export type SyncOutcome = ReturnType<GarageDoorAccessory['update']>;
+
+export interface DoorRegistryDeps {
+  api: API;
+  log: Logging;
+  bugs: BugLog;
+  /** Undefined when the config cannot be read: cached doors then keep what they have, and no sync comes. */
+  config: PluginConfig | undefined;
+  /** The HomeKit side of one door around its accessory (the platform wires in the client, the clock and the schedule). */
+  createDoor: (accessory: PlatformAccessory<DoorContext>) => GarageDoorAccessory;
+  /** Each door a sync reported, and what the report did to it. */
+  notePolled: (door: GarageDoorAccessory, outcome: SyncOutcome) => void;
+  /** A sync found a door moved to `state`. */
+  doorMoved: (doorId: string, name: string, state: DoorState) => void;
+}
+
+export class DoorRegistry {
+  /** Accessories restored from Homebridge's cache, by UUID, until the registry takes them over. */
+  private readonly cached = new Map<string, PlatformAccessory<DoorContext>>();
+  private readonly doors = new Map<string, GarageDoorAccessory>();
+  /** Syncs in a row that did not list a door, by UUID. */
+  private readonly missingCounts = new Map<string, number>();
+  /** Said once per run of Homebridge, never ended: the cap holds as long as the account stays that large. */
+  private readonly overLimit = new NoticeOnce();
+  /** The duplicate door ids last reported, said once for each set of them. */
+  private readonly duplicates = new NoticeOnce();
+  /** Pairs of doors Siri cannot tell apart, each said once while it lasts. */
+  private readonly soundAlike = new NoticeOnceEach();
+
+  constructor(private readonly deps: DoorRegistryDeps) {}
+
+  /** Homebridge hands over each cached accessory before didFinishLaunching. */
+  fromCache(accessory: PlatformAccessory): void {
+    if (isDoorContext(accessory.context)) {
+      this.cached.set(accessory.UUID, accessory as PlatformAccessory<DoorContext>);
+    } else {
+      this.deps.log.warn(`Removing cached accessory "${accessory.displayName}": it does not hold a door.`);
+      this.deps.api.unregisterPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, [accessory]);
+    }
+  }
+
+  /** Makes a door of each cached accessory; `readable` is false when no sync will come (the config is not valid). */
+  adoptCached(readable: boolean): void {
+    const renamed: PlatformAccessory[] = [];
+    for (const accessory of this.cached.values()) {
+      const cachedBefore = JSON.stringify(accessory.context);
+      const door = this.take(accessory);
+      door.setAccountReadable(readable);
+      // A name changed in the plugin settings, or a cached name cleaned, is kept in the cache at once, not at the door's next change.
+      if (JSON.stringify(accessory.context) !== cachedBefore) {
+        renamed.push(accessory);
+      }
+    }
+    if (renamed.length > 0) {
+      this.deps.api.updatePlatformAccessories(renamed);
+    }
+  }
+
+  /** Brings HomeKit in line with a successful sync: new doors appear, known ones update, gone ones leave. */
+  reconcile(account: Account, sentMs: number): void {
+    const config = this.deps.config;
+    if (!config) {
+      return;
+    }
+    const { shown, excluded, duplicates, overLimit } = shownDoors(account, config);
+    this.reportDuplicates(duplicates);
+    if (overLimit !== undefined) {
+      this.overLimit.holds(() =>
+        this.deps.log.warn(
+          `The account has ${overLimit} doors but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE}; the first ${MAX_ACCESSORIES_PER_BRIDGE} by door id are shown (see "Limits" in the README).`,
+        ),
+      );
+    }
+    // Doors the options keep out leave at once: that is the user's choice, not a glitch of the service.
+    for (const { door, reason } of excluded) {
+      const handler = this.doors.get(this.uuid(door.id));
+      if (handler) {
+        this.remove([handler], reason);
+      }
+    }
+    const seen = new Set<string>();
+    const changed: PlatformAccessory[] = [];
+    for (const { door, device } of shown) {
+      const uuid = this.uuid(door.id);
+      seen.add(uuid);
+      this.missingCounts.delete(uuid);
+      const handler = this.doors.get(uuid) ?? this.add(uuid, door, device);
+      handler.setAccountReadable(true);
+      // A name that keeps changing in the account is left out of the comparison until it holds (see cacheSnapshot).
+      const cachedBefore = handler.cacheSnapshot();
+      const outcome = handler.update(door, device, sentMs);
+      if (handler.cacheSnapshot() !== cachedBefore) {
+        changed.push(handler.accessory);
+      }
+      this.deps.notePolled(handler, outcome);
+      if (outcome === 'changed' && door.state !== null) {
+        this.deps.doorMoved(door.id, handler.name, door.state);
+      }
+    }
+    // Homebridge writes the cache to disk on each update: only for doors whose cached state changed (SD cards wear).
+    if (changed.length > 0) {
+      this.deps.api.updatePlatformAccessories(changed);
+    }
+    // A partial answer says nothing about doors it could not read; only a complete one may remove doors.
+    if (account.unreadable.length === 0) {
+      this.removeMissing(seen);
+    }
+    this.warnSoundAlike();
+  }
+
+  /** The door a webhook names: by its id, or by its controller and number for door-numbered events. */
+  find(event: WebhookEvent): GarageDoorAccessory | undefined {
+    if (event.doorId !== undefined) {
+      return this.doors.get(this.uuid(event.doorId));
+    }
+    return [...this.doors.values()].find(
+      (door) => door.accessory.context.deviceId === event.deviceId && door.entityNumber === event.doorNumber,
+    );
+  }
+
+  /** The doors an enforcer event is about: the door it names, else (naming no door) every door of the controller it names. */
+  alertDoors(event: WebhookEvent): GarageDoorAccessory[] {
+    if (event.doorId !== undefined) {
+      const door = this.doors.get(this.uuid(event.doorId));
+      return door ? [door] : [];
+    }
+    return event.deviceId === undefined ? [] : [...this.doors.values()].filter((door) => door.accessory.context.deviceId === event.deviceId);
+  }
+
+  /** Ends movements that took too long, also when syncs fail; one door's bug must not stop the others' ticks. */
+  tick(): void {
+    const changed: PlatformAccessory[] = [];
+    for (const door of this.doors.values()) {
+      try {
+        const cachedBefore = JSON.stringify(door.accessory.context);
+        door.tick();
+        // A movement that timed out leaves an obstruction, which the cache keeps across a restart.
+        if (JSON.stringify(door.accessory.context) !== cachedBefore) {
+          changed.push(door.accessory);
+        }
+      } catch (error) {
+        this.deps.bugs.report('ending a door movement', error);
+      }
+    }
+    if (changed.length > 0) {
+      this.deps.api.updatePlatformAccessories(changed);
+    }
+  }
+
+  /** Whether every door may be trusted (false: "No Response" until a sync reads the account again). */
+  setAccountReadable(readable: boolean): void {
+    for (const door of this.doors.values()) {
+      door.setAccountReadable(readable);
+    }
+  }
+
+  /** Whether a door is moving (the schedule then follows it closely). */
+  get anyMoving(): boolean {
+    return [...this.doors.values()].some((door) => door.isMoving);
+  }
+
+  /** When the next door is expected to close by itself, if any. */
+  get nextAutoCloseAtMs(): number | undefined {
+    const times = [...this.doors.values()].map((door) => door.expectedAutoCloseAtMs).filter((t) => t !== undefined);
+    return times.length > 0 ? Math.min(...times) : undefined;
+  }
+
+  /** Stops every door's timers (at Homebridge's shutdown). */
+  dispose(): void {
+    for (const door of this.doors.values()) {
+      door.dispose();
+    }
+  }
+
+  /** Derived from the door id alone, so a door keeps its HomeKit identity (and automations) across restarts. */
+  private uuid(doorId: string): string {
+    return this.deps.api.hap.uuid.generate(`${PLUGIN_NAME}:${doorId}`);
+  }
+
+  private take(accessory: PlatformAccessory<DoorContext>): GarageDoorAccessory {
+    const door = this.deps.createDoor(accessory);
+    this.doors.set(accessory.UUID, door);
+    return door;
+  }
+
+  private add(uuid: string, door: Door, device: Device): GarageDoorAccessory {
+    const config = this.deps.config;
+    const accountName = homeKitName(door.name, fallbackDoorName(door.id));
+    // A new door comes with the name it shows from the start: a Name in Home from the settings, else the account's.
+    const context: DoorContext = { doorId: door.id, deviceId: device.id, name: accountName, accountName, state: door.state ?? 'CLOSED' };
+    const { name } = shownName(context, config ? doorOptions(config, door.id).name : undefined);
+    context.name = name;
+    const accessory = new this.deps.api.platformAccessory<DoorContext>(name, uuid);
+    // A new door starts from its reported state; an unknown one is shown closed until the service says otherwise.
+    accessory.context = context;
+    const handler = this.take(accessory);
+    this.deps.api.registerPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, [accessory]);
+    // The ids are the service's text: cleaned, so a newline in one cannot forge a log line.
+    this.deps.log.info(`Added ${name} to HomeKit (door ${oneLine(door.id)}, controller ${oneLine(device.id)}).`);
+    return handler;
+  }
+
+  private removeMissing(seen: Set<string>): void {
+    const gone: GarageDoorAccessory[] = [];
+    for (const [uuid, door] of this.doors) {
+      if (seen.has(uuid)) {
+        continue;
+      }
+      const misses = (this.missingCounts.get(uuid) ?? 0) + 1;
+      if (misses < SYNCS_MISSING_BEFORE_REMOVAL) {
+        this.missingCounts.set(uuid, misses);
+        continue;
+      }
+      gone.push(door);
+    }
+    this.remove(gone, 'the account no longer has it');
+  }
+
+  private remove(doors: GarageDoorAccessory[], reason: string): void {
+    for (const door of doors) {
+      this.deps.log.info(`Removed ${door.name} from HomeKit: ${reason}.`);
+      door.dispose();
+      this.missingCounts.delete(door.accessory.UUID);
+      this.doors.delete(door.accessory.UUID);
+      this.cached.delete(door.accessory.UUID);
+    }
+    if (doors.length > 0) {
+      this.deps.api.unregisterPlatformAccessories(
+        PLUGIN_NAME,
+        PLATFORM_NAME,
+        doors.map((door) => door.accessory),
+      );
+    }
+  }
+
+  /** Names door ids listed under more than one controller, once for each set of them. */
+  private reportDuplicates(duplicates: DuplicateDoor[]): void {
+    if (duplicates.length === 0) {
+      this.duplicates.ended();
+      return;
+    }
+    this.duplicates.holds(() => {
+      const named = duplicates.map(({ doorId, deviceIds }) => `door ${doorId} (controllers ${deviceIds.join(', ')})`);
+      this.deps.log.warn(
+        `The account lists the same door under more than one controller; each is shown once, as the door of the first controller by id: ${listForLog(named)}.`,
+      );
+    }, JSON.stringify(duplicates));
+  }
+
+  /** One warning per pair of shown doors Siri cannot tell apart, when the pair first appears (at start, or after a change). */
+  private warnSoundAlike(): void {
+    const doors = [...this.doors.values()].map((door) => ({ id: door.accessory.context.doorId, name: door.name }));
+    this.soundAlike.update(
+      soundAlikePairs(doors),
+      (pair) => JSON.stringify(pair),
+      ([first, second]) =>
+        this.deps.log.warn(
+          `Siri cannot tell ${first.name} (door ${oneLine(first.id)}) from ${second.name} (door ${oneLine(second.id)}) apart: their names differ only in case, spaces or punctuation. Give one of them its own "Name in Home" in the plugin settings.`,
+        ),
+    );
+  }
+}

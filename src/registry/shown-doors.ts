@@ -1,0 +1,50 @@
+// Which of the account's doors HomeKit shows: those the options let in, each door once, and no more than one bridge holds.
+import type { Account, Door } from '../client/types.js';
+import type { PluginConfig } from '../config.js';
+import { keepFirstOfEachDoor } from '../door/duplicates.js';
+import type { DoorOfDevice, DuplicateDoor } from '../door/duplicates.js';
+import { exclusionReason } from '../door/options.js';
+import { MAX_ACCESSORIES_PER_BRIDGE } from '../settings.js';
+
+/** A door the options keep out of HomeKit, and why. */
+export interface ExcludedDoor {
+  door: Door;
+  reason: string;
+}
+
+export interface ShownDoors {
+  /** The doors to show, in the account's order, or by door id when cut to what one bridge holds. */
+  shown: DoorOfDevice[];
+  /** Doors the options keep out, except a door shown under another controller. */
+  excluded: ExcludedDoor[];
+  /** Door ids listed under more than one controller (each shown once). */
+  duplicates: DuplicateDoor[];
+  /** How many doors would be shown, when that is more than one bridge holds. */
+  overLimit: number | undefined;
+}
+
+/** Every door of every device the options let in, capped at what one bridge can hold, in a stable order. */
+export function shownDoors(account: Account, config: PluginConfig): ShownDoors {
+  const shown: DoorOfDevice[] = [];
+  const excluded: ExcludedDoor[] = [];
+  for (const device of account.devices) {
+    for (const door of device.doors) {
+      const reason = exclusionReason(config, door, device.id);
+      if (reason === undefined) {
+        shown.push({ door, device });
+      } else {
+        excluded.push({ door, reason });
+      }
+    }
+  }
+  const { kept, duplicates } = keepFirstOfEachDoor(shown);
+  // A door shown under one controller is not removed for being filtered out under another.
+  const keptIds = new Set(kept.map(({ door }) => door.id));
+  const stillExcluded = excluded.filter(({ door }) => !keptIds.has(door.id));
+  if (kept.length <= MAX_ACCESSORIES_PER_BRIDGE) {
+    return { shown: kept, excluded: stillExcluded, duplicates, overLimit: undefined };
+  }
+  // Cut by door id, so the same doors stay shown whatever order the service lists them in.
+  kept.sort((a, b) => a.door.id.localeCompare(b.door.id));
+  return { shown: kept.slice(0, MAX_ACCESSORIES_PER_BRIDGE), excluded: stillExcluded, duplicates, overLimit: kept.length };
+}
