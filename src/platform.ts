@@ -1,4 +1,4 @@
-// The platform: Homebridge's lifecycle (cached accessories, launch, shutdown) and the wiring of the client, the door registry, the sync loop and its health, and the webhook listener.
+// The platform: Homebridge's lifecycle (cache, launch, shutdown) and the wiring of the client, door registry, sync loop and health, and webhooks.
 import type { API, DynamicPlatformPlugin, Logging, PlatformAccessory, PlatformConfig } from 'homebridge';
 
 import type { DoorContext } from './door/context.js';
