@@ -5,8 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AccessControlPlatform } from '../../src/platform.js';
 import type { AccessControlSimulator, SimEndpoint } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
-import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
-import { captureLog } from '../support/log.js';
+import { ManualClock } from '../support/homebridge-double.js';
+import type { HomebridgeDouble } from '../support/homebridge-double.js';
+import { bootPlatform } from '../support/platform-rig.js';
 import type { CapturedLog } from '../support/log.js';
 import { useSimulator } from '../support/simulator.js';
 
@@ -35,20 +36,14 @@ interface Rig {
   platform: AccessControlPlatform;
   clock: ManualClock;
   log: CapturedLog;
-  poll(): Promise<void>;
+  poll(): Promise<number>;
 }
 
 function boot(): Rig {
-  const api = new HomebridgeDouble();
   const clock = new ManualClock();
   clockNow = () => clock.now();
-  const log = captureLog();
-  const platform = api.boot({ ...CONFIG, baseUrl: sim.baseUrl }, log, clock);
+  const { api, platform, log, poll } = bootPlatform({ ...CONFIG, baseUrl: sim.baseUrl }, { clock });
   running.push(platform);
-  const poll = async (): Promise<void> => {
-    clock.advance(clock.nextDueInMs ?? 0);
-    await platform.syncSettled();
-  };
   return { api, platform, clock, log, poll };
 }
 
