@@ -10,6 +10,7 @@ import type { HomebridgeDouble } from '../support/homebridge-double.js';
 import { bootPlatform } from '../support/platform-rig.js';
 import type { CapturedLog } from '../support/log.js';
 import { useSimulator } from '../support/simulator.js';
+import { sleep } from '../support/wait.js';
 
 const TOKEN = 'shutdown-token-7d1e4b';
 /** Real time the simulator holds the answer: the test shuts the platform down meanwhile, then waits for the answer. */
@@ -50,7 +51,7 @@ function boot(): Rig {
 /** Resolves once the simulator has received one more request to `endpoint` than `before`. */
 async function arrived(endpoint: SimEndpoint, before: number): Promise<void> {
   while (sim.countRequests(PATHS[endpoint]) <= before) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await sleep(5);
   }
 }
 
@@ -125,7 +126,7 @@ describe('a shutdown while a request is in flight', () => {
     const after = await shutDownDuring(rig, 'history', before);
     // Nothing else waits for the history read: its answer is known to have come once a line (any level) names the door.
     while (!rig.log.lines.slice(linesAtShutdown).some((line) => line.text.includes('Front Gate'))) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await sleep(5);
     }
     expect(rig.log.lines.slice(linesAtShutdown).filter((line) => line.level !== 'debug')).toEqual([]);
     expect(after.cacheWritesAfter).toEqual([]);
