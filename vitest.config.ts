@@ -1,5 +1,5 @@
-// Vitest: unit tests run files in parallel; e2e tests (real Homebridge processes) two files at a time after one build;
-// ui tests (the real Homebridge UI in Chromium) one file at a time, last.
+// Vitest: the fast projects (unit, system, stress) run their files in parallel, side by side; e2e tests (real Homebridge
+// processes) two files at a time after one build; ui tests (the real Homebridge UI in Chromium) one file at a time, last.
 import { defineConfig } from 'vitest/config';
 
 /** A Homebridge boot + pair-setup + restart fits comfortably; a hung child is cut off by the harness first. */
@@ -20,12 +20,29 @@ export default defineConfig({
   test: {
     reporters: reportDir ? ['default', ['json', { outputFile: reportFile }]] : ['default'],
     projects: [
+      // unit, system and stress share the first group (no groupOrder): one pool for all their files, as before the split.
       {
         extends: true,
         test: {
           name: 'unit',
-          // The units mirroring src/, the platform on the Homebridge double, the stress runs, and the dev tools' own tests.
-          include: ['test/unit/**/*.test.ts', 'test/system/**/*.test.ts', 'test/stress/**/*.test.ts', 'test/dev/**/*.test.ts'],
+          // The units mirroring src/, and the dev tools' own tests (the simulator's).
+          include: ['test/unit/**/*.test.ts', 'test/dev/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'system',
+          // The whole platform on the Homebridge double (test/support/homebridge-double.ts) against the simulator.
+          include: ['test/system/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'stress',
+          // Property-based tests, the webhook load test and the 100,000-iteration soak: the slowest of the fast projects.
+          include: ['test/stress/**/*.test.ts'],
         },
       },
       {
@@ -40,7 +57,7 @@ export default defineConfig({
           // (polls, Homebridge's 5 s exit), so two files side by side halve the wall time without crowding two cores.
           fileParallelism: true,
           maxWorkers: E2E_WORKERS,
-          // After the unit tests, which get the whole machine.
+          // After the unit, system and stress tests, which get the whole machine.
           sequence: { groupOrder: 1 },
         },
       },
@@ -57,7 +74,7 @@ export default defineConfig({
           // A UI (Node 24), Homebridge and Chromium per file: one file at a time on two cores.
           fileParallelism: false,
           maxWorkers: 1,
-          // Last, after the unit and e2e tests.
+          // Last, after the fast projects and the e2e tests.
           sequence: { groupOrder: 2 },
         },
       },

@@ -11,6 +11,7 @@ import { CURRENT_DOOR_STATE } from '../../dev/harness/hap-types.js';
 import type { HomeKitController } from '../../dev/harness/homekit-controller.js';
 import { WEBHOOK_MAX_CONNECTIONS } from '../../src/settings.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
+import { sleep } from '../support/wait.js';
 import { tearDown } from './teardown.js';
 
 const TOKEN = 'hardening-e2e-token-5d1c';
@@ -29,8 +30,6 @@ function platform(baseUrl: string, webhook: { port: number; host?: string }): Re
     webhook: { ...webhook, apiKey: API_KEY },
   };
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("a webhook port that is the bridge's own HomeKit port", () => {
   let sim: AccessControlSimulator;

@@ -9,6 +9,7 @@ import { hasValue, pairController } from '../../dev/harness/homekit-controller.j
 import { CURRENT_DOOR_STATE, TARGET_DOOR_STATE } from '../../dev/harness/hap-types.js';
 import type { HomeKitController } from '../../dev/harness/homekit-controller.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
+import { sleep } from '../support/wait.js';
 import { tearDown } from './teardown.js';
 
 const TOKEN = 'obstruction-e2e-token-5a1c';
@@ -62,7 +63,7 @@ describe('obstruction with a real Homebridge and a HomeKit controller', () => {
     expect([true, 1]).toContain(await controller.read(obstruction));
     // The first syncs find the door still closed: the command has still not arrived.
     await hb.waitForLog(/Syncing the account every/, WAIT_MS);
-    await new Promise((resolve) => setTimeout(resolve, (POLL_INTERVAL_S + 1) * 1000));
+    await sleep((POLL_INTERVAL_S + 1) * 1000);
     expect([true, 1]).toContain(await controller.read(obstruction));
 
     sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'OPEN', { silent: true });

@@ -9,6 +9,8 @@ import type { HomeKitController } from '../../dev/harness/homekit-controller.js'
 import { AUTOMATION_SWITCH_RESET_MS } from '../../src/settings.js';
 import { SAMPLE_OWNED_DEVICE_ID } from '../../dev/simulator/account.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
+import { togglesReceived } from '../support/simulator.js';
+import { sleep } from '../support/wait.js';
 import { tearDown } from './teardown.js';
 
 const TOKEN = 'options-e2e-token-77b2';
@@ -40,9 +42,7 @@ function platform(options: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Every toggle the plugin sent the service, in order. */
-function toggles(): unknown[] {
-  return sim.requests.filter((r) => r.path.endsWith('/endpoint/toggle')).map((r) => JSON.parse(r.body) as unknown);
-}
+const toggles = (): unknown[] => togglesReceived(sim);
 
 function serviceTypes(accessory: { services: { type: string }[] }): string[] {
   const names: Record<string, string> = { '49': 'Switch', '86': 'OccupancySensor', '80': 'ContactSensor', '41': 'GarageDoorOpener', '96': 'Battery' };
@@ -79,7 +79,7 @@ describe('door options with a real Homebridge and a HomeKit controller', () => {
     // The switch turns itself off again; turning it off (a "turn everything off" scene) sends nothing.
     await controller.waitFor(hasValue(false), on, WAIT_MS);
     await controller.write(on, false);
-    await new Promise((resolve) => setTimeout(resolve, AUTOMATION_SWITCH_RESET_MS + POLL_INTERVAL_S * 1000));
+    await sleep(AUTOMATION_SWITCH_RESET_MS + POLL_INTERVAL_S * 1000);
     expect(toggles()).toEqual([{ door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' }]);
     expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'CurrentDoorState'))).toBe(CURRENT_DOOR_STATE.OPEN);
   });

@@ -15,6 +15,8 @@ import {
 import { hasValue, pairController } from '../../dev/harness/homekit-controller.js';
 import { CHARGING_STATE, CURRENT_DOOR_STATE, HAP_STATUS, STATUS_LOW_BATTERY, TARGET_DOOR_STATE } from '../../dev/harness/hap-types.js';
 import type { CharRef, HomeKitController } from '../../dev/harness/homekit-controller.js';
+import { togglesReceived } from '../support/simulator.js';
+import type { ToggleSent } from '../support/simulator.js';
 import { tearDown } from './teardown.js';
 import type { Started } from './teardown.js';
 
@@ -54,12 +56,7 @@ async function door(serial: string, characteristic: string, service = 'GarageDoo
 }
 
 
-function toggles(doorId: string): { door_id: string; door_state: string }[] {
-  return sim.requests
-    .filter((r) => r.path.endsWith('/endpoint/toggle'))
-    .map((r) => JSON.parse(r.body) as { door_id: string; door_state: string })
-    .filter((body) => body.door_id === doorId);
-}
+const toggles = (doorId: string): ToggleSent[] => togglesReceived(sim, doorId);
 
 /** Log lines at info level or above: the plugin's debug lines about a repeated failure start with "Still failing". */
 function userLinesMatching(re: RegExp): string[] {

@@ -8,6 +8,8 @@ import type { HomeKitController } from '../../dev/harness/homekit-controller.js'
 import { CURRENT_DOOR_STATE, HAP_STATUS, TARGET_DOOR_STATE } from '../../dev/harness/hap-types.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
 import { TOGGLE_TIMEOUT_MS } from '../../src/settings.js';
+import { togglesReceived } from '../support/simulator.js';
+import { sleep } from '../support/wait.js';
 import { tearDown } from './teardown.js';
 
 const TOKEN = 'slow-service-e2e-token-91c3';
@@ -30,15 +32,7 @@ let sim: AccessControlSimulator;
 let hb: HomebridgeProcess;
 let controllers: HomeKitController[] = [];
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-function togglesOf(doorId: string): string[] {
-  return sim.requests
-    .filter((r) => r.path.endsWith('/endpoint/toggle'))
-    .map((r) => JSON.parse(r.body) as { door_id: string; door_state: string })
-    .filter((body) => body.door_id === doorId)
-    .map((body) => body.door_state);
-}
+const togglesOf = (doorId: string): string[] => togglesReceived(sim, doorId).map((body) => body.door_state);
 
 /** Each controller writes the door's target in turn, a moment apart, without waiting for answers; resolves with HAP's statuses. */
 async function writeTargets(doorId: string, values: number[]): Promise<number[]> {

@@ -111,15 +111,19 @@ export class HomebridgeDouble extends EventEmitter {
     await Promise.all(listeners.map((listener) => listener()));
   }
 
+  /** A door's registered accessory, by door id (its serial number, as Home shows it). */
+  accessory(doorId: string): PlatformAccessory | undefined {
+    return [...this.registered.values()].find(
+      (a) => a.getService(hap.Service.AccessoryInformation)?.getCharacteristic(hap.Characteristic.SerialNumber).value === doorId,
+    );
+  }
+
   /** A door's GarageDoorOpener characteristic, by door id (the serial number). */
   characteristic(
     doorId: string,
     type: typeof hap.Characteristic.CurrentDoorState | typeof hap.Characteristic.TargetDoorState | typeof hap.Characteristic.ObstructionDetected,
   ): hap.Characteristic {
-    const accessory = [...this.registered.values()].find(
-      (a) => a.getService(hap.Service.AccessoryInformation)?.getCharacteristic(hap.Characteristic.SerialNumber).value === doorId,
-    );
-    const service = accessory?.getService(hap.Service.GarageDoorOpener);
+    const service = this.accessory(doorId)?.getService(hap.Service.GarageDoorOpener);
     if (!service) {
       throw new Error(`no door ${doorId}`);
     }

@@ -1,4 +1,5 @@
-// One simulator for a test file or describe block: started before its tests, stopped after, handed over once it listens.
+// One simulator for a test file or describe block (started before its tests, stopped after, handed over once it listens),
+// and what it received from the plugin.
 import { afterAll, beforeAll } from 'vitest';
 
 import { AccessControlSimulator } from '../../dev/simulator/server.js';
@@ -15,4 +16,18 @@ export function useSimulator(options: SimulatorOptions, onStarted: (sim: AccessC
   afterAll(async () => {
     await sim?.stop();
   });
+}
+
+/** A toggle's body as the plugin sent it (contract: door id and the state asked for). */
+export interface ToggleSent {
+  door_id: string;
+  door_state: string;
+}
+
+/** Every toggle the simulator received, in order, each body as sent; only those for `doorId` when given. */
+export function togglesReceived(sim: AccessControlSimulator, doorId?: string): ToggleSent[] {
+  return sim.requests
+    .filter((r) => r.path.endsWith('/endpoint/toggle'))
+    .map((r) => JSON.parse(r.body) as ToggleSent)
+    .filter((body) => doorId === undefined || body.door_id === doorId);
 }

@@ -14,8 +14,8 @@ import {
   SAMPLE_SHARED_DEVICE_ID,
   SAMPLE_SHARED_GATE_ID,
 } from '../../dev/simulator/server.js';
-import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
-import { captureLog } from '../support/log.js';
+import { ManualClock } from '../support/homebridge-double.js';
+import { bootPlatform } from '../support/platform-rig.js';
 
 const { Characteristic: C, Service: S } = hap;
 const TOKEN = 'alert-token-5e1d';
@@ -37,12 +37,9 @@ async function boot(options: Record<string, unknown>) {
   const port = await freePort();
   sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 20 });
   await sim.start();
-  const log = captureLog();
-  const api = new HomebridgeDouble();
-  const booted = api.boot(
-    { platform: 'AccessControl', accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, webhook: { port, host: '127.0.0.1', apiKey: API_KEY }, ...options },
-    log,
-    clock,
+  const { api, log, platform: booted } = bootPlatform(
+    { accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, webhook: { port, host: '127.0.0.1', apiKey: API_KEY }, ...options },
+    { clock },
   );
   platform = booted;
   const wait = async (ms: number): Promise<void> => {
@@ -54,8 +51,7 @@ async function boot(options: Record<string, unknown>) {
   // The listener waits for the first sync when Homebridge's config cannot be read (as in this double).
   await vi.waitFor(() => expect(texts('info').some((t) => t.startsWith('Webhook listener on'))).toBe(true));
   sim.setWebhook({ url: `http://127.0.0.1:${port}/`, apiKey: API_KEY });
-  const accessory = (doorId: string) =>
-    [...api.registered.values()].find((a) => a.getService(S.AccessoryInformation)?.getCharacteristic(C.SerialNumber).value === doorId);
+  const accessory = (doorId: string) => api.accessory(doorId);
   const alert = (doorId: string) => accessory(doorId)?.getServiceById(S.MotionSensor, 'access-alert');
   const detected = (doorId: string): unknown => alert(doorId)?.getCharacteristic(C.MotionDetected).value;
   const lines = (): number => log.lines.length;
@@ -126,8 +122,8 @@ describe('access alerts', () => {
     const clock = new ManualClock();
     sim = new AccessControlSimulator({ accessToken: TOKEN });
     await sim.start();
-    const log = captureLog();
-    platform = new HomebridgeDouble().boot({ platform: 'AccessControl', accessToken: TOKEN, baseUrl: sim.baseUrl, doors: [{ id: SAMPLE_FRONT_GATE_ID, accessAlert: true }] }, log, clock);
+    const { log, platform: booted } = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, doors: [{ id: SAMPLE_FRONT_GATE_ID, accessAlert: true }] }, { clock });
+    platform = booted;
     clock.advance(0);
     await platform.syncSettled();
     expect(log.texts('warn')).toEqual([

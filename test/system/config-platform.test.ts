@@ -6,8 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AccessControlPlatform } from '../../src/platform.js';
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { makeDevice, makeDoor, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
-import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
-import { captureLog } from '../support/log.js';
+import type { HomebridgeDouble } from '../support/homebridge-double.js';
+import type { CapturedLog } from '../support/log.js';
+import { bootPlatform } from '../support/platform-rig.js';
 import { useSimulator } from '../support/simulator.js';
 
 const TOKEN = 'config-platform-token-6b1e2d';
@@ -24,13 +25,9 @@ afterEach(async () => {
 });
 
 async function boot(extra: Record<string, unknown>, accessToken = TOKEN, baseUrl = sim.baseUrl) {
-  const api = new HomebridgeDouble();
-  const clock = new ManualClock();
-  const log = captureLog();
-  const platform = api.boot({ platform: 'AccessControl', accessToken, baseUrl, ...extra }, log, clock);
+  const { api, log, platform, poll } = bootPlatform({ accessToken, baseUrl, ...extra });
   running.push(platform);
-  clock.advance(clock.nextDueInMs ?? 0);
-  await platform.syncSettled();
+  await poll();
   return { api, log };
 }
 
@@ -100,7 +97,7 @@ async function opensFromHome(api: HomebridgeDouble, doorId: string, simulator = 
   return sent;
 }
 
-const errorsOf = (log: ReturnType<typeof captureLog>): string[] => log.lines.filter((line) => line.level === 'error').map((line) => line.text);
+const errorsOf = (log: CapturedLog): string[] => log.lines.filter((line) => line.level === 'error').map((line) => line.text);
 const hasSwitch = (api: HomebridgeDouble, doorId: string): boolean =>
   [...api.registered.values()].find((accessory) => accessory.context.doorId === doorId)?.getService(hap.Service.Switch) !== undefined;
 

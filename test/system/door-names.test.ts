@@ -7,6 +7,7 @@ import type { SimDevice, SimDoor } from '../../dev/simulator/server.js';
 import { ACCOUNT_RENAMES_BEFORE_QUIET, ACCOUNT_RENAME_QUIET_WINDOW_MS } from '../../src/settings.js';
 import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
 import { captureLog } from '../support/log.js';
+import { bootPlatform } from '../support/platform-rig.js';
 import type { CapturedLog } from '../support/log.js';
 
 const { Characteristic: C, Service: S } = hap;
@@ -40,21 +41,10 @@ type Cache = ReturnType<HomebridgeDouble['savedCache']>;
 
 /** One Homebridge run on the double: boots from `cache`, syncs once, and polls on demand. */
 async function boot(extra: Record<string, unknown> = {}, cache: Cache = []) {
-  const clock = new ManualClock();
-  const log = captureLog();
-  const api = new HomebridgeDouble(cache);
-  const platform = api.boot({ platform: 'AccessControl', accessToken: TOKEN, baseUrl: sim.baseUrl, ...EXTRAS, ...extra }, log, clock);
-  const poll = async (times: number) => {
-    for (let i = 0; i < times; i += 1) {
-      clock.advance(clock.nextDueInMs ?? 0);
-      await platform.syncSettled();
-    }
-  };
+  const { api, clock, log, platform, poll } = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, ...EXTRAS, ...extra }, { api: new HomebridgeDouble(cache) });
   await poll(1);
   const accessory = (doorId: string) => {
-    const found = [...api.registered.values()].find(
-      (a) => a.getService(S.AccessoryInformation)?.getCharacteristic(C.SerialNumber).value === doorId,
-    );
+    const found = api.accessory(doorId);
     if (!found) throw new Error(`no door ${doorId}`);
     return found;
   };

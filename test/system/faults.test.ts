@@ -7,8 +7,9 @@ import type { AccessControlPlatform } from '../../src/platform.js';
 import { FAILED_SYNCS_BEFORE_NO_RESPONSE, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS } from '../../src/settings.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
 import type { SimFault } from '../../dev/simulator/server.js';
-import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
-import { captureLog } from '../support/log.js';
+import type { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
+import type { CapturedLog } from '../support/log.js';
+import { bootPlatform } from '../support/platform-rig.js';
 
 const TOKEN = 'faults-token-0b7e2d';
 const POLL_INTERVAL_MS = 15_000;
@@ -37,7 +38,7 @@ afterAll(async () => {
 
 interface Rig {
   clock: ManualClock;
-  log: ReturnType<typeof captureLog>;
+  log: CapturedLog;
   api: HomebridgeDouble;
   platform: AccessControlPlatform;
   /** Runs the next scheduled sync; returns how long the plugin waited for it. */
@@ -47,18 +48,10 @@ interface Rig {
 }
 
 async function boot(baseUrl = sim.baseUrl): Promise<Rig> {
-  const clock = new ManualClock();
-  const log = captureLog();
-  const api = new HomebridgeDouble();
-  const platform = api.boot({ platform: 'AccessControl', accessToken: TOKEN, baseUrl, pollInterval: POLL_INTERVAL_MS / 1000 }, log, clock, {
-    readTimeoutMs: READ_TIMEOUT_MS,
-  });
-  const poll = async (): Promise<number> => {
-    const due = clock.nextDueInMs ?? 0;
-    clock.advance(due);
-    await platform.syncSettled();
-    return due;
-  };
+  const { clock, log, api, platform, poll } = bootPlatform(
+    { accessToken: TOKEN, baseUrl, pollInterval: POLL_INTERVAL_MS / 1000 },
+    { runtime: { readTimeoutMs: READ_TIMEOUT_MS } },
+  );
   await poll();
   return {
     clock,

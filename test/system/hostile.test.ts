@@ -6,8 +6,8 @@ import { freePort } from '../../dev/harness/homebridge-process.js';
 import type { AccessControlPlatform } from '../../src/platform.js';
 import { AccessControlSimulator, makeDevice, makeDoor, SAMPLE_ACCOUNT_USER } from '../../dev/simulator/server.js';
 import type { SimDevice } from '../../dev/simulator/server.js';
-import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
-import { captureLog } from '../support/log.js';
+import { ManualClock } from '../support/homebridge-double.js';
+import { bootPlatform } from '../support/platform-rig.js';
 
 const TOKEN = 'hostile-token-2b7e';
 const API_KEY = 'cd'.repeat(48);
@@ -39,14 +39,8 @@ async function boot(devices: SimDevice[], extra: Record<string, unknown> = {}) {
   // The service's clock is the plugin's, so the history a sync asks for covers the change it found.
   sim = new AccessControlSimulator({ accessToken: TOKEN, devices, now: () => clock.now() });
   await sim.start();
-  const log = captureLog();
-  const api = new HomebridgeDouble();
-  const booted = api.boot({ platform: 'AccessControl', accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, ...extra }, log, clock);
+  const { api, log, platform: booted, poll } = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, ...extra }, { clock });
   platform = booted;
-  const poll = async (): Promise<void> => {
-    clock.advance(clock.nextDueInMs ?? 0);
-    await booted.syncSettled();
-  };
   await poll();
   const texts = (level?: string): string[] => log.lines.filter((l) => level === undefined || l.level === level).map((l) => l.text);
   return { sim, api, log, poll, texts };

@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ACCESSORIES_PER_BRIDGE } from '../../src/settings.js';
 import { AccessControlSimulator, makeDevice, makeDoor } from '../../dev/simulator/server.js';
 import type { SimDevice } from '../../dev/simulator/server.js';
-import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
-import { captureLog } from '../support/log.js';
+import { bootPlatform } from '../support/platform-rig.js';
 
 const TOKEN = 'limits-token-5d0c';
 const DEVICES = 20;
@@ -28,15 +27,9 @@ afterAll(async () => {
 });
 
 async function run(extra: Record<string, unknown>) {
-  const clock = new ManualClock();
-  const log = captureLog();
-  const api = new HomebridgeDouble();
   const syncsBefore = sim.countRequests('/endpoints/sync');
-  const platform = api.boot({ platform: 'AccessControl', accessToken: TOKEN, baseUrl: sim.baseUrl, ...extra }, log, clock);
-  for (let i = 0; i < POLLS; i += 1) {
-    clock.advance(clock.nextDueInMs ?? 0);
-    await platform.syncSettled();
-  }
+  const { api, log, platform, poll } = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, ...extra });
+  await poll(POLLS);
   await platform.shutdown();
   const serials = [...api.registered.values()].map((a) => a.context as { doorId: string }).map((c) => c.doorId);
   return { log, api, serials, syncs: sim.countRequests('/endpoints/sync') - syncsBefore };

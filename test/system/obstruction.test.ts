@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AccessControlPlatform } from '../../src/platform.js';
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
-import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
-import { captureLog } from '../support/log.js';
+import { HomebridgeDouble } from '../support/homebridge-double.js';
+import { bootPlatform } from '../support/platform-rig.js';
 import { useSimulator } from '../support/simulator.js';
 
 const TOKEN = 'obstruction-token-7d2e4b';
@@ -32,24 +32,15 @@ afterEach(async () => {
 });
 
 async function boot(api = new HomebridgeDouble()) {
-  const clock = new ManualClock();
-  const log = captureLog();
-  const platform = api.boot({ platform: 'AccessControl', accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, transitionTimeout: TIMEOUT_S }, log, clock);
+  const { clock, log, platform, poll } = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, transitionTimeout: TIMEOUT_S }, { api });
   running.push(platform);
-  const poll = async (): Promise<void> => {
-    clock.advance(clock.nextDueInMs ?? 0);
-    await platform.syncSettled();
-  };
   /** Polls (fast after a command, then at the regular pace) until the time-out has passed. */
   const pastTimeout = async (): Promise<void> => {
     const end = clock.now() + TIMEOUT_S * 1000;
     while (clock.now() < end) await poll();
   };
   const garage = (): hap.Service => {
-    const accessory = [...api.registered.values()].find(
-      (a) => a.getService(hap.Service.AccessoryInformation)?.getCharacteristic(hap.Characteristic.SerialNumber).value === SAMPLE_FRONT_GATE_ID,
-    );
-    const service = accessory?.getService(hap.Service.GarageDoorOpener);
+    const service = api.accessory(SAMPLE_FRONT_GATE_ID)?.getService(hap.Service.GarageDoorOpener);
     if (!service) throw new Error('no front gate');
     return service;
   };

@@ -7,7 +7,7 @@ import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
 import { DEFAULT_TRANSITION_TIMEOUT_S } from '../../src/settings.js';
 import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
-import { captureLog } from '../support/log.js';
+import { bootPlatform } from '../support/platform-rig.js';
 import { useSimulator } from '../support/simulator.js';
 
 const TOKEN = 'safety-token-3c9a1f';
@@ -30,12 +30,8 @@ afterEach(async () => {
 const toggles = (): number => sim.countRequests('/endpoint/toggle');
 
 async function boot(api = new HomebridgeDouble(), clock = new ManualClock()) {
-  const platform = api.boot({ platform: 'AccessControl', accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15 }, captureLog(), clock);
+  const { platform, poll } = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15 }, { api, clock });
   running.push({ api, platform });
-  const poll = async (): Promise<void> => {
-    clock.advance(clock.nextDueInMs ?? 0);
-    await platform.syncSettled();
-  };
   await poll();
   return { api, platform, clock, poll };
 }

@@ -5,10 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AccessControlPlatform } from '../../src/platform.js';
 import type { AccessControlSimulator, SimEndpoint } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
-import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
-import { captureLog } from '../support/log.js';
+import { ManualClock } from '../support/homebridge-double.js';
+import type { HomebridgeDouble } from '../support/homebridge-double.js';
+import { bootPlatform } from '../support/platform-rig.js';
 import type { CapturedLog } from '../support/log.js';
 import { useSimulator } from '../support/simulator.js';
+import { sleep } from '../support/wait.js';
 
 const TOKEN = 'shutdown-token-7d1e4b';
 /** Real time the simulator holds the answer: the test shuts the platform down meanwhile, then waits for the answer. */
@@ -35,27 +37,21 @@ interface Rig {
   platform: AccessControlPlatform;
   clock: ManualClock;
   log: CapturedLog;
-  poll(): Promise<void>;
+  poll(): Promise<number>;
 }
 
 function boot(): Rig {
-  const api = new HomebridgeDouble();
   const clock = new ManualClock();
   clockNow = () => clock.now();
-  const log = captureLog();
-  const platform = api.boot({ ...CONFIG, baseUrl: sim.baseUrl }, log, clock);
+  const { api, platform, log, poll } = bootPlatform({ ...CONFIG, baseUrl: sim.baseUrl }, { clock });
   running.push(platform);
-  const poll = async (): Promise<void> => {
-    clock.advance(clock.nextDueInMs ?? 0);
-    await platform.syncSettled();
-  };
   return { api, platform, clock, log, poll };
 }
 
 /** Resolves once the simulator has received one more request to `endpoint` than `before`. */
 async function arrived(endpoint: SimEndpoint, before: number): Promise<void> {
   while (sim.countRequests(PATHS[endpoint]) <= before) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await sleep(5);
   }
 }
 
@@ -130,7 +126,7 @@ describe('a shutdown while a request is in flight', () => {
     const after = await shutDownDuring(rig, 'history', before);
     // Nothing else waits for the history read: its answer is known to have come once a line (any level) names the door.
     while (!rig.log.lines.slice(linesAtShutdown).some((line) => line.text.includes('Front Gate'))) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await sleep(5);
     }
     expect(rig.log.lines.slice(linesAtShutdown).filter((line) => line.level !== 'debug')).toEqual([]);
     expect(after.cacheWritesAfter).toEqual([]);

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { AccessControlSimulator, makeDevice, makeDoor } from '../../dev/simulator/server.js';
 import type { SimDevice } from '../../dev/simulator/server.js';
-import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
-import { captureLog } from '../support/log.js';
+import { bootPlatform } from '../support/platform-rig.js';
 import type { CapturedLog } from '../support/log.js';
 
 const TOKEN = 'spoken-names-token-3a9e';
@@ -27,15 +26,7 @@ const alikeWarnings = (log: CapturedLog) => log.lines.filter((line) => line.leve
 const doorId = (index: number): string => device.doors[index]?.id ?? '';
 
 async function boot(extra: Record<string, unknown>) {
-  const clock = new ManualClock();
-  const log = captureLog();
-  const platform = new HomebridgeDouble().boot({ platform: 'AccessControl', accessToken: TOKEN, baseUrl: sim.baseUrl, ...extra }, log, clock);
-  const poll = async (times: number) => {
-    for (let i = 0; i < times; i += 1) {
-      clock.advance(clock.nextDueInMs ?? 0);
-      await platform.syncSettled();
-    }
-  };
+  const { log, platform, poll } = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, ...extra });
   await poll(1);
   return { log, platform, poll };
 }

@@ -7,8 +7,8 @@ import type { AccessControlPlatform } from '../../src/platform.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
 import { fillPerClientCap } from '../support/busy-listener.js';
 import type { BusyListener } from '../support/busy-listener.js';
-import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
-import { captureLog } from '../support/log.js';
+import { ManualClock } from '../support/homebridge-double.js';
+import { bootPlatform } from '../support/platform-rig.js';
 
 const TOKEN = 'pace-token-4a91';
 const API_KEY = 'ef'.repeat(48);
@@ -35,17 +35,14 @@ describe('the poll pace and a full webhook listener', () => {
     sim = service;
     await service.start();
     const port = await freePort();
-    const log = captureLog();
-    const booted = new HomebridgeDouble().boot(
+    const { log, platform: booted } = bootPlatform(
       {
-        platform: 'AccessControl',
         accessToken: TOKEN,
         baseUrl: service.baseUrl,
         pollInterval: POLL_INTERVAL_S,
         webhook: { port, host: '127.0.0.1', apiKey: API_KEY, reconcileInterval: SAFETY_NET_S },
       },
-      log,
-      clock,
+      { clock },
     );
     platform = booted;
     /** Syncs the service saw while `ms` of simulated time passed. */

@@ -27,14 +27,12 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** A /g or /y regex keeps lastIndex between test() calls: the same pattern without those flags. */
 export function withoutStatefulFlags(re: RegExp): RegExp {
   return new RegExp(re.source, re.flags.replace(/[gy]/g, ''));
 }
 
+// The tests' one real-time wait.
+export { sleep } from '../support/wait.js';
 // The e2e harness's own: one place for a free port and a bridge identity.
 export { freePort, randomBridgeUsername } from '../../dev/harness/homebridge-process.js';

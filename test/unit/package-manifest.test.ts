@@ -1,4 +1,4 @@
-// The Homebridge plugin verification checker's rules on package.json and config.schema.json (README "Publishing").
+// The Homebridge plugin verification checker's rules on package.json and config.schema.json (CONTRIBUTING.md "Publishing").
 import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';

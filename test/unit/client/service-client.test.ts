@@ -1,6 +1,5 @@
 // The service client against the simulator over real HTTP: headers, gzip, liberal parsing, toggle outcomes, failures, no token leaks.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -15,6 +14,7 @@ import {
   SAMPLE_OWNED_DEVICE_ID,
 } from '../../../dev/simulator/server.js';
 import type { SimFault } from '../../../dev/simulator/server.js';
+import { closeServer, listenOnLoopback } from '../../support/loopback.js';
 
 const TOKEN = 'client-test-token-5f2a9c';
 const SHORT_TIMEOUTS = { connectMs: 500, headersMs: 500, bodyMs: 500 };
@@ -198,9 +198,8 @@ describe('toggle', () => {
 
   it('knows a toggle to an address with nothing listening, or that does not resolve, never reached the service', async () => {
     const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const port = await listenOnLoopback(closed);
+    await closeServer(closed);
     for (const baseUrl of [`http://127.0.0.1:${port}`, 'http://door-service.invalid']) {
       const nowhere = new AccessControlClient({ baseUrl, accessToken: TOKEN, timeouts: SHORT_TIMEOUTS });
       try {

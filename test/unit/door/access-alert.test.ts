@@ -8,22 +8,13 @@ import type { DoorContext } from '../../../src/door/context.js';
 import { GarageDoorAccessory } from '../../../src/door/garage-door.js';
 import type { DoorAccessoryDeps } from '../../../src/door/garage-door.js';
 import type { DoorOptions } from '../../../src/door/options.js';
+import { NO_EXTRAS } from '../../support/door-fixtures.js';
 import { ManualClock } from '../../support/homebridge-double.js';
 import { captureLog } from '../../support/log.js';
 
 const { Characteristic: C, Service: S } = hap;
 const DURATION_S = 30;
-const OPTIONS: DoorOptions = {
-  name: undefined,
-  readOnly: false,
-  automationSwitch: 'off',
-  leftOpenSensor: false,
-  leftOpenAfterS: undefined,
-  contactSensor: false,
-  hideBattery: false,
-  accessAlert: true,
-  accessAlertDurationS: DURATION_S,
-};
+const OPTIONS: DoorOptions = { ...NO_EXTRAS, accessAlert: true, accessAlertDurationS: DURATION_S };
 
 function setup(options: DoorOptions | undefined = OPTIONS, accessory = new PlatformAccessory<DoorContext>('Front Gate', hap.uuid.generate('door-1'))) {
   accessory.context = { doorId: 'door-1', deviceId: 'dev-1', name: 'Front Gate', state: 'CLOSED' };

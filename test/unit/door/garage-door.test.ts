@@ -1,47 +1,24 @@
 // GarageDoorAccessory on the real HAP-NodeJS and Homebridge PlatformAccessory, with a simulated clock and a scripted toggle.
 import * as hap from 'hap-nodejs';
 import type { API } from 'homebridge';
-import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
 import { describe, expect, it, vi } from 'vitest';
 
-import type { DoorContext } from '../../../src/door/context.js';
 import { GarageDoorAccessory } from '../../../src/door/garage-door.js';
 import { ServiceError, ToggleRejectedError } from '../../../src/client/errors.js';
-import type { Device, Door, DoorState } from '../../../src/client/types.js';
+import type { DoorState } from '../../../src/client/types.js';
 import type { DoorOptions } from '../../../src/door/options.js';
 import { AUTOMATION_SWITCH_RESET_MS } from '../../../src/settings.js';
+import { frontGateAccessory, NO_EXTRAS, reportedDevice as device, reportedDoor as makeDoor } from '../../support/door-fixtures.js';
 import { captureLog } from '../../support/log.js';
 
 const { Characteristic: C, Service: S } = hap;
 const TIMEOUT_MS = 60_000;
 
-function makeDoor(overrides: Partial<Door> = {}): Door {
-  return {
-    id: 'door-1',
-    name: 'Front Gate',
-    entityNumber: 1,
-    active: true,
-    state: 'CLOSED',
-    rawState: 'CLOSED',
-    relationship: 'Owner',
-    hasBluetoothSensor: false,
-    batteryLevel: undefined,
-    autoCloseEnabled: false,
-    autoCloseDelay: 0,
-    ...overrides,
-  };
-}
-
-const device: Device = { id: 'dev-1', active: true, softwareVersion: '2.4.1', ownerName: 'Ada', timeBeforeDoorOpenAlert: 60, doors: [] };
-
-const NO_EXTRAS: DoorOptions = { name: undefined, readOnly: false, automationSwitch: 'off', leftOpenSensor: false, leftOpenAfterS: undefined, contactSensor: false, hideBattery: false, accessAlert: false, accessAlertDurationS: 30 };
-
 function setup(toggle: (doorId: string, state: DoorState) => Promise<void> = () => Promise.resolve(), options: DoorOptions = NO_EXTRAS) {
   const clock = { now: 0 };
   const log = captureLog();
   const hurried = vi.fn();
-  const accessory = new PlatformAccessory<DoorContext>('Front Gate', hap.uuid.generate('door-1'));
-  accessory.context = { doorId: 'door-1', deviceId: 'dev-1', name: 'Front Gate', state: 'CLOSED' };
+  const accessory = frontGateAccessory();
   const toggleSpy = vi.fn(toggle);
   const door = new GarageDoorAccessory(
     {

@@ -8,28 +8,14 @@ import { describe, expect, it, vi } from 'vitest';
 import type { DoorContext } from '../../../src/door/context.js';
 import { GarageDoorAccessory } from '../../../src/door/garage-door.js';
 import { ToggleRejectedError } from '../../../src/client/errors.js';
-import type { Device, Door, DoorState } from '../../../src/client/types.js';
+import type { Door, DoorState } from '../../../src/client/types.js';
+import { frontGateAccessory, reportedDevice as device, reportedDoor } from '../../support/door-fixtures.js';
 import { captureLog } from '../../support/log.js';
 
 const { Characteristic: C, Service: S } = hap;
 const TIMEOUT_MS = 30_000;
-const device: Device = { id: 'dev-1', active: true, softwareVersion: '2.4.1', ownerName: 'Ada', timeBeforeDoorOpenAlert: 60, doors: [] };
-
-function report(state: DoorState): Door {
-  return {
-    id: 'door-1',
-    name: 'Front Gate',
-    entityNumber: 1,
-    active: true,
-    state,
-    rawState: state,
-    relationship: 'Owner',
-    hasBluetoothSensor: false,
-    batteryLevel: undefined,
-    autoCloseEnabled: false,
-    autoCloseDelay: 0,
-  };
-}
+/** A sync's report of Front Gate in `state`. */
+const report = (state: DoorState): Door => reportedDoor({ state, rawState: state });
 
 function handler(accessory: PlatformAccessory<DoorContext>, toggle: (id: string, state: DoorState) => Promise<void> = () => Promise.resolve()) {
   const clock = { now: 0 };
@@ -57,9 +43,7 @@ function handler(accessory: PlatformAccessory<DoorContext>, toggle: (id: string,
 }
 
 function setup(toggle?: (id: string, state: DoorState) => Promise<void>, cached: Partial<DoorContext> = {}) {
-  const accessory = new PlatformAccessory<DoorContext>('Front Gate', hap.uuid.generate('door-1'));
-  accessory.context = { doorId: 'door-1', deviceId: 'dev-1', name: 'Front Gate', state: 'CLOSED', ...cached };
-  return handler(accessory, toggle);
+  return handler(frontGateAccessory(cached), toggle);
 }
 
 /** Both what Home reads (onGet) and the last value pushed to it (events). */

@@ -5,6 +5,7 @@ import type { Door } from '../../../src/client/types.js';
 import { parseConfig } from '../../../src/config.js';
 import type { PluginConfig } from '../../../src/config.js';
 import { doorOptions, exclusionReason } from '../../../src/door/options.js';
+import { reportedDoor } from '../../support/door-fixtures.js';
 
 function config(extra: Record<string, unknown>): PluginConfig {
   const result = parseConfig({ accessToken: 't', baseUrl: 'https://api.example.com', ...extra });
@@ -12,19 +13,7 @@ function config(extra: Record<string, unknown>): PluginConfig {
   return result.config;
 }
 
-const door = (id: string, relationship: string | undefined): Door => ({
-  id,
-  name: id,
-  entityNumber: 1,
-  active: true,
-  state: 'CLOSED',
-  rawState: 'CLOSED',
-  relationship,
-  hasBluetoothSensor: false,
-  batteryLevel: undefined,
-  autoCloseEnabled: false,
-  autoCloseDelay: 0,
-});
+const door = (id: string, relationship: string | undefined): Door => reportedDoor({ id, name: id, relationship });
 
 describe('doorOptions', () => {
   it('gives every door the global options, and a door its own where set', () => {

@@ -5,6 +5,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { signIn } from '../../../src/ui/sign-in.js';
+import { closeServer, listenOnLoopback } from '../../support/loopback.js';
 
 const TOKEN = 'sign-in-secret-token-5f2a9c';
 
@@ -17,13 +18,12 @@ async function serve(answer: (req: IncomingMessage, res: ServerResponse) => void
     answer(req, res);
   });
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, requests };
+  const port = await listenOnLoopback(server);
+  return { url: `http://127.0.0.1:${port}`, requests };
 }
 
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+  await Promise.all(servers.splice(0).map((server) => closeServer(server)));
 });
 
 /** Everything a service may echo back: the request's headers (the token among them) in the body and a header. */

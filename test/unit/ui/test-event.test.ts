@@ -14,6 +14,7 @@ import type { TestEventTarget } from '../../../src/ui/test-event.js';
 import { WebhookReceiver } from '../../../src/webhook/receiver.js';
 import type { WebhookEvent } from '../../../src/webhook/event.js';
 import { captureLog } from '../../support/log.js';
+import { closeServer, listenOnLoopback } from '../../support/loopback.js';
 
 const KEY = 'ab12'.repeat(24);
 
@@ -38,15 +39,13 @@ async function startPeer(answer: (req: IncomingMessage, res: ServerResponse) => 
     sockets.push(socket);
     socket.once('close', () => (closed += 1));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const port = await listenOnLoopback(server);
   return { server, port, sockets, closed: () => closed, requests: () => requests };
 }
 
 async function stopPeer(peer: Peer): Promise<void> {
   for (const socket of peer.sockets) socket.destroy();
-  await new Promise((resolve) => peer.server.close(resolve));
+  await closeServer(peer.server);
 }
 
 const target = (port: number, more: Partial<TestEventTarget> = {}): TestEventTarget => ({

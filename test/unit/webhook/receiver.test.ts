@@ -19,6 +19,7 @@ import { WebhookReceiver } from '../../../src/webhook/receiver.js';
 import type { WebhookReceiverOptions } from '../../../src/webhook/receiver.js';
 import { captureLog } from '../../support/log.js';
 import type { LogLine } from '../../support/log.js';
+import { closeServer, listenOnLoopback } from '../../support/loopback.js';
 
 /** Like the service's: 96 hexadecimal characters (contract 6.3). */
 const KEY = randomBytes(48).toString('hex');
@@ -522,13 +523,12 @@ describe('WebhookReceiver lifecycle', () => {
 
   it('rejects start() with one clear sentence when the port is taken, and leaves nothing open', async () => {
     const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    const port = (blocker.address() as { port: number }).port;
+    const port = await listenOnLoopback(blocker);
     const receiver = new WebhookReceiver({ port, host: '127.0.0.1', apiKey: KEY, onEvent: () => undefined, log: captureLog() });
     await expect(receiver.start()).rejects.toThrow(new RegExp(`^port ${port} is already in use$`));
     expect(() => receiver.port).toThrow('not listening');
     await receiver.stop();
-    await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    await closeServer(blocker);
     // Nothing half-open was left behind: the same receiver now gets the port.
     await receiver.start();
     expect(receiver.port).toBe(port);

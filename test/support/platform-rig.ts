@@ -1,0 +1,43 @@
+// The platform booted on the Homebridge double, with a manual clock and the log double, and a way to run its next syncs:
+// what every system test starts from.
+import type { PlatformRuntime } from '../../src/platform.js';
+import type { AccessControlPlatform } from '../../src/platform.js';
+import { PLATFORM_NAME } from '../../src/settings.js';
+import { HomebridgeDouble, ManualClock } from './homebridge-double.js';
+import { captureLog } from './log.js';
+import type { CapturedLog } from './log.js';
+
+export interface PlatformRig {
+  api: HomebridgeDouble;
+  clock: ManualClock;
+  log: CapturedLog;
+  platform: AccessControlPlatform;
+  /**
+   * Runs the next scheduled sync `times` times: moves the clock to when it is due, then waits for it to finish.
+   * Resolves with the simulated milliseconds the plugin waited for them.
+   */
+  poll: (times?: number) => Promise<number>;
+}
+
+/**
+ * Boots the platform as Homebridge does, with `config` under `platform: 'AccessControl'`; runs no sync yet (`poll()` does).
+ * `api` (a double holding a saved cache, for a restart), `clock` (one the simulator shares) and `runtime` as a test needs.
+ */
+export function bootPlatform(
+  config: Record<string, unknown>,
+  options: { api?: HomebridgeDouble; clock?: ManualClock; log?: CapturedLog; runtime?: PlatformRuntime } = {},
+): PlatformRig {
+  const { api = new HomebridgeDouble(), clock = new ManualClock(), log = captureLog(), runtime } = options;
+  const platform = api.boot({ platform: PLATFORM_NAME, ...config }, log, clock, runtime);
+  const poll = async (times = 1): Promise<number> => {
+    let waited = 0;
+    for (let i = 0; i < times; i += 1) {
+      const due = clock.nextDueInMs ?? 0;
+      clock.advance(due);
+      waited += due;
+      await platform.syncSettled();
+    }
+    return waited;
+  };
+  return { api, clock, log, platform, poll };
+}
