@@ -42,7 +42,7 @@ function valueSchema(option: OptionSpec): z.ZodType {
     case 'choice': {
       const error = choiceProblem(option);
       const named = z.enum(option.values, { error });
-      return option.readsBoolean ? z.union([z.boolean(), named], { error }) : named;
+      return option.booleans ? z.union([z.boolean(), named], { error }) : named;
     }
   }
 }

@@ -81,8 +81,8 @@ export interface NumberOption extends OptionBase {
 export interface ChoiceOption extends OptionBase {
   kind: 'choice';
   values: readonly [string, ...string[]];
-  /** true and false read too (a boolean option that grew modes); the default may then be false. */
-  readsBoolean?: true;
+  /** true and false read too, as these values (a boolean option that grew modes); the default may then be false. */
+  booleans?: { true: string; false: string };
   default: string | false;
   /** What a value means, said in brackets after it when the parser explains the values it takes. */
   gloss?: Record<string, string>;
@@ -206,7 +206,7 @@ export const OPTIONS = [
     // true once meant open and close; it now means open only, the safe choice, so a "turn everything off" scene can
     // never close a gate.
     values: ['off', 'open', 'open-close'],
-    readsBoolean: true,
+    booleans: { true: 'open', false: 'off' },
     default: false,
     gloss: { open: 'open only', 'open-close': 'open and close' },
     valueTitles: { off: 'Off', open: 'Open only', 'open-close': 'Open and close' },
@@ -318,7 +318,7 @@ export type ValueOf<O> = O extends { kind: 'flag' }
     ? number
     : O extends { kind: 'text' }
       ? string
-      : O extends { values: readonly (infer V)[]; readsBoolean: true }
+      : O extends { values: readonly (infer V)[]; booleans: object }
         ? V | boolean
         : O extends { values: readonly (infer V)[] }
           ? V
@@ -329,6 +329,11 @@ export const optionSpec = <K extends OptionKey>(key: K): OptionOf<K> => OPTIONS.
 /** The automation switch's modes: none, open only (on opens and it turns itself off again), open and close. */
 export const AUTOMATION_SWITCH_MODES = optionSpec('automationSwitch').values;
 export type AutomationSwitchMode = (typeof AUTOMATION_SWITCH_MODES)[number];
+
+/** The mode a config value means: `true` (the value of older configs) is open only, the safe choice. */
+export function automationSwitchMode(value: boolean | AutomationSwitchMode): AutomationSwitchMode {
+  return typeof value === 'boolean' ? optionSpec('automationSwitch').booleans[`${value}`] : value;
+}
 
 /** "a", "a or b", "a, b or c". */
 function either(all: string[]): string {

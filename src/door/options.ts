@@ -1,15 +1,11 @@
 // Which doors appear in HomeKit and with what: the global door options merged with each door's own settings.
 import type { Door } from '../client/types.js';
 import type { PluginConfig, ReadOnlyLock } from '../config.js';
-import { OPTIONS } from '../option-catalog.js';
+import { automationSwitchMode, OPTIONS } from '../option-catalog.js';
 import type { AutomationSwitchMode, Option, OptionSpec, ValueOf } from '../option-catalog.js';
 
+// Where the door's other modules have always found it.
 export type { AutomationSwitchMode };
-
-/** The mode a config value means: `true` (the value of older configs) is open only, the safe choice. */
-export function automationSwitchMode(value: boolean | AutomationSwitchMode): AutomationSwitchMode {
-  return value === true ? 'open' : value === false ? 'off' : value;
-}
 
 /** The catalog's options that become a value of each door (option-catalog.ts, `doorOption`). */
 type DoorOption = Extract<Option, { doorOption: true }>;
