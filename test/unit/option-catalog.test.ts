@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import { configSchema } from '../../src/config.js';
 import { OPTIONS } from '../../src/option-catalog.js';
-import type { OptionSpec } from '../../src/option-catalog.js';
+import type { ChoiceOption, OptionSpec } from '../../src/option-catalog.js';
 import { pageInfo } from '../../src/ui/page-info.js';
 
 type JsonField = Record<string, unknown> & {
@@ -62,7 +62,7 @@ function actualField(option: OptionSpec, field: JsonField | undefined, where: 't
   const values = field.oneOf?.map((choice) => choice.enum[0]);
   switch (option.kind) {
     case 'flag':
-      return where === 'top' ? { ...base, offByDefault: /Off by default\./.test(field.description ?? '') } : { ...base, values };
+      return where === 'top' ? { ...base, offByDefault: (field.description ?? '').includes('Off by default.') } : { ...base, values };
     case 'number':
       return {
         ...base,
@@ -99,7 +99,7 @@ describe('the option catalog and config.schema.json', () => {
   });
 
   it('says which choice is the default: the form\'s first choice, which writes nothing, is named after it', () => {
-    for (const option of options.filter((o) => o.global && o.kind === 'choice')) {
+    for (const option of options.filter((o): o is ChoiceOption => o.global && o.kind === 'choice')) {
       const choices = choicesOf(option.key) ?? [];
       const first = choices[0];
       const named = choices.find((choice) => choice.value === (option.default === false ? option.booleans?.false : option.default));
