@@ -3,25 +3,14 @@
 // because a typo in an optional block must not leave every door without updates.
 import { z } from 'zod';
 
+import { choiceProblem, fallbackSentence, OPTIONS } from './option-catalog.js';
+import type { GlobalOption, OptionKey, OptionSpec, PerDoorOption, ValueOf } from './option-catalog.js';
 import {
-  DEFAULT_ACCESS_ALERT_DURATION_S,
-  MAX_ACCESS_ALERT_DURATION_S,
-  MIN_ACCESS_ALERT_DURATION_S,
-  DEFAULT_LOW_BATTERY_THRESHOLD_PCT,
   DEFAULT_RECONCILE_INTERVAL_S,
   DEFAULT_WEBHOOK_HEADER_NAME,
-  MAX_LEFT_OPEN_AFTER_S,
-  MIN_LEFT_OPEN_AFTER_S,
   MIN_RECONCILE_INTERVAL_S,
-  DEFAULT_POLL_INTERVAL_S,
-  DEFAULT_TRANSITION_TIMEOUT_S,
   MAX_POLL_INTERVAL_S,
-  MAX_TRANSITION_TIMEOUT_S,
-  MIN_POLL_INTERVAL_S,
-  MIN_TRANSITION_TIMEOUT_S,
 } from './settings.js';
-
-const DEFAULT_NAME = 'Access Control';
 
 const requiredText = (what: string) =>
   z
@@ -41,15 +30,43 @@ const wholeNumber = (unit: string, min: number, max: number) =>
 
 const flag = z.boolean({ error: 'must be true or false' });
 
-/**
- * The automation switch: off (false, "off"), open only (true, "open": on opens, the switch turns itself off again,
- * off sends nothing) or open and close ("open-close": on opens, off closes). `true` once meant open and close; it
- * now means open only, the safe choice, so a "turn everything off" scene can never close a gate.
- */
-export const AUTOMATION_SWITCH_MODES = ['off', 'open', 'open-close'] as const;
-const switchMode = z.union([z.boolean(), z.enum(AUTOMATION_SWITCH_MODES)], {
-  error: 'must be "off", "open" (open only) or "open-close" (open and close)',
-});
+/** The zod schema of one catalog option's value (option-catalog.ts): its messages are the ones users read in the log. */
+function valueSchema(option: OptionSpec): z.ZodType {
+  switch (option.kind) {
+    case 'flag':
+      return flag;
+    case 'number':
+      return wholeNumber(option.unit, option.min, option.max);
+    case 'text':
+      return optionalText;
+    case 'choice': {
+      const error = choiceProblem(option);
+      const named = z.enum(option.values, { error });
+      return option.booleans ? z.union([z.boolean(), named], { error }) : named;
+    }
+  }
+}
+
+/** The top-level options: the default filled in where the option has one. */
+type GlobalShape = {
+  [O in GlobalOption as O['key']]: O extends { default: unknown } ? z.ZodDefault<z.ZodType<ValueOf<O>>> : z.ZodOptional<z.ZodType<ValueOf<O>>>;
+};
+/** A door entry's options: each one absent unless the entry sets it (the value for all doors applies). */
+type PerDoorShape = { [O in PerDoorOption as O['key']]: z.ZodOptional<z.ZodType<ValueOf<O>>> };
+
+function shapeOf(options: readonly OptionSpec[], withDefault: boolean): Record<string, z.ZodType> {
+  return Object.fromEntries(
+    options.map((option) => {
+      const schema = valueSchema(option);
+      return [option.key, withDefault && 'default' in option ? schema.default(option.default as never) : schema.optional()];
+    }),
+  );
+}
+
+const inSection = (section: OptionSpec['section']): OptionSpec[] => OPTIONS.filter((option) => option.global && option.section === section);
+/** The top-level options, general ones and the doors', each with its default where it has one. */
+const generalShape = shapeOf(inSection('general'), true);
+const doorOptionsShape = shapeOf(inSection('doors'), true);
 
 /**
  * What an HTTP header value can carry: printable ASCII and Latin-1. undici refuses anything else, so a token with a
@@ -146,36 +163,20 @@ const idList = z.array(z.string().trim().min(1), { error: 'must be a list of ids
 const doorSettingsSchema = z.object({
   id: requiredText('text'),
   name: optionalText.optional(),
-  hide: flag.optional(),
-  readOnly: flag.optional(),
-  automationSwitch: switchMode.optional(),
-  leftOpenSensor: flag.optional(),
-  leftOpenAfter: wholeNumber('seconds', MIN_LEFT_OPEN_AFTER_S, MAX_LEFT_OPEN_AFTER_S).optional(),
-  contactSensor: flag.optional(),
-  hideBattery: flag.optional(),
-  accessAlert: flag.optional(),
+  ...(shapeOf(
+    OPTIONS.filter((option) => option.perDoor),
+    false,
+  ) as PerDoorShape),
 });
 
 /** The plugin's configuration as users write it in config.json (and the settings form edits it). */
 export const configSchema = z.looseObject({
-  name: optionalText.default(DEFAULT_NAME),
+  // The parser reads (and reports) in this order: the general settings, the webhook block, then the doors'.
+  ...(generalShape as Pick<GlobalShape, Extract<GlobalOption, { section: 'general' }>['key']>),
   accessToken: accessTokenSchema,
   baseUrl: httpAddress,
-  pollInterval: wholeNumber('seconds', MIN_POLL_INTERVAL_S, MAX_POLL_INTERVAL_S).default(DEFAULT_POLL_INTERVAL_S),
-  transitionTimeout: wholeNumber('seconds', MIN_TRANSITION_TIMEOUT_S, MAX_TRANSITION_TIMEOUT_S).default(
-    DEFAULT_TRANSITION_TIMEOUT_S,
-  ),
-  lowBatteryThreshold: wholeNumber('percent', 0, 100).default(DEFAULT_LOW_BATTERY_THRESHOLD_PCT),
   webhook: z.preprocess(listenerWanted, webhookSchema.optional()),
-  includeDoors: z.enum(['all', 'owned'], { error: 'must be "all" or "owned"' }).default('all'),
-  readOnly: flag.default(false),
-  automationSwitch: switchMode.default(false),
-  leftOpenSensor: flag.default(false),
-  leftOpenAfter: wholeNumber('seconds', MIN_LEFT_OPEN_AFTER_S, MAX_LEFT_OPEN_AFTER_S).optional(),
-  contactSensor: flag.default(false),
-  hideBattery: flag.default(false),
-  accessAlert: flag.default(false),
-  accessAlertDuration: wholeNumber('seconds', MIN_ACCESS_ALERT_DURATION_S, MAX_ACCESS_ALERT_DURATION_S).default(DEFAULT_ACCESS_ALERT_DURATION_S),
+  ...(doorOptionsShape as Pick<GlobalShape, Extract<GlobalOption, { section: 'doors' }>['key']>),
   doors: z.array(doorSettingsSchema, { error: 'must be a list of doors' }).default([]),
   // Filters to split a large account over several child bridges: each platform entry takes its share.
   includeDeviceIds: idList,
@@ -209,23 +210,8 @@ export type DoorSettings = z.output<typeof doorSettingsSchema>;
  */
 export type ConfigResult = { ok: true; config: PluginConfig; ignored: string[] } | { ok: false; problems: string[] };
 
-/** What replaces a top-level setting that cannot be read, said after its problem. */
-const FALLBACKS: Partial<Record<keyof typeof configSchema.shape, string>> = {
-  name: `"${DEFAULT_NAME}" is used`,
-  pollInterval: `the default, ${DEFAULT_POLL_INTERVAL_S} seconds, is used`,
-  transitionTimeout: `the default, ${DEFAULT_TRANSITION_TIMEOUT_S} seconds, is used`,
-  lowBatteryThreshold: `the default, ${DEFAULT_LOW_BATTERY_THRESHOLD_PCT} percent, is used`,
-  includeDoors: 'the default, "all", is used',
-  // Read-only exists to keep doors from being opened from Home; a value that cannot be read must not open them up.
-  readOnly: 'every door is read-only until it is fixed',
-  automationSwitch: 'the default, off, is used',
-  leftOpenSensor: 'the default, off, is used',
-  contactSensor: 'the default, off, is used',
-  hideBattery: 'battery information is shown',
-  leftOpenAfter: "each controller's own open-door alert time is used",
-  accessAlert: 'the default, off, is used',
-  accessAlertDuration: `the default, ${DEFAULT_ACCESS_ALERT_DURATION_S} seconds, is used`,
-};
+/** The catalog's top-level options by key, for the sentence that says what replaces a value that cannot be read. */
+const GLOBAL_OPTIONS = new Map<string, OptionSpec>(OPTIONS.filter((option) => option.global).map((option) => [option.key, option]));
 
 /** What a filter that cannot be read, or holds an element that cannot be, leaves in force (said after its problem). */
 const FILTERS: Record<'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds', { kind: 'include' | 'exclude'; unnamed: string }> = {
@@ -236,10 +222,15 @@ const FILTERS: Record<'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds'
 };
 
 /** The settings that keep a door from being opened or shown: an entry that cannot be read must not drop them. */
-const PROTECTIVE = ['readOnly', 'hide', 'automationSwitch'] as const;
+const PROTECTIVE = ['readOnly', 'hide', 'automationSwitch'] as const satisfies readonly OptionKey[];
 
 /** How much each automation switch value lets Home do, least first: of two, the lower is the more protective. */
 const SWITCH_REACH: Record<string, number> = { false: 0, off: 0, true: 1, open: 1, 'open-close': 2 };
+
+function fallbackOf(key: string): string {
+  const option = GLOBAL_OPTIONS.get(key);
+  return option === undefined ? 'it is ignored' : fallbackSentence(option);
+}
 
 const WEBHOOKS_OFF = 'webhooks are off until it is fixed';
 
@@ -537,7 +528,7 @@ export function parseConfig(raw: unknown): ConfigResult {
     } else {
       const issues = issuesOf(configSchema.shape[key], value, [key]);
       if (issues.length > 0) {
-        findings.add(issues, `${listing(issues.map((i) => `${dotted(i.path)} ${i.message}`))}; ${FALLBACKS[key] ?? 'it is ignored'}`);
+        findings.add(issues, `${listing(issues.map((i) => `${dotted(i.path)} ${i.message}`))}; ${fallbackOf(key)}`);
         input[key] = key === 'readOnly' ? true : undefined;
       }
     }

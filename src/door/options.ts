@@ -1,36 +1,37 @@
 // Which doors appear in HomeKit and with what: the global door options merged with each door's own settings.
 import type { Door } from '../client/types.js';
 import type { PluginConfig, ReadOnlyLock } from '../config.js';
+import { automationSwitchMode, OPTIONS } from '../option-catalog.js';
+import type { AutomationSwitchMode, Option, OptionSpec, ValueOf } from '../option-catalog.js';
 
-/** What the automation switch does: none; on opens and it turns itself off again; on opens and off closes. */
-export type AutomationSwitchMode = 'off' | 'open' | 'open-close';
+// Where the door's other modules have always found it.
+export type { AutomationSwitchMode };
 
-/** The mode a config value means: `true` (the value of older configs) is open only, the safe choice. */
-export function automationSwitchMode(value: boolean | AutomationSwitchMode): AutomationSwitchMode {
-  return value === true ? 'open' : value === false ? 'off' : value;
-}
+/** The catalog's options that become a value of each door (option-catalog.ts, `doorOption`). */
+type DoorOption = Extract<Option, { doorOption: true }>;
+/** Its name in DoorOptions: a time says its unit (leftOpenAfterS). */
+type FieldOf<O> = O extends { key: infer K extends string; unit: 'seconds' } ? `${K}S` : O extends { key: infer K } ? K : never;
+/** Its value for a door: the switch as a mode; a number without a default is undefined when not set. */
+type ResolvedOf<O> = O extends { key: 'automationSwitch' }
+  ? AutomationSwitchMode
+  : O extends { kind: 'number'; default: number }
+    ? number
+    : O extends { kind: 'number' }
+      ? number | undefined
+      : ValueOf<O>;
+type DoorOptionValues = { [O in DoorOption as FieldOf<O>]: ResolvedOf<O> };
 
-export interface DoorOptions {
+/** One door's options: its own where its entry sets them, else the ones for all doors (see the catalog for each). */
+export interface DoorOptions extends DoorOptionValues {
   /** Name shown in HomeKit instead of the service's, when the user set one. */
   name: string | undefined;
-  readOnly: boolean;
-  automationSwitch: AutomationSwitchMode;
-  leftOpenSensor: boolean;
-  /** Seconds open before the left-open sensor trips; undefined: the controller's own alert time. */
-  leftOpenAfterS: number | undefined;
-  contactSensor: boolean;
-  /** No Battery service, so no level and no low-battery alarm in Home. */
-  hideBattery: boolean;
-  /** A motion sensor that detects for a while when an enforcer event names the door or its controller. */
-  accessAlert: boolean;
-  /** Seconds the access alert detects after an event (one setting for all doors). */
-  accessAlertDurationS: number;
 }
 
-type OptionsConfig = Pick<
-  PluginConfig,
-  'doors' | 'readOnlyLock' | 'includeDoors' | 'readOnly' | 'automationSwitch' | 'leftOpenSensor' | 'leftOpenAfter' | 'contactSensor' | 'hideBattery' | 'accessAlert' | 'accessAlertDuration'
->;
+const DOOR_OPTIONS = OPTIONS.filter((option) => option.doorOption);
+/** FieldOf, at run time. */
+const fieldOf = (option: OptionSpec): string => (option.kind === 'number' && option.unit === 'seconds' ? `${option.key}S` : option.key);
+
+type OptionsConfig = Pick<PluginConfig, 'doors' | 'readOnlyLock' | 'includeDoors' | DoorOption['key']>;
 type FilterConfig = OptionsConfig &
   Pick<PluginConfig, 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds'>;
 
@@ -44,17 +45,18 @@ function locked(lock: ReadOnlyLock, doorId: string, deviceId: string | undefined
 }
 
 export function doorOptions(config: OptionsConfig, doorId: string, deviceId?: string): DoorOptions {
-  const own = config.doors.find((door) => door.id === doorId);
+  const entry = config.doors.find((door) => door.id === doorId);
+  const own: Partial<Record<string, unknown>> = entry ?? {};
+  const global: Partial<Record<string, unknown>> = config;
+  // Each option: the door's own value where its entry sets one, else the one for all doors.
+  const values = Object.fromEntries(
+    DOOR_OPTIONS.map((option) => [fieldOf(option), (option.perDoor ? own[option.key] : undefined) ?? global[option.key]]),
+  ) as Omit<DoorOptionValues, 'automationSwitch'> & { automationSwitch: boolean | AutomationSwitchMode };
   return {
-    name: own?.name,
-    readOnly: locked(config.readOnlyLock, doorId, deviceId) || (own?.readOnly ?? config.readOnly),
-    automationSwitch: automationSwitchMode(own?.automationSwitch ?? config.automationSwitch),
-    leftOpenSensor: own?.leftOpenSensor ?? config.leftOpenSensor,
-    leftOpenAfterS: own?.leftOpenAfter ?? config.leftOpenAfter,
-    contactSensor: own?.contactSensor ?? config.contactSensor,
-    hideBattery: own?.hideBattery ?? config.hideBattery,
-    accessAlert: own?.accessAlert ?? config.accessAlert,
-    accessAlertDurationS: config.accessAlertDuration,
+    ...values,
+    name: entry?.name,
+    readOnly: locked(config.readOnlyLock, doorId, deviceId) || values.readOnly,
+    automationSwitch: automationSwitchMode(values.automationSwitch),
   };
 }
 

@@ -1,8 +1,9 @@
 // The door list of the settings page: per door show/hide, a name for Home and each option as "as for all doors / on / off".
+import { OPTIONS, optionSpec } from '../../option-catalog.js';
+import type { OptionSpec } from '../../option-catalog.js';
 import { byId, fill, h, status } from './dom.js';
 import {
   controllerIncluded,
-  DOOR_FLAGS,
   doorChoice,
   doorEntry,
   doorSwitchChoice,
@@ -22,13 +23,8 @@ import type { DoorView } from './views.js';
 /** Longer door lists start folded, so the webhook and timing sections stay within reach. */
 const DOOR_LIST_OPEN_MAX = 20;
 
-const FLAG_TITLES: Record<DoorFlag, string> = {
-  readOnly: 'Read-only',
-  leftOpenSensor: 'Left-open sensor',
-  contactSensor: 'Contact sensor',
-  hideBattery: 'Hide battery',
-  accessAlert: 'Access alert',
-};
+/** The options a door can set for itself here, in the catalog's order, with their labels. */
+const PER_DOOR = (OPTIONS as readonly OptionSpec[]).filter((option): option is OptionSpec & { doorLabel: string } => option.doorLabel !== undefined);
 
 function describe(door: DoorView): string {
   const parts = [door.state === null ? 'state unknown' : door.state.toLowerCase()];
@@ -45,20 +41,21 @@ function describe(door: DoorView): string {
 }
 
 /**
- * Hide battery only means something for a door with a sensor; a door whose sensor is unknown (the service cannot be
- * reached) shows it only when it is already set, so a saved choice can still be seen and taken back.
+ * Whether the door's choice of an option is offered. Hide battery only means something for a door with a sensor; a door
+ * whose sensor is unknown (the service cannot be reached) shows it only when it is already set, so a saved choice can
+ * still be seen and taken back.
  */
-function offersBattery(store: Store, door: DoorView): boolean {
-  return door.sensor || doorChoice(store.block, door.id, 'hideBattery') !== 'inherit';
+function offered(store: Store, door: DoorView, option: OptionSpec): boolean {
+  return option.offered !== 'with-sensor' || door.sensor || typeof doorEntry(store.block, door.id)?.[option.key] === 'boolean';
 }
 
-function choiceSelect(store: Store, door: DoorView, flag: DoorFlag): HTMLSelectElement {
+function choiceSelect(store: Store, door: DoorView, flag: DoorFlag, title: string): HTMLSelectElement {
   const global = getField(store.block, flag) === true ? 'on' : 'off';
   const current = doorChoice(store.block, door.id, flag);
   const option = (value: Choice, label: string) => h('option', { value, selected: current === value }, label);
   const select = h(
     'select',
-    { class: 'form-select form-select-sm form-control', 'data-door': door.id, 'data-flag': flag, 'aria-label': `${FLAG_TITLES[flag]} of ${door.name}` },
+    { class: 'form-select form-select-sm form-control', 'data-door': door.id, 'data-flag': flag, 'aria-label': `${title} of ${door.name}` },
     option('inherit', `As for all (${global})`),
     option('on', 'On'),
     option('off', 'Off'),
@@ -67,16 +64,16 @@ function choiceSelect(store: Store, door: DoorView, flag: DoorFlag): HTMLSelectE
   return select;
 }
 
-/** The words of each automation switch mode, here and in the select for all doors (index.html). */
-export const SWITCH_TITLES: Record<SwitchMode, string> = { off: 'Off', open: 'Open only', 'open-close': 'Open and close' };
+/** The short words of each automation switch mode. */
+const SWITCH_TITLES: Record<SwitchMode, string> = optionSpec('automationSwitch').valueTitles;
 
-function switchSelect(store: Store, door: DoorView): HTMLSelectElement {
+function switchSelect(store: Store, door: DoorView, title: string): HTMLSelectElement {
   const global = SWITCH_TITLES[globalSwitchMode(store.block)].toLowerCase();
   const current = doorSwitchChoice(store.block, door.id);
   const option = (value: SwitchChoice, label: string) => h('option', { value, selected: current === value }, label);
   const select = h(
     'select',
-    { class: 'form-select form-select-sm form-control', 'data-door': door.id, 'data-flag': 'automationSwitch', 'aria-label': `Automation switch of ${door.name}` },
+    { class: 'form-select form-select-sm form-control', 'data-door': door.id, 'data-flag': 'automationSwitch', 'aria-label': `${title} of ${door.name}` },
     option('inherit', `As for all (${global})`),
     ...SWITCH_MODES.map((mode) => option(mode, SWITCH_TITLES[mode])),
   );
@@ -114,10 +111,9 @@ function doorRow(store: Store, door: DoorView): HTMLElement {
       'div',
       { class: 'ac-door-options' },
       labelled('Name in Home', name),
-      labelled(FLAG_TITLES.readOnly, choiceSelect(store, door, 'readOnly')),
-      labelled('Automation switch', switchSelect(store, door)),
-      ...DOOR_FLAGS.filter((flag) => flag !== 'readOnly' && (flag !== 'hideBattery' || offersBattery(store, door))).map((flag) =>
-        labelled(FLAG_TITLES[flag], choiceSelect(store, door, flag)),
+      ...PER_DOOR.filter((option) => offered(store, door, option)).map((option) =>
+        // The automation switch is the one choice of modes a door sets here; the others are flags (DOOR_FLAGS), on or off.
+        labelled(option.doorLabel, option.kind === 'choice' ? switchSelect(store, door, option.doorLabel) : choiceSelect(store, door, option.key as DoorFlag, option.doorLabel)),
       ),
     ),
   );

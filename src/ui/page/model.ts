@@ -1,20 +1,21 @@
 // The settings page's edits of one platform block, as pure functions: only what the user set is written, never a default.
+import { AUTOMATION_SWITCH_MODES, OPTIONS, optionSpec } from '../../option-catalog.js';
+import type { AutomationSwitchMode, ChoiceOption } from '../../option-catalog.js';
+import type { Defaults } from './views.js';
 
 /** One `platforms[]` entry of config.json, as the Homebridge UI hands it over. */
 export type Block = Record<string, unknown>;
 /** A per-door option: inherit the value set for all doors, or override it. */
 export type Choice = 'inherit' | 'on' | 'off';
-/** The on/off door options; the automation switch has modes (SWITCH_MODES). */
-export const DOOR_FLAGS = ['readOnly', 'leftOpenSensor', 'contactSensor', 'hideBattery', 'accessAlert'] as const;
+/** The on/off options a door can set for itself on this page (the catalog's flags with a label per door). */
+export const DOOR_FLAGS = OPTIONS.flatMap((option) => (option.kind === 'flag' && 'doorLabel' in option ? [option.key] : []));
 export type DoorFlag = (typeof DOOR_FLAGS)[number];
 /** The automation switch: none, open only (on opens, it turns itself off again, off does nothing), open and close. */
-export const SWITCH_MODES = ['off', 'open', 'open-close'] as const;
-export type SwitchMode = (typeof SWITCH_MODES)[number];
+export const SWITCH_MODES = AUTOMATION_SWITCH_MODES;
+export type SwitchMode = AutomationSwitchMode;
 /** A door's automation switch: as for all doors, or a mode of its own. */
 export type SwitchChoice = 'inherit' | SwitchMode;
 export type IdList = 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds';
-
-import type { Defaults } from './views.js';
 
 export type { Defaults };
 
@@ -97,21 +98,36 @@ export function setDoorChoice(block: Block, doorId: string, flag: DoorFlag, choi
   return setDoorField(block, doorId, flag, choice === 'inherit' ? undefined : choice === 'on');
 }
 
+/** The value a saved one of a choice means, as the plugin reads it (true and false as the values they stand for); undefined when unreadable. */
+function choiceOf(option: ChoiceOption, value: unknown): string | undefined {
+  return typeof value === 'boolean' ? option.booleans?.[`${value}`] : option.values.find((known) => known === value);
+}
+
+/** A choice for all doors: its default unless set. */
+export function globalChoice(block: Block, option: ChoiceOption): string {
+  return choiceOf(option, block[option.key]) ?? choiceOf(option, option.default) ?? option.values[0];
+}
+
+/** The value the default stands for writes nothing; another is written by name. */
+export function setGlobalChoice(block: Block, option: ChoiceOption, value: string): Block {
+  return setField(block, option.key, value === choiceOf(option, option.default) ? undefined : value);
+}
+
+const SWITCH = optionSpec('automationSwitch');
+
 /** The mode a saved value means, as the plugin reads it: true (older configs) is open only; undefined when unset or unreadable. */
 export function switchModeOf(value: unknown): SwitchMode | undefined {
-  if (value === true) return 'open';
-  if (value === false) return 'off';
-  return SWITCH_MODES.find((mode) => mode === value);
+  return choiceOf(SWITCH, value) as SwitchMode | undefined;
 }
 
 /** The automation switch for all doors: off unless set. */
 export function globalSwitchMode(block: Block): SwitchMode {
-  return switchModeOf(block.automationSwitch) ?? 'off';
+  return globalChoice(block, SWITCH) as SwitchMode;
 }
 
 /** Off, the default, writes nothing; a mode is written by name. */
 export function setGlobalSwitchMode(block: Block, mode: SwitchMode): Block {
-  return setField(block, 'automationSwitch', mode === 'off' ? undefined : mode);
+  return setGlobalChoice(block, SWITCH, mode);
 }
 
 export function doorSwitchChoice(block: Block, doorId: string): SwitchChoice {

@@ -1,12 +1,14 @@
 // The settings page's entry point: loads the plugin's entries, wires every section, and hands each change to the Homebridge UI.
 import type {} from '@homebridge/plugin-ui-utils/ui.interface';
 
+import { MAX_POLL_INTERVAL_S, MIN_RECONCILE_INTERVAL_S } from '../../settings.js';
 import { server } from './api.js';
 import { byId, fill, h, status } from './dom.js';
 import { refreshDoorStatus, renderDoors } from './doors-view.js';
-import { bindFlag, bindNumber, bindText } from './fields.js';
-import { DOOR_FLAGS, forUiUpdate, getField, globalSwitchMode, setField, setGlobalSwitchMode, tidy } from './model.js';
-import type { Block, SwitchMode } from './model.js';
+import { bindNumber, bindText } from './fields.js';
+import { forUiUpdate, getField, tidy } from './model.js';
+import type { Block } from './model.js';
+import { setUpOptions } from './options-view.js';
 import { Store } from './store.js';
 import type { DoorView } from './views.js';
 import { setUpWebhook } from './webhook-view.js';
@@ -153,35 +155,17 @@ async function main(): Promise<void> {
     setUpEntries(store, render),
     bindText(store, 'baseUrl'),
     bindText(store, 'accessToken'),
-    bindText(store, 'name'),
-    bindNumber(store, 'pollInterval', { min: 5, max: 3600, unit: 'seconds' }),
-    bindNumber(store, 'transitionTimeout', { min: 10, max: 600, unit: 'seconds' }),
-    bindNumber(store, 'lowBatteryThreshold', { min: 0, max: 100, unit: 'percent' }),
-    bindNumber(store, 'leftOpenAfter', { min: 1, max: 86400, unit: 'seconds' }),
-    bindNumber(store, 'accessAlertDuration', { min: 1, max: 3600, unit: 'seconds' }),
     bindNumber(store, 'webhook.port', { min: 1, max: 65535, unit: '' }),
     bindText(store, 'webhook.apiKey'),
     bindText(store, 'webhook.path', pathProblem),
     bindText(store, 'webhook.host'),
     bindText(store, 'webhook.headerName'),
-    bindNumber(store, 'webhook.reconcileInterval', { min: 30, max: 3600, unit: 'seconds' }),
+    bindNumber(store, 'webhook.reconcileInterval', { min: MIN_RECONCILE_INTERVAL_S, max: MAX_POLL_INTERVAL_S, unit: 'seconds' }),
     bindText(store, 'webhook.tlsCertFile'),
     bindText(store, 'webhook.tlsKeyFile'),
+    // The options for all doors and the timing section, from the catalog; a door's choices name the value for all doors.
+    ...setUpOptions(store, () => renderDoors(store, render)),
   );
-  for (const flag of DOOR_FLAGS) {
-    refreshers.push(bindFlag(store, flag));
-    // The per-door choices name the value for all doors, so they follow it.
-    byId(`ac-${flag}`).addEventListener('change', () => renderDoors(store, render));
-  }
-  const switchMode = byId('ac-automationSwitch', HTMLSelectElement);
-  switchMode.addEventListener('change', () => {
-    store.set(setGlobalSwitchMode(store.block, switchMode.value as SwitchMode));
-    renderDoors(store, render);
-  });
-  refreshers.push(() => (switchMode.value = globalSwitchMode(store.block)));
-  const ownedOnly = byId('ac-ownedOnly', HTMLInputElement);
-  ownedOnly.addEventListener('change', () => store.set(setField(store.block, 'includeDoors', ownedOnly.checked ? 'owned' : undefined)));
-  refreshers.push(() => (ownedOnly.checked = getField(store.block, 'includeDoors') === 'owned'));
   refreshers.push(setUpWebhook(store));
   byId('ac-sign-in').addEventListener('click', () => void signIn(store, render));
   store.onChange(() => onChange(store, render));

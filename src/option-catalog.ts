@@ -1,0 +1,359 @@
+// The one list of the plugin's options: key, kind, titles, default, range, what replaces a value that cannot be read,
+// for all doors and/or per door, and where the settings page offers it. config.ts derives its zod schema from it,
+// door/options.ts each door's options, the settings page its boxes and choices; a test holds config.schema.json to it.
+// It imports nothing but settings.ts, because the settings page (a browser module, src/ui/page/tsconfig.json) loads it too.
+import {
+  DEFAULT_ACCESS_ALERT_DURATION_S,
+  DEFAULT_LEFT_OPEN_AFTER_S,
+  DEFAULT_LOW_BATTERY_THRESHOLD_PCT,
+  DEFAULT_PLATFORM_NAME,
+  DEFAULT_POLL_INTERVAL_S,
+  DEFAULT_TRANSITION_TIMEOUT_S,
+  MAX_ACCESS_ALERT_DURATION_S,
+  MAX_LEFT_OPEN_AFTER_S,
+  MAX_POLL_INTERVAL_S,
+  MAX_TRANSITION_TIMEOUT_S,
+  MIN_ACCESS_ALERT_DURATION_S,
+  MIN_LEFT_OPEN_AFTER_S,
+  MIN_POLL_INTERVAL_S,
+  MIN_TRANSITION_TIMEOUT_S,
+} from './settings.js';
+
+/** Where the settings page draws an option: the boxes for all doors, the number row below them, or the timing section. */
+export type PagePlace = 'door-boxes' | 'door-numbers' | 'timing';
+
+/** How the settings page offers an option for all doors. */
+export interface PageField {
+  place: PagePlace;
+  /** The page's label, often longer than the form's title: the page has no description under it. */
+  label: string;
+  /** Drawn after the place's other options (the catalog's order is the parser's, which says its findings in it). */
+  last?: true;
+  placeholder?: string;
+  /** A line of help under a select. */
+  help?: string;
+  /** A choice drawn as one checkbox: ticked writes this value, unticked writes nothing (the default). */
+  box?: string;
+  /** A choice drawn as a select: the words of each value. */
+  valueLabels?: Record<string, string>;
+}
+
+interface OptionBase {
+  /** Its key in config.json: at the top level when `global`, in a `doors[]` entry when `perDoor`. */
+  key: string;
+  /** The form's title (config.schema.json) at the top level, and per door unless `doorTitle` says otherwise. */
+  title: string;
+  doorTitle?: string;
+  /** The platform's general settings (log name, timing, battery level), or what the doors show and do. */
+  section: 'general' | 'doors';
+  /** Set for all doors (or the whole platform) at the top level. */
+  global: boolean;
+  /** Set for one door in its `doors[]` entry; with `global` too, the door's own value wins over the one for all doors. */
+  perDoor: boolean;
+  /** A value of each door's DoorOptions (door/options.ts), its own or the one for all doors. */
+  doorOption: boolean;
+  /** What the parser uses instead of a top-level value it cannot read, said after the problem; else from the default. */
+  fallback?: string;
+  /** How the settings page offers it for all doors; left out, the page does not draw it there. */
+  page?: PageField;
+  /** The settings page's label of the choice per door; left out, the page offers no choice per door. */
+  doorLabel?: string;
+  /** When the page offers the choice per door: for every door, or only for a door with a door sensor (or already set). */
+  offered?: 'always' | 'with-sensor';
+}
+
+/** On or off; false (off) when not set. */
+export interface FlagOption extends OptionBase {
+  kind: 'flag';
+  default: false;
+}
+
+/** A whole number of `unit` from `min` to `max`; without a default, absent means something else (said in `fallback`). */
+export interface NumberOption extends OptionBase {
+  kind: 'number';
+  unit: 'seconds' | 'percent';
+  min: number;
+  max: number;
+  default?: number;
+}
+
+/** One of a few named values. */
+export interface ChoiceOption extends OptionBase {
+  kind: 'choice';
+  values: readonly [string, ...string[]];
+  /** true and false read too, as these values (a boolean option that grew modes); the default may then be false. */
+  booleans?: { true: string; false: string };
+  default: string | false;
+  /** What a value means, said in brackets after it when the parser explains the values it takes. */
+  gloss?: Record<string, string>;
+  /** The short words of each value: the form's choices and the page's per-door choices. */
+  valueTitles?: Record<string, string>;
+}
+
+/** A line of text. */
+export interface TextOption extends OptionBase {
+  kind: 'text';
+  default: string;
+}
+
+export type OptionSpec = FlagOption | NumberOption | ChoiceOption | TextOption;
+
+/**
+ * Every option, in the order the parser reads (and reports) them. Not here: the account (token, address), the
+ * webhook block, the door list itself with each entry's id and name, and the id filters: each has rules of its own.
+ */
+export const OPTIONS = [
+  {
+    key: 'name',
+    section: 'general',
+    kind: 'text',
+    title: 'Name',
+    global: true,
+    perDoor: false,
+    doorOption: false,
+    default: DEFAULT_PLATFORM_NAME,
+    fallback: `"${DEFAULT_PLATFORM_NAME}" is used`,
+    page: { place: 'timing', label: 'Name in the log', last: true },
+  },
+  {
+    key: 'pollInterval',
+    section: 'general',
+    kind: 'number',
+    title: 'Poll interval (seconds)',
+    global: true,
+    perDoor: false,
+    doorOption: false,
+    unit: 'seconds',
+    min: MIN_POLL_INTERVAL_S,
+    max: MAX_POLL_INTERVAL_S,
+    default: DEFAULT_POLL_INTERVAL_S,
+    page: { place: 'timing', label: `Poll interval (seconds, ${MIN_POLL_INTERVAL_S} to ${MAX_POLL_INTERVAL_S})` },
+  },
+  {
+    key: 'transitionTimeout',
+    section: 'general',
+    kind: 'number',
+    title: 'Door travel time-out (seconds)',
+    global: true,
+    perDoor: false,
+    doorOption: false,
+    unit: 'seconds',
+    min: MIN_TRANSITION_TIMEOUT_S,
+    max: MAX_TRANSITION_TIMEOUT_S,
+    default: DEFAULT_TRANSITION_TIMEOUT_S,
+    page: { place: 'timing', label: `Door travel time-out (seconds, ${MIN_TRANSITION_TIMEOUT_S} to ${MAX_TRANSITION_TIMEOUT_S})` },
+  },
+  {
+    key: 'lowBatteryThreshold',
+    section: 'general',
+    kind: 'number',
+    title: 'Low battery warning at (%)',
+    global: true,
+    perDoor: false,
+    doorOption: false,
+    unit: 'percent',
+    min: 0,
+    max: 100,
+    default: DEFAULT_LOW_BATTERY_THRESHOLD_PCT,
+    page: { place: 'timing', label: 'Low battery at (%)' },
+  },
+  {
+    key: 'includeDoors',
+    section: 'doors',
+    kind: 'choice',
+    title: 'Doors to include',
+    global: true,
+    perDoor: false,
+    doorOption: false,
+    values: ['all', 'owned'],
+    default: 'all',
+    page: { place: 'door-boxes', label: 'Only doors I own (leave out doors shared with me)', box: 'owned', last: true },
+  },
+  {
+    key: 'hide',
+    section: 'doors',
+    kind: 'flag',
+    title: 'Hide this door',
+    // Per door only, and drawn by the page as the door's own "shown" checkbox; a hidden door gets no options at all.
+    global: false,
+    perDoor: true,
+    doorOption: false,
+    default: false,
+  },
+  {
+    key: 'readOnly',
+    section: 'doors',
+    kind: 'flag',
+    title: 'Read-only',
+    global: true,
+    perDoor: true,
+    doorOption: true,
+    default: false,
+    // Read-only exists to keep doors from being opened from Home; a value that cannot be read must not open them up.
+    fallback: 'every door is read-only until it is fixed',
+    page: { place: 'door-boxes', label: 'Read-only (Home shows them but cannot open or close them)' },
+    doorLabel: 'Read-only',
+  },
+  {
+    key: 'automationSwitch',
+    section: 'doors',
+    kind: 'choice',
+    title: 'Automation switch',
+    doorTitle: 'Automation switch (opens without confirmation)',
+    global: true,
+    perDoor: true,
+    doorOption: true,
+    // true once meant open and close; it now means open only, the safe choice, so a "turn everything off" scene can
+    // never close a gate.
+    values: ['off', 'open', 'open-close'],
+    booleans: { true: 'open', false: 'off' },
+    default: false,
+    gloss: { open: 'open only', 'open-close': 'open and close' },
+    valueTitles: { off: 'Off', open: 'Open only', 'open-close': 'Open and close' },
+    page: {
+      place: 'door-boxes',
+      label: 'Automation switch (runs without confirmation on your iPhone)',
+      valueLabels: {
+        off: 'Off',
+        open: 'Open only: on opens the door, then it turns itself off; off does nothing',
+        'open-close': 'Open and close: on opens, off closes',
+      },
+      help: 'A setting saved as "on" by an earlier version (true) is Open only: a "turn everything off" scene can no longer close a gate.',
+    },
+    doorLabel: 'Automation switch',
+  },
+  {
+    key: 'leftOpenSensor',
+    section: 'doors',
+    kind: 'flag',
+    title: 'Left-open sensor',
+    global: true,
+    perDoor: true,
+    doorOption: true,
+    default: false,
+    page: { place: 'door-boxes', label: 'Left-open sensor' },
+    doorLabel: 'Left-open sensor',
+  },
+  {
+    key: 'leftOpenAfter',
+    section: 'doors',
+    kind: 'number',
+    title: 'Left open after (seconds)',
+    global: true,
+    perDoor: true,
+    doorOption: true,
+    unit: 'seconds',
+    min: MIN_LEFT_OPEN_AFTER_S,
+    max: MAX_LEFT_OPEN_AFTER_S,
+    fallback: "each controller's own open-door alert time is used",
+    page: { place: 'door-numbers', label: 'Left open after (seconds)', placeholder: `the controller's alert time, else ${DEFAULT_LEFT_OPEN_AFTER_S}` },
+  },
+  {
+    key: 'contactSensor',
+    section: 'doors',
+    kind: 'flag',
+    title: 'Contact sensor',
+    global: true,
+    perDoor: true,
+    doorOption: true,
+    default: false,
+    page: { place: 'door-boxes', label: 'Contact sensor' },
+    doorLabel: 'Contact sensor',
+  },
+  {
+    key: 'hideBattery',
+    section: 'doors',
+    kind: 'flag',
+    title: 'Hide battery information',
+    global: true,
+    perDoor: true,
+    doorOption: true,
+    default: false,
+    fallback: 'battery information is shown',
+    page: { place: 'door-boxes', label: 'Hide battery information (no level and no low-battery warning in Home for doors with a bluetooth sensor)' },
+    doorLabel: 'Hide battery',
+    // Only a door with a bluetooth sensor has battery information to hide.
+    offered: 'with-sensor',
+  },
+  {
+    key: 'accessAlert',
+    section: 'doors',
+    kind: 'flag',
+    title: 'Access alert',
+    global: true,
+    perDoor: true,
+    doorOption: true,
+    default: false,
+    page: { place: 'door-boxes', label: 'Access alert (a motion sensor that detects when the service reports an unauthorized user or vehicle; needs webhooks)' },
+    doorLabel: 'Access alert',
+  },
+  {
+    key: 'accessAlertDuration',
+    section: 'doors',
+    kind: 'number',
+    title: 'Access alert time (seconds)',
+    global: true,
+    perDoor: false,
+    doorOption: true,
+    unit: 'seconds',
+    min: MIN_ACCESS_ALERT_DURATION_S,
+    max: MAX_ACCESS_ALERT_DURATION_S,
+    default: DEFAULT_ACCESS_ALERT_DURATION_S,
+    page: { place: 'door-numbers', label: 'Access alert time (seconds)' },
+  },
+] as const satisfies readonly OptionSpec[];
+
+export type Option = (typeof OPTIONS)[number];
+export type OptionKey = Option['key'];
+export type OptionOf<K extends OptionKey> = Extract<Option, { key: K }>;
+
+/** The options set at the top level, and those a door entry may set. */
+export type GlobalOption = Extract<Option, { global: true }>;
+export type PerDoorOption = Extract<Option, { perDoor: true }>;
+
+/** What a value of an option is, once read: the boolean of an option that reads booleans stays a boolean. */
+export type ValueOf<O> = O extends { kind: 'flag' }
+  ? boolean
+  : O extends { kind: 'number' }
+    ? number
+    : O extends { kind: 'text' }
+      ? string
+      : O extends { values: readonly (infer V)[]; booleans: object }
+        ? V | boolean
+        : O extends { values: readonly (infer V)[] }
+          ? V
+          : never;
+
+export const optionSpec = <K extends OptionKey>(key: K): OptionOf<K> => OPTIONS.find((option) => option.key === key) as OptionOf<K>;
+
+/** The automation switch's modes: none, open only (on opens and it turns itself off again), open and close. */
+export const AUTOMATION_SWITCH_MODES = optionSpec('automationSwitch').values;
+export type AutomationSwitchMode = (typeof AUTOMATION_SWITCH_MODES)[number];
+
+/** The mode a config value means: `true` (the value of older configs) is open only, the safe choice. */
+export function automationSwitchMode(value: boolean | AutomationSwitchMode): AutomationSwitchMode {
+  return typeof value === 'boolean' ? optionSpec('automationSwitch').booleans[`${value}`] : value;
+}
+
+/** "a", "a or b", "a, b or c". */
+function either(all: string[]): string {
+  return all.length <= 1 ? (all[0] ?? '') : `${all.slice(0, -1).join(', ')} or ${all[all.length - 1] ?? ''}`;
+}
+
+/** What the parser says a choice must be: each value quoted, with what it means when that is not plain. */
+export function choiceProblem(option: ChoiceOption): string {
+  return `must be ${either(option.values.map((value) => `"${value}"${option.gloss?.[value] ? ` (${option.gloss[value]})` : ''}`))}`;
+}
+
+/** What replaces a top-level value that cannot be read, said after its problem: the option's own words, or its default. */
+export function fallbackSentence(option: OptionSpec): string {
+  if (option.fallback !== undefined) return option.fallback;
+  if (option.kind === 'number') return option.default === undefined ? 'it is ignored' : `the default, ${option.default} ${option.unit}, is used`;
+  if (option.kind === 'flag' || option.default === false) return 'the default, off, is used';
+  return `the default, "${option.default}", is used`;
+}
+
+/** The value the plugin uses for each top-level option left out, by key: shown by the settings page, never written. */
+export function optionDefaults(): Record<string, string | number | boolean> {
+  return Object.fromEntries(OPTIONS.flatMap((option) => (option.global && 'default' in option ? [[option.key, option.default]] : [])));
+}

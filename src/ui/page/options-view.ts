@@ -1,0 +1,77 @@
+// The settings page's options for all doors and its timing section: drawn from the option catalog and bound to the block.
+import { OPTIONS } from '../../option-catalog.js';
+import type { OptionSpec, PageField, PagePlace } from '../../option-catalog.js';
+import { byId, fill, h } from './dom.js';
+import { bindFlag, bindNumber, bindText } from './fields.js';
+import { getField, globalChoice, setField, setGlobalChoice } from './model.js';
+import type { Store } from './store.js';
+
+/** The element of index.html each place is drawn into. */
+const PLACES: Record<PagePlace, string> = { 'door-boxes': 'ac-globals', 'door-numbers': 'ac-door-numbers', timing: 'ac-timing-fields' };
+
+type Drawn = OptionSpec & { page: PageField };
+
+/** The options the page offers for all doors, each place's in the catalog's order but those drawn last. */
+const DRAWN = (OPTIONS as readonly OptionSpec[])
+  .filter((option): option is Drawn => option.page !== undefined)
+  .sort((a, b) => Number(a.page.last === true) - Number(b.page.last === true));
+
+/** The element id of an option's control: #ac-readOnly. */
+const idOf = (option: OptionSpec): string => `ac-${option.key}`;
+
+/** One option's markup: a checkbox for a flag (or a choice drawn as one), a select for another choice, else a field to type in. */
+function field(option: Drawn): HTMLElement {
+  const id = idOf(option);
+  const { page } = option;
+  if (option.kind === 'flag' || page.box !== undefined) {
+    return h('div', { class: 'form-check' }, h('input', { class: 'form-check-input', type: 'checkbox', id }), h('label', { class: 'form-check-label', for: id }, page.label));
+  }
+  const label = h('label', { for: id }, page.label);
+  if (option.kind === 'choice') {
+    const select = h('select', { class: 'form-select form-select-sm form-control', id }, ...option.values.map((value) => h('option', { value }, page.valueLabels?.[value] ?? value)));
+    return h('div', { class: 'ac-field' }, label, select, page.help !== undefined && h('span', { class: 'ac-help' }, page.help));
+  }
+  const number = option.kind === 'number';
+  const input = h('input', { id, class: 'form-control', type: 'text', inputmode: number ? 'numeric' : undefined, placeholder: page.placeholder });
+  // A number's status line says what is wrong with what was typed.
+  return h('div', { class: 'ac-field' }, label, input, number && h('span', { id: `${id}-status`, class: 'status' }));
+}
+
+/** Binds one drawn option to the block; `doorsFollow` redraws the door list, whose per-door choices name the value for all doors. */
+function bind(store: Store, option: Drawn, doorsFollow: () => void): () => void {
+  const perDoor = option.doorLabel !== undefined;
+  switch (option.kind) {
+    case 'text':
+      return bindText(store, option.key);
+    case 'number':
+      return bindNumber(store, option.key, option);
+    case 'flag': {
+      const refresh = bindFlag(store, option.key);
+      if (perDoor) byId(idOf(option)).addEventListener('change', doorsFollow);
+      return refresh;
+    }
+    case 'choice': {
+      const { box } = option.page;
+      if (box !== undefined) {
+        // Ticked writes the value; unticked writes nothing, so the default applies.
+        const input = byId(idOf(option), HTMLInputElement);
+        input.addEventListener('change', () => store.set(setField(store.block, option.key, input.checked ? box : undefined)));
+        return () => (input.checked = getField(store.block, option.key) === box);
+      }
+      const select = byId(idOf(option), HTMLSelectElement);
+      select.addEventListener('change', () => {
+        store.set(setGlobalChoice(store.block, option, select.value));
+        if (perDoor) doorsFollow();
+      });
+      return () => (select.value = globalChoice(store.block, option));
+    }
+  }
+}
+
+/** Draws every option the page offers for all doors into its place and binds it; returns each one's refresh. */
+export function setUpOptions(store: Store, doorsFollow: () => void): (() => void)[] {
+  for (const [place, id] of Object.entries(PLACES)) {
+    fill(byId(id), ...DRAWN.filter((option) => option.page.place === place).map(field));
+  }
+  return DRAWN.map((option) => bind(store, option, doorsFollow));
+}

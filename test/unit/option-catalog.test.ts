@@ -1,0 +1,150 @@
+// The option catalog and config.schema.json (the Homebridge UI's form and the plugin catalog's) say the same of every
+// option: title, type, default, range or values, for all doors and per door; the form has no option the catalog lacks.
+import { readFileSync } from 'node:fs';
+
+import { describe, expect, it } from 'vitest';
+
+import { configSchema } from '../../src/config.js';
+import { OPTIONS } from '../../src/option-catalog.js';
+import type { ChoiceOption, OptionSpec } from '../../src/option-catalog.js';
+import { pageInfo } from '../../src/ui/page-info.js';
+
+type JsonField = Record<string, unknown> & {
+  title?: string;
+  type?: string;
+  description?: string;
+  properties?: Record<string, JsonField>;
+  items?: JsonField;
+  oneOf?: { title: string; enum: unknown[] }[];
+};
+type LayoutNode = string | (Record<string, unknown> & { key?: string; items?: LayoutNode[]; titleMap?: { name: string; value: unknown }[] });
+
+const form = JSON.parse(readFileSync(new URL('../../config.schema.json', import.meta.url), 'utf8')) as {
+  schema: { properties: Record<string, JsonField> };
+  layout: LayoutNode[];
+};
+const top = form.schema.properties;
+const perDoor = top.doors?.items?.properties ?? {};
+const options: readonly OptionSpec[] = OPTIONS;
+
+/** The top-level fields that are no option: the account, the webhook block, the door list and the id filters. */
+const NOT_OPTIONS = ['accessToken', 'baseUrl', 'webhook', 'doors', 'includeDeviceIds', 'excludeDeviceIds', 'includeDoorIds', 'excludeDoorIds'];
+/** A door entry's fields that are no option: which door, and its name in Home. */
+const DOOR_NOT_OPTIONS = ['id', 'name'];
+
+const layoutNodes = (nodes: LayoutNode[]): LayoutNode[] => nodes.flatMap((node) => [node, ...(typeof node === 'object' ? layoutNodes(node.items ?? []) : [])]);
+const choicesOf = (key: string) => layoutNodes(form.layout).find((node): node is Exclude<LayoutNode, string> => typeof node === 'object' && node.key === key)?.titleMap;
+
+const JSON_TYPE: Record<OptionSpec['kind'], string> = { flag: 'boolean', number: 'integer', choice: 'string', text: 'string' };
+
+/** What the form must say of an option, at the top level or in a door entry. */
+function expectedField(option: OptionSpec, where: 'top' | 'door'): Record<string, unknown> {
+  const title = where === 'door' ? (option.doorTitle ?? option.title) : option.title;
+  const base = { title, type: JSON_TYPE[option.kind] };
+  switch (option.kind) {
+    case 'flag':
+      // The form writes no default (issue 8 B); at the top level the description says it, per door the choices are on and off.
+      return where === 'top' ? { ...base, offByDefault: true } : { ...base, values: [true, false] };
+    case 'number':
+      // The minimum only (with a maximum the form draws a slider); the description gives the whole range.
+      return { ...base, minimum: option.min, maximum: undefined, saysRange: true, ...(where === 'top' && option.default !== undefined ? { placeholder: String(option.default) } : {}) };
+    case 'choice':
+      return { ...base, values: [...option.values].sort(), ...(option.valueTitles ? { valueTitles: option.valueTitles } : {}) };
+    case 'text':
+      return { ...base, default: option.default };
+  }
+}
+
+/** The same facts, read from the form's field. */
+function actualField(option: OptionSpec, field: JsonField | undefined, where: 'top' | 'door'): Record<string, unknown> {
+  if (field === undefined) return { missing: true };
+  const base = { title: field.title, type: field.type };
+  const values = field.oneOf?.map((choice) => choice.enum[0]);
+  switch (option.kind) {
+    case 'flag':
+      return where === 'top' ? { ...base, offByDefault: (field.description ?? '').includes('Off by default.') } : { ...base, values };
+    case 'number':
+      return {
+        ...base,
+        minimum: field.minimum,
+        maximum: field.maximum,
+        saysRange: (field.description ?? '').includes(`${option.min} to ${option.max}`),
+        ...(where === 'top' && option.default !== undefined ? { placeholder: field.placeholder } : {}),
+      };
+    case 'choice':
+      return {
+        ...base,
+        values: [...(values ?? [])].sort(),
+        ...(option.valueTitles ? { valueTitles: Object.fromEntries((field.oneOf ?? []).map((choice) => [choice.enum[0], choice.title])) } : {}),
+      };
+    case 'text':
+      return { ...base, default: field.default };
+  }
+}
+
+describe('the option catalog and config.schema.json', () => {
+  it('has every option for all doors in the form, with its title, type, default and range or values', () => {
+    for (const option of options.filter((o) => o.global)) {
+      expect({ key: option.key, field: actualField(option, top[option.key], 'top') }).toEqual({ key: option.key, field: expectedField(option, 'top') });
+    }
+  });
+
+  it('has every per-door option in the form\'s door entry, likewise, offered as a select whose first choice writes nothing', () => {
+    for (const option of options.filter((o) => o.perDoor)) {
+      expect({ key: option.key, field: actualField(option, perDoor[option.key], 'door') }).toEqual({ key: option.key, field: expectedField(option, 'door') });
+      if (option.kind !== 'number') {
+        expect({ key: option.key, first: choicesOf(`doors[].${option.key}`)?.[0]?.value }).toEqual({ key: option.key, first: null });
+      }
+    }
+  });
+
+  it('says which choice is the default: the form\'s first choice, which writes nothing, is named after it', () => {
+    for (const option of options.filter((o): o is ChoiceOption => o.global && o.kind === 'choice')) {
+      const choices = choicesOf(option.key) ?? [];
+      const first = choices[0];
+      const defaultValue = option.default === false ? option.booleans?.false : option.default;
+      // "Off (the default)" for the value "off" (titled "Off"); "All doors I can open (the default)" for "all".
+      const said = /^(.+) \(the default\)$/.exec(first?.name ?? '')?.[1];
+      const namesDefault = said !== undefined && choices.some((choice) => choice.value === defaultValue && choice.name.startsWith(said));
+      expect({ key: option.key, first: first?.value, namesDefault }).toEqual({ key: option.key, first: null, namesDefault: true });
+    }
+  });
+
+  it('keeps an option out of the form\'s top level or door entry where the catalog does not offer it', () => {
+    for (const option of options) {
+      // A door entry's name is its name in Home, not the platform's name in the log.
+      const inDoor = option.key in perDoor && !DOOR_NOT_OPTIONS.includes(option.key);
+      expect({ key: option.key, top: option.key in top, door: inDoor }).toEqual({ key: option.key, top: option.global, door: option.perDoor });
+    }
+  });
+
+  it('has no option in the form that the catalog lacks', () => {
+    const formOptions = Object.keys(top).filter((key) => !NOT_OPTIONS.includes(key));
+    expect(formOptions.sort()).toEqual(options.filter((o) => o.global).map((o) => o.key).sort());
+    const formDoorOptions = Object.keys(perDoor).filter((key) => !DOOR_NOT_OPTIONS.includes(key));
+    expect(formDoorOptions.sort()).toEqual(options.filter((o) => o.perDoor).map((o) => o.key).sort());
+    // And the parser reads exactly the catalog's options beside the fields that are none.
+    expect(Object.keys(configSchema.shape).filter((key) => !NOT_OPTIONS.includes(key)).sort()).toEqual(formOptions.sort());
+  });
+});
+
+describe('what the catalog gives the settings page', () => {
+  it('tells the page the same defaults as before the catalog', () => {
+    expect(pageInfo().defaults).toEqual({
+      name: 'Access Control',
+      pollInterval: 15,
+      transitionTimeout: 60,
+      lowBatteryThreshold: 20,
+      includeDoors: 'all',
+      readOnly: false,
+      automationSwitch: false,
+      leftOpenSensor: false,
+      contactSensor: false,
+      hideBattery: false,
+      accessAlert: false,
+      accessAlertDuration: 30,
+      'webhook.headerName': 'X-Service-API-Key',
+      'webhook.reconcileInterval': 300,
+    });
+  });
+});
