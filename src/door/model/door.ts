@@ -1,24 +1,15 @@
 // One door apart from HomeKit: what it does (state machine, event order), whether it can be trusted, its times and its
 // name. The HomeKit face (door/garage-door.ts) shows what this decides; nothing here knows of Homebridge or HAP.
 import type { Device, Door, DoorState } from '../../client/types.js';
-import { ACCOUNT_RENAME_QUIET_WINDOW_MS, ACCOUNT_RENAMES_BEFORE_QUIET } from '../../settings.js';
 import { oneLine } from '../../util/log-text.js';
 import type { DoorContext } from '../context.js';
-import { homeKitName } from '../homekit-name.js';
 import { DoorAvailability } from './availability.js';
 import { EventOrder } from './event-order.js';
-import { cleanCachedNames, describeSource, fallbackDoorName, shownName } from './naming.js';
-import { RenameRate } from './rename-rate.js';
+import type { DoorLog } from './log.js';
+import { DoorNames } from './naming.js';
 import { DoorStateMachine } from './state-machine.js';
 import type { ReportOutcome, ShownState } from './state-machine.js';
 import { DoorTimings } from './timings.js';
-
-/** Where a door's lines go; Homebridge's logger is one. */
-export interface DoorLog {
-  info(message: string): void;
-  warn(message: string): void;
-  debug(message: string): void;
-}
 
 /** What of the door's settings the model decides with. */
 export interface DoorModelOptions {
@@ -50,11 +41,9 @@ export class DoorModel {
   private readonly eventOrder = new EventOrder();
   private readonly availability = new DoorAvailability();
   private readonly timings: DoorTimings;
-  /** How often the account renames the door: a name that keeps changing is followed quietly. */
-  private readonly accountRenames = new RenameRate(ACCOUNT_RENAMES_BEFORE_QUIET, ACCOUNT_RENAME_QUIET_WINDOW_MS);
+  /** Which name the door shows, and what each rename means. */
+  private readonly names: DoorNames;
   private unknownStateLogged = false;
-  /** The cached name before this version's rules cleaned it, for start(). */
-  private readonly cachedName: string;
   /** The door's number on its controller, for webhooks that name doors by number (door1_open). */
   entityNumber: number | undefined;
 
@@ -69,8 +58,7 @@ export class DoorModel {
     this.machine = new DoorStateMachine(context.state, missed);
     this.rememberMissed();
     this.timings = new DoorTimings(context.state === 'OPEN' ? deps.now() : undefined);
-    this.cachedName = context.name;
-    cleanCachedNames(context);
+    this.names = new DoorNames(context, deps);
   }
 
   /**
@@ -78,14 +66,7 @@ export class DoorModel {
    * set, changed or removed in the plugin settings since the last start is shown, with one line.
    */
   start(): void {
-    const context = this.context;
-    if (context.name !== this.cachedName) {
-      this.deps.onRename(this.cachedName, context.name);
-    }
-    const before = this.showName();
-    if (before !== undefined) {
-      this.deps.log.info(`${before} is now named ${context.name}, from ${describeSource(shownName(context, this.deps.options?.name).source)}.`);
-    }
+    this.names.start();
   }
 
   get doorId(): string {
@@ -142,7 +123,7 @@ export class DoorModel {
   /** What a successful sync says of the door besides its state: its controller, name, active flags and times. */
   learn(door: Door, device: Device): void {
     this.context.deviceId = device.id;
-    this.followAccountName(door);
+    this.names.followAccount(door);
     this.setActive(device.active, door.active);
     this.entityNumber = door.entityNumber;
     this.timings.learn(door, device);
@@ -255,6 +236,16 @@ export class DoorModel {
     }
   }
 
+  /** See DoorNames.cacheSnapshot: the cached record as text, without the names while they keep changing in the account. */
+  cacheSnapshot(): string {
+    return this.names.cacheSnapshot();
+  }
+
+  /** See DoorNames.renamedInHome: true when the accessory cache must be written. */
+  renamedInHome(value: string): boolean {
+    return this.names.renamedInHome(value);
+  }
+
   private setActive(deviceActive: boolean, doorActive: boolean): void {
     const change = this.availability.setActive(deviceActive, doorActive);
     if (change === 'door-inactive' || change === 'controller-inactive') {
@@ -265,97 +256,6 @@ export class DoorModel {
     }
   }
 
-  /**
-   * Takes the door's name in the account from a sync. A rename there renames the door in HomeKit unless the user named
-   * it in the plugin settings or the Home app; either way one line says so, once per rename in the account.
-   */
-  private followAccountName(door: Door): void {
-    const context = this.context;
-    const accountName = homeKitName(door.name, fallbackDoorName(door.id));
-    const previous = context.accountName;
-    const nowMs = this.deps.now();
-    this.accountRenames.settle(nowMs);
-    if (previous === accountName) {
-      return;
-    }
-    context.accountName = accountName;
-    const before = this.showName();
-    if (previous === undefined) {
-      // A cache of an older version learns the account's name; a settings name removed meanwhile gives way to it now.
-      if (before !== undefined) {
-        this.deps.log.info(`${before} is now named ${context.name}, from ${describeSource(shownName(context, this.deps.options?.name).source)}.`);
-      }
-      return;
-    }
-    const verdict = this.accountRenames.record(nowMs);
-    const say = (line: string) => (verdict === 'say' ? this.deps.log.info(line) : this.deps.log.debug(line));
-    if (before !== undefined) {
-      say(`${before} was renamed ${context.name} in the account; renamed in Home.`);
-    } else {
-      const { source } = shownName(context, this.deps.options?.name);
-      say(`${context.name} was renamed ${accountName} in the account; it keeps the name given in ${describeSource(source)}.`);
-    }
-    if (verdict === 'goes-quiet') {
-      this.deps.log.info(`${context.name}'s name keeps changing in the account; further renames are logged at debug level.`);
-    }
-  }
-
-  /**
-   * The cached context as text, for the platform to tell whether the accessory cache needs writing. While the door's
-   * name keeps changing in the account, its names are left out (HomeKit follows them, the SD card is spared): they reach
-   * the cache with the next write for another reason, or once the name has held (the text then differs again).
-   */
-  cacheSnapshot(): string {
-    const context = this.context;
-    if (!this.accountRenames.quiet) {
-      return JSON.stringify(context);
-    }
-    return JSON.stringify({ ...context, name: undefined, accountName: undefined, homeName: undefined });
-  }
-
-  /**
-   * The user renamed the door in the Home app to `value`. The name is the user's from now on, kept across renames in the
-   * account and restarts; renaming it back to the account's name in Home makes it follow the account again. True when
-   * the accessory cache must be written; false when nothing is new (Home wrote back the name it was shown).
-   */
-  renamedInHome(value: string): boolean {
-    const context = this.context;
-    const name = homeKitName(value, '');
-    const accountName = context.accountName ?? context.name;
-    if (name === '' || name === context.homeName || (context.homeName === undefined && name === context.name)) {
-      return false;
-    }
-    const before = context.name;
-    if (name === accountName) {
-      delete context.homeName;
-      this.deps.log.info(`${before} was renamed ${name} in the Home app, its name in the account: it follows the account's name again.`);
-    } else {
-      context.homeName = name;
-      this.deps.log.info(`${before} was renamed ${name} in the Home app; the plugin keeps that name.`);
-    }
-    this.showName();
-    return true;
-  }
-
-  /**
-   * Shows the name the door should have now (see shownName), when it differs from the one shown: the face is told, and
-   * the name it had then returned; undefined when nothing changed. Without a readable config the names stay.
-   */
-  private showName(): string | undefined {
-    const options = this.deps.options;
-    const context = this.context;
-    if (!options) {
-      return undefined;
-    }
-    const before = context.name;
-    const { name } = shownName(context, options.name);
-    if (name === before) {
-      return undefined;
-    }
-    context.name = name;
-    this.deps.onRename(before, name);
-    return before;
-  }
 }
 
 function describe(state: DoorState): string {
