@@ -13,7 +13,7 @@ import { parseConfig } from './config.js';
 import type { PluginConfig } from './config.js';
 import { doorOptions } from './door/options.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
-import { RealtimeUpdates } from './webhook/realtime.js';
+import { RealtimeUpdates } from './sync/realtime.js';
 import { nextSyncDelayMs } from './sync/schedule.js';
 import { WhoMovedIt } from './sync/who-moved-it.js';
 import { ACTIVE_POLL_INTERVAL_MS } from './settings.js';

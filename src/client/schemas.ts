@@ -1,6 +1,7 @@
 // zod schemas for the service's answers, liberal where the contract says "not shown": unknown fields pass, odd values fall back.
 import { z } from 'zod';
 
+import { fallbackDoorName } from '../door/model/naming.js';
 import type { Account, Device, Door, ToggleEvent } from './types.js';
 
 /** Ids are strings in the contract; a numeric id is accepted and read as text. */
@@ -49,17 +50,6 @@ function stateText(raw: unknown): string | undefined {
   } catch {
     return '(a value too deeply nested to show)';
   }
-}
-
-/** Characters of a door id the fallback name shows. */
-const FALLBACK_ID_CHARACTERS = 8;
-
-/**
- * The name of a door the service sent without one (or whose name leaves nothing HomeKit accepts). Cut between
- * characters: half of an emoji's surrogate pair in an odd id would be text no font shows and no JSON parser takes back.
- */
-export function fallbackDoorName(doorId: string): string {
-  return `Door ${Array.from(doorId).slice(0, FALLBACK_ID_CHARACTERS).join('')}`;
 }
 
 function toDoor(raw: z.output<typeof doorSchema>): Door {

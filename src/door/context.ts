@@ -4,7 +4,7 @@ import type { DoorState } from '../client/types.js';
 export interface DoorContext {
   doorId: string;
   deviceId: string;
-  /** The name shown in HomeKit and the log (see door-name.ts for which one wins). */
+  /** The name shown in HomeKit and the log (see model/naming.ts for which one wins). */
   name: string;
   /** The door's name in the account at the last sync, cleaned for HomeKit; absent in caches of older versions until the first sync. */
   accountName?: string;

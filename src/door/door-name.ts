@@ -1,38 +1,8 @@
-// Which name a door shows: the one the user chose (plugin settings, then Home app), else the account's; and where it goes.
+// Where a door's name goes in HomeKit: the ConfiguredName of its services and the names of its extras (which name: model/naming.ts).
 import type { Characteristic, HAP, PlatformAccessory, Service, WithUUID } from 'homebridge';
 
-import type { DoorContext } from './context.js';
-import { EXTRA_NAME_SUFFIXES, extraName, homeKitName } from './homekit-name.js';
+import { EXTRA_NAME_SUFFIXES, extraName } from './homekit-name.js';
 import type { ExtraSubtype } from './homekit-name.js';
-
-/** Who chose the name a door shows. */
-export type NameSource = 'settings' | 'home' | 'account';
-
-export interface ShownName {
-  name: string;
-  source: NameSource;
-}
-
-/**
- * The name a door should show now. The plugin never overwrites a name the user chose: the settings' "Name in Home" wins,
- * then a name given in the Home app; otherwise the door follows its name in the account.
- */
-export function shownName(context: DoorContext, settingsName: string | undefined): ShownName {
-  // A cache of an older version has no account name until the first sync; its shown name was the account's when added.
-  const accountName = context.accountName ?? context.name;
-  if (settingsName !== undefined) {
-    return { name: homeKitName(settingsName, accountName), source: 'settings' };
-  }
-  if (context.homeName !== undefined) {
-    return { name: context.homeName, source: 'home' };
-  }
-  return { name: accountName, source: 'account' };
-}
-
-/** Where a name the plugin kept comes from, for the log. */
-export function describeSource(source: NameSource): string {
-  return source === 'settings' ? 'the plugin settings' : source === 'home' ? 'the Home app' : 'the account';
-}
 
 /**
  * The GarageDoorOpener's ConfiguredName: the name iOS 16 and later show for a service and write when the user renames it

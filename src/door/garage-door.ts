@@ -1,31 +1,21 @@
-// One door as a HomeKit garage door: shows what the door is really doing and turns Home's target changes into toggles.
+// One door's HomeKit face: shows what the door model (model/door.ts) decides as a garage door, and turns Home's target
+// changes into toggles, one at a time.
 import type { API, Characteristic, CharacteristicValue, Logging, PlatformAccessory, Service } from 'homebridge';
 
 import { ServiceError, ToggleRejectedError } from '../client/errors.js';
 import type { Device, Door, DoorState } from '../client/types.js';
 import { SYSTEM_CLOCK } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
-import { DoorStateMachine } from './state-machine.js';
-import type { ReportOutcome, ShownState } from './state-machine.js';
+import { DoorModel, whatToShow } from './model/door.js';
+import type { ReportOutcome, ShownState } from './model/state-machine.js';
 import type { DoorOptions } from './options.js';
-import { homeKitName, homeKitSerial, homeKitVersion } from './homekit-name.js';
+import { homeKitSerial, homeKitVersion } from './homekit-name.js';
 import { oneLine } from '../util/log-text.js';
-import {
-  ACCESSORY_MANUFACTURER,
-  ACCESSORY_MODEL,
-  ACCOUNT_RENAME_QUIET_WINDOW_MS,
-  ACCOUNT_RENAMES_BEFORE_QUIET,
-  COMMAND_START_DEADLINE_MS,
-  DEFAULT_LEFT_OPEN_AFTER_S,
-  HAP_WRITE_ANSWER_MS,
-} from '../settings.js';
-import { EventOrder } from '../webhook/event-order.js';
+import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL, COMMAND_START_DEADLINE_MS, HAP_WRITE_ANSWER_MS } from '../settings.js';
 import { DoorBattery } from './battery.js';
 import { DoorExtras } from './extras.js';
 import type { DoorContext } from './context.js';
-import { configuredNameOf, describeSource, renameDerivedServices, shownName } from './door-name.js';
-import { fallbackDoorName } from '../client/schemas.js';
-import { RenameRate } from './rename-rate.js';
+import { configuredNameOf, renameDerivedServices } from './door-name.js';
 
 export interface DoorAccessoryDeps {
   api: API;
@@ -53,29 +43,15 @@ interface WaitingCommand {
 
 export class GarageDoorAccessory {
   private readonly service: Service;
-  private readonly machine: DoorStateMachine;
+  /** What the door does and is called, decided apart from HomeKit; this class only shows it. */
+  private readonly model: DoorModel;
   private battery: DoorBattery | undefined;
   /** Commands to one door run one after another, never overlapping; only the latest wish waits its turn. */
   private commandRunning = false;
   private waiting: WaitingCommand | undefined;
-  private accountReadable = true;
-  private deviceActive = true;
-  private doorActive = true;
-  private unknownStateLogged = false;
-  /** Which webhook events and syncs are too old to apply. */
-  private readonly eventOrder = new EventOrder();
-  /** The door's number on its controller, for webhooks that name doors by number (door1_open). */
-  entityNumber: number | undefined;
-  /** Since when the door is known to be open (local time); counted from the plugin's start for a door open then. */
-  private openSinceMs: number | undefined;
-  /** The controller's own "door open" alert time, seconds. */
-  private deviceAlertS: number | undefined;
-  private autoCloseDelayS: number | undefined;
   private readonly extras: DoorExtras;
   /** The GarageDoorOpener's ConfiguredName: the Home app writes it when the user renames the door there. */
   private readonly configuredName: Characteristic;
-  /** How often the account renames the door: a name that keeps changing is followed quietly. */
-  private readonly accountRenames = new RenameRate(ACCOUNT_RENAMES_BEFORE_QUIET, ACCOUNT_RENAME_QUIET_WINDOW_MS);
 
   constructor(
     private readonly deps: DoorAccessoryDeps,
@@ -83,14 +59,14 @@ export class GarageDoorAccessory {
   ) {
     const { Service: S, Characteristic: C } = deps.api.hap;
     const context = accessory.context;
-    // An older cache, or a value in it that is bad or already reached, holds no obstruction: off rather than on forever.
-    const cachedMissed = context.missedTarget;
-    const missed = (cachedMissed === 'OPEN' || cachedMissed === 'CLOSED') && cachedMissed !== context.state ? cachedMissed : undefined;
-    this.machine = new DoorStateMachine(context.state, missed);
-    this.rememberMissed();
-    this.openSinceMs = context.state === 'OPEN' ? deps.now() : undefined;
-    const cachedName = context.name;
-    cleanCachedNames(context);
+    // First: the model cleans the cached names, which the services below are created with.
+    this.model = new DoorModel(context, {
+      log: deps.log,
+      now: deps.now,
+      transitionTimeoutMs: deps.transitionTimeoutMs,
+      options: deps.options,
+      onRename: (before, name) => this.applyName(before, name),
+    });
 
     accessory
       .getService(S.AccessoryInformation)
@@ -115,11 +91,11 @@ export class GarageDoorAccessory {
       DoorBattery.remove(deps.api, accessory);
     }
     this.extras = new DoorExtras(deps.api, accessory, context.name, deps.options, {
-      target: () => this.machine.target,
-      reported: () => this.machine.reported,
-      isLeftOpen: () => this.leftOpenDueInMs() === 0,
+      target: () => this.model.target,
+      reported: () => this.model.reported,
+      isLeftOpen: () => this.model.leftOpenDueInMs() === 0,
       leftOpenDueInMs: () => {
-        const dueInMs = this.leftOpenDueInMs();
+        const dueInMs = this.model.leftOpenDueInMs();
         // 0 means due already: nothing left to wait for.
         return dueInMs === 0 ? undefined : dueInMs;
       },
@@ -130,21 +106,14 @@ export class GarageDoorAccessory {
       clock: deps.clock ?? SYSTEM_CLOCK,
       name: () => this.name,
     });
-    // A cached name the rules of this version cut or cleaned: HomeKit gets the clean one too, extras included.
-    if (context.name !== cachedName) {
-      this.applyName(cachedName, context.name);
-    }
-    // A name set, changed or removed in the plugin settings since the last start.
-    const before = this.showName();
-    if (before !== undefined) {
-      deps.log.info(`${before} is now named ${context.name}, from ${describeSource(shownName(context, deps.options?.name).source)}.`);
-    }
+    // Names the cache or the settings changed since the last start reach HomeKit, extras included.
+    this.model.start();
     this.push();
   }
 
   /** When the door, still open, is expected to close by itself (auto-close), in local time. */
   get expectedAutoCloseAtMs(): number | undefined {
-    return this.autoCloseDelayS && this.openSinceMs !== undefined ? this.openSinceMs + this.autoCloseDelayS * 1000 : undefined;
+    return this.model.expectedAutoCloseAtMs;
   }
 
   /** Stops the door's timers (Homebridge is shutting down or the door leaves HomeKit). */
@@ -157,15 +126,6 @@ export class GarageDoorAccessory {
     return this.extras.alertAccess();
   }
 
-  /** 0 once the door has stood open past its alert time, the time left before that while open, undefined when closed. */
-  private leftOpenDueInMs(): number | undefined {
-    if (this.machine.reported !== 'OPEN' || this.openSinceMs === undefined) {
-      return undefined;
-    }
-    const alertS = this.deps.options?.leftOpenAfterS ?? (this.deviceAlertS && this.deviceAlertS > 0 ? this.deviceAlertS : DEFAULT_LEFT_OPEN_AFTER_S);
-    return Math.max(0, this.openSinceMs + alertS * 1000 - this.deps.now());
-  }
-
   get doorId(): string {
     return this.accessory.context.doorId;
   }
@@ -174,17 +134,22 @@ export class GarageDoorAccessory {
     return this.accessory.context.name;
   }
 
+  /** The door's number on its controller, for webhooks that name doors by number (door1_open). */
+  get entityNumber(): number | undefined {
+    return this.model.entityNumber;
+  }
+
   get isMoving(): boolean {
-    return this.machine.isMoving;
+    return this.model.isMoving;
   }
 
   /** Home shows "No Response" while this is false, rather than a state that may be stale. */
   get available(): boolean {
-    return this.accountReadable && this.deviceActive && this.doorActive;
+    return this.model.available;
   }
 
   setAccountReadable(readable: boolean): void {
-    this.accountReadable = readable;
+    this.model.setAccountReadable(readable);
   }
 
   /**
@@ -193,30 +158,13 @@ export class GarageDoorAccessory {
    */
   update(door: Door, device: Device, syncSentMs: number = this.deps.now()): ReportOutcome | undefined {
     const { Characteristic: C } = this.deps.api.hap;
-    this.accessory.context.deviceId = device.id;
-    this.followAccountName(door);
-    this.setActive(device.active, door.active);
-    this.entityNumber = door.entityNumber;
-    this.deviceAlertS = device.timeBeforeDoorOpenAlert;
-    this.autoCloseDelayS = door.autoCloseEnabled && door.autoCloseDelay > 0 ? door.autoCloseDelay : undefined;
+    this.model.learn(door, device);
     const version = homeKitVersion(device.softwareVersion);
     if (version) {
       this.accessory.getService(this.deps.api.hap.Service.AccessoryInformation)?.updateCharacteristic(C.FirmwareRevision, version);
     }
     this.updateBattery(door);
-
-    if (door.state === null) {
-      if (!this.unknownStateLogged) {
-        this.unknownStateLogged = true;
-        this.deps.log.warn(`${this.name}: the service reported an unknown state "${oneLine(door.rawState ?? '')}"; keeping the last known state (${this.machine.reported}).`);
-      }
-      return undefined;
-    }
-    this.unknownStateLogged = false;
-    if (this.eventOrder.outdates(syncSentMs)) {
-      return undefined;
-    }
-    return this.applyState(door.state, 'changed outside HomeKit');
+    return this.show(this.model.reportPolled(door, syncSentMs));
   }
 
   /**
@@ -224,153 +172,41 @@ export class GarageDoorAccessory {
    * Returns 'stale' when the event is older than one already applied (webhooks can arrive out of order).
    */
   applyEvent(state: DoorState, occurredAtMs: number | undefined, who: string): ReportOutcome | 'stale' {
-    if (!this.eventOrder.admit(occurredAtMs, this.deps.now())) {
-      return 'stale';
-    }
-    return this.applyState(state, who);
+    return this.show(this.model.applyEvent(state, occurredAtMs, who));
   }
 
-  private applyState(state: DoorState, cause: string): ReportOutcome {
-    const before = this.machine.target;
-    const wasReported = this.machine.reported;
-    const outcome = this.machine.report(state, this.deps.now());
-    this.accessory.context.state = this.machine.reported;
-    this.rememberMissed();
-    if (state !== wasReported) {
-      this.openSinceMs = state === 'OPEN' ? this.deps.now() : undefined;
+  /** Shows what a reported state meant: Home's state when it changed; the sensors, which follow the reported state, always. */
+  private show<T extends ReportOutcome | 'stale' | undefined>(outcome: T): T {
+    if (outcome === undefined || outcome === 'stale') {
+      return outcome;
     }
-    switch (outcome) {
-      case 'changed':
-        this.deps.log.info(`${this.name} is now ${describe(state)} (${cause}).`);
-        break;
-      case 'arrived':
-        this.deps.log.info(`${this.name} is ${describe(state)}.`);
-        break;
-      case 'timed-out':
-        this.warnTimedOut(before);
-        break;
-      case 'moving':
-      case 'unchanged':
-        // The door may have moved under a movement Home still shows; the sensors follow what it reports.
-        this.extras.update();
-        return outcome;
+    if (whatToShow(outcome) === 'all') {
+      this.push();
+    } else {
+      // The door may have moved under a movement Home still shows; the sensors follow what it reports.
+      this.extras.update();
     }
-    this.push();
     return outcome;
   }
 
-  private setActive(deviceActive: boolean, doorActive: boolean): void {
-    const wasActive = this.deviceActive && this.doorActive;
-    this.deviceActive = deviceActive;
-    this.doorActive = doorActive;
-    const active = deviceActive && doorActive;
-    if (wasActive && !active) {
-      const what = deviceActive ? 'the door' : 'its controller';
-      this.deps.log.warn(`${this.name} shows No Response: the service reports ${what} as inactive.`);
-    } else if (!wasActive && active) {
-      this.deps.log.info(`${this.name} is active again.`);
-    }
-  }
-
-  /**
-   * Takes the door's name in the account from a sync. A rename there renames the door in HomeKit unless the user named
-   * it in the plugin settings or the Home app; either way one line says so, once per rename in the account.
-   */
-  private followAccountName(door: Door): void {
-    const context = this.accessory.context;
-    const accountName = homeKitName(door.name, fallbackDoorName(door.id));
-    const previous = context.accountName;
-    const nowMs = this.deps.now();
-    this.accountRenames.settle(nowMs);
-    if (previous === accountName) {
-      return;
-    }
-    context.accountName = accountName;
-    const before = this.showName();
-    if (previous === undefined) {
-      // A cache of an older version learns the account's name; a settings name removed meanwhile gives way to it now.
-      if (before !== undefined) {
-        this.deps.log.info(`${before} is now named ${context.name}, from ${describeSource(shownName(context, this.deps.options?.name).source)}.`);
-      }
-      return;
-    }
-    const verdict = this.accountRenames.record(nowMs);
-    const say = (line: string) => (verdict === 'say' ? this.deps.log.info(line) : this.deps.log.debug(line));
-    if (before !== undefined) {
-      say(`${before} was renamed ${context.name} in the account; renamed in Home.`);
-    } else {
-      const { source } = shownName(context, this.deps.options?.name);
-      say(`${context.name} was renamed ${accountName} in the account; it keeps the name given in ${describeSource(source)}.`);
-    }
-    if (verdict === 'goes-quiet') {
-      this.deps.log.info(`${context.name}'s name keeps changing in the account; further renames are logged at debug level.`);
-    }
-  }
-
-  /**
-   * The cached context as text, for the platform to tell whether the accessory cache needs writing. While the door's
-   * name keeps changing in the account, its names are left out (HomeKit follows them, the SD card is spared): they reach
-   * the cache with the next write for another reason, or once the name has held (the text then differs again).
-   */
+  /** See DoorModel.cacheSnapshot: the cached context as text, without the names while they keep changing in the account. */
   cacheSnapshot(): string {
-    const context = this.accessory.context;
-    if (!this.accountRenames.quiet) {
-      return JSON.stringify(context);
-    }
-    return JSON.stringify({ ...context, name: undefined, accountName: undefined, homeName: undefined });
+    return this.model.cacheSnapshot();
   }
 
   /**
-   * A controller wrote the GarageDoorOpener's ConfiguredName: the user renamed the door in the Home app. The name is the
-   * user's from now on, kept across renames in the account and restarts; renaming it back to the account's name in Home
-   * makes it follow the account again. The plugin's own updates never come here (updateValue runs no set handler).
+   * A controller wrote the GarageDoorOpener's ConfiguredName: the user renamed the door in the Home app (the model
+   * decides what that means). The plugin's own updates never come here (updateValue runs no set handler).
    */
   private renamedInHome(value: CharacteristicValue): void {
-    if (typeof value !== 'string') {
-      return;
+    if (typeof value === 'string' && this.model.renamedInHome(value)) {
+      this.deps.api.updatePlatformAccessories([this.accessory]);
     }
-    const context = this.accessory.context;
-    const name = homeKitName(value, '');
-    const accountName = context.accountName ?? context.name;
-    if (name === '' || name === context.homeName || (context.homeName === undefined && name === context.name)) {
-      return; // Nothing new: Home wrote back the name it was shown.
-    }
-    const before = context.name;
-    if (name === accountName) {
-      delete context.homeName;
-      this.deps.log.info(`${before} was renamed ${name} in the Home app, its name in the account: it follows the account's name again.`);
-    } else {
-      context.homeName = name;
-      this.deps.log.info(`${before} was renamed ${name} in the Home app; the plugin keeps that name.`);
-    }
-    this.showName();
-    this.deps.api.updatePlatformAccessories([this.accessory]);
-  }
-
-  /**
-   * Shows the name the door should have now (see shownName) everywhere HomeKit and the log see it, when it differs from
-   * the one shown; returns the name it had then, undefined when nothing changed. Without a readable config the names stay.
-   */
-  private showName(): string | undefined {
-    const options = this.deps.options;
-    const context = this.accessory.context;
-    if (!options) {
-      return undefined;
-    }
-    const before = context.name;
-    const { name } = shownName(context, options.name);
-    if (name === before) {
-      return undefined;
-    }
-    this.applyName(before, name);
-    return before;
   }
 
   /** Shows `name` instead of `before` wherever HomeKit reads the door's name, its extras' names included. */
   private applyName(before: string, name: string): void {
     const { Characteristic: C, Service: S } = this.deps.api.hap;
-    const context = this.accessory.context;
-    context.name = name;
     // Homebridge keeps displayName in its cache; AccessoryInformation's Name is what a controller reads when it adds the door.
     this.accessory.updateDisplayName(name);
     this.accessory.getService(S.AccessoryInformation)?.updateCharacteristic(C.Name, name);
@@ -384,29 +220,8 @@ export class GarageDoorAccessory {
 
   /** Ends a movement that took too long, also when syncs fail. */
   tick(): void {
-    const before = this.machine.target;
-    if (this.machine.expire(this.deps.now())) {
-      this.rememberMissed();
-      this.warnTimedOut(before);
+    if (this.model.tick()) {
       this.push();
-    }
-  }
-
-  private warnTimedOut(target: DoorState): void {
-    const seconds = Math.round(this.deps.transitionTimeoutMs / 1000);
-    this.deps.log.warn(
-      `${this.name} did not report ${describe(target)} within ${seconds} s; showing its last reported state (${describe(this.machine.reported)}) ` +
-        `and an obstruction until it reports ${describe(target)} or gets a new command.`,
-    );
-  }
-
-  /** The accessory cache keeps the obstruction, so a restart brings it back as it was and the first sync decides as any sync. */
-  private rememberMissed(): void {
-    const missed = this.machine.missedTarget;
-    if (missed === undefined) {
-      delete this.accessory.context.missedTarget;
-    } else {
-      this.accessory.context.missedTarget = missed;
     }
   }
 
@@ -468,15 +283,14 @@ export class GarageDoorAccessory {
   private async command(wanted: DoorState, arrivedMs: number): Promise<void> {
     const { HapStatusError, HAPStatus } = this.deps.api.hap;
     // Any command ends an obstruction: every path below pushes the new state.
-    this.machine.clearMissed();
-    this.rememberMissed();
+    this.model.commandArrived();
     if (this.deps.options?.readOnly) {
       this.deps.log.warn(`${this.name} is read-only in the plugin settings; the command to ${verb(wanted)} it was not sent.`);
       setImmediate(() => this.push());
       throw new HapStatusError(HAPStatus.INSUFFICIENT_PRIVILEGES);
     }
-    if (this.machine.isAlready(wanted)) {
-      const where = this.machine.isMoving ? (wanted === 'OPEN' ? 'opening' : 'closing') : describe(wanted);
+    if (this.model.isAlready(wanted)) {
+      const where = this.model.isMoving ? (wanted === 'OPEN' ? 'opening' : 'closing') : describe(wanted);
       this.deps.log.info(`${this.name} is already ${where}; nothing sent.`);
       // Home set the target already; make sure the shown state agrees.
       this.push();
@@ -505,7 +319,7 @@ export class GarageDoorAccessory {
       }
       throw new HapStatusError(HAPStatus.SERVICE_COMMUNICATION_FAILURE);
     }
-    this.machine.startMovement(wanted, this.deps.now(), this.deps.transitionTimeoutMs);
+    this.model.startMovement(wanted);
     this.push();
     this.deps.onCommandAccepted();
   }
@@ -517,7 +331,7 @@ export class GarageDoorAccessory {
       `${this.name} may still ${verb(wanted)}: ${error.message}, and it may act on the command yet. It is shown ${wanted === 'OPEN' ? 'opening' : 'closing'}, ` +
         `and no other command is sent to it until it reports where it is (at most ${seconds}).`,
     );
-    this.machine.startMovement(wanted, this.deps.now(), this.deps.transitionTimeoutMs, true);
+    this.model.startMovement(wanted, true);
     this.push();
     // Sync soon and often: the quickest way to learn whether the door moves.
     this.deps.onCommandAccepted();
@@ -525,7 +339,7 @@ export class GarageDoorAccessory {
 
   /** A second toggle behind one with no answer could be the pulse that stops or reverses the door: refuse it. */
   private refuseWhileUnconfirmed(wanted: DoorState): void {
-    const held = this.machine.unconfirmedMovement(this.deps.now());
+    const held = this.model.unconfirmedMovement();
     if (!held) {
       return;
     }
@@ -554,16 +368,16 @@ export class GarageDoorAccessory {
       OPENING: CurrentDoorState.OPENING,
       CLOSING: CurrentDoorState.CLOSING,
     };
-    return byState[this.machine.shown];
+    return byState[this.model.shown];
   }
 
   private obstructionDetected(): boolean {
-    return this.machine.missedTarget !== undefined;
+    return this.model.missedTarget !== undefined;
   }
 
   private targetDoorState(): number {
     const { TargetDoorState } = this.deps.api.hap.Characteristic;
-    return this.machine.target === 'OPEN' ? TargetDoorState.OPEN : TargetDoorState.CLOSED;
+    return this.model.target === 'OPEN' ? TargetDoorState.OPEN : TargetDoorState.CLOSED;
   }
 
   /** Target first: Home shows "Opening..." forever when it sees the current state change before the target. */
@@ -599,24 +413,4 @@ function explain(error: unknown): string {
     return error.message;
   }
   return error instanceof Error ? error.message : String(error);
-}
-
-/**
- * Cached names pass the rule of names from the account and the Home app: an older version or an edited cache may hold a
- * name of any length or text, which HAP-NodeJS would quote whole into the log. One that leaves nothing is dropped.
- */
-function cleanCachedNames(context: DoorContext): void {
-  const accountName = typeof context.accountName === 'string' ? homeKitName(context.accountName, '') : '';
-  if (accountName === '') {
-    delete context.accountName;
-  } else {
-    context.accountName = accountName;
-  }
-  const homeName = typeof context.homeName === 'string' ? homeKitName(context.homeName, '') : '';
-  if (homeName === '') {
-    delete context.homeName;
-  } else {
-    context.homeName = homeName;
-  }
-  context.name = homeKitName(context.name, context.accountName ?? fallbackDoorName(context.doorId));
 }

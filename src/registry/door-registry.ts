@@ -3,12 +3,11 @@
 import type { API, Logging, PlatformAccessory } from 'homebridge';
 
 import type { Account, Device, Door, DoorState } from '../client/types.js';
-import { fallbackDoorName } from '../client/schemas.js';
+import { fallbackDoorName, shownName } from '../door/model/naming.js';
 import type { PluginConfig } from '../config.js';
 import type { DoorContext } from '../door/context.js';
 import type { DuplicateDoor } from '../door/duplicates.js';
 import { isDoorContext } from '../door/context.js';
-import { shownName } from '../door/door-name.js';
 import type { GarageDoorAccessory } from '../door/garage-door.js';
 import { homeKitName } from '../door/homekit-name.js';
 import { doorOptions } from '../door/options.js';

@@ -174,7 +174,7 @@ describe('a burst of webhooks', () => {
       expect(applications.size).toBe(EVENTS);
       expect([...applications.values()].every((count) => count === 1)).toBe(true);
       for (const [doorId, state] of lastStates(events)) {
-        expect({ doorId, state: doors.get(doorId)?.machine.reported }).toEqual({ doorId, state });
+        expect({ doorId, state: doors.get(doorId)?.model.reported }).toEqual({ doorId, state });
       }
       expect(realtime.flowing).toBe(true);
       expect(log.counts.error).toBe(0);

@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 
 import { parseSync } from '../../src/client/schemas.js';
 import type { DoorState } from '../../src/client/types.js';
-import type { ReportOutcome } from '../../src/door/state-machine.js';
+import type { ReportOutcome } from '../../src/door/model/state-machine.js';
 import { IncidentLog } from '../../src/util/incident-log.js';
 import { RecentIds } from '../../src/util/recent-ids.js';
 import { ACTIVE_POLL_INTERVAL_MS, BACKOFF_JITTER_RATIO, MAX_BACKOFF_MS, WEBHOOK_MISS_WARN_INTERVAL_MS, WEBHOOK_SEEN_IDS_MAX } from '../../src/settings.js';
@@ -134,8 +134,8 @@ describe('a long run on a simulated clock', () => {
 
       // Now and then HomeKit asks for a movement, which arrives or times out.
       const door = doorList[d];
-      if (door && !door.machine.isMoving && random() < 0.02) {
-        door.machine.startMovement(door.machine.reported === 'OPEN' ? 'CLOSED' : 'OPEN', clock.now, 60_000);
+      if (door && !door.model.isMoving && random() < 0.02) {
+        door.model.startMovement(door.model.reported === 'OPEN' ? 'CLOSED' : 'OPEN');
       }
 
       // The poll.
@@ -159,7 +159,7 @@ describe('a long run on a simulated clock', () => {
             const target = doors.get(polled.id);
             k += 1;
             if (!target || polled.state === null) continue;
-            const outcome: ReportOutcome = target.machine.report(polled.state, clock.now);
+            const outcome: ReportOutcome | undefined = target.model.reportPolled(polled, clock.now);
             outcomes += 1;
             realtime.notePolled(target, outcome);
           }
@@ -169,8 +169,8 @@ describe('a long run on a simulated clock', () => {
       }
       moving = 0;
       for (const each of doors.values()) {
-        each.machine.expire(clock.now);
-        if (each.machine.isMoving) moving += 1;
+        each.model.tick();
+        if (each.model.isMoving) moving += 1;
       }
 
       // When the next poll runs.

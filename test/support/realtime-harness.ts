@@ -1,20 +1,21 @@
-// RealtimeUpdates with the one log double and a listener on a free local port, doors that follow the accessory's own
-// webhook ordering rule (EventOrder) over the real DoorStateMachine, and the sizes of the collections a run keeps.
+// RealtimeUpdates with the one log double and a listener on a free local port, doors that are the real door model
+// (its event order and state machine, no HomeKit), and the sizes of the collections a run keeps.
 import type { DoorState } from '../../src/client/types.js';
 import type { WebhookConfig } from '../../src/config.js';
-import { DoorStateMachine } from '../../src/door/state-machine.js';
-import type { ReportOutcome } from '../../src/door/state-machine.js';
-import { RealtimeUpdates } from '../../src/webhook/realtime.js';
-import type { RealtimeDeps, RealtimeDoor } from '../../src/webhook/realtime.js';
-import { EventOrder } from '../../src/webhook/event-order.js';
+import { DoorModel } from '../../src/door/model/door.js';
+import type { ReportOutcome } from '../../src/door/model/state-machine.js';
+import { RealtimeUpdates } from '../../src/sync/realtime.js';
+import type { RealtimeDeps, RealtimeDoor } from '../../src/sync/realtime.js';
 import type { WebhookEvent } from '../../src/webhook/event.js';
 import { captureLog } from './log.js';
 import type { CapturedLog } from './log.js';
 
-/** A door as RealtimeUpdates sees it, applying events as GarageDoorAccessory does: the real EventOrder decides, the real machine reports. */
+/** How long a movement started on a harness door may take. */
+const TRANSITION_TIMEOUT_MS = 60_000;
+
+/** A door as RealtimeUpdates sees it, applying events as GarageDoorAccessory does: through the real door model. */
 export class OrderedDoor implements RealtimeDoor {
-  readonly machine: DoorStateMachine;
-  private readonly order = new EventOrder();
+  readonly model: DoorModel;
   /** Calls of applyEvent, stale ones included. */
   calls = 0;
   stale = 0;
@@ -22,21 +23,26 @@ export class OrderedDoor implements RealtimeDoor {
   constructor(
     readonly name: string,
     initial: DoorState,
-    private readonly now: () => number,
+    now: () => number,
     /** Told of every call with the event's time, to count applications per event without keeping them here. */
     private readonly onApply?: (occurredAtMs: number | undefined) => void,
   ) {
-    this.machine = new DoorStateMachine(initial);
+    // The door's own lines (state changes) are not what these runs look at: they go nowhere, and nothing keeps them.
+    const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
+    this.model = new DoorModel(
+      { doorId: name, deviceId: 'device', name, state: initial },
+      { log: quiet, now, transitionTimeoutMs: TRANSITION_TIMEOUT_MS, options: undefined, onRename: () => undefined },
+    );
   }
 
-  applyEvent(state: DoorState, occurredAtMs: number | undefined, _who: string): ReportOutcome | 'stale' {
+  applyEvent(state: DoorState, occurredAtMs: number | undefined, who: string): ReportOutcome | 'stale' {
     this.calls += 1;
     this.onApply?.(occurredAtMs);
-    if (!this.order.admit(occurredAtMs, this.now())) {
+    const outcome = this.model.applyEvent(state, occurredAtMs, who);
+    if (outcome === 'stale') {
       this.stale += 1;
-      return 'stale';
     }
-    return this.machine.report(state, this.now());
+    return outcome;
   }
 }
 

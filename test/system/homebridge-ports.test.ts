@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 
 import { readReservedPorts, reservedPorts } from '../../src/util/homebridge-ports.js';
-import { RealtimeUpdates } from '../../src/webhook/realtime.js';
+import { RealtimeUpdates } from '../../src/sync/realtime.js';
 import type { ReservedPort } from '../../src/util/homebridge-ports.js';
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 
 import type { DoorState } from '../client/types.js';
 import type { WebhookConfig } from '../config.js';
-import type { ReportOutcome } from '../door/state-machine.js';
+import type { ReportOutcome } from '../door/model/state-machine.js';
 import type { ReservedPort } from '../util/homebridge-ports.js';
 import { SYSTEM_CLOCK } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
@@ -14,10 +14,10 @@ import {
   ACCESS_ALERT_LOG_PLACES_MAX,
   ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS,
   WEBHOOK_MISS_GRACE_MS, WEBHOOK_MISS_WARN_INTERVAL_MS, WEBHOOK_SEEN_IDS_MAX, WEBHOOK_TEST_EVENT_TYPE } from '../settings.js';
-import { clean } from './event.js';
-import type { WebhookEvent } from './event.js';
-import { WebhookReceiver } from './receiver.js';
-import type { WebhookLog } from './receiver.js';
+import { clean } from '../webhook/event.js';
+import type { WebhookEvent } from '../webhook/event.js';
+import { WebhookReceiver } from '../webhook/receiver.js';
+import type { WebhookLog } from '../webhook/receiver.js';
 
 /** What real-time updates need of a door: its name for the log, and a way to apply a webhook's state. */
 export interface RealtimeDoor {

@@ -1,5 +1,5 @@
 // The webhook ordering rule of one door: a late event must not roll its state back, nor a sync sent before the newest event.
-import { WEBHOOK_OUT_OF_ORDER_WINDOW_MS } from '../settings.js';
+import { WEBHOOK_OUT_OF_ORDER_WINDOW_MS } from '../../settings.js';
 
 export class EventOrder {
   /** Service time of the newest event applied. */

@@ -1,5 +1,5 @@
 // What Home should show for one door: the last reported state, and a movement the plugin asked for until it arrives or times out.
-import type { DoorState } from '../client/types.js';
+import type { DoorState } from '../../client/types.js';
 
 /** The states HomeKit's CurrentDoorState can show; the accessory maps them to Characteristic constants. */
 export type ShownState = 'OPEN' | 'CLOSED' | 'OPENING' | 'CLOSING';

@@ -1,7 +1,7 @@
 // The door state machine: what Home shows before, during and after a movement, and when the door moves by itself.
 import { describe, expect, it } from 'vitest';
 
-import { DoorStateMachine } from '../../../src/door/state-machine.js';
+import { DoorStateMachine } from '../../../../src/door/model/state-machine.js';
 
 const TIMEOUT_MS = 60_000;
 

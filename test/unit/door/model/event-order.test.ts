@@ -1,8 +1,8 @@
 // The webhook ordering rule of one door: late events are refused within the out-of-order window, and syncs sent before an event are outdated.
 import { describe, expect, it } from 'vitest';
 
-import { WEBHOOK_OUT_OF_ORDER_WINDOW_MS } from '../../../src/settings.js';
-import { EventOrder } from '../../../src/webhook/event-order.js';
+import { WEBHOOK_OUT_OF_ORDER_WINDOW_MS } from '../../../../src/settings.js';
+import { EventOrder } from '../../../../src/door/model/event-order.js';
 
 describe('EventOrder', () => {
   it('refuses an event older than the newest applied when it arrives within the window', () => {

@@ -1,7 +1,7 @@
 // When a door's renames in the account are said, and when they go quiet until its name holds.
 import { describe, expect, it } from 'vitest';
 
-import { RenameRate } from '../../../src/door/rename-rate.js';
+import { RenameRate } from '../../../../src/door/model/rename-rate.js';
 
 const MINUTE = 60_000;
 

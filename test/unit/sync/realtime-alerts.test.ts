@@ -1,8 +1,8 @@
 // RealtimeUpdates and enforcer events: one line with who and where, the named doors' access alerts, never a door moved.
 import { describe, expect, it } from 'vitest';
 
-import { RealtimeUpdates } from '../../../src/webhook/realtime.js';
-import type { RealtimeDoor } from '../../../src/webhook/realtime.js';
+import { RealtimeUpdates } from '../../../src/sync/realtime.js';
+import type { RealtimeDoor } from '../../../src/sync/realtime.js';
 import { parseWebhookEvent } from '../../../src/webhook/event.js';
 import { ACCESS_ALERT_LOG_PLACES_MAX, ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS } from '../../../src/settings.js';
 import { ManualClock } from '../../support/homebridge-double.js';

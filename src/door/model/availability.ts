@@ -1,0 +1,31 @@
+// Whether a door's state can be trusted: Home shows "No Response" while the account cannot be read or the service reports it inactive.
+/** What a sync's active flags changed: the door went inactive (and which part the service blames), came back, or neither. */
+export type AvailabilityChange = 'door-inactive' | 'controller-inactive' | 'active-again' | undefined;
+
+export class DoorAvailability {
+  private accountReadable = true;
+  private deviceActive = true;
+  private doorActive = true;
+
+  /** Home shows "No Response" while this is false, rather than a state that may be stale. */
+  get available(): boolean {
+    return this.accountReadable && this.deviceActive && this.doorActive;
+  }
+
+  /** The account could (not) be read: an outage makes every door unavailable, without a line per door. */
+  setAccountReadable(readable: boolean): void {
+    this.accountReadable = readable;
+  }
+
+  /** The active flags of a sync, for the door's controller and the door itself. */
+  setActive(deviceActive: boolean, doorActive: boolean): AvailabilityChange {
+    const wasActive = this.deviceActive && this.doorActive;
+    this.deviceActive = deviceActive;
+    this.doorActive = doorActive;
+    const active = deviceActive && doorActive;
+    if (wasActive && !active) {
+      return deviceActive ? 'door-inactive' : 'controller-inactive';
+    }
+    return !wasActive && active ? 'active-again' : undefined;
+  }
+}

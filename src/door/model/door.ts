@@ -1,0 +1,263 @@
+// One door apart from HomeKit: what it does (state machine, event order), whether it can be trusted, its times and its
+// name. The HomeKit face (door/garage-door.ts) shows what this decides; nothing here knows of Homebridge or HAP.
+import type { Device, Door, DoorState } from '../../client/types.js';
+import { oneLine } from '../../util/log-text.js';
+import type { DoorContext } from '../context.js';
+import { DoorAvailability } from './availability.js';
+import { EventOrder } from './event-order.js';
+import type { DoorLog } from './log.js';
+import { DoorNames } from './naming.js';
+import { DoorStateMachine } from './state-machine.js';
+import type { ReportOutcome, ShownState } from './state-machine.js';
+import { DoorTimings } from './timings.js';
+
+/** What of the door's settings the model decides with. */
+export interface DoorModelOptions {
+  /** The settings' "Name in Home", when the user set one. */
+  name?: string | undefined;
+  /** Seconds open before the door counts as left open; undefined: the controller's own alert time. */
+  leftOpenAfterS?: number | undefined;
+}
+
+export interface DoorModelDeps {
+  log: DoorLog;
+  now: () => number;
+  /** How long a commanded movement may take before Home sees the real state again, with an obstruction. */
+  transitionTimeoutMs: number;
+  /** The door's settings; undefined when the config could not be read (the names then stay as they are). */
+  options: DoorModelOptions | undefined;
+  /** The shown name changed from `before` to `name`: the face shows it wherever HomeKit reads the door's name. */
+  onRename: (before: string, name: string) => void;
+}
+
+/** What a reported state asks of the face: 'all' when Home's state changed, 'sensors' when only the reported state may have. */
+export function whatToShow(outcome: ReportOutcome): 'all' | 'sensors' {
+  return outcome === 'moving' || outcome === 'unchanged' ? 'sensors' : 'all';
+}
+
+export class DoorModel {
+  private readonly machine: DoorStateMachine;
+  /** Which webhook events and syncs are too old to apply. */
+  private readonly eventOrder = new EventOrder();
+  private readonly availability = new DoorAvailability();
+  private readonly timings: DoorTimings;
+  /** Which name the door shows, and what each rename means. */
+  private readonly names: DoorNames;
+  private unknownStateLogged = false;
+  /** The door's number on its controller, for webhooks that name doors by number (door1_open). */
+  entityNumber: number | undefined;
+
+  /** `context` is the accessory cache's record of the door: the model keeps it current (state, obstruction, names). */
+  constructor(
+    readonly context: DoorContext,
+    private readonly deps: DoorModelDeps,
+  ) {
+    // An older cache, or a value in it that is bad or already reached, holds no obstruction: off rather than on forever.
+    const cachedMissed = context.missedTarget;
+    const missed = (cachedMissed === 'OPEN' || cachedMissed === 'CLOSED') && cachedMissed !== context.state ? cachedMissed : undefined;
+    this.machine = new DoorStateMachine(context.state, missed);
+    this.rememberMissed();
+    this.timings = new DoorTimings(context.state === 'OPEN' ? deps.now() : undefined);
+    this.names = new DoorNames(context, deps);
+  }
+
+  /**
+   * Once the face shows the door: a cached name the rules of this version cut or cleaned reaches HomeKit too, and a name
+   * set, changed or removed in the plugin settings since the last start is shown, with one line.
+   */
+  start(): void {
+    this.names.start();
+  }
+
+  get doorId(): string {
+    return this.context.doorId;
+  }
+
+  get name(): string {
+    return this.context.name;
+  }
+
+  /** HomeKit's CurrentDoorState. */
+  get shown(): ShownState {
+    return this.machine.shown;
+  }
+
+  /** HomeKit's TargetDoorState: where the door is going, or where it is. */
+  get target(): DoorState {
+    return this.machine.target;
+  }
+
+  /** The last state the service reported (or the cached one after a restart). */
+  get reported(): DoorState {
+    return this.machine.reported;
+  }
+
+  /** The state a command asked for that the door did not reach in time (Home shows an obstruction). */
+  get missedTarget(): DoorState | undefined {
+    return this.machine.missedTarget;
+  }
+
+  get isMoving(): boolean {
+    return this.machine.isMoving;
+  }
+
+  /** Home shows "No Response" while this is false, rather than a state that may be stale. */
+  get available(): boolean {
+    return this.availability.available;
+  }
+
+  setAccountReadable(readable: boolean): void {
+    this.availability.setAccountReadable(readable);
+  }
+
+  /** When the door, still open, is expected to close by itself (auto-close), in local time. */
+  get expectedAutoCloseAtMs(): number | undefined {
+    return this.timings.expectedAutoCloseAtMs;
+  }
+
+  /** 0 once the door has stood open past its alert time, the time left before that while open, undefined when closed. */
+  leftOpenDueInMs(): number | undefined {
+    return this.timings.leftOpenDueInMs(this.machine.reported, this.deps.now(), this.deps.options?.leftOpenAfterS);
+  }
+
+  /** What a successful sync says of the door besides its state: its controller, name, active flags and times. */
+  learn(door: Door, device: Device): void {
+    this.context.deviceId = device.id;
+    this.names.followAccount(door);
+    this.setActive(device.active, door.active);
+    this.entityNumber = door.entityNumber;
+    this.timings.learn(door, device);
+  }
+
+  /**
+   * The door's state in a successful sync sent at `syncSentMs`: what it meant, `undefined` when the state was not used
+   * (unknown, or older than a webhook that arrived meanwhile).
+   */
+  reportPolled(door: Door, syncSentMs: number): ReportOutcome | undefined {
+    if (door.state === null) {
+      if (!this.unknownStateLogged) {
+        this.unknownStateLogged = true;
+        this.deps.log.warn(`${this.name}: the service reported an unknown state "${oneLine(door.rawState ?? '')}"; keeping the last known state (${this.machine.reported}).`);
+      }
+      return undefined;
+    }
+    this.unknownStateLogged = false;
+    if (this.eventOrder.outdates(syncSentMs)) {
+      return undefined;
+    }
+    return this.applyState(door.state, 'changed outside HomeKit');
+  }
+
+  /**
+   * A door state pushed by webhook. `who` says who or what moved it, for the log.
+   * Returns 'stale' when the event is older than one already applied (webhooks can arrive out of order).
+   */
+  applyEvent(state: DoorState, occurredAtMs: number | undefined, who: string): ReportOutcome | 'stale' {
+    if (!this.eventOrder.admit(occurredAtMs, this.deps.now())) {
+      return 'stale';
+    }
+    return this.applyState(state, who);
+  }
+
+  private applyState(state: DoorState, cause: string): ReportOutcome {
+    const before = this.machine.target;
+    const wasReported = this.machine.reported;
+    const outcome = this.machine.report(state, this.deps.now());
+    this.context.state = this.machine.reported;
+    this.rememberMissed();
+    this.timings.reported(state, wasReported, this.deps.now());
+    switch (outcome) {
+      case 'changed':
+        this.deps.log.info(`${this.name} is now ${describe(state)} (${cause}).`);
+        break;
+      case 'arrived':
+        this.deps.log.info(`${this.name} is ${describe(state)}.`);
+        break;
+      case 'timed-out':
+        this.warnTimedOut(before);
+        break;
+      case 'moving':
+      case 'unchanged':
+        break;
+    }
+    return outcome;
+  }
+
+  /** Ends a movement that took too long, also when syncs fail; true when it did (Home must see the real state again). */
+  tick(): boolean {
+    const before = this.machine.target;
+    if (!this.machine.expire(this.deps.now())) {
+      return false;
+    }
+    this.rememberMissed();
+    this.warnTimedOut(before);
+    return true;
+  }
+
+  private warnTimedOut(target: DoorState): void {
+    const seconds = Math.round(this.deps.transitionTimeoutMs / 1000);
+    this.deps.log.warn(
+      `${this.name} did not report ${describe(target)} within ${seconds} s; showing its last reported state (${describe(this.machine.reported)}) ` +
+        `and an obstruction until it reports ${describe(target)} or gets a new command.`,
+    );
+  }
+
+  /** A command from Home arrived, whatever its fate: the user has seen the door and acted, so an obstruction ends. */
+  commandArrived(): void {
+    this.machine.clearMissed();
+    this.rememberMissed();
+  }
+
+  /** True when a command for `wanted` would change nothing: the door is there, or already on its way there. */
+  isAlready(wanted: DoorState): boolean {
+    return this.machine.isAlready(wanted);
+  }
+
+  /**
+   * The service accepted a command, or got one it never answered (`unconfirmed`): the door shows moving until it
+   * reports the target or the transition timeout passes.
+   */
+  startMovement(target: DoorState, unconfirmed = false): void {
+    this.machine.startMovement(target, this.deps.now(), this.deps.transitionTimeoutMs, unconfirmed);
+  }
+
+  /** While a toggle with no answer may still move the door: its target and how long the wait may last (see the state machine). */
+  unconfirmedMovement(): { target: DoorState; endsInMs: number } | undefined {
+    return this.machine.unconfirmedMovement(this.deps.now());
+  }
+
+  /** The accessory cache keeps the obstruction, so a restart brings it back as it was and the first sync decides as any sync. */
+  private rememberMissed(): void {
+    const missed = this.machine.missedTarget;
+    if (missed === undefined) {
+      delete this.context.missedTarget;
+    } else {
+      this.context.missedTarget = missed;
+    }
+  }
+
+  /** See DoorNames.cacheSnapshot: the cached record as text, without the names while they keep changing in the account. */
+  cacheSnapshot(): string {
+    return this.names.cacheSnapshot();
+  }
+
+  /** See DoorNames.renamedInHome: true when the accessory cache must be written. */
+  renamedInHome(value: string): boolean {
+    return this.names.renamedInHome(value);
+  }
+
+  private setActive(deviceActive: boolean, doorActive: boolean): void {
+    const change = this.availability.setActive(deviceActive, doorActive);
+    if (change === 'door-inactive' || change === 'controller-inactive') {
+      const what = change === 'door-inactive' ? 'the door' : 'its controller';
+      this.deps.log.warn(`${this.name} shows No Response: the service reports ${what} as inactive.`);
+    } else if (change === 'active-again') {
+      this.deps.log.info(`${this.name} is active again.`);
+    }
+  }
+
+}
+
+function describe(state: DoorState): string {
+  return state === 'OPEN' ? 'open' : 'closed';
+}
