@@ -34,34 +34,44 @@ export default tseslint.config(
   {
     files: ['src/webhook/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{
-          regex: '(^|/)(door|sync)(/|\\.js$)|^(homebridge|hap-nodejs)(/|$)',
-          message: 'webhook/ is transport only: it hands events on (sync/realtime.ts routes them to doors) and imports no door, sync or Homebridge file.',
-        }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(door|sync)(/|\\.js$)|^(homebridge|hap-nodejs)(/|$)',
+              message:
+                'webhook/ is transport only: it hands events on (sync/realtime.ts routes them to doors) and imports no door, sync or Homebridge file.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/door/model/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          {
-            regex: '^(homebridge|hap-nodejs)(/|$)',
-            message: 'The door model knows nothing of HomeKit: the face (door/garage-door.ts) maps what it decides to services and characteristics.',
-          },
-          {
-            // One level up is the face; the cache record and the HomeKit name rule (plain functions) are shared data.
-            regex: '^\\.\\./(?!context\\.js$|homekit-name\\.js$)[^/]+$',
-            message: 'The door model must not import the HomeKit face (door/*.ts): the face imports the model, never the other way.',
-          },
-          {
-            regex: '^\\.\\./\\.\\./(webhook|sync|ui)/|^\\.\\./\\.\\./platform\\.js$',
-            message: 'The door model is told what happened (by sync/ and the face); it imports no transport, routing or platform file.',
-          },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(homebridge|hap-nodejs)(/|$)',
+              message:
+                'The door model knows nothing of HomeKit: the face (door/garage-door.ts) maps what it decides to services and characteristics.',
+            },
+            {
+              // One level up is the face; the cache record and the HomeKit name rule (plain functions) are shared data.
+              regex: '^\\.\\./(?!context\\.js$|homekit-name\\.js$)[^/]+$',
+              message: 'The door model must not import the HomeKit face (door/*.ts): the face imports the model, never the other way.',
+            },
+            {
+              regex: '^\\.\\./\\.\\./(webhook|sync|ui)/|^\\.\\./\\.\\./platform\\.js$',
+              message: 'The door model is told what happened (by sync/ and the face); it imports no transport, routing or platform file.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

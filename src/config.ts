@@ -5,12 +5,7 @@ import { z } from 'zod';
 
 import { choiceProblem, fallbackSentence, OPTIONS } from './option-catalog.js';
 import type { GlobalOption, OptionKey, OptionSpec, PerDoorOption, ValueOf } from './option-catalog.js';
-import {
-  DEFAULT_RECONCILE_INTERVAL_S,
-  DEFAULT_WEBHOOK_HEADER_NAME,
-  MIN_RECONCILE_INTERVAL_S,
-  MAX_POLL_INTERVAL_S,
-} from './settings.js';
+import { DEFAULT_RECONCILE_INTERVAL_S, DEFAULT_WEBHOOK_HEADER_NAME, MIN_RECONCILE_INTERVAL_S, MAX_POLL_INTERVAL_S } from './settings.js';
 
 const requiredText = (what: string) =>
   z
@@ -49,7 +44,9 @@ function valueSchema(option: OptionSpec): z.ZodType {
 
 /** The top-level options: the default filled in where the option has one. */
 type GlobalShape = {
-  [O in GlobalOption as O['key']]: O extends { default: unknown } ? z.ZodDefault<z.ZodType<ValueOf<O>>> : z.ZodOptional<z.ZodType<ValueOf<O>>>;
+  [O in GlobalOption as O['key']]: O extends { default: unknown }
+    ? z.ZodDefault<z.ZodType<ValueOf<O>>>
+    : z.ZodOptional<z.ZodType<ValueOf<O>>>;
 };
 /** A door entry's options: each one absent unless the entry sets it (the value for all doors applies). */
 type PerDoorShape = { [O in PerDoorOption as O['key']]: z.ZodOptional<z.ZodType<ValueOf<O>>> };
@@ -214,7 +211,10 @@ export type ConfigResult = { ok: true; config: PluginConfig; ignored: string[] }
 const GLOBAL_OPTIONS = new Map<string, OptionSpec>(OPTIONS.filter((option) => option.global).map((option) => [option.key, option]));
 
 /** What a filter that cannot be read, or holds an element that cannot be, leaves in force (said after its problem). */
-const FILTERS: Record<'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds', { kind: 'include' | 'exclude'; unnamed: string }> = {
+const FILTERS: Record<
+  'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds',
+  { kind: 'include' | 'exclude'; unnamed: string }
+> = {
   includeDeviceIds: { kind: 'include', unnamed: 'every door of a controller it does not name is read-only' },
   excludeDeviceIds: { kind: 'exclude', unnamed: 'every door shown is read-only' },
   includeDoorIds: { kind: 'include', unnamed: 'every door it does not name is read-only' },
@@ -300,7 +300,8 @@ function merged(first: Record<string, unknown>, second: Record<string, unknown>)
     if (first[key] === true || second[key] === true) entry[key] = true;
   }
   // Both entries are already read, so each switch is a boolean or a mode.
-  const reach = (value: unknown): number => SWITCH_REACH[typeof value === 'string' || typeof value === 'boolean' ? String(value) : 'off'] ?? 0;
+  const reach = (value: unknown): number =>
+    SWITCH_REACH[typeof value === 'string' || typeof value === 'boolean' ? String(value) : 'off'] ?? 0;
   const switches = [first.automationSwitch, second.automationSwitch].filter((value) => value !== undefined);
   if (switches.length > 0) {
     entry.automationSwitch = switches.reduce((a, b) => (reach(b) < reach(a) ? b : a));
@@ -315,14 +316,19 @@ function merged(first: Record<string, unknown>, second: Record<string, unknown>)
 function quotableId(id: unknown, secrets: unknown[]): string | undefined {
   const trimmed = idOf(id);
   if (trimmed === undefined) return undefined;
-  return /^[\w.:-]{1,64}$/.test(trimmed) && !secrets.some((secret) => typeof secret === 'string' && secret.trim() === trimmed) ? trimmed : undefined;
+  return /^[\w.:-]{1,64}$/.test(trimmed) && !secrets.some((secret) => typeof secret === 'string' && secret.trim() === trimmed)
+    ? trimmed
+    : undefined;
 }
 
 function readWebhook(value: unknown, findings: Findings): unknown {
   const wanted = isBlank(value) ? undefined : listenerWanted(value);
   if (wanted === undefined) return undefined;
   if (!isRecord(wanted)) {
-    findings.add([{ path: ['webhook'], message: 'must be a block of settings' }], `webhook must be a block of settings ({ … }); ${WEBHOOKS_OFF}`);
+    findings.add(
+      [{ path: ['webhook'], message: 'must be a block of settings' }],
+      `webhook must be a block of settings ({ … }); ${WEBHOOKS_OFF}`,
+    );
     return undefined;
   }
   const block = withoutBlanks(wanted);
@@ -334,7 +340,10 @@ function readWebhook(value: unknown, findings: Findings): unknown {
   }
   if (pace.length > 0) {
     // A bad safety-net pace alone is no reason to lose real-time updates.
-    findings.add(pace, `${listing(pace.map((i) => `${dotted(i.path)} ${i.message}`))}; the default, ${DEFAULT_RECONCILE_INTERVAL_S} seconds, is used`);
+    findings.add(
+      pace,
+      `${listing(pace.map((i) => `${dotted(i.path)} ${i.message}`))}; the default, ${DEFAULT_RECONCILE_INTERVAL_S} seconds, is used`,
+    );
     delete block.reconcileInterval;
   }
   return block;
@@ -407,7 +416,10 @@ function readDoors(value: unknown, findings: Findings, secrets: unknown[]): unkn
       return; // An entry the form opened and nobody filled in: nothing was meant.
     }
     if (!isRecord(raw)) {
-      findings.add([{ path: ['doors', index], message: 'must be one door\'s settings' }], `${at} must be one door's settings ({ "id": … }); it is ignored`);
+      findings.add(
+        [{ path: ['doors', index], message: "must be one door's settings" }],
+        `${at} must be one door's settings ({ "id": … }); it is ignored`,
+      );
       return;
     }
     const entry = withoutBlanks(raw);
@@ -416,7 +428,11 @@ function readDoors(value: unknown, findings: Findings, secrets: unknown[]): unkn
     const id = quotableId(doorId, secrets);
     const named = id === undefined ? at : `${at} (id "${id}")`;
     const fieldIssues = Object.entries(doorSettingsSchema.shape).flatMap(([key, schema]) =>
-      key in entry ? issuesOf(schema, entry[key], ['doors', index, key]) : key === 'id' ? [{ path: ['doors', index, 'id'], message: 'is required' }] : [],
+      key in entry
+        ? issuesOf(schema, entry[key], ['doors', index, key])
+        : key === 'id'
+          ? [{ path: ['doors', index, 'id'], message: 'is required' }]
+          : [],
     );
     const said = (issues: typeof fieldIssues): string => listing(issues.map((i) => `${String(i.path[2])} ${i.message}`));
     if (doorId === undefined || fieldIssues.some((i) => i.path[2] === 'id')) {
@@ -476,7 +492,10 @@ function readFilter(key: keyof typeof FILTERS, value: unknown, findings: Finding
       return [lone];
     }
     // Not even a list: no door can be placed, so none may be opened.
-    findings.add(problem, `${key} must be a list of ids ([ … ]); this filter ${kind === 'exclude' ? 'keeps' : 'leaves'} no door out, and ${LOCK_ALL}`);
+    findings.add(
+      problem,
+      `${key} must be a list of ids ([ … ]); this filter ${kind === 'exclude' ? 'keeps' : 'leaves'} no door out, and ${LOCK_ALL}`,
+    );
     findings.lock.all = true;
     return [];
   }
@@ -493,7 +512,10 @@ function readFilter(key: keyof typeof FILTERS, value: unknown, findings: Finding
   const must = bad.length === 1 ? 'must be an id (text or a number)' : 'must be ids (text or a number)';
   const issues = bad.map((index) => ({ path: [key, index], message: 'must be an id (text or a number)' }));
   const { unnamed } = FILTERS[key];
-  const then = kind === 'exclude' ? `the other ids still apply, and ${unnamed} until it is fixed` : `this filter leaves no door out until it is fixed, and ${unnamed}`;
+  const then =
+    kind === 'exclude'
+      ? `the other ids still apply, and ${unnamed} until it is fixed`
+      : `this filter leaves no door out until it is fixed, and ${unnamed}`;
   return unreadable(`${listing(paths)} ${must}; ${then}`, issues, ids);
 }
 

@@ -246,7 +246,11 @@ export const OPTIONS = [
     min: MIN_LEFT_OPEN_AFTER_S,
     max: MAX_LEFT_OPEN_AFTER_S,
     fallback: "each controller's own open-door alert time is used",
-    page: { place: 'door-numbers', label: 'Left open after (seconds)', placeholder: `the controller's alert time, else ${DEFAULT_LEFT_OPEN_AFTER_S}` },
+    page: {
+      place: 'door-numbers',
+      label: 'Left open after (seconds)',
+      placeholder: `the controller's alert time, else ${DEFAULT_LEFT_OPEN_AFTER_S}`,
+    },
   },
   {
     key: 'contactSensor',
@@ -270,7 +274,10 @@ export const OPTIONS = [
     doorOption: true,
     default: false,
     fallback: 'battery information is shown',
-    page: { place: 'door-boxes', label: 'Hide battery information (no level and no low-battery warning in Home for doors with a bluetooth sensor)' },
+    page: {
+      place: 'door-boxes',
+      label: 'Hide battery information (no level and no low-battery warning in Home for doors with a bluetooth sensor)',
+    },
     doorLabel: 'Hide battery',
     // Only a door with a bluetooth sensor has battery information to hide.
     offered: 'with-sensor',
@@ -284,7 +291,10 @@ export const OPTIONS = [
     perDoor: true,
     doorOption: true,
     default: false,
-    page: { place: 'door-boxes', label: 'Access alert (a motion sensor that detects when the service reports an unauthorized user or vehicle; needs webhooks)' },
+    page: {
+      place: 'door-boxes',
+      label: 'Access alert (a motion sensor that detects when the service reports an unauthorized user or vehicle; needs webhooks)',
+    },
     doorLabel: 'Access alert',
   },
   {
@@ -348,7 +358,8 @@ export function choiceProblem(option: ChoiceOption): string {
 /** What replaces a top-level value that cannot be read, said after its problem: the option's own words, or its default. */
 export function fallbackSentence(option: OptionSpec): string {
   if (option.fallback !== undefined) return option.fallback;
-  if (option.kind === 'number') return option.default === undefined ? 'it is ignored' : `the default, ${option.default} ${option.unit}, is used`;
+  if (option.kind === 'number')
+    return option.default === undefined ? 'it is ignored' : `the default, ${option.default} ${option.unit}, is used`;
   if (option.kind === 'flag' || option.default === false) return 'the default, off, is used';
   return `the default, "${option.default}", is used`;
 }

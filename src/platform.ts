@@ -109,7 +109,11 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       readTimeoutMs: this.runtime.readTimeoutMs,
     });
     this.client = client;
-    this.whoMovedIt = new WhoMovedIt((query) => client.history(query), this.log, () => this.clock.now());
+    this.whoMovedIt = new WhoMovedIt(
+      (query) => client.history(query),
+      this.log,
+      () => this.clock.now(),
+    );
     this.registry.adoptCached(true);
     // The safety-net pace never polls more often than the user's own poll interval.
     const reconcileIntervalS = Math.max(config.webhook?.reconcileInterval ?? config.pollInterval, config.pollInterval);
@@ -145,7 +149,9 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     this.loop.start();
     if (!config.webhook && (config.accessAlert || config.doors.some((door) => door.accessAlert === true))) {
       // The service tells of unauthorized users and vehicles only by webhook: without the listener the alert never goes off.
-      this.log.warn('The access alert is on, but webhooks are off, so it can never detect: the service reports unauthorized users and vehicles only by webhook. Turn on "Receive webhooks".');
+      this.log.warn(
+        'The access alert is on, but webhooks are off, so it can never detect: the service reports unauthorized users and vehicles only by webhook. Turn on "Receive webhooks".',
+      );
     }
     const slower = config.webhook ? `, and every ${reconcileIntervalS} s while webhooks arrive` : '';
     this.log.info(`Syncing the account every ${config.pollInterval} s${slower}.`);

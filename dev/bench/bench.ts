@@ -7,7 +7,16 @@ import { homebridgeDir, READY_LINE, REPO_ROOT } from '../harness/homebridge-proc
 import { CONTACT_JSON_MARK, measureContactAll, measureContactLatency } from './contact.js';
 import { measurePollBaseline, measureThroughput, measureWebhookLatency, measureWriteLatency, POLL_BASELINE_INTERVAL_S } from './latency.js';
 import { findHapCoalescing, loadAverage, machineInfo, SimRequestClock } from './probes.js';
-import { CONTACT_TITLE, contactSection, renderReport, REPORT_FILE, startupSection, writeReport, writeSectionInPlace, writeStartupSection } from './report.js';
+import {
+  CONTACT_TITLE,
+  contactSection,
+  renderReport,
+  REPORT_FILE,
+  startupSection,
+  writeReport,
+  writeSectionInPlace,
+  writeStartupSection,
+} from './report.js';
 import type { PhaseTiming } from './report.js';
 import { Cleanup, SCALE_POLL_INTERVAL_S, sendFirstWebhook, startRig, startScaleRigs } from './rig.js';
 import { measureSyncReconcile, memoryPerDoor, pollingRate, watchIdle, webhookRate } from './scale.js';
@@ -38,7 +47,10 @@ export function guardProcess(cleanup: Cleanup, hardLimitMs: number): () => void 
     });
   };
   const onSignal = (signal: NodeJS.Signals): void => bail(`got ${signal}`, SIGNAL_EXIT_CODE);
-  const watchdog = setTimeout(() => bail(`still running after ${Math.round(hardLimitMs / 1000)} s (hard limit)`, WATCHDOG_EXIT_CODE), hardLimitMs);
+  const watchdog = setTimeout(
+    () => bail(`still running after ${Math.round(hardLimitMs / 1000)} s (hard limit)`, WATCHDOG_EXIT_CODE),
+    hardLimitMs,
+  );
   watchdog.unref();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -107,11 +119,18 @@ async function run(cleanup: Cleanup): Promise<void> {
     return [await sideStart, await pollRigStart] as const;
   });
   const firstWebhook = await sendFirstWebhook(side.webhookDefaults);
-  const syncs = await timed(phases, 'sync and reconcile (3 sizes at once)', () => Promise.all(side.sized.map((s) => measureSyncReconcile(s, requests))));
+  const syncs = await timed(phases, 'sync and reconcile (3 sizes at once)', () =>
+    Promise.all(side.sized.map((s) => measureSyncReconcile(s, requests))),
+  );
   const doors = (n: number): string => `${n} door${n === 1 ? '' : 's'}`;
   const idleTargets: IdleTarget[] = [
     { label: doors(0), kind: 'bare', schedule: `polls every ${DEFAULT_POLL_INTERVAL_S} s (default)`, rig: side.bare },
-    ...side.sized.map((s): IdleTarget => ({ label: doors(s.doorCount), kind: 'sized', schedule: `polls every ${SCALE_POLL_INTERVAL_S} s`, rig: s.rig })),
+    ...side.sized.map((s): IdleTarget => ({
+      label: doors(s.doorCount),
+      kind: 'sized',
+      schedule: `polls every ${SCALE_POLL_INTERVAL_S} s`,
+      rig: s.rig,
+    })),
     {
       label: `${doors(side.webhookDefaults.doorCount)}, webhooks`,
       kind: 'webhook',
@@ -185,7 +204,13 @@ async function main(): Promise<void> {
   let exitCode = 0;
   try {
     const mode = process.argv[2];
-    await (mode === 'startup' ? runStartupOnly() : mode === 'contact' ? runContactOnly(cleanup) : mode === 'contact-json' ? runContactJson(cleanup) : run(cleanup));
+    await (mode === 'startup'
+      ? runStartupOnly()
+      : mode === 'contact'
+        ? runContactOnly(cleanup)
+        : mode === 'contact-json'
+          ? runContactJson(cleanup)
+          : run(cleanup));
   } catch (error) {
     exitCode = 1;
     process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

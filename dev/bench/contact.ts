@@ -5,7 +5,6 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
-
 import { HAP_CHARACTERISTIC, HAP_SERVICE } from '../harness/hap-types.js';
 import { HOMEBRIDGE_2_PREFIX, HOMEBRIDGE_2_VERSION, READY_LINE, REPO_ROOT } from '../harness/homebridge-process.js';
 import type { CharRef } from '../harness/homekit-controller.js';
@@ -106,7 +105,10 @@ async function change(side: Side, index: number, counted: boolean): Promise<void
   const expectedContact = contactRef && side.clock.expect(contactRef, contactValue);
   const sentAt = performance.now();
   const response = await sim.sendRawWebhook(event);
-  const [doorArrival, contactArrival] = await Promise.all([expectedDoor.wait(LATENCY_EVENT_WAIT_MS), expectedContact?.wait(LATENCY_EVENT_WAIT_MS)]);
+  const [doorArrival, contactArrival] = await Promise.all([
+    expectedDoor.wait(LATENCY_EVENT_WAIT_MS),
+    expectedContact?.wait(LATENCY_EVENT_WAIT_MS),
+  ]);
   if (!counted) {
     return;
   }
@@ -139,7 +141,12 @@ export async function measureContactLatency(cleanup: Cleanup): Promise<ContactRe
   const startedAt = new Date();
   const start = performance.now();
   const starts = [false, true].map((contactSensor) =>
-    startRig(cleanup, { pollIntervalS: CONTACT_RIG_POLL_INTERVAL_S, webhook: true, contactSensor, bridgeName: contactSensor ? 'Bench Contact' : 'Bench Plain' }),
+    startRig(cleanup, {
+      pollIntervalS: CONTACT_RIG_POLL_INTERVAL_S,
+      webhook: true,
+      contactSensor,
+      bridgeName: contactSensor ? 'Bench Contact' : 'Bench Plain',
+    }),
   );
   await Promise.allSettled(starts);
   const [plainRig, contactRig] = await Promise.all(starts);
@@ -224,7 +231,9 @@ export async function measureContactAll(cleanup: Cleanup, progress: (text: strin
   const notes: string[] = [];
   const results = [await measureContactLatency(cleanup)];
   if (!existsSync(path.join(HOMEBRIDGE_2_PREFIX, 'node_modules', 'homebridge'))) {
-    notes.push(`Homebridge ${HOMEBRIDGE_2_VERSION} not measured: ${path.relative(REPO_ROOT, HOMEBRIDGE_2_PREFIX)} is not installed (the e2e matrix installs it).`);
+    notes.push(
+      `Homebridge ${HOMEBRIDGE_2_VERSION} not measured: ${path.relative(REPO_ROOT, HOMEBRIDGE_2_PREFIX)} is not installed (the e2e matrix installs it).`,
+    );
     return { results, notes };
   }
   progress(`contact sensor on/off, Homebridge ${HOMEBRIDGE_2_VERSION} (${HOMEBRIDGE_2_NODE})…`);

@@ -6,7 +6,18 @@ import { Pool } from 'undici';
 import { ACTIVE_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_S, DEFAULT_WEBHOOK_HEADER_NAME, MIN_POLL_INTERVAL_S } from '../../src/settings.js';
 import { TARGET_DOOR_STATE } from '../harness/hap-types.js';
 import type { SimDoorState } from '../simulator/server.js';
-import { DoorEventClock, homeKitCurrent, opposite, randomBetween, readProcessMemory, sleep, sleepUntil, summarize, SYNC_PATH_SUFFIX, TOGGLE_PATH_SUFFIX } from './probes.js';
+import {
+  DoorEventClock,
+  homeKitCurrent,
+  opposite,
+  randomBetween,
+  readProcessMemory,
+  sleep,
+  sleepUntil,
+  summarize,
+  SYNC_PATH_SUFFIX,
+  TOGGLE_PATH_SUFFIX,
+} from './probes.js';
 import type { ProcessMemory, SimRequestClock, Summary, TimedRequest } from './probes.js';
 import type { Rig } from './rig.js';
 
@@ -52,7 +63,10 @@ interface Sample {
  */
 export async function measureWebhookLatency(rig: Rig): Promise<WebhookLatencyResult> {
   const { sim, doors } = rig;
-  const clock = await DoorEventClock.start(rig.controller, doors.map((door) => door.current));
+  const clock = await DoorEventClock.start(
+    rig.controller,
+    doors.map((door) => door.current),
+  );
   const samples: Sample[] = [];
   let nextAt = performance.now();
   for (let i = 0; i < LATENCY_WARMUP_CHANGES + LATENCY_CHANGES; i += 1) {
@@ -155,7 +169,10 @@ export async function measurePollBaseline(rig: Rig): Promise<PollBaselineResult>
   const intervalMs = POLL_BASELINE_INTERVAL_S * 1000;
   const syncTimes = (): number[] =>
     sim.requests.filter((request) => request.path.replace(/\/+$/, '').endsWith(SYNC_PATH_SUFFIX)).map((request) => request.at);
-  const clock = await DoorEventClock.start(rig.controller, doors.map((door) => door.current));
+  const clock = await DoorEventClock.start(
+    rig.controller,
+    doors.map((door) => door.current),
+  );
   const offsets = shuffled(Array.from({ length: POLL_CHANGES }, (_, k) => ((k + Math.random()) / POLL_CHANGES) * intervalMs));
   const samples: PollSample[] = [];
   let missed = 0;
@@ -310,7 +327,8 @@ export async function measureWriteLatency(rig: Rig, requests: SimRequestClock): 
   }
   // After a command the plugin syncs within ACTIVE_POLL_INTERVAL_MS (every time while a door moves): once a sync has run
   // with the door arrived, the next is a reconcile interval away, and the next phase starts quiet.
-  const isSettlingSync = (r: TimedRequest): boolean => r.port === rig.simPort && r.path.endsWith(SYNC_PATH_SUFFIX) && r.startMs > lastArrivalMs;
+  const isSettlingSync = (r: TimedRequest): boolean =>
+    r.port === rig.simPort && r.path.endsWith(SYNC_PATH_SUFFIX) && r.startMs > lastArrivalMs;
   await requests.waitForAnswered(isSettlingSync, ACTIVE_POLL_INTERVAL_MS + QUIET_SLACK_MS);
   const pick = (key: keyof WriteSample): Summary => summarize(samples.map((s) => s[key]));
   return {
@@ -420,7 +438,13 @@ interface PostOutcome {
 }
 
 /** Posts every planned event, `concurrency` workers each sending its next one as soon as the previous was answered. */
-async function post(pool: Pool, planned: PlannedEvent[], path: string, headers: Record<string, string>, concurrency: number): Promise<PostOutcome> {
+async function post(
+  pool: Pool,
+  planned: PlannedEvent[],
+  path: string,
+  headers: Record<string, string>,
+  concurrency: number,
+): Promise<PostOutcome> {
   const latencies: number[] = [];
   const errors = new Set<string>();
   let non200 = 0;
@@ -450,7 +474,7 @@ async function post(pool: Pool, planned: PlannedEvent[], path: string, headers: 
 /** A fresh connection pool per burst, so every burst pays the same connection set-up. */
 export async function runBurst(rig: Rig, options: BurstOptions): Promise<BurstResult> {
   if (rig.webhookUrl === undefined) {
-    throw new Error('a burst needs the rig\'s webhook listener');
+    throw new Error("a burst needs the rig's webhook listener");
   }
   const url = new URL(rig.webhookUrl);
   const planned = planEvents(rig, options);
@@ -491,7 +515,6 @@ export async function runBurst(rig: Rig, options: BurstOptions): Promise<BurstRe
 }
 
 // --- Measurement 3: repeated bursts of valid webhooks against the listener; rate, answer times, nothing lost, Homebridge's memory.
-
 
 /** Events per burst. */
 export const THROUGHPUT_EVENTS = 2_000;
@@ -589,7 +612,11 @@ export async function measureThroughput(rig: Rig): Promise<ThroughputResult> {
     concurrency: THROUGHPUT_CONCURRENCY,
     rounds,
     cold,
-    steady: { rounds: steadyRounds.length, perSecond: summarize(steadyRounds.map((r) => r.perSecond)), latency: summarize(steadyLatencies) },
+    steady: {
+      rounds: steadyRounds.length,
+      perSecond: summarize(steadyRounds.map((r) => r.perSecond)),
+      latency: summarize(steadyLatencies),
+    },
     non200: rounds.reduce((sum, r) => sum + r.non200, 0),
     errors: [...errors],
     nothingLost: rounds.every((r) => r.doorsMatch),

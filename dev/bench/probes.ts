@@ -478,7 +478,8 @@ function readManifest(dir: string): Manifest {
 
 /** Looks the HAP-NodeJS dependency of the Homebridge in `homebridgeDir` up the way Node would (nested first, then hoisted). */
 export function findHapCoalescing(homebridgeDir: string): HapCoalescing {
-  const packageName = Object.keys(readManifest(homebridgeDir).dependencies ?? {}).find((name) => name.endsWith('hap-nodejs')) ?? 'hap-nodejs';
+  const packageName =
+    Object.keys(readManifest(homebridgeDir).dependencies ?? {}).find((name) => name.endsWith('hap-nodejs')) ?? 'hap-nodejs';
   const candidates = [path.join(homebridgeDir, 'node_modules', packageName), path.join(path.dirname(homebridgeDir), packageName)];
   for (const dir of candidates) {
     let source: string;

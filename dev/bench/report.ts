@@ -5,7 +5,14 @@ import path from 'node:path';
 import { ACTIVE_POLL_INTERVAL_MS, WEBHOOK_MISS_GRACE_MS } from '../../src/settings.js';
 import { CURRENT_DOOR_STATE } from '../harness/hap-types.js';
 import { HOMEBRIDGE_2_VERSION, REPO_ROOT } from '../harness/homebridge-process.js';
-import { LATENCY_EVENT_WAIT_MS, LATENCY_SPACING_MAX_MS, LATENCY_SPACING_MIN_MS, POLL_EVENT_WAIT_MS, THROUGHPUT_WARMUP_ROUNDS, WRITE_WAIT_MS } from './latency.js';
+import {
+  LATENCY_EVENT_WAIT_MS,
+  LATENCY_SPACING_MAX_MS,
+  LATENCY_SPACING_MIN_MS,
+  POLL_EVENT_WAIT_MS,
+  THROUGHPUT_WARMUP_ROUNDS,
+  WRITE_WAIT_MS,
+} from './latency.js';
 import type { PollBaselineResult, ThroughputResult, WebhookLatencyResult, WriteLatencyResult } from './latency.js';
 import type { HapCoalescing, MachineInfo, Summary } from './probes.js';
 import { DOORS_PER_DEVICE, SCALE_POLL_INTERVAL_S } from './rig.js';
@@ -83,14 +90,14 @@ export function writeSection(w: WriteLatencyResult, holdMs: number | undefined):
     'run between sections 1 and 3.',
     "The simulator runs in the bench's process, so its requests are timed on the same `performance.now()` clock as the write:",
     "Node's `http.server.request.start` diagnostics channel fires when the toggle POST's headers are parsed and",
-    '`http.server.response.finish` when its answer is handed to the OS. The simulator\'s own `requests[].at` is `Date.now()`',
+    "`http.server.response.finish` when its answer is handed to the OS. The simulator's own `requests[].at` is `Date.now()`",
     '(ms since the epoch, whole ms) taken after the body is read; it is shown as a cross-check.',
     '',
     SUMMARY_HEADER,
     summaryRow('write sent → toggle POST at the simulator', w.toToggle),
-    summaryRow('the same, from the simulator\'s `at` (whole ms)', w.toToggleAt),
+    summaryRow("the same, from the simulator's `at` (whole ms)", w.toToggleAt),
     summaryRow('toggle POST served by the simulator', w.toggleServed),
-    summaryRow('toggle answered → the write\'s answer at the controller', w.toggleToAnswer),
+    summaryRow("toggle answered → the write's answer at the controller", w.toggleToAnswer),
     summaryRow('**write sent → write answered** (round trip)', w.roundTrip),
     summaryRow('write sent → HomeKit shows the door arrived', w.arrived),
     '',
@@ -99,7 +106,7 @@ export function writeSection(w: WriteLatencyResult, holdMs: number | undefined):
     '**What it consists of.** *Write → toggle*: hap-controller encrypts the write, HAP-NodeJS decrypts and parses it and',
     "calls the plugin's `onSet`, which logs `Opening …` and posts the toggle over its kept-alive connection. The write is",
     'answered only after the service answered the toggle (Home is told *Opening…* once the service accepted the command,',
-    'and a refusal reaches Home as a failed write), so the round trip is *write → toggle* + the service\'s own time + the way',
+    "and a refusal reaches Home as a failed write), so the round trip is *write → toggle* + the service's own time + the way",
     `back; against a real cloud the service's time dominates it. The answer to a write is a response, not an event, so`,
     `${hold} does not apply to it; it does apply to the *arrived* row (door travel + webhook + hold).`,
     '',
@@ -137,7 +144,7 @@ export function ratesSection(rates: Rates, poll: PollBaselineResult, latency: We
     `${seconds(p.interval.min)}–${seconds(p.interval.max)}; an hour over the median interval gives the table's figure.`,
     '',
     `**Webhooks, default intervals** (computed, with a measured check): the sample account (3 doors) with webhooks on and no`,
-    '`pollInterval` or `reconcileInterval` in its config. A keypad change was delivered by the simulator\'s own webhook sender',
+    "`pollInterval` or `reconcileInterval` in its config. A keypad change was delivered by the simulator's own webhook sender",
     `(answered ${w.firstWebhookStatus ?? 'never'}) just after boot. The sync already scheduled at the poll pace came ${seconds(w.pacedIntervalMs)} after the boot sync;`,
     `after it the plugin waits ${w.reconcileIntervalS} s between syncs, longer than the bench runs, so the rate is computed from that interval:`,
     `${perHour(w.perHour)} per hour. Measured check: in the ${seconds(w.quietMs)} from that sync to the end of the idle window the simulator got`,
@@ -175,7 +182,7 @@ export function syncSection(syncs: SyncReconcileResult[], holdMs: number | undef
     `flipped silently in the simulator at least ${CHANGE_AFTER_POLL_MS} ms after a poll was answered, and the next poll carries it.`,
     'Simulator times come from the same diagnostics channels as section 4.',
     '',
-    '| Doors | Controllers | Ready → every door in HomeKit (pairing included) | Sync answer on the wire | Sync served by the simulator (median) | Poll → HomeKit event (median) | Plugin\'s part: answer → event − hold (median) | Sync cycle: time between polls − interval (median) | Missed |',
+    "| Doors | Controllers | Ready → every door in HomeKit (pairing included) | Sync answer on the wire | Sync served by the simulator (median) | Poll → HomeKit event (median) | Plugin's part: answer → event − hold (median) | Sync cycle: time between polls − interval (median) | Missed |",
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
@@ -186,13 +193,13 @@ export function syncSection(syncs: SyncReconcileResult[], holdMs: number | undef
     '',
     `Missed: a measured poll that never came, or whose event took over ${ms(SYNC_EVENT_WAIT_MS)}.`,
     '',
-    '**What it consists of.** *Sync served*: the simulator building the account\'s JSON and gzipping it (the plugin asks for',
-    'gzip): the simulated service\'s cost, not a prediction of the real one. *Poll → HomeKit event*: that, loopback, the plugin',
+    "**What it consists of.** *Sync served*: the simulator building the account's JSON and gzipping it (the plugin asks for",
+    "gzip): the simulated service's cost, not a prediction of the real one. *Poll → HomeKit event*: that, loopback, the plugin",
     'receiving, gunzipping and validating (zod) the answer and applying every door up to the changed one, then HAP-NodeJS',
     `holding the event ${holdMs === undefined ? '(unknown time)' : `${holdMs} ms`} (section 1), encrypting and sending it. *Plugin's part* takes the simulator's time and the hold`,
     'away. *Sync cycle*: the plugin schedules the next poll once a sync has been applied, so the time between polls minus the',
     'interval is the whole sync as the plugin runs it: request, parsing, every door, and Homebridge saving its accessory cache,',
-    "which the plugin asks for on every sync (`updatePlatformAccessories`) and which Homebridge does synchronously, serializing",
+    'which the plugin asks for on every sync (`updatePlatformAccessories`) and which Homebridge does synchronously, serializing',
     'every accessory. *Ready → every door*: pairing, then the first sync, at which the plugin registers the doors one by one',
     '(Homebridge saves the whole cache after each), until the controller sees them all in the attribute database.',
     '',
@@ -245,7 +252,10 @@ function memoryReading(polling: IdleResult[]): string[] {
     if (kib > HELD_BACK_NOTE_KIB && kib > (held?.kib ?? 0)) held = { doorCount: r.doorCount, kib };
   }
   const timing = held
-    ? [`for minutes: in this run the ${held.doorCount}-door bridge still held ${mib(held.kib)} of it through the idle window and gave it`, 'back at the forced GC.']
+    ? [
+        `for minutes: in this run the ${held.doorCount}-door bridge still held ${mib(held.kib)} of it through the idle window and gave it`,
+        'back at the forced GC.',
+      ]
     : ['for minutes (in this run every bridge had given most of it back by the idle window).'];
   return [
     `**How to read it.** Every bridge, the 0-door one too, peaked at ${mib(lowestPeak)} or more while booting and pairing (VmHWM);`,
@@ -285,7 +295,9 @@ export function cpuSection(idle: IdleResult[]): string[] {
 
 /** A note for a bridge whose VmRSS moved by more than HELD_BACK_NOTE_KIB in the idle window: V8 resizing its heap costs CPU too. */
 function resized(idle: IdleResult | undefined): string {
-  return idle !== undefined && idle.rssKiB.max - idle.rssKiB.min > HELD_BACK_NOTE_KIB ? ' (V8 resized its heap in that window, which counts too)' : '';
+  return idle !== undefined && idle.rssKiB.max - idle.rssKiB.min > HELD_BACK_NOTE_KIB
+    ? ' (V8 resized its heap in that window, which counts too)'
+    : '';
 }
 
 export function reading(r: BenchReport): string[] {
@@ -295,7 +307,9 @@ export function reading(r: BenchReport): string[] {
   const w = r.write;
   const hold = r.hap.delayMs ?? 0;
   const speedup = p.derived.expectedMeanMs / l.toHomeKit.median;
-  const lost = t.nothingLost ? 'nothing was lost: every door ended on its last event, in every burst' : 'some door did **not** end on its last event';
+  const lost = t.nothingLost
+    ? 'nothing was lost: every door ended on its last event, in every burst'
+    : 'some door did **not** end on its last event';
   const sizes = r.syncs.map((s) => s.doorCount).join(' / ');
   const perSize = (pick: (s: BenchReport['syncs'][number]) => number): string => r.syncs.map((s) => ms(pick(s))).join(' / ');
   const largest = r.idle.filter((i) => i.kind === 'sized').at(-1);
@@ -409,7 +423,7 @@ function latencySection(r: BenchReport): string[] {
     'simulator delivers) is posted and timed here.',
     '',
     SUMMARY_HEADER,
-    summaryRow('POST sent → listener\'s 200 received', l.postRoundTrip),
+    summaryRow("POST sent → listener's 200 received", l.postRoundTrip),
     summaryRow('POST sent → HomeKit event at the controller', l.toHomeKit),
     summaryRow('200 received → HomeKit event', l.answerToHomeKit),
     '',
@@ -428,7 +442,7 @@ function latencySection(r: BenchReport): string[] {
     '  once (and flush the queue); CurrentDoorState is not among them. Then encryption (ChaCha20-Poly1305), loopback,',
     `  and hap-controller decrypting and parsing it. All of it but the hold took ${ms(l.answerToHomeKit.median - (hold ?? 0))} median.`,
     `- So the end-to-end figure is about *POST → 200* + ${holdText} + a few ms; the hold is by far the largest`,
-    '  part and is HAP-NodeJS\'s, not the plugin\'s. A real iPhone adds Wi-Fi or a home hub on top.',
+    "  part and is HAP-NodeJS's, not the plugin's. A real iPhone adds Wi-Fi or a home hub on top.",
     '',
   ];
 }
@@ -436,9 +450,7 @@ function latencySection(r: BenchReport): string[] {
 function throughputSection(r: BenchReport): string[] {
   const t = r.throughput;
   const { cold, steady } = t;
-  const doorRows = t.doors.map(
-    (d) => `| ${d.name} | ${d.lastSent} | ${doorStateName(d.shown)} | ${d.matches ? 'yes' : '**no**'} |`,
-  );
+  const doorRows = t.doors.map((d) => `| ${d.name} | ${d.lastSent} | ${doorStateName(d.shown)} | ${d.matches ? 'yes' : '**no**'} |`);
   const roundRows = t.rounds.map(
     (round, i) =>
       `| ${i + 1}${i === 0 ? ' (cold)' : ''}${i < THROUGHPUT_WARMUP_ROUNDS ? ' (warm-up)' : ''} | ${ms(round.wallMs)} | ${round.perSecond.toFixed(0)} | ${ms(round.latency.median)} | ${ms(round.latency.p99)} | ${round.non200} | ${round.doorsMatch ? 'yes' : '**no**'} | ${ms(round.settleMs)} | ${mib(round.memory?.rssKiB)} |`,
@@ -470,7 +482,7 @@ function throughputSection(r: BenchReport): string[] {
     ...roundRows,
     '',
     ...(t.errors.length > 0 ? [`Failures: ${t.errors.map((e) => `\`${e}\``).join(', ')}.`, ''] : []),
-    '**Nothing lost**: each door\'s CurrentDoorState read through the controller after the last burst:',
+    "**Nothing lost**: each door's CurrentDoorState read through the controller after the last burst:",
     '',
     '| Door | Last event sent | HomeKit shows | Equal |',
     '|---|---|---|---|',
@@ -555,7 +567,10 @@ export function startupSection(r: StartupResult): string[] {
     }),
   );
   const heapRows = r.nodes.flatMap((n) =>
-    n.trees.map((t) => `| ${n.target} | ${t.label} | ${t.bridgeRssKiB.map((b) => `${mib(b.rss.median)} (${mib(b.rss.min)}–${mib(b.rss.max)}); heap ${mib(b.heapUsed.median)}`).join(' | ')} | ${range(n.bareRssKiB, mib)}; heap ${mib(n.bareHeapKiB.median)} |`),
+    n.trees.map(
+      (t) =>
+        `| ${n.target} | ${t.label} | ${t.bridgeRssKiB.map((b) => `${mib(b.rss.median)} (${mib(b.rss.min)}–${mib(b.rss.max)}); heap ${mib(b.heapUsed.median)}`).join(' | ')} | ${range(n.bareRssKiB, mib)}; heap ${mib(n.bareHeapKiB.median)} |`,
+    ),
   );
   const parts = r.nodes[0]?.parts ?? [];
   const partRows = parts.map((p) => `| ${p.label} | ${range(p.ms, ms)} | ${mib(p.rssKiB.median)} |`);
@@ -571,7 +586,7 @@ export function startupSection(r: StartupResult): string[] {
     `with no plugin at all (an empty plugin folder) booted alongside. ${MEMORY_ROUNDS} rounds per Node, each a bare bridge and one bridge per tree and`,
     'size side by side, every one a new process; *added* is the median with the plugin minus the median without it. Node 20 runs',
     `Homebridge 1.11.4 (\`homebridge\`), Node 22 and 24 Homebridge ${HOMEBRIDGE_2_VERSION} as the e2e matrix installs it (\`.cache/homebridge-${HOMEBRIDGE_2_VERSION}\`), through \`npx -y node@N\`:`,
-    'the matrix of the e2e tests. How to read it: the import\'s time and the VmRSS it adds are steady from run to run (a bare Node',
+    "the matrix of the e2e tests. How to read it: the import's time and the VmRSS it adds are steady from run to run (a bare Node",
     'process loading one thing); the VmRSS of separate Homebridge processes after a GC is not: it spreads by up to tens of MiB',
     'between bridges that load the same (min–max in the second table), so the *added* columns are rough, and the V8 heap in use',
     'after the GC (last column: live JavaScript objects, plugin minus bare) is the steady reading of what the plugin keeps.',
@@ -606,7 +621,10 @@ export function contactSection(runs: ContactRuns): string[] {
   const rows = runs.results.flatMap((r) =>
     r.variants.flatMap((v) => {
       const door = summaryRow(`${r.homebridge}, ${v.label}: POST sent → CurrentDoorState event`, v.toDoorEvent);
-      const contact = v.toContactEvent === undefined ? [] : [summaryRow(`${r.homebridge}, ${v.label}: POST sent → ContactSensorState event`, v.toContactEvent)];
+      const contact =
+        v.toContactEvent === undefined
+          ? []
+          : [summaryRow(`${r.homebridge}, ${v.label}: POST sent → ContactSensorState event`, v.toContactEvent)];
       return [door, ...contact];
     }),
   );
@@ -614,7 +632,9 @@ export function contactSection(runs: ContactRuns): string[] {
     r.variants.map(
       (v) =>
         `- ${r.homebridge}, ${v.label}: non-200 ${v.non200}, door events missed (within ${seconds(LATENCY_EVENT_WAIT_MS)}) ${v.missed}` +
-        (v.sameDelivery === undefined ? '' : `; door event within ${SAME_DELIVERY_MS} ms of the contact event (same delivery) ${v.sameDelivery} of ${v.toDoorEvent.n}`) +
+        (v.sameDelivery === undefined
+          ? ''
+          : `; door event within ${SAME_DELIVERY_MS} ms of the contact event (same delivery) ${v.sameDelivery} of ${v.toDoorEvent.n}`) +
         '.',
     ),
   );
@@ -630,7 +650,7 @@ export function contactSection(runs: ContactRuns): string[] {
     `Measured ${measured} (\`npm run bench -- contact\` reruns this section alone; the figures above it may be from an earlier run).`,
     'Two bridges started the same way at the same time, each with the plugin, the sample account (3 doors), the webhook listener',
     `and \`pollInterval\` ${CONTACT_RIG_POLL_INTERVAL_S} s; one with \`contactSensor: true\`. A paired controller per bridge subscribed, as a home hub`,
-    'does, to every door\'s CurrentDoorState and, on the second bridge, to every contact sensor\'s ContactSensorState. The bridges take',
+    "does, to every door's CurrentDoorState and, on the second bridge, to every contact sensor's ContactSensorState. The bridges take",
     `turns, one change at a time on the machine, the order alternating: ${CONTACT_CHANGES} changes each (after ${CONTACT_WARMUP_CHANGES} warm-up ones),`,
     `${LATENCY_SPACING_MIN_MS}–${LATENCY_SPACING_MAX_MS} ms apart, made and posted as in section 1. Homebridge 2.x runs under Node 22 (its engines), in`,
     'the prefix the e2e matrix installs (`.cache/homebridge-2.4.0`), as a child bench.',
@@ -642,8 +662,8 @@ export function contactSection(runs: ContactRuns): string[] {
     ...runs.notes.map((n) => `- ${n}`),
     '',
     `${gains.join('; ')}. HAP-NodeJS holds a CurrentDoorState event up to 250 ms to batch it, but sends ContactSensorState at once and`,
-    'flushes everything queued on that connection with it. The plugin updates the door\'s characteristics first and the contact sensor',
-    'after, in the same tick, so the door\'s queued event leaves in the same delivery as the contact event instead of waiting out the hold.',
+    "flushes everything queued on that connection with it. The plugin updates the door's characteristics first and the contact sensor",
+    "after, in the same tick, so the door's queued event leaves in the same delivery as the contact event instead of waiting out the hold.",
     'It only helps a controller subscribed to the contact sensor (a home hub is; an iPhone with Home open is for what it shows).',
     '',
   ];

@@ -10,7 +10,14 @@ import { freePort, removeStorageDir, startHomebridge } from '../harness/homebrid
 import type { HomebridgeProcess } from '../harness/homebridge-process.js';
 import { pairController } from '../harness/homekit-controller.js';
 import type { CharRef, HapAccessory, HomeKitController } from '../harness/homekit-controller.js';
-import { AccessControlSimulator, makeDevice, makeDoor, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../simulator/server.js';
+import {
+  AccessControlSimulator,
+  makeDevice,
+  makeDoor,
+  SAMPLE_FRONT_GATE_ID,
+  SAMPLE_GARAGE_DOOR_ID,
+  SAMPLE_SHARED_GATE_ID,
+} from '../simulator/server.js';
 import type { SimDevice } from '../simulator/server.js';
 import { memoryProbeEnv, opposite, sleep } from './probes.js';
 
@@ -106,11 +113,18 @@ function refsOf(accessory: HapAccessory, id: string): DoorRefs | undefined {
   const iid = (type: string): number | undefined => service?.characteristics.find((c) => c.type === type)?.iid;
   const current = iid(HAP_CHARACTERISTIC.CurrentDoorState);
   const target = iid(HAP_CHARACTERISTIC.TargetDoorState);
-  return current === undefined || target === undefined ? undefined : { id, current: { aid: accessory.aid, iid: current }, target: { aid: accessory.aid, iid: target } };
+  return current === undefined || target === undefined
+    ? undefined
+    : { id, current: { aid: accessory.aid, iid: current }, target: { aid: accessory.aid, iid: target } };
 }
 
 /** Resolves once `doorCount` garage doors are in HomeKit and every one of `trackIds` among them (serial number = door id). */
-export async function waitForDoors(controller: HomeKitController, doorCount: number, trackIds: readonly string[], timeoutMs: number): Promise<DoorRefs[]> {
+export async function waitForDoors(
+  controller: HomeKitController,
+  doorCount: number,
+  trackIds: readonly string[],
+  timeoutMs: number,
+): Promise<DoorRefs[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const accessories = await controller.accessories();
@@ -123,7 +137,9 @@ export async function waitForDoors(controller: HomeKitController, doorCount: num
       return found;
     }
     if (Date.now() >= deadline) {
-      throw new Error(`HomeKit shows ${doors.length} of ${doorCount} doors after ${timeoutMs} ms (tracked found: ${found.filter(Boolean).length}/${trackIds.length})`);
+      throw new Error(
+        `HomeKit shows ${doors.length} of ${doorCount} doors after ${timeoutMs} ms (tracked found: ${found.filter(Boolean).length}/${trackIds.length})`,
+      );
     }
     await sleep(DATABASE_POLL_MS);
   }
@@ -203,7 +219,11 @@ export async function startRig(cleanup: Cleanup, options: RigOptions): Promise<R
     }
   });
   try {
-    const sim = new AccessControlSimulator({ accessToken: ACCESS_TOKEN, host: LOOPBACK, ...(options.devices ? { devices: options.devices } : {}) });
+    const sim = new AccessControlSimulator({
+      accessToken: ACCESS_TOKEN,
+      host: LOOPBACK,
+      ...(options.devices ? { devices: options.devices } : {}),
+    });
     await sim.start();
     own.add('simulator', () => sim.stop());
 
@@ -237,7 +257,12 @@ export async function startRig(cleanup: Cleanup, options: RigOptions): Promise<R
     own.add('homebridge', () => hb.stop());
     const readyAt = performance.now();
     // Either line comes within moments of boot; waiting for the doors would only time out on a bad setup.
-    const started = await hb.waitForLog(options.webhook ? /Webhook listener on|listener could not start|configuration is not valid/ : /Syncing the account|configuration is not valid/, READY_WAIT_MS);
+    const started = await hb.waitForLog(
+      options.webhook
+        ? /Webhook listener on|listener could not start|configuration is not valid/
+        : /Syncing the account|configuration is not valid/,
+      READY_WAIT_MS,
+    );
     if (!/Webhook listener on|Syncing the account/.test(started)) {
       throw new Error(`the plugin did not start as configured: ${started}`);
     }
@@ -281,7 +306,14 @@ export interface ScaleRigs {
 /** Boots all five at once, each with the memory probe; waits for every boot to end (each registered with `cleanup`) before failing on any. */
 export async function startScaleRigs(cleanup: Cleanup): Promise<ScaleRigs> {
   const probe = { memoryProbe: true };
-  const bare = startRig(cleanup, { ...probe, pollIntervalS: undefined, webhook: false, devices: scaleAccount(0), trackDoorIds: [], bridgeName: 'Bench 0 Doors' });
+  const bare = startRig(cleanup, {
+    ...probe,
+    pollIntervalS: undefined,
+    webhook: false,
+    devices: scaleAccount(0),
+    trackDoorIds: [],
+    bridgeName: 'Bench 0 Doors',
+  });
   const webhookDefaults = startRig(cleanup, { ...probe, pollIntervalS: undefined, webhook: true, bridgeName: 'Bench Webhook Defaults' });
   const sized = SCALE_DOOR_COUNTS.map(async (doorCount): Promise<ScaleRig> => {
     const devices = scaleAccount(doorCount);

@@ -3,7 +3,17 @@ import { performance } from 'node:perf_hooks';
 
 import { DEFAULT_POLL_INTERVAL_S, DEFAULT_RECONCILE_INTERVAL_S } from '../../src/settings.js';
 import { syncBody } from '../simulator/contract.js';
-import { DoorEventClock, homeKitCurrent, opposite, readCpuTimeMs, readGcMemory, readProcessMemory, sleepUntil, summarize, SYNC_PATH_SUFFIX } from './probes.js';
+import {
+  DoorEventClock,
+  homeKitCurrent,
+  opposite,
+  readCpuTimeMs,
+  readGcMemory,
+  readProcessMemory,
+  sleepUntil,
+  summarize,
+  SYNC_PATH_SUFFIX,
+} from './probes.js';
 import type { GcMemory, SimRequestClock, Summary, TimedRequest } from './probes.js';
 import { SCALE_POLL_INTERVAL_S } from './rig.js';
 import type { FirstWebhook, Rig, ScaleRig } from './rig.js';

@@ -50,7 +50,10 @@ export interface TreeResult {
 /** What the plugin's dependencies cost alone (this tree, same method): what dominates the import. */
 export const IMPORT_PARTS: { label: string; specifiers: string[] }[] = [
   { label: '`undici` (its main entry, all of it)', specifiers: ['undici'] },
-  { label: 'the three undici files the plugin loads (`src/client/undici.ts`)', specifiers: ['undici/lib/dispatcher/agent.js', 'undici/lib/core/errors.js', 'undici/lib/api/api-request.js'] },
+  {
+    label: 'the three undici files the plugin loads (`src/client/undici.ts`)',
+    specifiers: ['undici/lib/dispatcher/agent.js', 'undici/lib/core/errors.js', 'undici/lib/api/api-request.js'],
+  },
   { label: '`zod`', specifiers: ['zod'] },
   { label: '`zod/mini`', specifiers: ['zod/mini'] },
   { label: '`zod/v4/core`', specifiers: ['zod/v4/core'] },
@@ -140,7 +143,10 @@ interface Bridge {
   close: () => Promise<void>;
 }
 
-async function bootBridge(pluginRoot: string | undefined, doorCount: number): Promise<{ bridge: Bridge; sim: AccessControlSimulator | undefined }> {
+async function bootBridge(
+  pluginRoot: string | undefined,
+  doorCount: number,
+): Promise<{ bridge: Bridge; sim: AccessControlSimulator | undefined }> {
   const storageDir = await mkdtemp(path.join(tmpdir(), 'hb-bench-startup-'));
   let pluginDir: string;
   if (pluginRoot === undefined) {
@@ -164,7 +170,15 @@ async function bootBridge(pluginRoot: string | undefined, doorCount: number): Pr
       await sim.start();
       platforms.push({ platform: PLATFORM_NAME, name: 'Access Control', accessToken: ACCESS_TOKEN, baseUrl: sim.baseUrl });
     }
-    hb = await startHomebridge({ platforms, storageDir, pluginDir, debug: false, bridgeName: 'Bench Startup', env: memoryProbeEnv(), bootTimeoutMs: READY_TIMEOUT_MS });
+    hb = await startHomebridge({
+      platforms,
+      storageDir,
+      pluginDir,
+      debug: false,
+      bridgeName: 'Bench Startup',
+      env: memoryProbeEnv(),
+      bootTimeoutMs: READY_TIMEOUT_MS,
+    });
     const deadline = Date.now() + READY_TIMEOUT_MS;
     // The plugin's bridges: the first sync answered and every door registered.
     while (sim !== undefined && (sim.countRequests(SYNC_SUFFIX) < 1 || (hb.log().match(ADDED_LINE) ?? []).length < doorCount)) {
@@ -279,7 +293,9 @@ export async function measureStartup(progress: (text: string) => void): Promise<
   for (const target of NODE_TARGETS) {
     const prefix = target.homebridgePrefix;
     if (prefix !== undefined && !existsSync(path.join(prefix, 'node_modules', 'homebridge'))) {
-      progress(`start-up on ${target.label} skipped: ${path.relative(REPO_ROOT, prefix)} is not installed (npm run test:matrix installs it).`);
+      progress(
+        `start-up on ${target.label} skipped: ${path.relative(REPO_ROOT, prefix)} is not installed (npm run test:matrix installs it).`,
+      );
       continue;
     }
     progress(`start-up on ${target.label} (Homebridge in ${prefix === undefined ? 'node_modules' : path.relative(REPO_ROOT, prefix)})…`);
@@ -312,7 +328,9 @@ if (process.argv[1] === SCRIPT) {
       process.exit(0);
     })
     .catch((error: unknown) => {
-      process.stderr.write(`bench: start-up measurement failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.stderr.write(
+        `bench: start-up measurement failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
       process.exit(1);
     });
 }

@@ -36,7 +36,9 @@ async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise
 
   say('Tour 1/3: Home asks to open "Front Gate" (as a tap in the Home app would).');
   await hap.write(target, TARGET_DOOR_STATE.OPEN);
-  say(`Home now shows Front Gate as ${(await hap.read(current)) === CURRENT_DOOR_STATE.OPENING ? "Opening..." : "not moving"}; the simulated gate takes ${DOOR_TRAVEL_TIME_MS / 1000} s.`);
+  say(
+    `Home now shows Front Gate as ${(await hap.read(current)) === CURRENT_DOOR_STATE.OPENING ? 'Opening...' : 'not moving'}; the simulated gate takes ${DOOR_TRAVEL_TIME_MS / 1000} s.`,
+  );
   await sleep(TOUR_STEP_PAUSE_MS);
   say(`Home shows Front Gate as ${(await hap.read(current)) === CURRENT_DOOR_STATE.OPEN ? 'Open' : 'not open yet'}.`);
 
@@ -136,7 +138,9 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
-  const hint = message.includes('EADDRINUSE') ? ` (another program has port ${SIMULATOR_PORT}: run with DEMO_SIMULATOR_PORT=<free port>)` : '';
+  const hint = message.includes('EADDRINUSE')
+    ? ` (another program has port ${SIMULATOR_PORT}: run with DEMO_SIMULATOR_PORT=<free port>)`
+    : '';
   process.stderr.write(`The demo could not start: ${message}${hint}\n`);
   process.exit(1);
 });

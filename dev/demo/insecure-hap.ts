@@ -3,7 +3,6 @@ import { request } from 'undici';
 
 import { HAP_CHARACTERISTIC, HAP_SERVICE, hapUuid } from '../harness/hap-types.js';
 
-
 interface HapAccessories {
   accessories: { aid: number; services: { type: string; characteristics: { iid: number; type: string; value?: unknown }[] }[] }[];
 }

@@ -155,7 +155,9 @@ interface PackageJson {
 
 /** The Homebridge folder to run: `<prefix>/node_modules/homebridge`, by default env HB_PREFIX, else the repo's devDependency (1.11). */
 export function homebridgeDir(prefix: string | undefined = process.env.HB_PREFIX): string {
-  return prefix === undefined || prefix === '' ? path.join(REPO_ROOT, 'node_modules', 'homebridge') : path.join(prefix, 'node_modules', 'homebridge');
+  return prefix === undefined || prefix === ''
+    ? path.join(REPO_ROOT, 'node_modules', 'homebridge')
+    : path.join(prefix, 'node_modules', 'homebridge');
 }
 
 function resolveHomebridge(dir: string): { bin: string; version: string } {
@@ -365,7 +367,9 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
     const existing = lines.slice(waitOpts.fromLine ?? 0).find((line) => pattern.test(line));
     if (existing !== undefined) return Promise.resolve(existing);
     if (exitStatus !== undefined) {
-      return Promise.reject(new Error(`Homebridge exited (${JSON.stringify(exitStatus)}) before logging ${String(re)}. Log:\n${tail(text)}`));
+      return Promise.reject(
+        new Error(`Homebridge exited (${JSON.stringify(exitStatus)}) before logging ${String(re)}. Log:\n${tail(text)}`),
+      );
     }
     return new Promise<string>((resolve, reject) => {
       const cleanup = (): void => {
@@ -509,7 +513,11 @@ function childBridgeConfig(entry: Record<string, unknown>): ChildBridgeConfig {
  * needs to pair with it. Homebridge names it `_bridge.name`, else the entry's `name`, else the plugin's name, and sets
  * it up with `_bridge.pin`, else the main bridge's pin (1.11 and 2.1 alike).
  */
-export async function waitForChildBridge(hb: HomebridgeProcess, entry: Record<string, unknown>, timeoutMs = BOOT_TIMEOUT_MS): Promise<ChildBridge> {
+export async function waitForChildBridge(
+  hb: HomebridgeProcess,
+  entry: Record<string, unknown>,
+  timeoutMs = BOOT_TIMEOUT_MS,
+): Promise<ChildBridge> {
   const bridge = childBridgeConfig(entry);
   const nonEmpty = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
   const name = nonEmpty(bridge.name) ?? nonEmpty(entry.name) ?? PLUGIN_NAME;

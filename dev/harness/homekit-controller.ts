@@ -100,7 +100,9 @@ export function toHapUuid(typeOrName: string): string {
   if (typeOrName in HAP_CHARACTERISTIC) return HAP_CHARACTERISTIC[typeOrName as HapCharacteristicName];
   if (/^[0-9a-f]{1,8}$/i.test(typeOrName)) return hapUuid(typeOrName.toUpperCase());
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(typeOrName)) return typeOrName.toUpperCase();
-  throw new Error(`Unknown HAP type "${typeOrName}": use a UUID, a short UUID or one of ${[...Object.keys(HAP_SERVICE), ...Object.keys(HAP_CHARACTERISTIC)].join(', ')}`);
+  throw new Error(
+    `Unknown HAP type "${typeOrName}": use a UUID, a short UUID or one of ${[...Object.keys(HAP_SERVICE), ...Object.keys(HAP_CHARACTERISTIC)].join(', ')}`,
+  );
 }
 
 const ref = (target: CharRef | number, iid?: number): CharRef => {
@@ -131,7 +133,8 @@ interface CharacteristicStatusBody {
 const asNumber = (v: unknown): number | undefined => {
   if (typeof v === 'number') return v;
   // json-bigint turns large integers into BigNumber objects.
-  if (typeof v === 'object' && v !== null && 'toNumber' in v && typeof v.toNumber === 'function') return (v as { toNumber(): number }).toNumber();
+  if (typeof v === 'object' && v !== null && 'toNumber' in v && typeof v.toNumber === 'function')
+    return (v as { toNumber(): number }).toNumber();
   return undefined;
 };
 
@@ -220,7 +223,9 @@ export class HomeKitController {
         : infoValue(a, HAP_CHARACTERISTIC.Name) === nameOrSerial || infoValue(a, HAP_CHARACTERISTIC.SerialNumber) === nameOrSerial,
     );
     if (!found) {
-      const known = list.map((a) => `${a.aid}: ${String(infoValue(a, HAP_CHARACTERISTIC.Name))} / ${String(infoValue(a, HAP_CHARACTERISTIC.SerialNumber))}`);
+      const known = list.map(
+        (a) => `${a.aid}: ${String(infoValue(a, HAP_CHARACTERISTIC.Name))} / ${String(infoValue(a, HAP_CHARACTERISTIC.SerialNumber))}`,
+      );
       throw new Error(`No accessory named or with serial "${nameOrSerial}". Accessories:\n  ${known.join('\n  ')}`);
     }
     return found;
@@ -245,7 +250,9 @@ export class HomeKitController {
     const type = toHapUuid(serviceType);
     const service = accessory.services.find((s) => s.type === type);
     if (!service) {
-      throw new Error(`Accessory "${nameOrSerial}" (aid ${accessory.aid}) has no service ${serviceType}; it has ${accessory.services.map((s) => s.type).join(', ')}`);
+      throw new Error(
+        `Accessory "${nameOrSerial}" (aid ${accessory.aid}) has no service ${serviceType}; it has ${accessory.services.map((s) => s.type).join(', ')}`,
+      );
     }
     return { aid: accessory.aid, service };
   }
@@ -256,7 +263,9 @@ export class HomeKitController {
     const type = toHapUuid(characteristicType);
     const characteristic = service.characteristics.find((c) => c.type === type);
     if (!characteristic) {
-      throw new Error(`Service ${serviceType} of "${nameOrSerial}" has no characteristic ${characteristicType}; it has ${service.characteristics.map((c) => c.type).join(', ')}`);
+      throw new Error(
+        `Service ${serviceType} of "${nameOrSerial}" has no characteristic ${characteristicType}; it has ${service.characteristics.map((c) => c.type).join(', ')}`,
+      );
     }
     return { aid, iid: characteristic.iid };
   }
@@ -335,7 +344,11 @@ export class HomeKitController {
    * Resolves with the value once `predicate(value, status)` holds: polls reads every
    * WAIT_POLL_INTERVAL_MS and also checks events as they arrive (when subscribed).
    */
-  async waitFor(predicate: (value: unknown, status: number) => boolean, target: CharRef, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS): Promise<unknown> {
+  async waitFor(
+    predicate: (value: unknown, status: number) => boolean,
+    target: CharRef,
+    timeoutMs = DEFAULT_WAIT_TIMEOUT_MS,
+  ): Promise<unknown> {
     const deadline = Date.now() + timeoutMs;
     let matched: { value: unknown } | undefined;
     // Set by the event listener; read through a call so TS does not narrow it away across awaits.

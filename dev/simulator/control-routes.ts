@@ -59,7 +59,12 @@ const POST_ROUTES: ControlRoute[] = [
   { pattern: /^enforcer$/, action: withBody(enforcerBody, (c, b) => void c.sendEnforcerEvent(b.sample, b)) },
 ];
 
-export async function handleControl(controls: SimulatorControls, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+export async function handleControl(
+  controls: SimulatorControls,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+): Promise<void> {
   const route = pathname.slice(CONTROL_PATH_PREFIX.length);
   if (req.method === 'GET' && route === 'state') {
     sendJson(req, res, 200, controls.snapshot());

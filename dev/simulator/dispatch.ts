@@ -100,7 +100,13 @@ export function answerFailure(req: IncomingMessage, res: ServerResponse, error: 
     return;
   }
   const tooLarge = error instanceof BodyTooLargeError;
-  sendJson(req, res, tooLarge ? 413 : 500, { success: false, message: error instanceof Error ? error.message : String(error) }, {
-    Connection: 'close',
-  });
+  sendJson(
+    req,
+    res,
+    tooLarge ? 413 : 500,
+    { success: false, message: error instanceof Error ? error.message : String(error) },
+    {
+      Connection: 'close',
+    },
+  );
 }

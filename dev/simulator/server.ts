@@ -248,7 +248,12 @@ export class AccessControlSimulator implements SimulatorControls {
     const device = 'doorId' in where ? this.state.requireDoor(where.doorId).device : this.state.requireDevice(where.deviceId);
     const event = buildEnforcerEvent(
       sample,
-      { doorId: 'doorId' in where ? where.doorId : undefined, deviceId: device.id, at: new Date(this.now()), ownerUserId: device.ownerUserId },
+      {
+        doorId: 'doorId' in where ? where.doorId : undefined,
+        deviceId: device.id,
+        at: new Date(this.now()),
+        ownerUserId: device.ownerUserId,
+      },
       this.webhooks.spelling,
     );
     return { ...event, ...overrides };

@@ -86,9 +86,21 @@ async function decode(raw: Buffer, encoding: string | string[] | undefined): Pro
     case 'ok':
       return decoded.body;
     case 'too-large':
-      throw new ServiceError('invalid-response', `the answer is larger than ${MAX_RESPONSE_BYTES} bytes once decompressed`, undefined, undefined, ANSWERED);
+      throw new ServiceError(
+        'invalid-response',
+        `the answer is larger than ${MAX_RESPONSE_BYTES} bytes once decompressed`,
+        undefined,
+        undefined,
+        ANSWERED,
+      );
     case 'unsupported':
-      throw new ServiceError('invalid-response', `the answer is in an encoding the plugin does not read (${oneLine(decoded.encoding)})`, undefined, undefined, ANSWERED);
+      throw new ServiceError(
+        'invalid-response',
+        `the answer is in an encoding the plugin does not read (${oneLine(decoded.encoding)})`,
+        undefined,
+        undefined,
+        ANSWERED,
+      );
     case 'corrupt':
       throw new ServiceError('invalid-response', 'the answer could not be decompressed', undefined, undefined, ANSWERED);
   }

@@ -7,7 +7,12 @@ import type { Account, Device, Door, ToggleEvent } from './types.js';
 /** Ids are strings in the contract; a numeric id is accepted and read as text. */
 const id = z.union([z.string().trim().min(1), z.number().transform(String)]);
 const optionalText = z.string().optional().catch(undefined);
-const flag = (fallback: boolean) => z.boolean().optional().catch(undefined).transform((v) => v ?? fallback);
+const flag = (fallback: boolean) =>
+  z
+    .boolean()
+    .optional()
+    .catch(undefined)
+    .transform((v) => v ?? fallback);
 const optionalNumber = z.number().optional().catch(undefined);
 
 const doorSchema = z.looseObject({
@@ -113,7 +118,10 @@ export function parseSync(body: unknown): Account | z.ZodError {
 /** The toggle answer; only `message` matters, and it is optional because error bodies are not to be trusted. */
 export const toggleResponseSchema = z.looseObject({
   success: z.boolean().optional().catch(undefined),
-  message: z.union([z.string(), z.number().transform(String)]).optional().catch(undefined),
+  message: z
+    .union([z.string(), z.number().transform(String)])
+    .optional()
+    .catch(undefined),
 });
 
 const historyEventSchema = z.looseObject({
@@ -121,10 +129,7 @@ const historyEventSchema = z.looseObject({
   door_name: optionalText,
   door_state: optionalText,
   channel: optionalText,
-  user: z
-    .looseObject({ first_name: optionalText, last_name: optionalText })
-    .optional()
-    .catch(undefined),
+  user: z.looseObject({ first_name: optionalText, last_name: optionalText }).optional().catch(undefined),
   was_success: z.boolean().optional().catch(undefined),
   toggle_date_time: optionalText,
 });

@@ -73,11 +73,19 @@ export class AccessControlClient {
 
   /** The whole account: every device and door the user owns or was granted. */
   async sync(): Promise<Account> {
-    const response = await requestJson(this.agent, { method: 'GET', url: this.url(SYNC_PATH), headers: this.headers(), timeoutMs: this.readTimeoutMs });
+    const response = await requestJson(this.agent, {
+      method: 'GET',
+      url: this.url(SYNC_PATH),
+      headers: this.headers(),
+      timeoutMs: this.readTimeoutMs,
+    });
     expectOk(response, 'sync');
     const account = parseSync(response.body);
     if (account instanceof Error) {
-      throw new ServiceError('invalid-response', `the account data does not have the expected shape (${account.issues[0]?.message ?? 'unreadable'})`);
+      throw new ServiceError(
+        'invalid-response',
+        `the account data does not have the expected shape (${account.issues[0]?.message ?? 'unreadable'})`,
+      );
     }
     return account;
   }

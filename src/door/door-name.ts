@@ -22,7 +22,13 @@ export function configuredNameOf(hap: HAP, service: Service, name: string): Char
  * without one, iOS 16 and later show every service of an accessory under the accessory's name, so "Front Gate Switch"
  * would read "Front Gate" beside the door itself. A ConfiguredName the user changed in the Home app is kept (it is cached).
  */
-export function ensureNamedService(hap: HAP, accessory: PlatformAccessory, type: WithUUID<typeof Service>, doorName: string, subtype: ExtraSubtype): Service {
+export function ensureNamedService(
+  hap: HAP,
+  accessory: PlatformAccessory,
+  type: WithUUID<typeof Service>,
+  doorName: string,
+  subtype: ExtraSubtype,
+): Service {
   const name = extraName(doorName, subtype);
   const service = accessory.getServiceById(type, subtype) ?? accessory.addService(type, name, subtype);
   configuredNameOf(hap, service, name);
@@ -42,7 +48,13 @@ function isExtraSubtype(subtype: string | undefined): subtype is ExtraSubtype {
  * Found by subtype, not by name: an older version's extra of a long door name holds only what HAP-NodeJS left of it.
  * updateCharacteristic, never setCharacteristic: a set would run the handler meant for a controller's write.
  */
-export function renameDerivedServices(hap: HAP, accessory: PlatformAccessory, oldName: string, newName: string, skip: readonly Service[]): void {
+export function renameDerivedServices(
+  hap: HAP,
+  accessory: PlatformAccessory,
+  oldName: string,
+  newName: string,
+  skip: readonly Service[],
+): void {
   const C = hap.Characteristic;
   for (const service of accessory.services) {
     const subtype = service.subtype;

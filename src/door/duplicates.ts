@@ -23,7 +23,9 @@ function compareIds(a: string, b: string): number {
  * the ids listed more than once, sorted by door id.
  */
 export function keepFirstOfEachDoor(doors: readonly DoorOfDevice[]): { kept: DoorOfDevice[]; duplicates: DuplicateDoor[] } {
-  const ranked = doors.map((entry, index) => ({ entry, index })).sort((a, b) => compareIds(a.entry.device.id, b.entry.device.id) || a.index - b.index);
+  const ranked = doors
+    .map((entry, index) => ({ entry, index }))
+    .sort((a, b) => compareIds(a.entry.device.id, b.entry.device.id) || a.index - b.index);
   const winners = new Set<DoorOfDevice>();
   const listedUnder = new Map<string, string[]>();
   for (const { entry } of ranked) {

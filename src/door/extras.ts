@@ -235,7 +235,10 @@ export class DoorExtras {
       accessAlertDurationS: DEFAULT_ACCESS_ALERT_DURATION_S,
     };
     if (options.automationSwitch !== 'off') {
-      this.automationSwitch = new AutomationSwitch(api, accessory, doorName, options.automationSwitch, { ...view, name: view.name ?? (() => doorName) });
+      this.automationSwitch = new AutomationSwitch(api, accessory, doorName, options.automationSwitch, {
+        ...view,
+        name: view.name ?? (() => doorName),
+      });
     } else {
       AutomationSwitch.remove(api, accessory);
     }

@@ -251,7 +251,9 @@ export class GarageDoorAccessory {
       const replaced = this.waiting;
       if (replaced) {
         if (replaced.wanted !== wanted) {
-          this.deps.log.info(`${this.name}: the command to ${verb(replaced.wanted)} it was replaced by a later one to ${verb(wanted)} before it was sent.`);
+          this.deps.log.info(
+            `${this.name}: the command to ${verb(replaced.wanted)} it was replaced by a later one to ${verb(wanted)} before it was sent.`,
+          );
         }
         replaced.resolve();
       }

@@ -32,8 +32,7 @@ const DOOR_OPTIONS = OPTIONS.filter((option) => option.doorOption);
 const fieldOf = (option: OptionSpec): string => (option.kind === 'number' && option.unit === 'seconds' ? `${option.key}S` : option.key);
 
 type OptionsConfig = Pick<PluginConfig, 'doors' | 'readOnlyLock' | 'includeDoors' | DoorOption['key']>;
-type FilterConfig = OptionsConfig &
-  Pick<PluginConfig, 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds'>;
+type FilterConfig = OptionsConfig & Pick<PluginConfig, 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds'>;
 
 /** Whether a protective setting that could not be read keeps this door read-only; an unknown controller counts as unnamed. */
 function locked(lock: ReadOnlyLock, doorId: string, deviceId: string | undefined): boolean {

@@ -146,7 +146,9 @@ export class DoorRegistry {
       const door = this.doors.get(this.uuid(event.doorId));
       return door ? [door] : [];
     }
-    return event.deviceId === undefined ? [] : [...this.doors.values()].filter((door) => door.accessory.context.deviceId === event.deviceId);
+    return event.deviceId === undefined
+      ? []
+      : [...this.doors.values()].filter((door) => door.accessory.context.deviceId === event.deviceId);
   }
 
   /** Ends movements that took too long, also when syncs fail; one door's bug must not stop the others' ticks. */

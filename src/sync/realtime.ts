@@ -13,7 +13,11 @@ import { RecentIds } from '../util/recent-ids.js';
 import {
   ACCESS_ALERT_LOG_PLACES_MAX,
   ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS,
-  WEBHOOK_MISS_GRACE_MS, WEBHOOK_MISS_WARN_INTERVAL_MS, WEBHOOK_SEEN_IDS_MAX, WEBHOOK_TEST_EVENT_TYPE } from '../settings.js';
+  WEBHOOK_MISS_GRACE_MS,
+  WEBHOOK_MISS_WARN_INTERVAL_MS,
+  WEBHOOK_SEEN_IDS_MAX,
+  WEBHOOK_TEST_EVENT_TYPE,
+} from '../settings.js';
 import { clean } from '../webhook/event.js';
 import type { WebhookEvent } from '../webhook/event.js';
 import { WebhookReceiver } from '../webhook/receiver.js';
@@ -97,7 +101,10 @@ export class RealtimeUpdates {
     }
     let tls: { cert: Buffer; key: Buffer } | undefined;
     try {
-      tls = config.tlsCertFile && config.tlsKeyFile ? { cert: await readFile(config.tlsCertFile), key: await readFile(config.tlsKeyFile) } : undefined;
+      tls =
+        config.tlsCertFile && config.tlsKeyFile
+          ? { cert: await readFile(config.tlsCertFile), key: await readFile(config.tlsKeyFile) }
+          : undefined;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
       this.couldNotStart(`the TLS certificate or key file cannot be read (${code})`);
@@ -143,7 +150,9 @@ export class RealtimeUpdates {
       return false;
     }
     if (reserved && !reserved.complete) {
-      log.debug("Homebridge's config.json could not be read to check the webhook port; the listener starts after the first sync, once the bridge holds its port.");
+      log.debug(
+        "Homebridge's config.json could not be read to check the webhook port; the listener starts after the first sync, once the bridge holds its port.",
+      );
       await this.deps.bridgeUp;
     }
     return !this.stopped;
@@ -237,7 +246,9 @@ export class RealtimeUpdates {
     this.arriving = true;
     if (this.refusedSinceDelivery) {
       this.refusedSinceDelivery = false;
-      log.info(`Webhooks arrive again after the full listener refused connections; the plugin polls ${this.pace('safetyNetS')} again, as a safety net.`);
+      log.info(
+        `Webhooks arrive again after the full listener refused connections; the plugin polls ${this.pace('safetyNetS')} again, as a safety net.`,
+      );
     }
     if (event.kind === 'enforcer') {
       this.alert(event);

@@ -42,14 +42,19 @@ export class WhoMovedIt {
     // The service's dates carry no time zone: from yesterday covers a change just after midnight anywhere.
     const query: HistoryQuery = { historyType: 'door', doorId, startDate: day(now - DAY_MS), endDate: day(now) };
     this.history(query).then(
-      (events) => (this.stopped ? this.log.debug(`Who moved ${doorName} is not logged: the answer came after Homebridge began shutting down.`) : this.report(events, doorId, doorName, state)),
+      (events) =>
+        this.stopped
+          ? this.log.debug(`Who moved ${doorName} is not logged: the answer came after Homebridge began shutting down.`)
+          : this.report(events, doorId, doorName, state),
       (error: unknown) => this.log.debug(`Who moved ${doorName} is unknown: ${error instanceof Error ? error.message : String(error)}.`),
     );
   }
 
   private report(events: ToggleEvent[], doorId: string, doorName: string, state: DoorState): void {
     // Newest first, as the service sends them.
-    const match = events.find((e) => (e.doorId === undefined || e.doorId === doorId) && e.doorState?.toUpperCase() === state && e.wasSuccess !== false);
+    const match = events.find(
+      (e) => (e.doorId === undefined || e.doorId === doorId) && e.doorState?.toUpperCase() === state && e.wasSuccess !== false,
+    );
     if (!match) {
       this.log.debug(`The history of ${doorName} does not say who ${state === 'OPEN' ? 'opened' : 'closed'} it.`);
       return;

@@ -10,7 +10,10 @@ import { PLATFORM_NAME } from '../settings.js';
 
 const entrySchema = z.looseObject({
   platform: z.string().optional().catch(undefined),
-  webhook: z.looseObject({ port: z.number().optional().catch(undefined), tlsCertFile: z.string().optional().catch(undefined) }).optional().catch(undefined),
+  webhook: z
+    .looseObject({ port: z.number().optional().catch(undefined), tlsCertFile: z.string().optional().catch(undefined) })
+    .optional()
+    .catch(undefined),
 });
 const configSchema = z.looseObject({ platforms: z.array(z.unknown()).optional().catch(undefined) });
 
@@ -78,7 +81,9 @@ export async function listenerTrust(certFile: string | undefined, port: number):
       ca: [...rootCertificates, pem],
       rejectUnauthorized: true,
       checkServerIdentity: (_host, cert) =>
-        cert.fingerprint256 === expected ? undefined : Object.assign(new Error(`the listener presents another certificate than ${certFile}`), { code: OTHER_CERTIFICATE }),
+        cert.fingerprint256 === expected
+          ? undefined
+          : Object.assign(new Error(`the listener presents another certificate than ${certFile}`), { code: OTHER_CERTIFICATE }),
     },
   };
 }

@@ -11,7 +11,10 @@ import type { Message } from './page/views.js';
 const portField = z.number().int().optional().catch(undefined);
 const entrySchema = z.looseObject({
   platform: z.string().optional().catch(undefined),
-  webhook: z.looseObject({ port: portField, enabled: z.boolean().optional().catch(undefined) }).optional().catch(undefined),
+  webhook: z
+    .looseObject({ port: portField, enabled: z.boolean().optional().catch(undefined) })
+    .optional()
+    .catch(undefined),
 });
 const platformsSchema = z.looseObject({ platforms: z.array(z.unknown()).optional().catch(undefined) });
 
@@ -43,10 +46,18 @@ export async function checkPort(
   host: string | undefined,
   options: { configPath: string | undefined; entryIndex: number | undefined; savedPort: number | undefined },
 ): Promise<Message> {
-  const config: unknown = options.configPath ? await readFile(options.configPath, 'utf8').then((text) => JSON.parse(text) as unknown, () => undefined) : undefined;
+  const config: unknown = options.configPath
+    ? await readFile(options.configPath, 'utf8').then(
+        (text) => JSON.parse(text) as unknown,
+        () => undefined,
+      )
+    : undefined;
   const owner = portOwner(config, port, options.entryIndex);
   if (owner) {
-    return { ok: false, message: `Port ${port} is ${owner}: the listener would not start. Choose another port above 1024 that nothing else uses.` };
+    return {
+      ok: false,
+      message: `Port ${port} is ${owner}: the listener would not start. Choose another port above 1024 that nothing else uses.`,
+    };
   }
   const error = await tryBind(port, host);
   if (!error) {
@@ -61,7 +72,10 @@ export async function checkPort(
     return { ok: false, message: `Port ${port} needs administrator rights (ports below 1024 do). Choose a port above 1024.` };
   }
   if (error.code === 'EADDRNOTAVAIL') {
-    return { ok: false, message: `${host ?? 'That address'} is not an address of this machine. Leave "Listen on address" empty to listen on every interface.` };
+    return {
+      ok: false,
+      message: `${host ?? 'That address'} is not an address of this machine. Leave "Listen on address" empty to listen on every interface.`,
+    };
   }
   return { ok: false, message: `Port ${port} cannot be opened (${error.code ?? error.message}).` };
 }

@@ -78,7 +78,15 @@ class SettingsServer extends HomebridgePluginUiServer {
         const { port, host, path, apiKey, headerName, tls } = request.data;
         // The running listener was started from the saved settings: the certificate they name for this port is the one to expect.
         const certFile = tls ? await savedCertFile(this.homebridgeConfigPath, port) : undefined;
-        return sendTestEvent({ port, apiKey, tls, certFile, host: host || undefined, path: path || undefined, headerName: headerName || undefined });
+        return sendTestEvent({
+          port,
+          apiKey,
+          tls,
+          certFile,
+          host: host || undefined,
+          path: path || undefined,
+          headerName: headerName || undefined,
+        });
       }, failedMessage),
     );
     this.ready();

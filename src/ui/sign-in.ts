@@ -25,12 +25,19 @@ export async function signIn(baseUrl: unknown, accessToken: unknown, options: Si
   const parsed = parseConfig({ platform: PLATFORM_NAME, baseUrl, accessToken });
   if (!parsed.ok) {
     // The parser's words, with the field named as the page labels it ("Access token is required").
-    const problems = parsed.problems.map((problem) => problem.replace(/^(accessToken|baseUrl)\b/, (key) => LABELS[key as 'accessToken' | 'baseUrl']));
+    const problems = parsed.problems.map((problem) =>
+      problem.replace(/^(accessToken|baseUrl)\b/, (key) => LABELS[key as 'accessToken' | 'baseUrl']),
+    );
     return { ok: false, message: `Fix the settings first: ${problems.join('; ')}.` };
   }
   const deadlineMs = options.deadlineMs ?? SIGN_IN_DEADLINE_MS;
   // The sync's own whole-request bound is the deadline too, so a stalled answer's connection is cut when the page gives up.
-  const client = new AccessControlClient({ baseUrl: parsed.config.baseUrl, accessToken: parsed.config.accessToken, timeouts: options.timeouts, readTimeoutMs: deadlineMs });
+  const client = new AccessControlClient({
+    baseUrl: parsed.config.baseUrl,
+    accessToken: parsed.config.accessToken,
+    timeouts: options.timeouts,
+    readTimeoutMs: deadlineMs,
+  });
   let timer: unknown;
   const deadline = new Promise<never>((_, reject) => {
     timer = SYSTEM_CLOCK.setTimeout(() => reject(new ServiceError('timeout', 'the service did not answer in time')), deadlineMs);

@@ -82,7 +82,11 @@ export async function sendTestEvent(target: TestEventTarget, options: TestEventO
       dispatcher: agent,
       signal: deadlineSignal(deadlineMs),
       headers: { 'content-type': 'application/json', [target.headerName ?? DEFAULT_WEBHOOK_HEADER_NAME]: target.apiKey },
-      body: JSON.stringify({ id: `settings-page-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, eventType: WEBHOOK_TEST_EVENT_TYPE, eventOccurred: nowS }),
+      body: JSON.stringify({
+        id: `settings-page-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+        eventType: WEBHOOK_TEST_EVENT_TYPE,
+        eventOccurred: nowS,
+      }),
     });
     const answer = await readAnswer(response.body);
     return describeStatus(response.statusCode, fromListener(response.statusCode, answer), url, trust);
@@ -105,16 +109,26 @@ function describeStatus(status: number, ours: boolean, url: URL, trust: Listener
   switch (status) {
     case 200: {
       const certificate =
-        trust === undefined ? '' : trust.kind === 'pinned' ? ` It presented the certificate in ${trust.file}.` : ` Its certificate was not verified: ${trust.why}.`;
+        trust === undefined
+          ? ''
+          : trust.kind === 'pinned'
+            ? ` It presented the certificate in ${trust.file}.`
+            : ` Its certificate was not verified: ${trust.why}.`;
       return {
         ok: true,
         message: `${url.origin} answered 200 {"message":"ok"}, as this plugin's listener does when it takes the key: it works on this machine. The Homebridge log confirms it with "Webhook test from the settings page received". The service must still reach it at your public HTTPS address.${certificate}`,
       };
     }
     case 401:
-      return { ok: false, message: `The listener answered 401 (missing or wrong API key): it runs with another API key. Save, restart Homebridge, and try again.` };
+      return {
+        ok: false,
+        message: `The listener answered 401 (missing or wrong API key): it runs with another API key. Save, restart Homebridge, and try again.`,
+      };
     default:
-      return { ok: false, message: `The listener answered 404 (not found): it accepts webhooks on another path. Save, restart Homebridge, and try again.` };
+      return {
+        ok: false,
+        message: `The listener answered 404 (not found): it accepts webhooks on another path. Save, restart Homebridge, and try again.`,
+      };
   }
 }
 
@@ -123,7 +137,10 @@ const CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
 function describeFailure(error: NodeJS.ErrnoException, url: URL, trust: ListenerTrust | undefined, deadlineMs: number): TestEventResult {
   const code = error.code ?? '';
   if (error.name === 'TimeoutError' || error.name === 'AbortError' || (code.startsWith('UND_ERR') && code.includes('TIMEOUT'))) {
-    return { ok: false, message: `The listener on ${url.host} did not answer within ${deadlineMs / 1000} seconds; the connection was closed.` };
+    return {
+      ok: false,
+      message: `The listener on ${url.host} did not answer within ${deadlineMs / 1000} seconds; the connection was closed.`,
+    };
   }
   if (code === 'ECONNREFUSED') {
     return {
@@ -131,17 +148,26 @@ function describeFailure(error: NodeJS.ErrnoException, url: URL, trust: Listener
       message: `No listener answers on ${url.host}. Save, restart Homebridge, then try again: the log says "Webhook listener on …" once it runs, or why it could not start.`,
     };
   }
-  if (trust?.kind === 'pinned' && (code === OTHER_CERTIFICATE || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN')) {
+  if (
+    trust?.kind === 'pinned' &&
+    (code === OTHER_CERTIFICATE || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN')
+  ) {
     return {
       ok: false,
       message: `The listener on ${url.host} presents another certificate than ${trust.file}, so the key was not sent. Save and restart Homebridge so it runs with that certificate.`,
     };
   }
   if (trust?.kind === 'pinned' && CERTIFICATE_CODES.test(code)) {
-    return { ok: false, message: `The certificate of the listener on ${url.host} could not be verified against ${trust.file} (${code}), so the key was not sent.` };
+    return {
+      ok: false,
+      message: `The certificate of the listener on ${url.host} could not be verified against ${trust.file} (${code}), so the key was not sent.`,
+    };
   }
   if (code === 'EPROTO' || code.startsWith('ERR_SSL') || /wrong version number|ssl/i.test(error.message)) {
-    return { ok: false, message: `The listener on ${url.host} does not speak ${url.protocol === 'https:' ? 'HTTPS' : 'plain HTTP'}: save and restart Homebridge so it runs with these settings.` };
+    return {
+      ok: false,
+      message: `The listener on ${url.host} does not speak ${url.protocol === 'https:' ? 'HTTPS' : 'plain HTTP'}: save and restart Homebridge so it runs with these settings.`,
+    };
   }
   return { ok: false, message: `The listener on ${url.host} could not be reached (${code || error.message}).` };
 }

@@ -29,7 +29,8 @@ export class BoundedChunks {
   }
 }
 
-export type DecodeResult = { kind: 'ok'; body: Buffer } | { kind: 'too-large' } | { kind: 'unsupported'; encoding: string } | { kind: 'corrupt' };
+export type DecodeResult =
+  { kind: 'ok'; body: Buffer } | { kind: 'too-large' } | { kind: 'unsupported'; encoding: string } | { kind: 'corrupt' };
 
 /**
  * Undoes a gzip, deflate or br Content-Encoding (none and identity pass); the inflated size is bounded too (no zip

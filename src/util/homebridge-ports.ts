@@ -46,7 +46,10 @@ export function reservedPorts(homebridgeConfig: unknown, ownBlock: unknown): Res
       continue;
     }
     if (block.data._bridge?.port !== undefined) {
-      reserved.push({ port: block.data._bridge.port, owner: `the HomeKit port of the child bridge of ${block.data.platform ?? 'another plugin'} (_bridge.port)` });
+      reserved.push({
+        port: block.data._bridge.port,
+        owner: `the HomeKit port of the child bridge of ${block.data.platform ?? 'another plugin'} (_bridge.port)`,
+      });
     }
     if (block.data.platform === 'config') {
       reserved.push({ port: block.data.port ?? DEFAULT_HOMEBRIDGE_UI_PORT, owner: "the Homebridge UI's port" });
@@ -59,7 +62,10 @@ export function reservedPorts(homebridgeConfig: unknown, ownBlock: unknown): Res
  * Reads config.json at `configPath`. Undefined when it cannot be read: the ports it holds are then unknown, and the
  * caller must avoid racing the bridge for them another way. This platform's own `_bridge.port` is kept either way.
  */
-export async function readReservedPorts(configPath: string | undefined, ownBlock: unknown): Promise<{ ports: ReservedPort[]; complete: boolean }> {
+export async function readReservedPorts(
+  configPath: string | undefined,
+  ownBlock: unknown,
+): Promise<{ ports: ReservedPort[]; complete: boolean }> {
   let config: unknown;
   try {
     config = configPath === undefined ? undefined : (JSON.parse(await readFile(configPath, 'utf8')) as unknown);

@@ -8,7 +8,11 @@ export const MAX_LOG_LIST_ITEMS = 5;
 export function oneLine(value: string, maxChars = MAX_LOG_FIELD_CHARS): string {
   // eslint-disable-next-line no-control-regex
   const flat = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
-  return flat.length > maxChars ? `${Array.from(flat).slice(0, maxChars - 1).join('')}…` : flat;
+  return flat.length > maxChars
+    ? `${Array.from(flat)
+        .slice(0, maxChars - 1)
+        .join('')}…`
+    : flat;
 }
 
 /** Several pieces of outside text for one line, joined by "; ": each cleaned, the first few shown and the rest counted. */

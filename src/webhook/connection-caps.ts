@@ -92,7 +92,11 @@ export function limitConnections(server: Server, settings: ConnectionCapSettings
       if (!victim) {
         socket.destroy();
         stats.rejected += 1;
-        refused(refusals, log, `The webhook listener is full (its limit of ${limit} connections${scope}, each busy with a request or opened in the last ${graceMs / 1000} s), so it refused a new connection from ${address} unanswered; any webhook on it is lost, so ${settings.refusedAdvice ?? DEFAULT_REFUSED_ADVICE}`);
+        refused(
+          refusals,
+          log,
+          `The webhook listener is full (its limit of ${limit} connections${scope}, each busy with a request or opened in the last ${graceMs / 1000} s), so it refused a new connection from ${address} unanswered; any webhook on it is lost, so ${settings.refusedAdvice ?? DEFAULT_REFUSED_ADVICE}`,
+        );
         try {
           settings.onRefused?.();
         } catch (error) {
@@ -103,7 +107,11 @@ export function limitConnections(server: Server, settings: ConnectionCapSettings
       }
       release(victim);
       victim.socket.destroy();
-      evicted(evictions, log, `The webhook listener holds its limit of ${limit} connections${scope}, so it closed the oldest one that sent nothing (from ${victim.address}) to take a new one from ${address}`);
+      evicted(
+        evictions,
+        log,
+        `The webhook listener holds its limit of ${limit} connections${scope}, so it closed the oldest one that sent nothing (from ${victim.address}) to take a new one from ${address}`,
+      );
     }
     const entry: Held = { socket, address, secure: undefined, sinceMs: performance.now() };
     held.set(socket, entry);
@@ -113,7 +121,11 @@ export function limitConnections(server: Server, settings: ConnectionCapSettings
   server.on('secureConnection', (secure: TLSSocket) => {
     // The TLS socket rides on one accepted TCP connection; the address and port pair names it.
     for (const entry of held.values()) {
-      if (entry.secure === undefined && entry.socket.remotePort === secure.remotePort && entry.socket.remoteAddress === secure.remoteAddress) {
+      if (
+        entry.secure === undefined &&
+        entry.socket.remotePort === secure.remotePort &&
+        entry.socket.remoteAddress === secure.remoteAddress
+      ) {
         entry.secure = secure;
         return;
       }

@@ -54,15 +54,21 @@ const text = z
   .transform((value) => value?.trim() || undefined);
 
 const userSchema = z
-  .looseObject({ firstName: text, lastName: text, first_name: text, last_name: text, emailAddress: text, email: text, name: text, fullName: text })
+  .looseObject({
+    firstName: text,
+    lastName: text,
+    first_name: text,
+    last_name: text,
+    emailAddress: text,
+    email: text,
+    name: text,
+    fullName: text,
+  })
   .optional()
   .catch(undefined);
 
 /** An object that names something by id (a nested `door`, `accessPoint` or `device`); anything else is missing. */
-const idHolderSchema = z
-  .looseObject({ id: text, doorID: text, doorId: text, deviceID: text, deviceId: text })
-  .optional()
-  .catch(undefined);
+const idHolderSchema = z.looseObject({ id: text, doorID: text, doorId: text, deviceID: text, deviceId: text }).optional().catch(undefined);
 
 const vehicleSchema = z
   .looseObject({ licensePlate: text, plate: text, licensePlateNumber: text, make: text, model: text, color: text, colour: text })
@@ -132,7 +138,14 @@ export function parseWebhookEvent(body: unknown): WebhookEvent | { error: string
     id: raw.id,
     eventType,
     kind,
-    doorId: raw.doorID ?? raw.doorId ?? raw.door_id ?? nestedId(raw.door, 'door') ?? raw.accessPointID ?? raw.accessPointId ?? nestedId(raw.accessPoint, 'door'),
+    doorId:
+      raw.doorID ??
+      raw.doorId ??
+      raw.door_id ??
+      nestedId(raw.door, 'door') ??
+      raw.accessPointID ??
+      raw.accessPointId ??
+      nestedId(raw.accessPoint, 'door'),
     deviceId: raw.deviceID ?? raw.deviceId ?? raw.device_id ?? nestedId(raw.device, 'device'),
     doorNumber: numbered?.[1] ? toSafeInteger(numbered[1]) : undefined,
     doorState,
@@ -253,7 +266,10 @@ function personWithEmail(user: WebhookUser | undefined): string | undefined {
 
 /** "vehicle AB-123 (red Ford Transit)", cleaned for a log line. */
 function describeVehicle(vehicle: WebhookVehicle): string {
-  const looks = [vehicle.color, vehicle.make, vehicle.model].filter(Boolean).map((part) => clean(part ?? '')).join(' ');
+  const looks = [vehicle.color, vehicle.make, vehicle.model]
+    .filter(Boolean)
+    .map((part) => clean(part ?? ''))
+    .join(' ');
   const plate = vehicle.licensePlate ? clean(vehicle.licensePlate) : 'without a plate';
   return `vehicle ${plate}${looks ? ` (${looks})` : ''}`;
 }

@@ -47,19 +47,23 @@ export async function handleWebhookRequest(
 ): Promise<void> {
   const from = req.socket.remoteAddress ?? 'an unknown address';
   if (ctx.path !== undefined && pathOf(req.url) !== ctx.path) {
-    refuse(ctx, req, res, 404, 'not found'); return;
+    refuse(ctx, req, res, 404, 'not found');
+    return;
   }
   if (req.method !== 'POST') {
-    refuse(ctx, req, res, 405, 'only POST is accepted', { allow: 'POST' }); return;
+    refuse(ctx, req, res, 405, 'only POST is accepted', { allow: 'POST' });
+    return;
   }
   if (!ctx.apiKey.matches(req.headers[ctx.headerName.toLowerCase()])) {
     // The body of an unauthenticated request is never read, let alone applied.
-    unauthorized(ctx, req, res, from); return;
+    unauthorized(ctx, req, res, from);
+    return;
   }
   const announced = declaredLength(req);
   if (announced !== undefined && announced > ctx.maxBodyBytes) {
     // Refused on the header alone: not one byte of such a body is read.
-    refuse(ctx, req, res, 413, `the body is larger than ${ctx.maxBodyBytes} bytes`); return;
+    refuse(ctx, req, res, 413, `the body is larger than ${ctx.maxBodyBytes} bytes`);
+    return;
   }
   if (expectsContinue) {
     res.writeContinue();
@@ -71,27 +75,33 @@ export async function handleWebhookRequest(
     return;
   }
   if (read.kind === 'too-large') {
-    refuse(ctx, req, res, 413, `the body is larger than ${ctx.maxBodyBytes} bytes`); return;
+    refuse(ctx, req, res, 413, `the body is larger than ${ctx.maxBodyBytes} bytes`);
+    return;
   }
   const decoded = await decodeBody(read.body, req.headers['content-encoding'], ctx.maxBodyBytes);
   if (decoded.kind === 'too-large') {
-    refuse(ctx, req, res, 413, `the decompressed body is larger than ${ctx.maxBodyBytes} bytes`); return;
+    refuse(ctx, req, res, 413, `the decompressed body is larger than ${ctx.maxBodyBytes} bytes`);
+    return;
   }
   if (decoded.kind === 'unsupported') {
-    refuse(ctx, req, res, 415, 'unsupported Content-Encoding (gzip, deflate, br or none are accepted)'); return;
+    refuse(ctx, req, res, 415, 'unsupported Content-Encoding (gzip, deflate, br or none are accepted)');
+    return;
   }
   if (decoded.kind === 'corrupt') {
-    refuse(ctx, req, res, 400, 'the body could not be decompressed'); return;
+    refuse(ctx, req, res, 400, 'the body could not be decompressed');
+    return;
   }
   let body: unknown;
   try {
     body = JSON.parse(decoded.body.toString('utf8').replace(/^\uFEFF/, ''));
   } catch {
-    refuse(ctx, req, res, 400, 'the body is not valid JSON'); return;
+    refuse(ctx, req, res, 400, 'the body is not valid JSON');
+    return;
   }
   const event = parseWebhookEvent(body);
   if ('error' in event) {
-    refuse(ctx, req, res, 400, event.error); return;
+    refuse(ctx, req, res, 400, event.error);
+    return;
   }
   ctx.stats.accepted += 1;
   // The service does not wait long and never retries (contract 6.4): acknowledge first, work afterwards.
@@ -106,7 +116,9 @@ function deliver(ctx: RequestHandlerContext, event: WebhookEvent): void {
   }
   ctx.log.debug(event.kind === 'unknown' ? `Webhook of an unknown type, passed on: ${event.summary}` : `Webhook: ${event.summary}`);
   const failed = (error: unknown): void =>
-    ctx.log.error(`Webhook handler failed on "${event.summary}": ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    ctx.log.error(
+      `Webhook handler failed on "${event.summary}": ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
   try {
     const result = ctx.onEvent(event);
     if (result instanceof Promise) {

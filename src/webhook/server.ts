@@ -55,7 +55,10 @@ export function createWebhookServer(settings: WebhookServerSettings): Server {
     headersTimeout: headersMs,
     requestTimeout: requestMs,
     keepAliveTimeout: WEBHOOK_KEEP_ALIVE_TIMEOUT_MS,
-    connectionsCheckingInterval: Math.max(MIN_CHECK_INTERVAL_MS, Math.min(WEBHOOK_CONNECTIONS_CHECK_INTERVAL_MS, Math.floor(headersMs / 4))),
+    connectionsCheckingInterval: Math.max(
+      MIN_CHECK_INTERVAL_MS,
+      Math.min(WEBHOOK_CONNECTIONS_CHECK_INTERVAL_MS, Math.floor(headersMs / 4)),
+    ),
   };
   const { log, stats } = settings;
   let server: Server;
@@ -137,7 +140,12 @@ const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Time
 
 function rawResponse(status: number): string {
   const body = JSON.stringify({ message: status === 408 ? 'request timed out' : (REASONS[status] ?? 'bad request').toLowerCase() });
-  const head = [`HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}`, 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+  const head = [
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}`,
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+  ];
   return `${head.join('\r\n')}\r\n\r\n${body}`;
 }
 

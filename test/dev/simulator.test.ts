@@ -204,9 +204,19 @@ describe('sync', () => {
     const [owned] = body.devices;
     expect(Object.keys(owned ?? {}).sort()).toEqual(
       [
-        'id', 'active', 'registered', 'number_of_entities_controlled', 'owner_first_name', 'owner_last_name',
-        'last_contact', 'bluetooth_onboard', 'bluetooth_mac_address', 'time_before_door_open_alert',
-        'blackbox_code', 'software_version', 'doors',
+        'id',
+        'active',
+        'registered',
+        'number_of_entities_controlled',
+        'owner_first_name',
+        'owner_last_name',
+        'last_contact',
+        'bluetooth_onboard',
+        'bluetooth_mac_address',
+        'time_before_door_open_alert',
+        'blackbox_code',
+        'software_version',
+        'doors',
       ].sort(),
     );
     expect(owned).toMatchObject({ owner_first_name: 'Ada', software_version: '2.4.1', number_of_entities_controlled: 2 });
@@ -214,12 +224,30 @@ describe('sync', () => {
     const [front, garage] = owned?.doors ?? [];
     expect(Object.keys(front ?? {}).sort()).toEqual(
       [
-        'id', 'name', 'entity_number', 'active', 'state', 'last_toggled', 'user_relationship', 'image', 'light',
-        'sensor', 'bluetooth_sensor', 'bluetooth_sensor_mac_address', 'bluetooth_sensor_battery_level',
-        'door_auto_close_enabled', 'door_auto_close_delay',
+        'id',
+        'name',
+        'entity_number',
+        'active',
+        'state',
+        'last_toggled',
+        'user_relationship',
+        'image',
+        'light',
+        'sensor',
+        'bluetooth_sensor',
+        'bluetooth_sensor_mac_address',
+        'bluetooth_sensor_battery_level',
+        'door_auto_close_enabled',
+        'door_auto_close_delay',
       ].sort(),
     );
-    expect(front).toMatchObject({ id: SAMPLE_FRONT_GATE_ID, name: 'Front Gate', state: 'CLOSED', bluetooth_sensor: true, bluetooth_sensor_battery_level: 85 });
+    expect(front).toMatchObject({
+      id: SAMPLE_FRONT_GATE_ID,
+      name: 'Front Gate',
+      state: 'CLOSED',
+      bluetooth_sensor: true,
+      bluetooth_sensor_battery_level: 85,
+    });
     expect(front?.last_toggled).toMatch(SERVICE_DATE_PATTERN);
     expect(garage).toMatchObject({ id: SAMPLE_GARAGE_DOOR_ID, bluetooth_sensor: false, bluetooth_sensor_battery_level: 0 });
     expect(body.devices[1]?.doors[0]).toMatchObject({ id: SAMPLE_SHARED_GATE_ID, user_relationship: 'Has Access' });
@@ -292,7 +320,10 @@ describe('toggle', () => {
     for (const bad of ['{not json', { door_id: SAMPLE_FRONT_GATE_ID }, { door_id: SAMPLE_FRONT_GATE_ID, door_state: 'open' }]) {
       const res = await toggle(sim, bad);
       expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ success: true, message: 'Error communicating with Gate Controller. Malformed Request. (400)' });
+      expect(await res.json()).toMatchObject({
+        success: true,
+        message: 'Error communicating with Gate Controller. Malformed Request. (400)',
+      });
     }
     const unknown = await toggle(sim, { door_id: '00000000-0000-4000-8000-000000000000', door_state: 'OPEN' });
     expect(unknown.status).toBe(404);
@@ -346,7 +377,14 @@ describe('history', () => {
 
   it('answers 400 JSON for missing or bad parameters', async () => {
     const sim = await startSim();
-    for (const query of ['', 'history_type=door', 'history_type=device', 'history_type=week', 'history_type=user&start_date=2025-02-30', 'history_type=user&start_date=2025-03-02&end_date=2025-03-01']) {
+    for (const query of [
+      '',
+      'history_type=door',
+      'history_type=device',
+      'history_type=week',
+      'history_type=user&start_date=2025-02-30',
+      'history_type=user&start_date=2025-03-02&end_date=2025-03-01',
+    ]) {
       const res = await history(sim, query);
       expect(res.status, query).toBe(400);
       expect(await res.json()).toMatchObject({ success: false, message: expect.any(String) as unknown });
@@ -387,7 +425,10 @@ describe('webhooks', () => {
     await sim.flushWebhooks();
     expect(receiver.received).toHaveLength(1);
     expect(receiver.received[0]?.headers['x-other-key']).toBe('secret');
-    expect(JSON.parse(receiver.received[0]?.body ?? '')).toMatchObject({ doorId: SAMPLE_SHARED_GATE_ID, deviceId: SAMPLE_SHARED_DEVICE_ID });
+    expect(JSON.parse(receiver.received[0]?.body ?? '')).toMatchObject({
+      doorId: SAMPLE_SHARED_GATE_ID,
+      deviceId: SAMPLE_SHARED_DEVICE_ID,
+    });
     expect(sim.webhookDeliveries).toEqual([expect.objectContaining({ status: 403 })]);
 
     sim.setWebhook({ url: 'http://127.0.0.1:1/unreachable', apiKey: 'x' });
@@ -427,7 +468,10 @@ describe('faults', () => {
     expect(await (await api(sim, SYNC_PATH)).json()).toEqual({ devices: 'nope' });
     for (const kind of ['corrupt-gzip', 'truncated', 'reset'] as const) {
       sim.setFault('all', { kind }, { times: 1 });
-      await expect(api(sim, SYNC_PATH).then((res) => res.arrayBuffer()), kind).rejects.toThrow();
+      await expect(
+        api(sim, SYNC_PATH).then((res) => res.arrayBuffer()),
+        kind,
+      ).rejects.toThrow();
     }
     expect((await api(sim, SYNC_PATH)).status).toBe(200);
   });

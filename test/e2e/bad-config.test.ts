@@ -52,7 +52,10 @@ afterAll(async () => {
 
 describe('a Homebridge whose plugin config is missing, wrong or unreachable', () => {
   it('reports a missing config in one line and stays idle', async () => {
-    await bridges.missing.waitForLog(/\[AccessControl\] The configuration is not valid.*accessToken is required; baseUrl is required/, FAILURE_WAIT_MS);
+    await bridges.missing.waitForLog(
+      /\[AccessControl\] The configuration is not valid.*accessToken is required; baseUrl is required/,
+      FAILURE_WAIT_MS,
+    );
   });
 
   it('reports every bad value by its name, never its value', async () => {
@@ -93,29 +96,50 @@ describe('a protective setting that cannot be read, on a real Homebridge with a 
   let badExclude: HomeKitController;
   let logs: Record<'protectedEntries' | 'loneEntry' | 'badExclude', HomebridgeProcess>;
 
-  const platform = (name: string, options: Record<string, unknown>) => ({ platform: 'AccessControl', name, accessToken: PROTECT_TOKEN, baseUrl: sim.baseUrl, pollInterval: 5, ...options });
-  const toggled = (doorId: string): number => sim.requests.filter((r) => r.path.endsWith('/endpoint/toggle') && r.body.includes(doorId)).length;
+  const platform = (name: string, options: Record<string, unknown>) => ({
+    platform: 'AccessControl',
+    name,
+    accessToken: PROTECT_TOKEN,
+    baseUrl: sim.baseUrl,
+    pollInterval: 5,
+    ...options,
+  });
+  const toggled = (doorId: string): number =>
+    sim.requests.filter((r) => r.path.endsWith('/endpoint/toggle') && r.body.includes(doorId)).length;
   const serials = async (controller: HomeKitController): Promise<unknown[]> =>
-    (await controller.accessories()).flatMap((a) => a.services.flatMap((s) => s.characteristics.filter((c) => c.type.startsWith('00000030')).map((c) => c.value))).sort();
+    (await controller.accessories())
+      .flatMap((a) => a.services.flatMap((s) => s.characteristics.filter((c) => c.type.startsWith('00000030')).map((c) => c.value)))
+      .sort();
 
   /** Whether Home can open the door; a refusal must also leave the service without a toggle. */
   async function opens(controller: HomeKitController, doorId: string): Promise<boolean> {
     const before = toggled(doorId);
-    const status = await controller.writeResult(await controller.findCharacteristic(doorId, 'GarageDoorOpener', 'TargetDoorState'), TARGET_DOOR_STATE.OPEN);
+    const status = await controller.writeResult(
+      await controller.findCharacteristic(doorId, 'GarageDoorOpener', 'TargetDoorState'),
+      TARGET_DOOR_STATE.OPEN,
+    );
     const sent = toggled(doorId) > before;
-    expect({ status, sent }).toEqual(sent ? { status: HAP_STATUS.SUCCESS, sent: true } : { status: HAP_STATUS.INSUFFICIENT_PRIVILEGES, sent: false });
+    expect({ status, sent }).toEqual(
+      sent ? { status: HAP_STATUS.SUCCESS, sent: true } : { status: HAP_STATUS.INSUFFICIENT_PRIVILEGES, sent: false },
+    );
     if (sent) sim.setDoorState(doorId, 'CLOSED', { silent: true });
     return sent;
   }
 
   beforeAll(async () => {
-    const numbered = makeDevice({ doors: [makeDoor({ id: YARD_GATE_ID, name: 'Yard Gate' }), makeDoor({ id: BARN_DOOR_ID, name: 'Barn Door', entityNumber: 2 })] });
+    const numbered = makeDevice({
+      doors: [makeDoor({ id: YARD_GATE_ID, name: 'Yard Gate' }), makeDoor({ id: BARN_DOOR_ID, name: 'Barn Door', entityNumber: 2 })],
+    });
     sim = new AccessControlSimulator({ accessToken: PROTECT_TOKEN, travelTimeMs: 200, devices: [...sampleAccount(), numbered] });
     await sim.start();
     const configs = [
       platform('Protected Entries', {
         automationSwitch: 'open-close',
-        doors: [{ id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' }, { id: SAMPLE_FRONT_GATE_ID, readOnly: true }, { id: SAMPLE_GARAGE_DOOR_ID, automationSwitch: 'none' }],
+        doors: [
+          { id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' },
+          { id: SAMPLE_FRONT_GATE_ID, readOnly: true },
+          { id: SAMPLE_GARAGE_DOOR_ID, automationSwitch: 'none' },
+        ],
         excludeDoorIds: [Number(BARN_DOOR_ID)],
       }),
       platform('Lone Entry', { doors: { id: Number(YARD_GATE_ID), readOnly: true } }),
@@ -144,13 +168,19 @@ describe('a protective setting that cannot be read, on a real Homebridge with a 
   it('a second entry for the same door that makes it read-only wins, and says so', async () => {
     expect(await opens(protectedEntries, SAMPLE_FRONT_GATE_ID)).toBe(false);
     expect(await opens(protectedEntries, YARD_GATE_ID)).toBe(true);
-    await logs.protectedEntries.waitForLog(/\[Protected Entries\] In the configuration, doors\.1 \(id "[^"]+"\) is a second entry for the same door as doors\.0; they are merged/, ACCESSORY_WAIT_MS);
+    await logs.protectedEntries.waitForLog(
+      /\[Protected Entries\] In the configuration, doors\.1 \(id "[^"]+"\) is a second entry for the same door as doors\.0; they are merged/,
+      ACCESSORY_WAIT_MS,
+    );
   });
 
   it('a per-door automationSwitch "none" under a global "open-close" gives that door no switch', async () => {
     await expect(protectedEntries.findService(SAMPLE_GARAGE_DOOR_ID, 'Switch')).rejects.toThrow();
     await protectedEntries.findService(YARD_GATE_ID, 'Switch');
-    await logs.protectedEntries.waitForLog(/\[Protected Entries\] In the configuration, doors\.2 .*automationSwitch must be .*; this door has no automation switch until it is fixed/, ACCESSORY_WAIT_MS);
+    await logs.protectedEntries.waitForLog(
+      /\[Protected Entries\] In the configuration, doors\.2 .*automationSwitch must be .*; this door has no automation switch until it is fixed/,
+      ACCESSORY_WAIT_MS,
+    );
   });
 
   it('a numeric id in excludeDoorIds keeps that door out', async () => {
@@ -162,13 +192,19 @@ describe('a protective setting that cannot be read, on a real Homebridge with a 
     await loneEntry.waitForAccessory(YARD_GATE_ID, ACCESSORY_WAIT_MS);
     expect(await opens(loneEntry, YARD_GATE_ID)).toBe(false);
     expect(await opens(loneEntry, BARN_DOOR_ID)).toBe(true);
-    await logs.loneEntry.waitForLog(/\[Lone Entry\] In the configuration, doors must be a list of door settings .*door "424242" is read-only/, ACCESSORY_WAIT_MS);
+    await logs.loneEntry.waitForLog(
+      /\[Lone Entry\] In the configuration, doors must be a list of door settings .*door "424242" is read-only/,
+      ACCESSORY_WAIT_MS,
+    );
   });
 
   it('excludeDoorIds with one bad element keeps the excluded door out and no door shown opens', async () => {
     expect(await serials(badExclude)).not.toContain(SAMPLE_SHARED_GATE_ID);
     expect(await opens(badExclude, SAMPLE_GARAGE_DOOR_ID)).toBe(false);
     expect(await opens(badExclude, YARD_GATE_ID)).toBe(false);
-    await logs.badExclude.waitForLog(/\[Bad Exclude\] In the configuration, excludeDoorIds\.1 must be an id .*every door shown is read-only until it is fixed/, ACCESSORY_WAIT_MS);
+    await logs.badExclude.waitForLog(
+      /\[Bad Exclude\] In the configuration, excludeDoorIds\.1 must be an id .*every door shown is read-only until it is fixed/,
+      ACCESSORY_WAIT_MS,
+    );
   });
 });

@@ -40,7 +40,12 @@ const BRIDGE_AID = 1;
 
 /** A door the account gains while Homebridge runs, on each controller. */
 const LATER_OWNED_DOOR = makeDoor({ id: '3f1c6a52-8d0e-4c1b-9a57-0c2f4d6e8a04', name: 'Side Gate', entityNumber: 3 });
-const LATER_SHARED_DOOR = makeDoor({ id: '3f1c6a52-8d0e-4c1b-9a57-0c2f4d6e8a05', name: 'Back Gate', entityNumber: 2, userRelationship: 'Has Access' });
+const LATER_SHARED_DOOR = makeDoor({
+  id: '3f1c6a52-8d0e-4c1b-9a57-0c2f4d6e8a05',
+  name: 'Back Gate',
+  entityNumber: 2,
+  userRelationship: 'Has Access',
+});
 
 interface DoorSeen {
   name: string;
@@ -78,7 +83,10 @@ async function bridged(controller: HomeKitController): Promise<HapAccessory[]> {
 async function doorsOn(controller: HomeKitController): Promise<DoorSeen[]> {
   const accessories = await bridged(controller);
   for (const accessory of accessories) {
-    expect(accessory.services.map((s) => s.type), `accessory ${accessory.aid} is a garage door`).toContain(HAP_SERVICE.GarageDoorOpener);
+    expect(
+      accessory.services.map((s) => s.type),
+      `accessory ${accessory.aid} is a garage door`,
+    ).toContain(HAP_SERVICE.GarageDoorOpener);
   }
   return accessories
     .map((a) => door(String(infoValue(a, HAP_CHARACTERISTIC.Name)), String(infoValue(a, HAP_CHARACTERISTIC.SerialNumber))))
@@ -135,31 +143,47 @@ describe('two entries of the platform, each on its own child bridge', () => {
     expect([hb.port, owned.port, shared.port]).toEqual(ports);
   });
 
-  it('pairs each child bridge like an iPhone, with the main bridge\'s setup code (no _bridge.pin)', async () => {
+  it("pairs each child bridge like an iPhone, with the main bridge's setup code (no _bridge.pin)", async () => {
     expect([owned.pin, shared.pin]).toEqual([hb.pin, hb.pin]);
     // The code matters: a wrong one is refused, as the Home app would say "incorrect setup code".
     await expect(pairController({ ...owned, pin: WRONG_PIN })).rejects.toThrow(WRONG_PIN_ERROR);
     ownedController = await pairController(owned);
     sharedController = await pairController(shared);
     // What the Home app shows for each bridge: its own name, with the 4 hex digits HAP-NodeJS adds.
-    for (const [controller, bridge] of [[ownedController, owned], [sharedController, shared]] as const) {
-      expect(await controller.read(await controller.findCharacteristic(BRIDGE_AID, 'AccessoryInformation', 'Name'))).toBe(bridge.displayName);
-      expect(await controller.read(await controller.findCharacteristic(BRIDGE_AID, 'AccessoryInformation', 'SerialNumber'))).toBe(bridge.username);
+    for (const [controller, bridge] of [
+      [ownedController, owned],
+      [sharedController, shared],
+    ] as const) {
+      expect(await controller.read(await controller.findCharacteristic(BRIDGE_AID, 'AccessoryInformation', 'Name'))).toBe(
+        bridge.displayName,
+      );
+      expect(await controller.read(await controller.findCharacteristic(BRIDGE_AID, 'AccessoryInformation', 'SerialNumber'))).toBe(
+        bridge.username,
+      );
     }
   });
 
-  it('shows on each child bridge exactly its controllers\' garage doors, no door on both and none on the main bridge', async () => {
+  it("shows on each child bridge exactly its controllers' garage doors, no door on both and none on the main bridge", async () => {
     const [a, b] = [ownedController, sharedController];
     if (!a || !b) throw new Error('the child bridges were not paired');
-    await Promise.all([...OWNED_SHARE.map((d) => a.waitForAccessory(d.serial, DOOR_WAIT_MS)), ...SHARED_SHARE.map((d) => b.waitForAccessory(d.serial, DOOR_WAIT_MS))]);
+    await Promise.all([
+      ...OWNED_SHARE.map((d) => a.waitForAccessory(d.serial, DOOR_WAIT_MS)),
+      ...SHARED_SHARE.map((d) => b.waitForAccessory(d.serial, DOOR_WAIT_MS)),
+    ]);
     expect(await doorsOn(a)).toEqual(OWNED_SHARE);
     expect(await doorsOn(b)).toEqual(SHARED_SHARE);
     // Every door of the account has a bridge, and only one: the "Added" line names the entry that shows it.
-    for (const [prefix, share] of [['Gates A', OWNED_SHARE], ['Gates B', SHARED_SHARE]] as const) {
+    for (const [prefix, share] of [
+      ['Gates A', OWNED_SHARE],
+      ['Gates B', SHARED_SHARE],
+    ] as const) {
       for (const d of share) {
-        expect(hb.log().split('\n').filter((line) => line.includes(`Added ${d.name} to HomeKit (door ${d.serial}`))).toEqual([
-          expect.stringContaining(`[${prefix}] Added ${d.name}`),
-        ]);
+        expect(
+          hb
+            .log()
+            .split('\n')
+            .filter((line) => line.includes(`Added ${d.name} to HomeKit (door ${d.serial}`)),
+        ).toEqual([expect.stringContaining(`[${prefix}] Added ${d.name}`)]);
       }
     }
     // The platform runs in the child bridges only: the main bridge, paired as well, holds nothing of it.
@@ -194,7 +218,10 @@ describe('two entries of the platform, each on its own child bridge', () => {
     [owned, shared] = await childBridges();
     expect([hb.port, owned.port, shared.port]).toEqual(ports);
     // Each child bridge keeps its own accessory cache, named by its username, holding its doors only.
-    for (const [bridge, doors] of [[owned, ownedDoors], [shared, sharedDoors]] as const) {
+    for (const [bridge, doors] of [
+      [owned, ownedDoors],
+      [shared, sharedDoors],
+    ] as const) {
       const cacheName = `cachedAccessories.${bridge.username.replace(/:/g, '')}`;
       await hb.waitForLog(new RegExp(`Loaded ${doors.length} cached accessories from ${cacheName}\\.`), CHILD_BRIDGE_WAIT_MS);
     }

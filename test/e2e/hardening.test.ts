@@ -85,7 +85,10 @@ describe('a flood of connections to the webhook listener', () => {
     sim = new AccessControlSimulator({ accessToken: TOKEN });
     await sim.start();
     sim.setWebhook({ url: `http://127.0.0.1:${webhookPort}/`, apiKey: API_KEY });
-    hb = await startHomebridge({ platforms: [platform(sim.baseUrl, { port: webhookPort, host: '127.0.0.1' })], maxOpenFiles: MAX_OPEN_FILES });
+    hb = await startHomebridge({
+      platforms: [platform(sim.baseUrl, { port: webhookPort, host: '127.0.0.1' })],
+      maxOpenFiles: MAX_OPEN_FILES,
+    });
     await hb.waitForLog(/Webhook listener on/, BOOT_WAIT_MS);
     const controller = await pairController(hb);
     await controller.waitForAccessory(SAMPLE_FRONT_GATE_ID, BOOT_WAIT_MS);

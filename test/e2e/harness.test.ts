@@ -7,7 +7,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { HapStatusError, connectController, pairController } from '../../dev/harness/homekit-controller.js';
 import { CURRENT_DOOR_STATE, HAP_CHARACTERISTIC, HAP_SERVICE, HAP_STATUS, TARGET_DOOR_STATE } from '../../dev/harness/hap-types.js';
 import type { CharacteristicEvent, HomeKitController } from '../../dev/harness/homekit-controller.js';
-import { PLUGIN_NAME, REPO_ROOT, STOP_BUDGET_MS, freePort, makeEmptyPluginDir, removeStorageDir, startHomebridge } from '../../dev/harness/homebridge-process.js';
+import {
+  PLUGIN_NAME,
+  REPO_ROOT,
+  STOP_BUDGET_MS,
+  freePort,
+  makeEmptyPluginDir,
+  removeStorageDir,
+  startHomebridge,
+} from '../../dev/harness/homebridge-process.js';
 import type { HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
 
 /** The bridge accessory always has aid 1. */
@@ -55,7 +63,9 @@ describe('e2e harness (bare bridge, no plugin)', () => {
     const nameRef = await controller.findCharacteristic(hb.displayName, 'AccessoryInformation', 'Name');
     expect(nameRef.aid).toBe(BRIDGE_AID);
     expect(await controller.read(nameRef)).toBe(hb.displayName);
-    expect(await controller.read(await controller.findCharacteristic(hb.username, HAP_SERVICE.AccessoryInformation, '30'))).toBe(hb.username);
+    expect(await controller.read(await controller.findCharacteristic(hb.username, HAP_SERVICE.AccessoryInformation, '30'))).toBe(
+      hb.username,
+    );
   });
 
   it('surfaces HAP statuses: writing a read-only characteristic fails with -70404', async () => {
@@ -78,7 +88,9 @@ describe('e2e harness (bare bridge, no plugin)', () => {
     expect([hb.username, hb.port, hb.pin]).toEqual([first.username, first.port, first.pin]);
 
     await controller.reconnect(hb);
-    expect(await controller.read(BRIDGE_AID, (await controller.findCharacteristic(BRIDGE_AID, 'AccessoryInformation', 'Name')).iid)).toBe(hb.displayName);
+    expect(await controller.read(BRIDGE_AID, (await controller.findCharacteristic(BRIDGE_AID, 'AccessoryInformation', 'Name')).iid)).toBe(
+      hb.displayName,
+    );
 
     // A second controller instance can reuse the stored pairing too.
     const other = await connectController(hb);

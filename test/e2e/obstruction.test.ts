@@ -25,7 +25,14 @@ let hb: HomebridgeProcess;
 let controller: HomeKitController;
 
 function platform(): Record<string, unknown> {
-  return { platform: 'AccessControl', name: 'Access Control', accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: POLL_INTERVAL_S, transitionTimeout: TRANSITION_TIMEOUT_S };
+  return {
+    platform: 'AccessControl',
+    name: 'Access Control',
+    accessToken: TOKEN,
+    baseUrl: sim.baseUrl,
+    pollInterval: POLL_INTERVAL_S,
+    transitionTimeout: TRANSITION_TIMEOUT_S,
+  };
 }
 
 const gate = (characteristic: string) => controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', characteristic);

@@ -38,17 +38,32 @@ let hb: HomebridgeProcess;
 let controller: HomeKitController;
 
 function platform(options: Record<string, unknown>): Record<string, unknown> {
-  return { platform: 'AccessControl', name: 'Access Control', accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: POLL_INTERVAL_S, ...options };
+  return {
+    platform: 'AccessControl',
+    name: 'Access Control',
+    accessToken: TOKEN,
+    baseUrl: sim.baseUrl,
+    pollInterval: POLL_INTERVAL_S,
+    ...options,
+  };
 }
 
 /** Every toggle the plugin sent the service, in order. */
 const toggles = (): unknown[] => togglesReceived(sim);
 
 function serviceTypes(accessory: { services: { type: string }[] }): string[] {
-  const names: Record<string, string> = { '49': 'Switch', '86': 'OccupancySensor', '80': 'ContactSensor', '41': 'GarageDoorOpener', '96': 'Battery' };
-  return accessory.services.map((s) => names[s.type.split('-')[0]?.replace(/^0+/, '') ?? ''] ?? '').filter(Boolean).sort();
+  const names: Record<string, string> = {
+    '49': 'Switch',
+    '86': 'OccupancySensor',
+    '80': 'ContactSensor',
+    '41': 'GarageDoorOpener',
+    '96': 'Battery',
+  };
+  return accessory.services
+    .map((s) => names[s.type.split('-')[0]?.replace(/^0+/, '') ?? ''] ?? '')
+    .filter(Boolean)
+    .sort();
 }
-
 
 beforeAll(async () => {
   sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 500 });
@@ -67,29 +82,48 @@ describe('door options with a real Homebridge and a HomeKit controller', () => {
     expect(serviceTypes(front)).toEqual(['Battery', 'ContactSensor', 'GarageDoorOpener', 'OccupancySensor', 'Switch']);
     expect(serviceTypes(garage)).toEqual(['ContactSensor', 'GarageDoorOpener', 'Switch']);
     await expect(controller.findAccessory(SAMPLE_SHARED_GATE_ID)).rejects.toThrow();
-    expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'Name'))).toBe('Street Gate');
+    expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'Name'))).toBe(
+      'Street Gate',
+    );
   });
 
   it('opens the door through an open-only switch (true in an old config) and the toggle endpoint; the sensors follow', async () => {
     const on = await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'Switch', 'On');
     await controller.write(on, true);
     expect(toggles()).toEqual([{ door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' }]);
-    await controller.waitFor(hasValue(CURRENT_DOOR_STATE.OPEN), await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'CurrentDoorState'), WAIT_MS);
-    await controller.waitFor(hasValue(CONTACT_NOT_DETECTED), await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'ContactSensor', 'ContactSensorState'), WAIT_MS);
+    await controller.waitFor(
+      hasValue(CURRENT_DOOR_STATE.OPEN),
+      await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'CurrentDoorState'),
+      WAIT_MS,
+    );
+    await controller.waitFor(
+      hasValue(CONTACT_NOT_DETECTED),
+      await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'ContactSensor', 'ContactSensorState'),
+      WAIT_MS,
+    );
     // The switch turns itself off again; turning it off (a "turn everything off" scene) sends nothing.
     await controller.waitFor(hasValue(false), on, WAIT_MS);
     await controller.write(on, false);
     await sleep(AUTOMATION_SWITCH_RESET_MS + POLL_INTERVAL_S * 1000);
     expect(toggles()).toEqual([{ door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' }]);
-    expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'CurrentDoorState'))).toBe(CURRENT_DOOR_STATE.OPEN);
+    expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'CurrentDoorState'))).toBe(
+      CURRENT_DOOR_STATE.OPEN,
+    );
   });
 
   it('reports the door left open once it has stood open past its time, and not before it opened', async () => {
     const occupied = await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'OccupancySensor', 'OccupancyDetected');
     await controller.waitFor(hasValue(OCCUPIED), occupied, WAIT_MS);
-    await controller.write(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'TargetDoorState'), TARGET_DOOR_STATE.CLOSED);
+    await controller.write(
+      await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'TargetDoorState'),
+      TARGET_DOOR_STATE.CLOSED,
+    );
     await controller.waitFor(hasValue(0), occupied, WAIT_MS);
-    await controller.waitFor(hasValue(CONTACT_DETECTED), await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'ContactSensor', 'ContactSensorState'), WAIT_MS);
+    await controller.waitFor(
+      hasValue(CONTACT_DETECTED),
+      await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'ContactSensor', 'ContactSensorState'),
+      WAIT_MS,
+    );
   });
 
   it('refuses to move a read-only door and says why', async () => {
@@ -98,8 +132,12 @@ describe('door options with a real Homebridge and a HomeKit controller', () => {
     await hb.waitForLog(/Garage Door is read-only in the plugin settings; the command to open it was not sent/, WAIT_MS);
     // Its automation switch (open and close, for all doors) refuses too, with the same one line.
     const lines = hb.lineCount();
-    expect(await controller.writeResult(await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'Switch', 'On'), true)).toBe(HAP_STATUS.INSUFFICIENT_PRIVILEGES);
-    await hb.waitForLog(/Garage Door is read-only in the plugin settings; the command to open it was not sent/, WAIT_MS, { fromLine: lines });
+    expect(await controller.writeResult(await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'Switch', 'On'), true)).toBe(
+      HAP_STATUS.INSUFFICIENT_PRIVILEGES,
+    );
+    await hb.waitForLog(/Garage Door is read-only in the plugin settings; the command to open it was not sent/, WAIT_MS, {
+      fromLine: lines,
+    });
     expect(sim.requests.filter((r) => r.path.endsWith('/endpoint/toggle') && r.body.includes(SAMPLE_GARAGE_DOOR_ID))).toEqual([]);
   });
 
@@ -135,7 +173,9 @@ describe('door options with a real Homebridge and a HomeKit controller', () => {
     expect(serviceTypes(await controller.findAccessory(SAMPLE_GARAGE_DOOR_ID))).toEqual(['GarageDoorOpener', 'Switch']);
     // Its name left the settings: the door shows its name in the account again.
     expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'Name'))).toBe('Front Gate');
-    expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'ConfiguredName'))).toBe('Front Gate');
+    expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'ConfiguredName'))).toBe(
+      'Front Gate',
+    );
   });
 
   it('closes and opens through an open-and-close switch, which follows the door, and refuses while No Response', async () => {
@@ -169,14 +209,26 @@ describe('door options with a real Homebridge and a HomeKit controller', () => {
     await hb.waitForLog(/Front Gate was renamed Driveway in the Home app; the plugin keeps that name\./, WAIT_MS, { fromLine: mark });
     sim.renameDoor(SAMPLE_GARAGE_DOOR_ID, 'Carport');
     sim.renameDoor(SAMPLE_FRONT_GATE_ID, 'Main Gate');
-    await controller.waitFor((value) => value === 'Carport', await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'GarageDoorOpener', 'Name'), WAIT_MS);
-    expect(await controller.read(await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'GarageDoorOpener', 'ConfiguredName'))).toBe('Carport');
+    await controller.waitFor(
+      (value) => value === 'Carport',
+      await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'GarageDoorOpener', 'Name'),
+      WAIT_MS,
+    );
+    expect(await controller.read(await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'GarageDoorOpener', 'ConfiguredName'))).toBe(
+      'Carport',
+    );
     expect(await controller.read(await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'Switch', 'Name'))).toBe('Carport Switch');
     // The switch has a ConfiguredName of its own (else iOS shows it under the door's name), and it follows too.
-    expect(await controller.read(await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'Switch', 'ConfiguredName'))).toBe('Carport Switch');
+    expect(await controller.read(await controller.findCharacteristic(SAMPLE_GARAGE_DOOR_ID, 'Switch', 'ConfiguredName'))).toBe(
+      'Carport Switch',
+    );
     await hb.waitForLog(/Garage Door was renamed Carport in the account; renamed in Home\./, WAIT_MS, { fromLine: mark });
-    await hb.waitForLog(/Driveway was renamed Main Gate in the account; it keeps the name given in the Home app\./, WAIT_MS, { fromLine: mark });
-    expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'ConfiguredName'))).toBe('Driveway');
+    await hb.waitForLog(/Driveway was renamed Main Gate in the account; it keeps the name given in the Home app\./, WAIT_MS, {
+      fromLine: mark,
+    });
+    expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'ConfiguredName'))).toBe(
+      'Driveway',
+    );
     expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'Name'))).toBe('Driveway');
     // The plugin's own ConfiguredName updates are not taken for renames in Home: one such line, the controller's.
     expect(hb.log().match(/in the Home app;/g)).toHaveLength(1);

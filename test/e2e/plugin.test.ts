@@ -55,7 +55,6 @@ async function door(serial: string, characteristic: string, service = 'GarageDoo
   return controller.findCharacteristic(serial, service, characteristic);
 }
 
-
 const toggles = (doorId: string): ToggleSent[] => togglesReceived(sim, doorId);
 
 /** Log lines at info level or above: the plugin's debug lines about a repeated failure start with "Still failing". */
@@ -157,7 +156,11 @@ describe('a real Homebridge with the plugin, driven by a HomeKit controller', ()
 
   it('warns of a low battery', async () => {
     sim.setBatteryLevel(SAMPLE_FRONT_GATE_ID, 15);
-    await controller.waitFor(hasValue(STATUS_LOW_BATTERY.LOW), await door(SAMPLE_FRONT_GATE_ID, 'StatusLowBattery', 'Battery'), POLL_WAIT_MS);
+    await controller.waitFor(
+      hasValue(STATUS_LOW_BATTERY.LOW),
+      await door(SAMPLE_FRONT_GATE_ID, 'StatusLowBattery', 'Battery'),
+      POLL_WAIT_MS,
+    );
     expect(await controller.read(await door(SAMPLE_FRONT_GATE_ID, 'BatteryLevel', 'Battery'))).toBe(15);
   });
 
@@ -190,7 +193,9 @@ describe('a real Homebridge with the plugin, driven by a HomeKit controller', ()
     sim.setAccessToken('a-token-the-plugin-does-not-have');
     await hb.waitForLog(/refused the access token/, OUTAGE_WAIT_MS, { fromLine: mark });
     const attemptsBefore = sim.countRequests('/endpoints/sync');
-    await expect.poll(() => sim.countRequests('/endpoints/sync'), { timeout: OUTAGE_WAIT_MS, interval: 500 }).toBeGreaterThan(attemptsBefore);
+    await expect
+      .poll(() => sim.countRequests('/endpoints/sync'), { timeout: OUTAGE_WAIT_MS, interval: 500 })
+      .toBeGreaterThan(attemptsBefore);
     sim.setAccessToken(TOKEN);
     await hb.waitForLog(/The account can be read again/, OUTAGE_WAIT_MS, { fromLine: mark });
     expect(userLinesMatching(/refused the access token/)).toHaveLength(1);

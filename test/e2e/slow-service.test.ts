@@ -51,7 +51,16 @@ beforeAll(async () => {
   sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: TRAVEL_TIME_MS });
   await sim.start();
   hb = await startHomebridge({
-    platforms: [{ platform: 'AccessControl', name: 'Access Control', accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: POLL_INTERVAL_S, transitionTimeout: 30 }],
+    platforms: [
+      {
+        platform: 'AccessControl',
+        name: 'Access Control',
+        accessToken: TOKEN,
+        baseUrl: sim.baseUrl,
+        pollInterval: POLL_INTERVAL_S,
+        transitionTimeout: 30,
+      },
+    ],
   });
   const first = await pairController(hb);
   controllers = [first, await connectController(hb), await connectController(hb)];
@@ -84,7 +93,11 @@ describe('a service slower than the plugin and HAP', () => {
   it('OPEN, CLOSE, OPEN from three controllers behind a 6 s toggle: one pulse, none after HAP gave up', async () => {
     sim.setFault('toggle', { kind: 'delay', ms: SLOW_ANSWER_MS });
     try {
-      const statuses = await writeTargets(SAMPLE_GARAGE_DOOR_ID, [TARGET_DOOR_STATE.OPEN, TARGET_DOOR_STATE.CLOSED, TARGET_DOOR_STATE.OPEN]);
+      const statuses = await writeTargets(SAMPLE_GARAGE_DOOR_ID, [
+        TARGET_DOOR_STATE.OPEN,
+        TARGET_DOOR_STATE.CLOSED,
+        TARGET_DOOR_STATE.OPEN,
+      ]);
       await sleep(SETTLE_MS);
       // Before the fix the service got OPEN, CLOSED, OPEN at 0, 6 and 12 s: the gate reversed after Home had given up.
       expect(togglesOf(SAMPLE_GARAGE_DOOR_ID)).toEqual(['OPEN']);

@@ -33,7 +33,11 @@ const ACCESS_ALERT_S = 2;
 /** Garage Door has an access alert (a motion sensor); the other doors have none. */
 const ACCESS_ALERT_OPTIONS = { accessAlertDuration: ACCESS_ALERT_S, doors: [{ id: SAMPLE_GARAGE_DOOR_ID, accessAlert: true }] };
 
-function webhookPlatform(baseUrl: string, webhook: Record<string, unknown>, options: Record<string, unknown> = {}): Record<string, unknown> {
+function webhookPlatform(
+  baseUrl: string,
+  webhook: Record<string, unknown>,
+  options: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     ...options,
     platform: 'AccessControl',
@@ -45,14 +49,17 @@ function webhookPlatform(baseUrl: string, webhook: Record<string, unknown>, opti
   };
 }
 
-
 describe('webhooks over plain HTTP (behind a TLS proxy or tunnel)', () => {
   let sim: AccessControlSimulator;
   let hb: HomebridgeProcess;
   let controller: HomeKitController;
   let webhookPort: number;
 
-  const userLines = (re: RegExp): string[] => hb.log().split('\n').filter((line) => re.test(line) && !line.includes('Still failing'));
+  const userLines = (re: RegExp): string[] =>
+    hb
+      .log()
+      .split('\n')
+      .filter((line) => re.test(line) && !line.includes('Still failing'));
   const currentOf = (doorId: string) => controller.findCharacteristic(doorId, 'GarageDoorOpener', 'CurrentDoorState');
 
   beforeAll(async () => {
@@ -147,7 +154,10 @@ describe('webhooks over plain HTTP (behind a TLS proxy or tunnel)', () => {
     const toggles = sim.countRequests('/endpoint/toggle');
     sim.sendEnforcerEvent('unauthorized-user', { doorId: SAMPLE_GARAGE_DOOR_ID });
     await controller.waitFor(hasValue(true), motion, REALTIME_WAIT_MS);
-    await hb.waitForLog(/Webhook: enforcer_unauthorized_user by Mallory Doe .* at Garage Door; access alert detecting for Garage Door\./, REALTIME_WAIT_MS);
+    await hb.waitForLog(
+      /Webhook: enforcer_unauthorized_user by Mallory Doe .* at Garage Door; access alert detecting for Garage Door\./,
+      REALTIME_WAIT_MS,
+    );
     await controller.waitFor(hasValue(false), motion, ACCESS_ALERT_S * 1000 + REALTIME_WAIT_MS);
     expect(sim.countRequests('/endpoint/toggle')).toBe(toggles);
     expect(await controller.read(await currentOf(SAMPLE_GARAGE_DOOR_ID))).toBe(garage);
@@ -156,7 +166,10 @@ describe('webhooks over plain HTTP (behind a TLS proxy or tunnel)', () => {
   it('closes the listener on shutdown, so a restart finds the port free', async () => {
     const stopped = await hb.stop();
     expect(stopped.killed).toBe(false);
-    hb = await startHomebridge({ platforms: [webhookPlatform(sim.baseUrl, { port: webhookPort }, ACCESS_ALERT_OPTIONS)], storageDir: hb.storageDir });
+    hb = await startHomebridge({
+      platforms: [webhookPlatform(sim.baseUrl, { port: webhookPort }, ACCESS_ALERT_OPTIONS)],
+      storageDir: hb.storageDir,
+    });
     await hb.waitForLog(/Webhook listener on/, BOOT_WAIT_MS);
     expect(hb.log()).not.toMatch(/EADDRINUSE|already in use/);
     expect(hb.log()).not.toContain(API_KEY);
@@ -172,9 +185,13 @@ describe('webhooks over HTTPS with a certificate of the user', () => {
   beforeAll(async () => {
     certDir = mkdtempSync(path.join(tmpdir(), 'webhook-tls-'));
     const [cert, key] = [path.join(certDir, 'cert.pem'), path.join(certDir, 'key.pem')];
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', key, '-out', cert], {
-      stdio: 'ignore',
-    });
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', key, '-out', cert],
+      {
+        stdio: 'ignore',
+      },
+    );
     const port = await freePort();
     sim = new AccessControlSimulator({ accessToken: TOKEN });
     await sim.start();

@@ -106,10 +106,19 @@ describe('a burst of webhooks', () => {
   it('WebhookReceiver answers 2,000 events sent 50 at a time with 200 and hands each to onEvent once, intact', async () => {
     const events = makeEvents(seededRandom(1));
     const received: WebhookEvent[] = [];
-    const receiver = new WebhookReceiver({ port: 0, host: '127.0.0.1', apiKey: KEY, onEvent: (event) => void received.push(event), log: captureLog() });
+    const receiver = new WebhookReceiver({
+      port: 0,
+      host: '127.0.0.1',
+      apiKey: KEY,
+      onEvent: (event) => void received.push(event),
+      log: captureLog(),
+    });
     await receiver.start();
     try {
-      const { statuses, peak } = await burst(receiver.url, events.map((event) => event.body));
+      const { statuses, peak } = await burst(
+        receiver.url,
+        events.map((event) => event.body),
+      );
       expect(Object.fromEntries(statuses)).toEqual({ 200: EVENTS });
       expect(peak).toBe(IN_FLIGHT);
       await vi.waitFor(() => expect(received).toHaveLength(EVENTS), SETTLE);

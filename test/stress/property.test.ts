@@ -66,7 +66,22 @@ const wildString = fc.oneof(
   { weight: 3, arbitrary: fc.string({ unit: anyCodeUnit }) },
   {
     weight: 3,
-    arbitrary: fc.constantFrom('', ' ', '\t\n', 'OPEN', 'CLOSED', ' open ', 'Closed', 'OPENING', 'null', '__proto__', 'constructor', '\u2028', '\u0000', '\r\nX: y'),
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      '\t\n',
+      'OPEN',
+      'CLOSED',
+      ' open ',
+      'Closed',
+      'OPENING',
+      'null',
+      '__proto__',
+      'constructor',
+      '\u2028',
+      '\u0000',
+      '\r\nX: y',
+    ),
   },
   { weight: 1, arbitrary: hugeString },
 );
@@ -79,7 +94,23 @@ const deepJunk = fc.tuple(fc.integer({ min: 2_000, max: 30_000 }), fc.boolean())
   return value;
 });
 
-const junkConstants = fc.constantFrom<unknown>(null, true, false, 0, -0, -1, 1.5, 1e21, -1e-7, Number.MAX_SAFE_INTEGER, [], {}, [null], { id: 'x' }, '');
+const junkConstants = fc.constantFrom<unknown>(
+  null,
+  true,
+  false,
+  0,
+  -0,
+  -1,
+  1.5,
+  1e21,
+  -1e-7,
+  Number.MAX_SAFE_INTEGER,
+  [],
+  {},
+  [null],
+  { id: 'x' },
+  '',
+);
 
 /** A JSON value of any type, sometimes a string made to hurt, sometimes (deep = true) nested thousands of levels. */
 function junk(deep: boolean): fc.Arbitrary<unknown> {
@@ -139,7 +170,15 @@ const DOOR_FIELDS = [
   'door_auto_close_enabled',
   'door_auto_close_delay',
 ] as const;
-const DEVICE_FIELDS = ['id', 'active', 'software_version', 'owner_first_name', 'owner_last_name', 'time_before_door_open_alert', 'doors'] as const;
+const DEVICE_FIELDS = [
+  'id',
+  'active',
+  'software_version',
+  'owner_first_name',
+  'owner_last_name',
+  'time_before_door_open_alert',
+  'doors',
+] as const;
 
 const validDoor: fc.Arbitrary<Record<string, unknown>> = fc.record(
   {
@@ -368,7 +407,10 @@ const validHistoryEvent: fc.Arbitrary<Record<string, unknown>> = fc.record(
     door_name: wildString,
     door_state: fc.constantFrom('OPEN', 'CLOSED'),
     channel: fc.constantFrom('Keypad', 'Web Portal', 'Api'),
-    user: fc.record({ id: fc.uuid(), first_name: wildString, last_name: wildString, email_address: fc.emailAddress() }, { requiredKeys: [] }),
+    user: fc.record(
+      { id: fc.uuid(), first_name: wildString, last_name: wildString, email_address: fc.emailAddress() },
+      { requiredKeys: [] },
+    ),
     was_success: fc.boolean(),
     toggle_date_time: fc.constant('2025-01-15 08:30:00'),
   },
@@ -396,7 +438,13 @@ function expectedHistory(body: unknown): ToggleEvent[] | 'wrong-shape' {
 
 describe('parseHistory', () => {
   const nearHistory = fc.oneof(
-    { weight: 6, arbitrary: fc.record({ success: fc.boolean(), data: fc.record({ toggle_events: fc.array(nearly(validHistoryEvent, HISTORY_FIELDS, true), { maxLength: 6 }) }) }) },
+    {
+      weight: 6,
+      arbitrary: fc.record({
+        success: fc.boolean(),
+        data: fc.record({ toggle_events: fc.array(nearly(validHistoryEvent, HISTORY_FIELDS, true), { maxLength: 6 }) }),
+      }),
+    },
     { weight: 1, arbitrary: fc.record({ data: junk(true) }) },
     { weight: 1, arbitrary: fc.record({ data: fc.record({ toggle_events: junk(true) }) }) },
     { weight: 1, arbitrary: junk(true) },
@@ -404,15 +452,18 @@ describe('parseHistory', () => {
 
   it('never throws, and reads every event it can exactly, skipping the rest', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.anything({ withNullPrototype: true, withBigInt: true, withBoxedValues: true }), fc.jsonValue(), nearHistory), (body) => {
-        const events = parseHistory(body);
-        const expected = expectedHistory(body);
-        if (expected === 'wrong-shape') {
-          expect(events).toBeInstanceOf(Error);
-        } else {
-          expect(events).toStrictEqual(expected);
-        }
-      }),
+      fc.property(
+        fc.oneof(fc.anything({ withNullPrototype: true, withBigInt: true, withBoxedValues: true }), fc.jsonValue(), nearHistory),
+        (body) => {
+          const events = parseHistory(body);
+          const expected = expectedHistory(body);
+          if (expected === 'wrong-shape') {
+            expect(events).toBeInstanceOf(Error);
+          } else {
+            expect(events).toStrictEqual(expected);
+          }
+        },
+      ),
       { numRuns: PURE_RUNS },
     );
   });
@@ -434,7 +485,9 @@ describe('toggleResponseSchema', () => {
         expect(parsed.success).toBe(isRecord(body));
         if (!parsed.success || !isRecord(body)) return;
         const message = body.message;
-        expect(parsed.data.message).toBe(typeof message === 'string' ? message : finiteOrUndefined(message) === undefined ? undefined : String(message));
+        expect(parsed.data.message).toBe(
+          typeof message === 'string' ? message : finiteOrUndefined(message) === undefined ? undefined : String(message),
+        );
         expect(parsed.data.success).toBe(typeof body.success === 'boolean' ? body.success : undefined);
       }),
       { numRuns: PURE_RUNS },
@@ -529,7 +582,18 @@ const nearWebhookBody = nearly(
   true,
 );
 const webhookEventTypes = fc.oneof(
-  fc.constantFrom('door_state_change', 'door1_open', 'DOOR2_CLOSE', 'door99999999999999999999_closed', 'door_opened', 'user_added', 'user_access', 'unauthorized_access', 'vehicle_removed', ''),
+  fc.constantFrom(
+    'door_state_change',
+    'door1_open',
+    'DOOR2_CLOSE',
+    'door99999999999999999999_closed',
+    'door_opened',
+    'user_added',
+    'user_access',
+    'unauthorized_access',
+    'vehicle_removed',
+    '',
+  ),
   wildString,
 );
 
@@ -551,10 +615,21 @@ describe('parseWebhookEvent', () => {
 
   it('never throws on anything at all', () => {
     fc.assert(
-      fc.property(fc.anything({ withNullPrototype: true, withBigInt: true, withBoxedValues: true, withMap: true, withSet: true, withDate: true, withSparseArray: true }), (body) => {
-        const result = parseWebhookEvent(body);
-        expect('error' in result ? typeof result.error : typeof result.summary).toBe('string');
-      }),
+      fc.property(
+        fc.anything({
+          withNullPrototype: true,
+          withBigInt: true,
+          withBoxedValues: true,
+          withMap: true,
+          withSet: true,
+          withDate: true,
+          withSparseArray: true,
+        }),
+        (body) => {
+          const result = parseWebhookEvent(body);
+          expect('error' in result ? typeof result.error : typeof result.summary).toBe('string');
+        },
+      ),
       { numRuns: PURE_RUNS },
     );
   });
@@ -616,14 +691,19 @@ const blankPad = fc.constantFrom('', ' ', '\t', ' \n');
 const padded = (text: fc.Arbitrary<string>): fc.Arbitrary<string> => fc.tuple(blankPad, text, blankPad).map(([a, s, b]) => a + s + b);
 const nonBlank = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }).filter((s) => s.trim() !== '');
 /** What an HTTP header can carry (printable ASCII and Latin-1): the only tokens the config accepts (issue 12.9). */
-const headerSafeChar = fc.integer({ min: 0x20, max: 0xff }).filter((c) => c < 0x7f || c >= 0xa0).map((c) => String.fromCharCode(c));
+const headerSafeChar = fc
+  .integer({ min: 0x20, max: 0xff })
+  .filter((c) => c < 0x7f || c >= 0xa0)
+  .map((c) => String.fromCharCode(c));
 const headerSafeText = fc.string({ unit: headerSafeChar, minLength: 1, maxLength: 40 }).filter((s) => s.trim() !== '');
 /** Anything a header cannot carry: C0 and C1 controls, DEL, and every character past Latin-1. */
-const headerUnsafeChar = fc.oneof(
-  fc.integer({ min: 0, max: 0x1f }),
-  fc.integer({ min: 0x7f, max: 0x9f }),
-  fc.integer({ min: 0x100, max: 0x10ffff }).filter((c) => c < 0xd800 || c > 0xdfff),
-).map((c) => String.fromCodePoint(c));
+const headerUnsafeChar = fc
+  .oneof(
+    fc.integer({ min: 0, max: 0x1f }),
+    fc.integer({ min: 0x7f, max: 0x9f }),
+    fc.integer({ min: 0x100, max: 0x10ffff }).filter((c) => c < 0xd800 || c > 0xdfff),
+  )
+  .map((c) => String.fromCodePoint(c));
 
 interface ValidConfig {
   raw: Record<string, unknown>;
@@ -704,15 +784,24 @@ const validConfig: fc.Arbitrary<ValidConfig> = fc
   });
 
 /** A realistic secret: long enough never to occur in a message by chance. */
-const secretToken = fc.string({ unit: fc.constantFrom(...Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_')), minLength: 24, maxLength: 64 }).map((s) => `tok_${s}`);
+const secretToken = fc
+  .string({
+    unit: fc.constantFrom(...Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_')),
+    minLength: 24,
+    maxLength: 64,
+  })
+  .map((s) => `tok_${s}`);
 
 describe('parseConfig', () => {
   it('never throws, whatever config.json holds', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.anything({ withNullPrototype: true, withBigInt: true, withBoxedValues: true, withMap: true }), fc.jsonValue()), (raw) => {
-        const result = parseConfig(raw);
-        expect(result.ok ? typeof result.config : result.problems.length > 0).toBeTruthy();
-      }),
+      fc.property(
+        fc.oneof(fc.anything({ withNullPrototype: true, withBigInt: true, withBoxedValues: true, withMap: true }), fc.jsonValue()),
+        (raw) => {
+          const result = parseConfig(raw);
+          expect(result.ok ? typeof result.config : result.problems.length > 0).toBeTruthy();
+        },
+      ),
       { numRuns: PURE_RUNS },
     );
   });
@@ -738,13 +827,30 @@ describe('parseConfig', () => {
       const tokenish = fc.constantFrom<unknown>(token, ` ${token} `, [token], { token }, `ftp://${token}`, `${token}/x`, `https:/${token}`);
       const value = fc.oneof(tokenish, junk(false));
       const webhook = fc.record(
-        { enabled: value, port: value, apiKey: value, host: value, path: value, headerName: value, tlsCertFile: value, reconcileInterval: value },
+        {
+          enabled: value,
+          port: value,
+          apiKey: value,
+          host: value,
+          path: value,
+          headerName: value,
+          tlsCertFile: value,
+          reconcileInterval: value,
+        },
         { requiredKeys: [] },
       );
       return fc.tuple(
         fc.constant(token),
         fc.record(
-          { name: value, accessToken: value, baseUrl: value, pollInterval: value, transitionTimeout: value, lowBatteryThreshold: value, webhook: fc.oneof(webhook, value) },
+          {
+            name: value,
+            accessToken: value,
+            baseUrl: value,
+            pollInterval: value,
+            transitionTimeout: value,
+            lowBatteryThreshold: value,
+            webhook: fc.oneof(webhook, value),
+          },
           { requiredKeys: [] },
         ),
       );
@@ -966,11 +1072,33 @@ describe('the client against a raw HTTP server answering anything', () => {
       status: errorStatus,
       text: syncText,
       bytes: fc.option(fc.uint8Array({ maxLength: 2_000 }), { nil: undefined, freq: 5 }),
-      encoding: fc.constantFrom<Encoding>('none', 'none', 'gzip', 'gzip', 'identity', 'x-gzip', 'deflate', 'br', 'gzip-lie', 'deflate-lie', 'gzip, deflate'),
-      contentType: fc.option(fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/html', 'text/plain; charset=latin1'), { nil: undefined }),
-      retryAfter: fc.option(fc.oneof(fc.nat({ max: 100_000 }).map(String), fc.date({ noInvalidDate: true }).map((d) => d.toUTCString()), fc.string({ unit: 'grapheme-ascii' })), {
-        nil: undefined,
-      }),
+      encoding: fc.constantFrom<Encoding>(
+        'none',
+        'none',
+        'gzip',
+        'gzip',
+        'identity',
+        'x-gzip',
+        'deflate',
+        'br',
+        'gzip-lie',
+        'deflate-lie',
+        'gzip, deflate',
+      ),
+      contentType: fc.option(
+        fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/html', 'text/plain; charset=latin1'),
+        { nil: undefined },
+      ),
+      retryAfter: fc.option(
+        fc.oneof(
+          fc.nat({ max: 100_000 }).map(String),
+          fc.date({ noInvalidDate: true }).map((d) => d.toUTCString()),
+          fc.string({ unit: 'grapheme-ascii' }),
+        ),
+        {
+          nil: undefined,
+        },
+      ),
       echo: fc.constantFrom('none', 'none', 'body', 'header'),
       close: fc.boolean(),
     });
@@ -1033,9 +1161,22 @@ describe('the client against a TCP server answering arbitrary bytes', () => {
   });
 
   it('only ever resolves with an Account or rejects with a ServiceError', async () => {
-    const headLine = fc.tuple(fc.constantFrom('HTTP/1.1', 'HTTP/1.0', 'HTTP/2', 'HTTP/1.1 ', ''), fc.integer({ min: 0, max: 1_000 }), fc.string({ unit: 'binary-ascii', maxLength: 10 }));
+    const headLine = fc.tuple(
+      fc.constantFrom('HTTP/1.1', 'HTTP/1.0', 'HTTP/2', 'HTTP/1.1 ', ''),
+      fc.integer({ min: 0, max: 1_000 }),
+      fc.string({ unit: 'binary-ascii', maxLength: 10 }),
+    );
     const headerLine = fc.oneof(
-      fc.constantFrom('Content-Length: 0', 'Content-Length: 5', 'Content-Length: -1', 'Content-Length: 99999999999999999999', 'Transfer-Encoding: chunked', 'Content-Encoding: gzip', 'Connection: close', 'Retry-After: 3'),
+      fc.constantFrom(
+        'Content-Length: 0',
+        'Content-Length: 5',
+        'Content-Length: -1',
+        'Content-Length: 99999999999999999999',
+        'Transfer-Encoding: chunked',
+        'Content-Encoding: gzip',
+        'Connection: close',
+        'Retry-After: 3',
+      ),
       fc.string({ unit: 'binary-ascii', maxLength: 40 }),
     );
     const response = fc
@@ -1078,15 +1219,20 @@ describe('hostile values', () => {
 
   it('no Retry-After, however long or odd, asks for a wait past the longest or one a timer cannot hold', () => {
     fc.assert(
-      fc.property(retryAfterText, fc.integer({ min: 1, max: 50 }), fc.double({ min: 0, max: 1, noNaN: true }), (text, failedSyncs, random) => {
-        const retryAfterMs = parseRetryAfter(text);
-        if (retryAfterMs !== undefined) {
-          expect(retryAfterMs).toBeGreaterThanOrEqual(0);
-        }
-        const delay = nextSyncDelayMs({ pollIntervalMs: 15_000, failedSyncs, retryAfterMs, doorMoving: false, random });
-        expect(Number.isFinite(delay)).toBe(true);
-        expect(delay).toBeLessThanOrEqual(Math.max(MAX_RETRY_AFTER_MS, MAX_BACKOFF_MS * (1 + BACKOFF_JITTER_RATIO)));
-      }),
+      fc.property(
+        retryAfterText,
+        fc.integer({ min: 1, max: 50 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (text, failedSyncs, random) => {
+          const retryAfterMs = parseRetryAfter(text);
+          if (retryAfterMs !== undefined) {
+            expect(retryAfterMs).toBeGreaterThanOrEqual(0);
+          }
+          const delay = nextSyncDelayMs({ pollIntervalMs: 15_000, failedSyncs, retryAfterMs, doorMoving: false, random });
+          expect(Number.isFinite(delay)).toBe(true);
+          expect(delay).toBeLessThanOrEqual(Math.max(MAX_RETRY_AFTER_MS, MAX_BACKOFF_MS * (1 + BACKOFF_JITTER_RATIO)));
+        },
+      ),
       { numRuns: PURE_RUNS },
     );
   });
@@ -1104,31 +1250,44 @@ describe('hostile values', () => {
 
   /** Controllers listing doors, with ids drawn from a few, so the same door id often sits under several. */
   const listing = fc.array(
-    fc.record({ deviceId: fc.constantFrom('ctl-a', 'ctl-b', 'ctl-c', 'Ctl-A', '0'), doorIds: fc.array(fc.constantFrom('d1', 'd2', 'd3', 'd4'), { maxLength: 4 }) }),
+    fc.record({
+      deviceId: fc.constantFrom('ctl-a', 'ctl-b', 'ctl-c', 'Ctl-A', '0'),
+      doorIds: fc.array(fc.constantFrom('d1', 'd2', 'd3', 'd4'), { maxLength: 4 }),
+    }),
     { maxLength: 6 },
   );
 
   function doorsOf(devices: { deviceId: string; doorIds: string[] }[]) {
     return devices.flatMap(({ deviceId, doorIds }) => {
-      const device = { id: deviceId, active: true, softwareVersion: undefined, ownerName: undefined, timeBeforeDoorOpenAlert: undefined, doors: [] };
+      const device = {
+        id: deviceId,
+        active: true,
+        softwareVersion: undefined,
+        ownerName: undefined,
+        timeBeforeDoorOpenAlert: undefined,
+        doors: [],
+      };
       return doorIds.map((id) => ({ device, door: { id } as Door }));
     });
   }
 
   it('a door listed more than once is kept once, under the same controller whatever order the service lists them in', () => {
     fc.assert(
-      fc.property(listing.chain((devices) => fc.tuple(fc.constant(devices), fc.shuffledSubarray(devices, { minLength: devices.length }))), ([devices, shuffled]) => {
-        const { kept, duplicates } = keepFirstOfEachDoor(doorsOf(devices));
-        const ids = kept.map(({ door }) => door.id);
-        expect(new Set(ids).size).toBe(ids.length);
-        expect(new Set(ids)).toEqual(new Set(devices.flatMap((d) => d.doorIds)));
-        const choice = (entries: typeof kept) => Object.fromEntries(entries.map(({ door, device }) => [door.id, device.id]));
-        expect(choice(keepFirstOfEachDoor(doorsOf(shuffled)).kept)).toEqual(choice(kept));
-        for (const { doorId, deviceIds } of duplicates) {
-          expect(deviceIds.length).toBeGreaterThan(1);
-          expect(deviceIds[0]).toBe(choice(kept)[doorId]);
-        }
-      }),
+      fc.property(
+        listing.chain((devices) => fc.tuple(fc.constant(devices), fc.shuffledSubarray(devices, { minLength: devices.length }))),
+        ([devices, shuffled]) => {
+          const { kept, duplicates } = keepFirstOfEachDoor(doorsOf(devices));
+          const ids = kept.map(({ door }) => door.id);
+          expect(new Set(ids).size).toBe(ids.length);
+          expect(new Set(ids)).toEqual(new Set(devices.flatMap((d) => d.doorIds)));
+          const choice = (entries: typeof kept) => Object.fromEntries(entries.map(({ door, device }) => [door.id, device.id]));
+          expect(choice(keepFirstOfEachDoor(doorsOf(shuffled)).kept)).toEqual(choice(kept));
+          for (const { doorId, deviceIds } of duplicates) {
+            expect(deviceIds.length).toBeGreaterThan(1);
+            expect(deviceIds[0]).toBe(choice(kept)[doorId]);
+          }
+        },
+      ),
       { numRuns: PURE_RUNS },
     );
   });

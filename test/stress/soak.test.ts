@@ -9,7 +9,13 @@ import type { DoorState } from '../../src/client/types.js';
 import type { ReportOutcome } from '../../src/door/model/state-machine.js';
 import { IncidentLog } from '../../src/util/incident-log.js';
 import { RecentIds } from '../../src/util/recent-ids.js';
-import { ACTIVE_POLL_INTERVAL_MS, BACKOFF_JITTER_RATIO, MAX_BACKOFF_MS, WEBHOOK_MISS_WARN_INTERVAL_MS, WEBHOOK_SEEN_IDS_MAX } from '../../src/settings.js';
+import {
+  ACTIVE_POLL_INTERVAL_MS,
+  BACKOFF_JITTER_RATIO,
+  MAX_BACKOFF_MS,
+  WEBHOOK_MISS_WARN_INTERVAL_MS,
+  WEBHOOK_SEEN_IDS_MAX,
+} from '../../src/settings.js';
 import { makeDevice, makeDoor } from '../../dev/simulator/account.js';
 import { syncBody } from '../../dev/simulator/contract.js';
 import { nextSyncDelayMs } from '../../src/sync/schedule.js';

@@ -30,12 +30,27 @@ export async function fillPerClientCap(url: string, apiKey: string, from: string
   };
   const held = Array.from({ length: WEBHOOK_MAX_CONNECTIONS_PER_CLIENT }, open);
   for (const { socket } of held) {
-    socket.write(['POST / HTTP/1.1', 'Host: 127.0.0.1', `X-Service-API-Key: ${apiKey}`, 'Content-Type: application/json', 'Content-Length: 2', 'Expect: 100-continue', '', ''].join('\r\n'));
+    socket.write(
+      [
+        'POST / HTTP/1.1',
+        'Host: 127.0.0.1',
+        `X-Service-API-Key: ${apiKey}`,
+        'Content-Type: application/json',
+        'Content-Length: 2',
+        'Expect: 100-continue',
+        '',
+        '',
+      ].join('\r\n'),
+    );
   }
   try {
-    await vi.waitFor(() => {
-      if (!held.every((c) => c.received().startsWith('HTTP/1.1 100 Continue'))) throw new Error('the listener has not taken every request yet');
-    }, { timeout: 5_000 });
+    await vi.waitFor(
+      () => {
+        if (!held.every((c) => c.received().startsWith('HTTP/1.1 100 Continue')))
+          throw new Error('the listener has not taken every request yet');
+      },
+      { timeout: 5_000 },
+    );
   } catch (error) {
     for (const socket of sockets) socket.destroy();
     throw error;

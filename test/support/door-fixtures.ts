@@ -29,7 +29,14 @@ export function reportedDoor(overrides: Partial<Door> = {}): Door {
 }
 
 /** The controller of a reported door (its doors are not read by a door's update). */
-export const reportedDevice: Device = { id: 'dev-1', active: true, softwareVersion: '2.4.1', ownerName: 'Ada', timeBeforeDoorOpenAlert: 60, doors: [] };
+export const reportedDevice: Device = {
+  id: 'dev-1',
+  active: true,
+  softwareVersion: '2.4.1',
+  ownerName: 'Ada',
+  timeBeforeDoorOpenAlert: 60,
+  doors: [],
+};
 
 /** A door's options with every extra off, not read-only: the garage door alone. Spread it and set what a test needs. */
 export const NO_EXTRAS: DoorOptions = {

@@ -121,7 +121,10 @@ export class HomebridgeDouble extends EventEmitter {
   /** A door's GarageDoorOpener characteristic, by door id (the serial number). */
   characteristic(
     doorId: string,
-    type: typeof hap.Characteristic.CurrentDoorState | typeof hap.Characteristic.TargetDoorState | typeof hap.Characteristic.ObstructionDetected,
+    type:
+      | typeof hap.Characteristic.CurrentDoorState
+      | typeof hap.Characteristic.TargetDoorState
+      | typeof hap.Characteristic.ObstructionDetected,
   ): hap.Characteristic {
     const service = this.accessory(doorId)?.getService(hap.Service.GarageDoorOpener);
     if (!service) {

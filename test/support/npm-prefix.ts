@@ -144,7 +144,9 @@ export async function npmInstallPrefix(prefix: string, manifest: PrefixManifest)
   await writeFile(path.join(prefix, 'package.json'), `${JSON.stringify(json, null, 2)}\n`);
   const t0 = performance.now();
   await runOrThrow(
-    `Installing ${Object.entries(manifest.dependencies).map(([n, v]) => `${n}@${v}`).join(', ')} into ${prefix}`,
+    `Installing ${Object.entries(manifest.dependencies)
+      .map(([n, v]) => `${n}@${v}`)
+      .join(', ')} into ${prefix}`,
     'npm',
     ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'],
     prefix,

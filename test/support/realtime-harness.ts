@@ -66,7 +66,14 @@ export async function startRealtime(options: {
   const log = captureLog({ keep: options.keepLines });
   const realtime = new RealtimeUpdates({
     log,
-    config: { port: 0, host: '127.0.0.1', apiKey: 'a'.repeat(96), headerName: 'X-Service-API-Key', reconcileInterval: 300, ...options.config },
+    config: {
+      port: 0,
+      host: '127.0.0.1',
+      apiKey: 'a'.repeat(96),
+      headerName: 'X-Service-API-Key',
+      reconcileInterval: 300,
+      ...options.config,
+    },
     findDoor: options.findDoor,
     now: options.now,
     ...options.polling,

@@ -37,7 +37,11 @@ async function boot(options: Record<string, unknown>) {
   const port = await freePort();
   sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 20 });
   await sim.start();
-  const { api, log, platform: booted } = bootPlatform(
+  const {
+    api,
+    log,
+    platform: booted,
+  } = bootPlatform(
     { accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, webhook: { port, host: '127.0.0.1', apiKey: API_KEY }, ...options },
     { clock },
   );
@@ -122,7 +126,10 @@ describe('access alerts', () => {
     const clock = new ManualClock();
     sim = new AccessControlSimulator({ accessToken: TOKEN });
     await sim.start();
-    const { log, platform: booted } = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, doors: [{ id: SAMPLE_FRONT_GATE_ID, accessAlert: true }] }, { clock });
+    const { log, platform: booted } = bootPlatform(
+      { accessToken: TOKEN, baseUrl: sim.baseUrl, doors: [{ id: SAMPLE_FRONT_GATE_ID, accessAlert: true }] },
+      { clock },
+    );
     platform = booted;
     clock.advance(0);
     await platform.syncSettled();

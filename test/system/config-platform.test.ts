@@ -71,7 +71,7 @@ describe('battery information on the Homebridge double', () => {
   const batteryOf = (api: HomebridgeDouble, doorId: string) =>
     [...api.registered.values()].find((accessory) => accessory.context.doorId === doorId)?.getService(api.hap.Service.Battery);
 
-  it('shows the sensor door\'s battery by default, and none for it with hideBattery, for all doors or for that door', async () => {
+  it("shows the sensor door's battery by default, and none for it with hideBattery, for all doors or for that door", async () => {
     const shown = await boot({});
     expect(batteryOf(shown.api, SAMPLE_FRONT_GATE_ID)?.getCharacteristic(shown.api.hap.Characteristic.BatteryLevel).value).toBe(85);
     for (const extra of [{ hideBattery: true }, { doors: [{ id: SAMPLE_FRONT_GATE_ID, hideBattery: true }] }]) {
@@ -112,7 +112,12 @@ describe('a protective setting that cannot be read keeps its door protected (iss
   });
 
   it('a second entry for the same door that makes it read-only wins', async () => {
-    const { api, log } = await boot({ doors: [{ id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' }, { id: SAMPLE_FRONT_GATE_ID, readOnly: true }] });
+    const { api, log } = await boot({
+      doors: [
+        { id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' },
+        { id: SAMPLE_FRONT_GATE_ID, readOnly: true },
+      ],
+    });
     expect(await opensFromHome(api, SAMPLE_FRONT_GATE_ID)).toBe(false);
     expect([...api.registered.values()].map((accessory) => accessory.displayName)).toContain('Street Gate');
     expect(errorsOf(log)).toEqual([
@@ -129,7 +134,10 @@ describe('a protective setting that cannot be read keeps its door protected (iss
   });
 
   it('excludeDoorIds with one bad element still keeps the excluded door out, and the doors shown cannot be opened', async () => {
-    const { api, log } = await boot({ excludeDoorIds: [SAMPLE_GARAGE_DOOR_ID, { id: SAMPLE_SHARED_GATE_ID }], doors: [{ id: SAMPLE_FRONT_GATE_ID, readOnly: false }] });
+    const { api, log } = await boot({
+      excludeDoorIds: [SAMPLE_GARAGE_DOOR_ID, { id: SAMPLE_SHARED_GATE_ID }],
+      doors: [{ id: SAMPLE_FRONT_GATE_ID, readOnly: false }],
+    });
     const shown = [...api.registered.values()].map((accessory) => String(accessory.context.doorId)).sort();
     expect(shown).toEqual([SAMPLE_FRONT_GATE_ID, SAMPLE_SHARED_GATE_ID].sort());
     expect(await opensFromHome(api, SAMPLE_FRONT_GATE_ID)).toBe(false);
@@ -144,7 +152,15 @@ describe('a door id written as a number (issue 19.3)', () => {
   const NUMERIC_ID = '424242';
   let numeric: AccessControlSimulator;
   useSimulator(
-    { accessToken: TOKEN, travelTimeMs: 20, devices: [makeDevice({ doors: [makeDoor({ id: NUMERIC_ID, name: 'Yard Gate' }), makeDoor({ id: '424243', name: 'Barn Door', entityNumber: 2 })] })] },
+    {
+      accessToken: TOKEN,
+      travelTimeMs: 20,
+      devices: [
+        makeDevice({
+          doors: [makeDoor({ id: NUMERIC_ID, name: 'Yard Gate' }), makeDoor({ id: '424243', name: 'Barn Door', entityNumber: 2 })],
+        }),
+      ],
+    },
     (started) => (numeric = started),
   );
 

@@ -41,7 +41,10 @@ type Cache = ReturnType<HomebridgeDouble['savedCache']>;
 
 /** One Homebridge run on the double: boots from `cache`, syncs once, and polls on demand. */
 async function boot(extra: Record<string, unknown> = {}, cache: Cache = []) {
-  const { api, clock, log, platform, poll } = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, ...EXTRAS, ...extra }, { api: new HomebridgeDouble(cache) });
+  const { api, clock, log, platform, poll } = bootPlatform(
+    { accessToken: TOKEN, baseUrl: sim.baseUrl, ...EXTRAS, ...extra },
+    { api: new HomebridgeDouble(cache) },
+  );
   await poll(1);
   const accessory = (doorId: string) => {
     const found = api.accessory(doorId);
@@ -104,7 +107,8 @@ describe('door names', () => {
 
   it('keeps a name given to an extra in the Home app (its ConfiguredName) through renames in the account and restarts', async () => {
     const t = await boot();
-    const switchName = (a: ReturnType<typeof t.accessory>) => a.getServiceById(S.Switch, 'automation-switch')?.getCharacteristic(C.ConfiguredName);
+    const switchName = (a: ReturnType<typeof t.accessory>) =>
+      a.getServiceById(S.Switch, 'automation-switch')?.getCharacteristic(C.ConfiguredName);
     await switchName(t.accessory(gate.id))?.handleSetRequest('Gate Opener');
     sim.renameDoor(gate.id, 'Main Gate');
     await t.poll(POLLS);
@@ -132,7 +136,9 @@ describe('door names', () => {
     sim.renameDoor(gate.id, 'Main Gate');
     await t.poll(POLLS);
     expect(t.names(gate.id)).toEqual(allNamed('Street Gate'));
-    expect(infos(t.log, 'in the account')).toEqual(['Street Gate was renamed Main Gate in the account; it keeps the name given in the plugin settings.']);
+    expect(infos(t.log, 'in the account')).toEqual([
+      'Street Gate was renamed Main Gate in the account; it keeps the name given in the plugin settings.',
+    ]);
     await t.platform.shutdown();
 
     // The user removes the name from the settings: at the restart the door shows the account's name, before any sync.
@@ -155,7 +161,9 @@ describe('door names', () => {
     sim.renameDoor(gate.id, 'Main Gate');
     await t.poll(POLLS);
     expect(t.names(gate.id)).toEqual(allNamed('Driveway'));
-    expect(infos(t.log, 'in the account')).toEqual(['Driveway was renamed Main Gate in the account; it keeps the name given in the Home app.']);
+    expect(infos(t.log, 'in the account')).toEqual([
+      'Driveway was renamed Main Gate in the account; it keeps the name given in the Home app.',
+    ]);
     await t.platform.shutdown();
 
     const again = await boot({}, t.api.savedCache());
@@ -222,7 +230,11 @@ describe('door names that are long, hostile or keep changing', () => {
   });
 
   const longest = (t: Awaited<ReturnType<typeof boot>>, doorId: string) =>
-    Math.max(...t.accessory(doorId).services.flatMap((service) => service.characteristics.map((c) => (typeof c.value === 'string' ? c.value.length : 0))));
+    Math.max(
+      ...t
+        .accessory(doorId)
+        .services.flatMap((service) => service.characteristics.map((c) => (typeof c.value === 'string' ? c.value.length : 0))),
+    );
 
   it('names the extras of a door with a 64-character name in full, and they follow a rename in the account', async () => {
     const name64 = 'The Very Long Name Of The North Gate Beside The Old Stone Barn X';
@@ -256,7 +268,11 @@ describe('door names that are long, hostile or keep changing', () => {
       const context = json.context as Record<string, unknown>;
       if (context.doorId !== gate.id) return json;
       const text = JSON.stringify({ ...json, displayName: huge, context: { ...context, name: huge, accountName: huge, homeName: huge } });
-      return JSON.parse(text.replace(/"Front Gate( [A-Za-z ]+)?"/g, (_all, suffix: string | undefined) => JSON.stringify(`${huge}${suffix ?? ''}`.slice(0, 64)))) as typeof json;
+      return JSON.parse(
+        text.replace(/"Front Gate( [A-Za-z ]+)?"/g, (_all, suffix: string | undefined) =>
+          JSON.stringify(`${huge}${suffix ?? ''}`.slice(0, 64)),
+        ),
+      ) as typeof json;
     });
     const t = await boot({}, cache);
     await t.poll(POLLS);
@@ -266,7 +282,9 @@ describe('door names that are long, hostile or keep changing', () => {
     expect(t.names(gate.id)).toEqual(allNamed(shown));
     expect(longest(t, gate.id)).toBeLessThanOrEqual(64);
     // Homebridge itself names the accessory from the cache as it loads it, before the plugin sees it: that one line only.
-    expect(hapWarnings.map((w) => w.replace(/x{20,}/g, 'x…'))).toEqual(["[Gate x…@@Name] characteristic was supplied illegal value: string 'Gate x…' exceeded max length of 64"]);
+    expect(hapWarnings.map((w) => w.replace(/x{20,}/g, 'x…'))).toEqual([
+      "[Gate x…@@Name] characteristic was supplied illegal value: string 'Gate x…' exceeded max length of 64",
+    ]);
     expect(Math.max(...t.log.lines.map((line) => line.text.length))).toBeLessThan(500);
     // The cache keeps the clean names: the next start has nothing to cut.
     const saved = t.api.savedCache();
@@ -309,7 +327,9 @@ describe('door names that are long, hostile or keep changing', () => {
     expect(t.log.texts('info').filter((text) => text.includes('keeps changing'))).toEqual([
       "Front Gate's name keeps changing in the account; further renames are logged at debug level.",
     ]);
-    expect(t.log.texts('debug').filter((text) => text.includes('in the account')).length).toBeGreaterThan(flips - ACCOUNT_RENAMES_BEFORE_QUIET - 2);
+    expect(t.log.texts('debug').filter((text) => text.includes('in the account')).length).toBeGreaterThan(
+      flips - ACCOUNT_RENAMES_BEFORE_QUIET - 2,
+    );
     expect(t.api.cacheWrites.length - writesBefore).toBeLessThanOrEqual(ACCOUNT_RENAMES_BEFORE_QUIET + 1);
 
     // The name settles: once a quiet window has passed, the cache gets the name the door shows, and renames are said again.

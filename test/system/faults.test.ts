@@ -151,7 +151,9 @@ describe('a sync that fails', () => {
     expect(waits.slice(1).every((wait) => wait === MAX_RETRY_AFTER_MS)).toBe(true);
     expect(rig.errorLines()).toEqual([
       'The account could not be synced: the service is limiting requests (HTTP 429). Retrying with back-off.',
-      expect.stringMatching(/^The service asked to wait (30|60) days before the next request; waiting 60 minutes instead, the longest the plugin waits, then asking again\.$/) as unknown,
+      expect.stringMatching(
+        /^The service asked to wait (30|60) days before the next request; waiting 60 minutes instead, the longest the plugin waits, then asking again\.$/,
+      ) as unknown,
     ]);
     sim.setFault('sync', null);
     await rig.poll();
@@ -196,7 +198,9 @@ describe('a bug of our own while applying a good sync', () => {
       }
       expect(update).toHaveBeenCalled();
       expect(rig.errorLines()).toHaveLength(1);
-      expect(rig.errorLines()[0]).toMatch(/^A bug in the plugin while applying a sync .*TypeError: cannot read the door \(token \[access token\]\)\n\s+at /s);
+      expect(rig.errorLines()[0]).toMatch(
+        /^A bug in the plugin while applying a sync .*TypeError: cannot read the door \(token \[access token\]\)\n\s+at /s,
+      );
       expect(JSON.stringify(rig.log.lines)).not.toContain(TOKEN);
       expect(rig.log.lines.some((l) => /could not be synced|Retrying with back-off/.test(l.text))).toBe(false);
       expect(waits.every((wait) => wait === POLL_INTERVAL_MS)).toBe(true);

@@ -76,7 +76,9 @@ describe('the listener and the ports Homebridge uses', () => {
   }
 
   it("refuses the bridge's port with one line and opens nothing", async () => {
-    const r = realtime(51826, () => Promise.resolve({ ports: [{ port: 51826, owner: "the Homebridge bridge's own HomeKit port (bridge.port)" }], complete: true }));
+    const r = realtime(51826, () =>
+      Promise.resolve({ ports: [{ port: 51826, owner: "the Homebridge bridge's own HomeKit port (bridge.port)" }], complete: true }),
+    );
     await r.updates.start();
     expect(r.log.lines.filter((l) => l.level === 'error').map((l) => l.text)).toEqual([
       "The webhook listener could not start: port 51826 is the Homebridge bridge's own HomeKit port (bridge.port); choose another webhook port; webhooks are off, the plugin carries on by polling.",
@@ -139,7 +141,9 @@ describe('a platform in a child bridge whose webhook port is its own _bridge.por
       await platform.syncSettled();
       expect(api.registered.size).toBe(3);
       await vi.waitFor(() => expect(log.lines.filter((l) => l.level === 'error')).toHaveLength(1));
-      expect(log.lines.find((l) => l.level === 'error')?.text).toMatch(/^The webhook listener could not start: port 51901 is this child bridge's own HomeKit port \(_bridge\.port\)/);
+      expect(log.lines.find((l) => l.level === 'error')?.text).toMatch(
+        /^The webhook listener could not start: port 51901 is this child bridge's own HomeKit port \(_bridge\.port\)/,
+      );
     } finally {
       await platform.shutdown();
     }

@@ -39,7 +39,12 @@ async function boot(devices: SimDevice[], extra: Record<string, unknown> = {}) {
   // The service's clock is the plugin's, so the history a sync asks for covers the change it found.
   sim = new AccessControlSimulator({ accessToken: TOKEN, devices, now: () => clock.now() });
   await sim.start();
-  const { api, log, platform: booted, poll } = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, ...extra }, { clock });
+  const {
+    api,
+    log,
+    platform: booted,
+    poll,
+  } = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, ...extra }, { clock });
   platform = booted;
   await poll();
   const texts = (level?: string): string[] => log.lines.filter((l) => level === undefined || l.level === level).map((l) => l.text);
@@ -104,7 +109,10 @@ describe('outside text in the log', () => {
       kind: 'status',
       status: 200,
       body: JSON.stringify({
-        devices: [{ id: hostile('controller'), doors: [{ id: hostile('door'), state: hostile('state') }, { name: hostile('no id') }] }, { doors: 'x' }],
+        devices: [
+          { id: hostile('controller'), doors: [{ id: hostile('door'), state: hostile('state') }, { name: hostile('no id') }] },
+          { doors: 'x' },
+        ],
       }),
     });
     await rig.poll();
@@ -169,7 +177,9 @@ describe('a part of the account that cannot be read', () => {
     }
     expect(rig.texts('warn')).toEqual([
       expect.stringMatching(/^Part of the account could not be read and is left as it was: devices\.0\.doors\.1\.id: [^;]+\.$/) as unknown,
-      expect.stringMatching(/^Part of the account could not be read and is left as it was: devices\.0\.doors\.1\.id: .+; devices\.0\.doors\.2\.id: .+\.$/) as unknown,
+      expect.stringMatching(
+        /^Part of the account could not be read and is left as it was: devices\.0\.doors\.1\.id: .+; devices\.0\.doors\.2\.id: .+\.$/,
+      ) as unknown,
     ]);
     expect(rig.texts('info').filter((t) => t === 'Every part of the account can be read again.')).toHaveLength(1);
     expect(rig.api.registered.size).toBe(1);

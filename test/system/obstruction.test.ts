@@ -32,7 +32,10 @@ afterEach(async () => {
 });
 
 async function boot(api = new HomebridgeDouble()) {
-  const { clock, log, platform, poll } = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, transitionTimeout: TIMEOUT_S }, { api });
+  const { clock, log, platform, poll } = bootPlatform(
+    { accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, transitionTimeout: TIMEOUT_S },
+    { api },
+  );
   running.push(platform);
   /** Polls (fast after a command, then at the regular pace) until the time-out has passed. */
   const pastTimeout = async (): Promise<void> => {

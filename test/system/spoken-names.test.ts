@@ -13,7 +13,13 @@ let sim: AccessControlSimulator;
 let device: SimDevice;
 
 beforeAll(async () => {
-  device = makeDevice({ doors: [makeDoor({ name: 'Gate', entityNumber: 1 }), makeDoor({ name: 'gate.', entityNumber: 2 }), makeDoor({ name: 'Garage', entityNumber: 3 })] });
+  device = makeDevice({
+    doors: [
+      makeDoor({ name: 'Gate', entityNumber: 1 }),
+      makeDoor({ name: 'gate.', entityNumber: 2 }),
+      makeDoor({ name: 'Garage', entityNumber: 3 }),
+    ],
+  });
   sim = new AccessControlSimulator({ accessToken: TOKEN, devices: [device] });
   await sim.start();
 });

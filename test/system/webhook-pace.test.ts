@@ -75,14 +75,18 @@ describe('the poll pace and a full webhook listener', () => {
     busy = await fillPerClientCap(url, API_KEY, '127.0.0.2');
     expect(await busy.refused()).toBe('');
     expect(texts('warn')).toEqual([
-      expect.stringMatching(/^The webhook listener is full .* so it refused a new connection from 127\.0\.0\.2 unanswered; any webhook on it is lost, so the plugin polls every 15 s until webhooks arrive again\./) as string,
+      expect.stringMatching(
+        /^The webhook listener is full .* so it refused a new connection from 127\.0\.0\.2 unanswered; any webhook on it is lost, so the plugin polls every 15 s until webhooks arrive again\./,
+      ) as string,
     ]);
     // Before the fix the next sync stayed up to 300 s away.
     expect(await syncsOver(4 * POLL_INTERVAL_S * 1000)).toBe(4);
     busy.close();
 
     await webhook();
-    expect(texts('info')).toContain('Webhooks arrive again after the full listener refused connections; the plugin polls every 300 s again, as a safety net.');
+    expect(texts('info')).toContain(
+      'Webhooks arrive again after the full listener refused connections; the plugin polls every 300 s again, as a safety net.',
+    );
     expect(await syncsOver(4 * POLL_INTERVAL_S * 1000)).toBe(1);
     expect(await syncsOver(2 * 60_000)).toBe(0);
   });

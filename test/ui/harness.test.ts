@@ -68,7 +68,9 @@ describe('settings page: generated form (customUi dropped from the installed sch
     await h.screenshot('generated-form-filled');
 
     const saved = await h.save(form);
-    console.log(`[ui] the generated form wrote (dialogs after Save: ${saved.dialogs.join(', ')}):\n${JSON.stringify(saved.blocks, null, 2)}`);
+    console.log(
+      `[ui] the generated form wrote (dialogs after Save: ${saved.dialogs.join(', ')}):\n${JSON.stringify(saved.blocks, null, 2)}`,
+    );
 
     // First save of a platform: the UI offers a child bridge (answered "no"), then asks for a restart (closed).
     expect(saved.dialogs).toEqual(['child-bridge', 'restart']);

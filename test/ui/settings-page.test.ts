@@ -38,7 +38,9 @@ const statusOf = (page: Frame, id: string) => page.locator(`#${id}`);
 const doorRows = (page: Frame) => page.locator('[data-door-row]');
 
 async function waitForAccepted(page: Frame): Promise<void> {
-  await expect.poll(() => statusOf(page, 'ac-check-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/^The plugin accepts these settings/);
+  await expect
+    .poll(() => statusOf(page, 'ac-check-status').textContent(), { timeout: PAGE_WAIT_MS })
+    .toMatch(/^The plugin accepts these settings/);
 }
 
 beforeAll(async () => {
@@ -53,10 +55,12 @@ afterAll(async () => {
 });
 
 describe('the settings page in the Homebridge UI', () => {
-  it('on first run, Save stays off until the token and address are there, and a refused token gets the plugin\'s sentence', async () => {
+  it("on first run, Save stays off until the token and address are there, and a refused token gets the plugin's sentence", async () => {
     const { settings, page } = await openPage();
     await expect.poll(() => statusOf(page, 'ac-check-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/would sync no door/);
-    await expect.poll(() => page.locator('#ac-check-list li').allTextContents()).toEqual(['accessToken is required', 'baseUrl is required']);
+    await expect
+      .poll(() => page.locator('#ac-check-list li').allTextContents())
+      .toEqual(['accessToken is required', 'baseUrl is required']);
     expect(await settings.saveButton.isDisabled()).toBe(true);
 
     await page.locator('#ac-baseUrl').fill(sim.baseUrl);
@@ -71,17 +75,23 @@ describe('the settings page in the Homebridge UI', () => {
     expect(await harness().platformBlocks()).toEqual([]);
   });
 
-  it('signs in and lists the account\'s doors; a plain save writes only the two fields, and Homebridge publishes every door', async () => {
+  it("signs in and lists the account's doors; a plain save writes only the two fields, and Homebridge publishes every door", async () => {
     const { settings, page } = await openPage();
     await page.locator('#ac-baseUrl').fill(sim.baseUrl);
     await page.locator('#ac-accessToken').fill(TOKEN);
     await page.locator('#ac-sign-in').click();
-    await expect.poll(() => statusOf(page, 'ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS }).toBe('Signed in: 2 controllers, 3 doors.');
+    await expect
+      .poll(() => statusOf(page, 'ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS })
+      .toBe('Signed in: 2 controllers, 3 doors.');
     await expect.poll(() => doorRows(page).count()).toBe(3);
     expect(await page.locator('[data-door-name]').allTextContents()).toEqual(DOOR_NAMES);
-    expect(await page.locator(`[data-door-row="${SAMPLE_FRONT_GATE_ID}"]`).innerText()).toMatch(/closed · owned · door sensor, battery 85 %/);
+    expect(await page.locator(`[data-door-row="${SAMPLE_FRONT_GATE_ID}"]`).innerText()).toMatch(
+      /closed · owned · door sensor, battery 85 %/,
+    );
     await waitForAccepted(page);
-    await expect.poll(() => statusOf(page, 'ac-count').textContent()).toBe('3 of 3 doors will show in Home (one bridge holds at most 149).');
+    await expect
+      .poll(() => statusOf(page, 'ac-count').textContent())
+      .toBe('3 of 3 doors will show in Home (one bridge holds at most 149).');
     await harness().screenshot('settings-signed-in');
 
     const mark = harness().lineCount();
@@ -113,7 +123,15 @@ describe('the settings page in the Homebridge UI', () => {
     await harness().screenshot('settings-doors');
 
     const saved = await harness().save(settings);
-    expect(saved.blocks).toEqual([{ platform: PLATFORM_NAME, baseUrl: sim.baseUrl, accessToken: TOKEN, readOnly: true, doors: [{ id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' }] }]);
+    expect(saved.blocks).toEqual([
+      {
+        platform: PLATFORM_NAME,
+        baseUrl: sim.baseUrl,
+        accessToken: TOKEN,
+        readOnly: true,
+        doors: [{ id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' }],
+      },
+    ]);
     const parsed = parseConfig(saved.blocks[0]);
     expect(parsed.ok && parsed.ignored).toEqual([]);
     if (!parsed.ok) return;
@@ -174,37 +192,53 @@ describe('the settings page in the Homebridge UI', () => {
     expect(restored.blocks[0]?.doors).toContainEqual({ id: SAMPLE_GARAGE_DOOR_ID, contactSensor: true });
   });
 
-  it('webhooks: the UI\'s own port is refused, a typed free port and key give a listener that answers the test event', async () => {
+  it("webhooks: the UI's own port is refused, a typed free port and key give a listener that answers the test event", async () => {
     const { settings, page } = await openPage();
     await page.locator('#ac-webhook-enabled').check();
     const uiPort = new URL(harness().url).port;
     await page.locator('#ac-webhook-port').fill(uiPort);
-    await expect.poll(() => statusOf(page, 'ac-webhook-port-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/is the Homebridge UI's port: the listener would not start/);
+    await expect
+      .poll(() => statusOf(page, 'ac-webhook-port-status').textContent(), { timeout: PAGE_WAIT_MS })
+      .toMatch(/is the Homebridge UI's port: the listener would not start/);
     await page.locator('#ac-webhook-apiKey').fill('abc');
-    await expect.poll(() => statusOf(page, 'ac-webhook-apiKey-status').textContent()).toBe('The API key has 96 characters; this one has 3.');
+    await expect
+      .poll(() => statusOf(page, 'ac-webhook-apiKey-status').textContent())
+      .toBe('The API key has 96 characters; this one has 3.');
     await expect.poll(() => statusOf(page, 'ac-check-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/would ignore these parts/);
     expect(await settings.saveButton.isDisabled()).toBe(true);
 
     const port = await freePort();
     await page.locator('#ac-webhook-port').fill(String(port));
-    await expect.poll(() => statusOf(page, 'ac-webhook-port-status').textContent(), { timeout: PAGE_WAIT_MS }).toBe(`Port ${port} is free.`);
+    await expect
+      .poll(() => statusOf(page, 'ac-webhook-port-status').textContent(), { timeout: PAGE_WAIT_MS })
+      .toBe(`Port ${port} is free.`);
     await page.locator('#ac-webhook-apiKey').fill(WEBHOOK_KEY);
     await page.locator('#ac-webhook-path').fill('/access-control');
-    await expect.poll(() => page.locator('#ac-webhook-url').textContent()).toMatch(new RegExp(`forwards to .*http://[^ ]+:${port}/access-control`));
+    await expect
+      .poll(() => page.locator('#ac-webhook-url').textContent())
+      .toMatch(new RegExp(`forwards to .*http://[^ ]+:${port}/access-control`));
     await waitForAccepted(page);
     await page.locator('#ac-test-event').click();
-    await expect.poll(() => statusOf(page, 'ac-test-event-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/^No listener answers on 127\.0\.0\.1:\d+\. Save, restart Homebridge/);
+    await expect
+      .poll(() => statusOf(page, 'ac-test-event-status').textContent(), { timeout: PAGE_WAIT_MS })
+      .toMatch(/^No listener answers on 127\.0\.0\.1:\d+\. Save, restart Homebridge/);
 
     const mark = harness().lineCount();
     const saved = await harness().save(settings, { restart: true });
     expect(saved.blocks[0]?.webhook).toEqual({ enabled: true, port, apiKey: WEBHOOK_KEY, path: '/access-control' });
-    await harness().waitForLog(new RegExp(`Webhook listener on http://[^ ]+:${port}/access-control`), PLUGIN_LOG_TIMEOUT_MS, { fromLine: mark });
+    await harness().waitForLog(new RegExp(`Webhook listener on http://[^ ]+:${port}/access-control`), PLUGIN_LOG_TIMEOUT_MS, {
+      fromLine: mark,
+    });
 
     const reopened = await openPage();
     await reopened.page.locator('#ac-test-event').click();
-    await expect.poll(() => statusOf(reopened.page, 'ac-test-event-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/answered 200 \{"message":"ok"\}, as this plugin's listener does when it takes the key/);
+    await expect
+      .poll(() => statusOf(reopened.page, 'ac-test-event-status').textContent(), { timeout: PAGE_WAIT_MS })
+      .toMatch(/answered 200 \{"message":"ok"\}, as this plugin's listener does when it takes the key/);
     await harness().waitForLog(/Webhook test from the settings page received/, PLUGIN_LOG_TIMEOUT_MS, { fromLine: mark });
-    await expect.poll(() => statusOf(reopened.page, 'ac-webhook-port-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/most likely by this plugin's listener/);
+    await expect
+      .poll(() => statusOf(reopened.page, 'ac-webhook-port-status').textContent(), { timeout: PAGE_WAIT_MS })
+      .toMatch(/most likely by this plugin's listener/);
     await harness().screenshot('settings-webhooks');
     // The test moved nothing: the simulator received no toggle.
     expect(sim.requests.filter((request) => request.path.includes('toggle') && request.method === 'POST')).toEqual([]);
@@ -215,9 +249,9 @@ describe('the settings page in the Homebridge UI', () => {
     sim.setFault('sync', { kind: 'refuse' });
     try {
       const { settings, page } = await openPage();
-      await expect.poll(() => statusOf(page, 'ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(
-        /^The account could not be synced: .+\. The doors below are the ones Homebridge showed last\.$/,
-      );
+      await expect
+        .poll(() => statusOf(page, 'ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS })
+        .toMatch(/^The account could not be synced: .+\. The doors below are the ones Homebridge showed last\.$/);
       // The cache keeps the service's names; the name the user gave shows in the door's "Name in Home".
       await expect.poll(() => page.locator('[data-door-name]').allTextContents()).toEqual(DOOR_NAMES);
       expect(await page.locator(`[data-door-row="${SAMPLE_FRONT_GATE_ID}"] input[data-field="name"]`).inputValue()).toBe('Street Gate');
@@ -241,11 +275,16 @@ describe('a large account in the settings page', () => {
 
   beforeAll(async () => {
     devices = Array.from({ length: CONTROLLERS }, (_, d) =>
-      makeDevice({ doors: Array.from({ length: DOORS_PER_CONTROLLER }, (_, i) => makeDoor({ name: `Gate ${d}-${i}`, entityNumber: i + 1 })) }),
+      makeDevice({
+        doors: Array.from({ length: DOORS_PER_CONTROLLER }, (_, i) => makeDoor({ name: `Gate ${d}-${i}`, entityNumber: i + 1 })),
+      }),
     );
     big = new AccessControlSimulator({ accessToken: TOKEN, devices });
     await big.start();
-    bigUi = await startUiHarness({ env: inject('uiEnv'), platforms: [{ platform: PLATFORM_NAME, baseUrl: big.baseUrl, accessToken: TOKEN }] });
+    bigUi = await startUiHarness({
+      env: inject('uiEnv'),
+      platforms: [{ platform: PLATFORM_NAME, baseUrl: big.baseUrl, accessToken: TOKEN }],
+    });
   });
 
   afterAll(async () => {
@@ -257,14 +296,18 @@ describe('a large account in the settings page', () => {
     if (!bigUi) throw new Error('the UI did not start');
     const settings = await bigUi.openCustomUi();
     const page = settings.frame;
-    await expect.poll(() => page.locator('#ac-count').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/^160 of 160 doors would show, but one bridge holds at most 149/);
+    await expect
+      .poll(() => page.locator('#ac-count').textContent(), { timeout: PAGE_WAIT_MS })
+      .toMatch(/^160 of 160 doors would show, but one bridge holds at most 149/);
     // 160 door cards start folded, so the rest of the page stays within reach.
     expect(await page.locator('#ac-door-list').getAttribute('open')).toBeNull();
     const [first, second] = devices.map((device) => device.id);
     if (first === undefined || second === undefined) throw new Error('no controllers');
     await page.locator(`input[data-controller="${first}"]`).uncheck();
     await page.locator(`input[data-controller="${second}"]`).uncheck();
-    await expect.poll(() => page.locator('#ac-count').textContent(), { timeout: PAGE_WAIT_MS }).toBe('144 of 160 doors will show in Home (one bridge holds at most 149).');
+    await expect
+      .poll(() => page.locator('#ac-count').textContent(), { timeout: PAGE_WAIT_MS })
+      .toBe('144 of 160 doors will show in Home (one bridge holds at most 149).');
     await page.locator('#ac-split').click();
     await expect.poll(() => page.locator('#ac-entry option').allTextContents()).toEqual(['Access Control 1', 'Access Control 2']);
     await waitForAccepted(page);

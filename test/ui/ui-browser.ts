@@ -219,8 +219,7 @@ export async function launchUiBrowser(opts: LaunchUiBrowserOptions): Promise<UiB
     }
   };
 
-  const settingsModal = (kindSelector: string): Locator =>
-    page.locator(SELECTORS.modal).filter({ has: page.locator(kindSelector) });
+  const settingsModal = (kindSelector: string): Locator => page.locator(SELECTORS.modal).filter({ has: page.locator(kindSelector) });
 
   const makeActions = (modal: Locator, pluginName: string): SettingsModalBase => {
     const saveButton = modal.locator(SELECTORS.modalFooter).getByRole('button', { name: 'Save', exact: true });

@@ -93,10 +93,18 @@ interface PackedSchema {
 
 /** Undefined when the packed schema has no custom UI or the tarball holds its server and page; else what is missing. */
 async function checkCustomUi(tarball: string, entries: Set<string>): Promise<string | undefined> {
-  const text = await runOrThrow('Reading the packed config.schema.json', 'tar', ['-xzOf', tarball, 'package/config.schema.json'], path.dirname(tarball), PACK_TIMEOUT_MS);
+  const text = await runOrThrow(
+    'Reading the packed config.schema.json',
+    'tar',
+    ['-xzOf', tarball, 'package/config.schema.json'],
+    path.dirname(tarball),
+    PACK_TIMEOUT_MS,
+  );
   const schema = JSON.parse(text) as PackedSchema;
   if (schema.customUi !== true) return undefined;
-  const folder = path.posix.normalize(typeof schema.customUiPath === 'string' ? schema.customUiPath : DEFAULT_CUSTOM_UI_PATH).replace(/\/+$/, '');
+  const folder = path.posix
+    .normalize(typeof schema.customUiPath === 'string' ? schema.customUiPath : DEFAULT_CUSTOM_UI_PATH)
+    .replace(/\/+$/, '');
   const missing = CUSTOM_UI_FILES.map((f) => `${folder}/${f}`).filter((f) => !entries.has(`package/${f}`));
   if (missing.length === 0) return undefined;
   return `config.schema.json has "customUi": true${typeof schema.customUiPath === 'string' ? ` and "customUiPath": "${schema.customUiPath}"` : ''}, but the packed plugin lacks ${missing.join(', ')}`;
@@ -198,6 +206,8 @@ export async function prepareUiEnv(opts: PrepareUiEnvOptions = {}): Promise<UiEn
   }
   const { nodePath, nodeVersion } = await nodePromise;
   timings.totalMs = Math.round(performance.now() - started);
-  log(`UI ${UI_VERSION} + Homebridge ${HOMEBRIDGE_VERSION} + ${path.basename(tarball)} in ${prefix} on Node ${nodeVersion}: ${JSON.stringify(timings)}`);
+  log(
+    `UI ${UI_VERSION} + Homebridge ${HOMEBRIDGE_VERSION} + ${path.basename(tarball)} in ${prefix} on Node ${nodeVersion}: ${JSON.stringify(timings)}`,
+  );
   return { prefix, nodePath, nodeVersion, tarball, timings, ...(customUiProblem === undefined ? {} : { customUiProblem }) };
 }

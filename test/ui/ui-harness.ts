@@ -98,12 +98,14 @@ export async function startUiHarness(opts: UiHarnessOptions = {}): Promise<UiHar
     async openCustomUi() {
       if (env.customUiProblem !== undefined) throw new Error(`No custom settings page to open: ${env.customUiProblem}`);
       const settings = await browser.openSettings();
-      if (settings.kind !== 'custom') throw new Error('The settings modal shows the generated form, not the custom page (is customUi true in config.schema.json?)');
+      if (settings.kind !== 'custom')
+        throw new Error('The settings modal shows the generated form, not the custom page (is customUi true in config.schema.json?)');
       return settings;
     },
     async openGeneratedForm() {
       const settings = await browser.openSettings();
-      if (settings.kind !== 'generated') throw new Error('The settings modal shows the custom page: start the harness with generatedForm: true');
+      if (settings.kind !== 'generated')
+        throw new Error('The settings modal shows the custom page: start the harness with generatedForm: true');
       return settings;
     },
     async save(settings, saveOpts = {}) {

@@ -134,7 +134,8 @@ function accessToken(value: unknown, what: string): string {
 async function completeSetupWizard(url: string): Promise<string> {
   const wizardRes = await fetch(`${url}/api/setup-wizard/get-setup-wizard-token`);
   const wizardBody: unknown = await wizardRes.json();
-  if (!wizardRes.ok) throw new Error(`GET /api/setup-wizard/get-setup-wizard-token answered ${wizardRes.status}: ${JSON.stringify(wizardBody)}`);
+  if (!wizardRes.ok)
+    throw new Error(`GET /api/setup-wizard/get-setup-wizard-token answered ${wizardRes.status}: ${JSON.stringify(wizardBody)}`);
   const wizardToken = accessToken(wizardBody, 'the setup wizard');
   await postJson(`${url}/api/setup-wizard/create-first-user`, { ...ADMIN_USER, admin: true }, wizardToken);
   return accessToken(await postJson(`${url}/api/auth/noauth`, {}), 'POST /api/auth/noauth');
@@ -285,7 +286,8 @@ export async function startUiServer(opts: StartUiServerOptions): Promise<UiServe
     const deadline = startedAt + UI_START_TIMEOUT_MS;
     while (!(await probe(`${url}/api/auth/settings`))) {
       if (hasExited()) throw new Error(`hb-service exited before the UI answered on ${url}. Log:\n${follower.tail()}`);
-      if (performance.now() > deadline) throw new Error(`The UI did not answer on ${url} within ${UI_START_TIMEOUT_MS} ms. Log:\n${follower.tail()}`);
+      if (performance.now() > deadline)
+        throw new Error(`The UI did not answer on ${url} within ${UI_START_TIMEOUT_MS} ms. Log:\n${follower.tail()}`);
       await sleep(UI_READY_POLL_MS);
     }
     token = await completeSetupWizard(url);

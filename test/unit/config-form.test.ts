@@ -109,7 +109,9 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
   });
 
   it('writes no default but the name, which Homebridge itself shows in the log (so defaults are not pinned)', () => {
-    const withDefault = fieldsOf(properties).filter(([, field]) => 'default' in field).map(([path]) => path);
+    const withDefault = fieldsOf(properties)
+      .filter(([, field]) => 'default' in field)
+      .map(([path]) => path);
     expect(withDefault).toEqual(['name']);
   });
 
@@ -127,10 +129,16 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
       expect({ key, description: properties[key]?.description }).toEqual({ key, description: expect.stringMatching(/empty/i) as unknown });
     }
     for (const key of ['headerName', 'reconcileInterval']) {
-      expect({ key, description: webhook.properties[key]?.description }).toEqual({ key, description: expect.stringMatching(/when empty/) as unknown });
+      expect({ key, description: webhook.properties[key]?.description }).toEqual({
+        key,
+        description: expect.stringMatching(/when empty/) as unknown,
+      });
     }
     for (const key of ['readOnly', 'automationSwitch', 'leftOpenSensor', 'contactSensor']) {
-      expect({ key, description: properties[key]?.description }).toEqual({ key, description: expect.stringMatching(/Off by default/) as unknown });
+      expect({ key, description: properties[key]?.description }).toEqual({
+        key,
+        description: expect.stringMatching(/Off by default/) as unknown,
+      });
     }
   });
 
@@ -156,7 +164,11 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
     for (const { value } of choices('automationSwitch') ?? []) {
       const result = parseConfig({ ...valid, ...(value === null ? {} : { automationSwitch: value }) });
       if (!result.ok) throw new Error(result.problems.join('; '));
-      expect({ value, ignored: result.ignored, mode: doorOptions(result.config, 'door-1').automationSwitch }).toEqual({ value, ignored: [], mode: value ?? 'off' });
+      expect({ value, ignored: result.ignored, mode: doorOptions(result.config, 'door-1').automationSwitch }).toEqual({
+        value,
+        ignored: [],
+        mode: value ?? 'off',
+      });
     }
   });
 
@@ -179,7 +191,7 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
     expect(choices('doors[].hide')?.map((choice) => choice.value)).toEqual([null, true, false]);
   });
 
-  it('keeps null out of the schema: the UI\'s form stops drawing at the first one (it reads $ref of every value)', () => {
+  it("keeps null out of the schema: the UI's form stops drawing at the first one (it reads $ref of every value)", () => {
     expect(JSON.stringify(form.schema)).not.toContain('null');
   });
 
@@ -195,7 +207,11 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
   });
 
   it('keeps a global Read-only for a door whose entry only renames it (the safety defect of issue 8)', () => {
-    const entry = { ...(untouched(properties.doors?.items ?? {}, 'doors[]') as Record<string, unknown> | undefined), id: 'door-1', name: 'Street Gate' };
+    const entry = {
+      ...(untouched(properties.doors?.items ?? {}, 'doors[]') as Record<string, unknown> | undefined),
+      id: 'door-1',
+      name: 'Street Gate',
+    };
     const result = parseConfig(plainSave({ ...valid, readOnly: true, doors: [entry] }));
     if (!result.ok) throw new Error(result.problems.join('; '));
     expect(doorOptions(result.config, 'door-1')).toMatchObject({ name: 'Street Gate', readOnly: true });
@@ -237,10 +253,16 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
     const sentence = expect.stringMatching(/^[A-Z][^^$\\[\]{}]+\.$/) as unknown;
     for (const [key, field, pattern] of checks) {
       expect({ key, pattern: field?.pattern }).toEqual({ key, pattern });
-      expect({ key, message: (layoutNode(key)?.validationMessages as Record<string, string> | undefined)?.pattern }).toEqual({ key, message: sentence });
+      expect({ key, message: (layoutNode(key)?.validationMessages as Record<string, string> | undefined)?.pattern }).toEqual({
+        key,
+        message: sentence,
+      });
     }
     for (const [path] of fieldsOf(properties).filter(([, f]) => f.type === 'integer')) {
-      expect({ path, message: (layoutNode(path)?.validationMessages as Record<string, string> | undefined)?.minimum }).toEqual({ path, message: sentence });
+      expect({ path, message: (layoutNode(path)?.validationMessages as Record<string, string> | undefined)?.minimum }).toEqual({
+        path,
+        message: sentence,
+      });
     }
     expect(layoutNodes(form.layout).some((node) => typeof node === 'object' && 'validationMessage' in node)).toBe(false);
   });
@@ -250,7 +272,7 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
     expect([...formats]).toEqual(['uri']);
   });
 
-  it('never suggests the Homebridge UI\'s own port (8581) for the listener, nor publishing it', () => {
+  it("never suggests the Homebridge UI's own port (8581) for the listener, nor publishing it", () => {
     expect(String(webhook.properties.port?.placeholder)).not.toBe('8581');
     expect(readme).not.toMatch(/localhost:8581|:8581[;\s/]|port \(such as `8581`\)/);
     expect(readme).toMatch(/cloudflared tunnel --url http:\/\/localhost:8765/);

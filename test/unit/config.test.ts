@@ -118,7 +118,13 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
   });
 
   it('ignores only the bad settings of one door entry, naming the entry and its id', () => {
-    const raw = { doors: [{ id: 'a', name: 'Gate' }, { id: 'abc', name: 'Side', leftOpenAfter: 0, contactSensor: 'on' }, { id: 'b', hide: true }] };
+    const raw = {
+      doors: [
+        { id: 'a', name: 'Gate' },
+        { id: 'abc', name: 'Side', leftOpenAfter: 0, contactSensor: 'on' },
+        { id: 'b', hide: true },
+      ],
+    };
     expect(ignoredOf(raw)).toEqual([
       'doors.1 (id "abc") leftOpenAfter must be at least 1 seconds and contactSensor must be true or false; those settings are ignored for this door',
     ]);
@@ -170,7 +176,12 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
     // Deliberate change (issue 19.3): a number is an id, a lone id is read as such, and what cannot be read fails closed.
     const raw = { includeDeviceIds: ['dev-1', 7], excludeDoorIds: 'door-1', includeDoorIds: ['d-1'] };
     expect(ignoredOf(raw)).toEqual(['excludeDoorIds must be a list of ids ([ … ]); the one id it holds is used']);
-    expect(configOf(raw)).toMatchObject({ includeDeviceIds: ['dev-1', '7'], excludeDoorIds: ['door-1'], includeDoorIds: ['d-1'], readOnlyLock: { all: false } });
+    expect(configOf(raw)).toMatchObject({
+      includeDeviceIds: ['dev-1', '7'],
+      excludeDoorIds: ['door-1'],
+      includeDoorIds: ['d-1'],
+      readOnlyLock: { all: false },
+    });
   });
 
   it('drops blank filter entries without a word', () => {
@@ -188,7 +199,14 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
       'includeDoors must be "all" or "owned"; the default, "all", is used',
       "leftOpenAfter must be at least 1 seconds; each controller's own open-door alert time is used",
     ]);
-    expect(configOf(raw)).toMatchObject({ name: 'Access Control', pollInterval: 15, transitionTimeout: 60, lowBatteryThreshold: 20, includeDoors: 'all', leftOpenAfter: undefined });
+    expect(configOf(raw)).toMatchObject({
+      name: 'Access Control',
+      pollInterval: 15,
+      transitionTimeout: 60,
+      lowBatteryThreshold: 20,
+      includeDoors: 'all',
+      leftOpenAfter: undefined,
+    });
   });
 
   it('reads the access alert and its time, and falls back to off and the default time for values it cannot use', () => {
@@ -202,7 +220,9 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
       'accessAlert must be true or false; the default, off, is used',
       'accessAlertDuration must be at least 1 seconds; the default, 30 seconds, is used',
     ]);
-    expect(ignoredOf({ accessAlertDuration: 3601 })).toEqual(['accessAlertDuration must be at most 3600 seconds; the default, 30 seconds, is used']);
+    expect(ignoredOf({ accessAlertDuration: 3601 })).toEqual([
+      'accessAlertDuration must be at most 3600 seconds; the default, 30 seconds, is used',
+    ]);
     expect(configOf({ accessAlertDuration: 2.5 }).accessAlertDuration).toBe(30);
     expect(ignoredOf({ doors: [{ id: 'a', accessAlert: 'on', contactSensor: true }] })).toEqual([
       'doors.0 (id "a") accessAlert must be true or false; that setting is ignored for this door',
@@ -223,12 +243,21 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
   it('gives a door with a bad per-door automationSwitch no switch, with one sentence', () => {
     // Deliberate change (issue 19.3): no switch (the mode that opens least), no longer the global one.
     const raw = { automationSwitch: 'open', doors: [{ id: 'abc', automationSwitch: 'close', readOnly: false }] };
-    expect(ignoredOf(raw)).toEqual(['doors.0 (id "abc") automationSwitch must be "off", "open" (open only) or "open-close" (open and close); this door has no automation switch until it is fixed']);
+    expect(ignoredOf(raw)).toEqual([
+      'doors.0 (id "abc") automationSwitch must be "off", "open" (open only) or "open-close" (open and close); this door has no automation switch until it is fixed',
+    ]);
     expect(configOf(raw)).toMatchObject({ automationSwitch: 'open', doors: [{ id: 'abc', readOnly: false, automationSwitch: 'off' }] });
   });
 
   it('reads null and blank optional values as not set (what a form may save)', () => {
-    const raw = { name: '', pollInterval: null, leftOpenAfter: '', readOnly: null, webhook: { enabled: null, port: null, apiKey: '' }, doors: null };
+    const raw = {
+      name: '',
+      pollInterval: null,
+      leftOpenAfter: '',
+      readOnly: null,
+      webhook: { enabled: null, port: null, apiKey: '' },
+      doors: null,
+    };
     expect(ignoredOf(raw)).toEqual([]);
     expect(configOf(raw)).toMatchObject({ name: 'Access Control', pollInterval: 15, readOnly: false, webhook: undefined, doors: [] });
     for (const webhook of [null, '']) {
@@ -239,7 +268,12 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
   it('still refuses a missing or bad token or address, listing every other mistake too', () => {
     expect(parseConfig({ baseUrl: valid.baseUrl, pollInterval: 2, webhook: { enabled: true } })).toEqual({
       ok: false,
-      problems: ['accessToken is required', 'pollInterval must be at least 5 seconds', 'webhook.port is required', 'webhook.apiKey is required'],
+      problems: [
+        'accessToken is required',
+        'pollInterval must be at least 5 seconds',
+        'webhook.port is required',
+        'webhook.apiKey is required',
+      ],
     });
   });
 
@@ -272,7 +306,12 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
       shown: undefined,
       excluded: {},
     });
-    expect(checkBlock({ baseUrl: valid.baseUrl }, undefined)).toEqual({ problems: ['accessToken is required'], ignored: [], shown: undefined, excluded: {} });
+    expect(checkBlock({ baseUrl: valid.baseUrl }, undefined)).toEqual({
+      problems: ['accessToken is required'],
+      ignored: [],
+      shown: undefined,
+      excluded: {},
+    });
   });
 });
 
@@ -281,7 +320,10 @@ describe('parseConfig: what can never work is refused, with the field named (iss
     ['https://api.example.com/?region=eu', 'baseUrl must not have a query (?…) or fragment (#…)'],
     ['https://api.example.com#top', 'baseUrl must not have a query (?…) or fragment (#…)'],
     ['https://api.example.com?', 'baseUrl must not have a query (?…) or fragment (#…)'],
-    ['https://ada:hunter2@api.example.com', 'baseUrl must not hold a user name or password (user:pass@); the access token goes in accessToken'],
+    [
+      'https://ada:hunter2@api.example.com',
+      'baseUrl must not hold a user name or password (user:pass@); the access token goes in accessToken',
+    ],
     ['https://hunter2@api.example.com', 'baseUrl must not hold a user name or password (user:pass@); the access token goes in accessToken'],
     ['https://api.example.com/oauth/v1/', 'baseUrl must end before /oauth/v1 (the plugin adds it)'],
   ])('refuses the address %s', (baseUrl, problem) => {
@@ -380,7 +422,10 @@ describe('config.schema.json', () => {
     'webhook.port': { maximum: { form: undefined, why: NO_MAXIMUM } },
     'webhook.headerName': { default: { form: undefined, why: NO_DEFAULT } },
     'webhook.reconcileInterval': { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
-    includeDoors: { default: { form: undefined, why: NO_DEFAULT }, enum: { form: undefined, why: 'the values are in oneOf; the layout adds the choice that writes nothing' } },
+    includeDoors: {
+      default: { form: undefined, why: NO_DEFAULT },
+      enum: { form: undefined, why: 'the values are in oneOf; the layout adds the choice that writes nothing' },
+    },
     readOnly: { default: { form: undefined, why: NO_DEFAULT } },
     automationSwitch: { default: { form: undefined, why: NO_DEFAULT }, type: { form: 'string', why: SWITCH_STRINGS } },
     'doors[].automationSwitch': { type: { form: 'string', why: SWITCH_STRINGS } },
@@ -411,7 +456,11 @@ describe('config.schema.json', () => {
           if (difference) {
             seen.add(`${prefix}${key} ${rule}`);
             // A listed difference must still be one (and hold the value listed), or the list would hide drift.
-            expect({ key: prefix + key, rule, differs: JSON.stringify(field[rule]) !== JSON.stringify(difference.form) }).toEqual({ key: prefix + key, rule, differs: true });
+            expect({ key: prefix + key, rule, differs: JSON.stringify(field[rule]) !== JSON.stringify(difference.form) }).toEqual({
+              key: prefix + key,
+              rule,
+              differs: true,
+            });
           }
           const expected = difference ? difference.form : field[rule];
           expect({ key: prefix + key, rule, value: formField?.[rule] }).toEqual({ key: prefix + key, rule, value: expected });
@@ -458,7 +507,9 @@ describe('parseConfig: a protective setting that cannot be read keeps its doors 
     const config = configOf(raw);
     expect(config.doors).toEqual([{ id: 'gate-1', readOnly: true, automationSwitch: 'off' }]);
     expect(config.readOnlyLock).toEqual({ all: false });
-    expect(configOf({ doors: { id: 'gate-1', hide: true } }).doors).toEqual([{ id: 'gate-1', readOnly: true, automationSwitch: 'off', hide: true }]);
+    expect(configOf({ doors: { id: 'gate-1', hide: true } }).doors).toEqual([
+      { id: 'gate-1', readOnly: true, automationSwitch: 'off', hide: true },
+    ]);
   });
 
   it('makes every door read-only for a lone entry with protection whose door cannot be told, and ignores one without protection', () => {
@@ -473,14 +524,34 @@ describe('parseConfig: a protective setting that cannot be read keeps its doors 
   });
 
   it('makes every door read-only for a list entry with protection but no usable id', () => {
-    expect(ignoredOf({ doors: [{ hide: 'yes', readOnly: true }, { id: 'b', readOnly: false }] })).toEqual([
+    expect(
+      ignoredOf({
+        doors: [
+          { hide: 'yes', readOnly: true },
+          { id: 'b', readOnly: false },
+        ],
+      }),
+    ).toEqual([
       'doors.0 id is required and hide must be true or false; this entry is ignored, and as it sets readOnly and hide for a door that cannot be told, every door is read-only until it is fixed',
     ]);
-    expect(configOf({ doors: [{ hide: 'yes', readOnly: true }, { id: 'b', readOnly: false }] }).readOnlyLock).toEqual({ all: true });
+    expect(
+      configOf({
+        doors: [
+          { hide: 'yes', readOnly: true },
+          { id: 'b', readOnly: false },
+        ],
+      }).readOnlyLock,
+    ).toEqual({ all: true });
   });
 
   it('reads a numeric door id as the text of that number, in a door entry and in every id list, without a word', () => {
-    const raw = { doors: [{ id: 424242, readOnly: true }], excludeDoorIds: [424243], includeDeviceIds: [7, 'dev-1'], includeDoorIds: [424242, 424243], excludeDeviceIds: [8] };
+    const raw = {
+      doors: [{ id: 424242, readOnly: true }],
+      excludeDoorIds: [424243],
+      includeDeviceIds: [7, 'dev-1'],
+      includeDoorIds: [424242, 424243],
+      excludeDeviceIds: [8],
+    };
     expect(ignoredOf(raw)).toEqual([]);
     expect(configOf(raw)).toMatchObject({
       doors: [{ id: '424242', readOnly: true }],
@@ -519,7 +590,9 @@ describe('parseConfig: a protective setting that cannot be read keeps its doors 
   });
 
   it('makes a door whose own hide cannot be read read-only, and keeps it shown', () => {
-    expect(ignoredOf({ doors: [{ id: 'abc', hide: 'yes' }] })).toEqual(['doors.0 (id "abc") hide must be true or false; this door is read-only until it is fixed']);
+    expect(ignoredOf({ doors: [{ id: 'abc', hide: 'yes' }] })).toEqual([
+      'doors.0 (id "abc") hide must be true or false; this door is read-only until it is fixed',
+    ]);
     expect(configOf({ doors: [{ id: 'abc', hide: 'yes' }] }).doors).toEqual([{ id: 'abc', readOnly: true }]);
   });
 
@@ -537,7 +610,11 @@ describe('parseConfig: a protective setting that cannot be read keeps its doors 
       'includeDeviceIds.0 must be an id (text or a number); this filter leaves no door out until it is fixed, and every door of a controller it does not name is read-only',
       'includeDoorIds.1 must be an id (text or a number); this filter leaves no door out until it is fixed, and every door it does not name is read-only',
     ]);
-    expect(configOf(raw)).toMatchObject({ includeDoorIds: [], includeDeviceIds: [], readOnlyLock: { all: false, openableDoorIds: ['door-1'], openableDeviceIds: [] } });
+    expect(configOf(raw)).toMatchObject({
+      includeDoorIds: [],
+      includeDeviceIds: [],
+      readOnlyLock: { all: false, openableDoorIds: ['door-1'], openableDeviceIds: [] },
+    });
   });
 
   it('reads a filter holding one id as that id, and one that is not a list of ids as every door read-only', () => {
@@ -553,13 +630,23 @@ describe('parseConfig: a protective setting that cannot be read keeps its doors 
   it('shows each of these on the settings page as a part to fix (Save stays off), and a numeric id as accepted', () => {
     const cases = [
       { doors: { id: 'gate-1', readOnly: true } },
-      { doors: [{ id: 'x', readOnly: false }, { id: 'x', readOnly: true }] },
+      {
+        doors: [
+          { id: 'x', readOnly: false },
+          { id: 'x', readOnly: true },
+        ],
+      },
       { automationSwitch: 'open-close', doors: [{ id: 'x', automationSwitch: 'none' }] },
       { excludeDoorIds: ['door-1', {}] },
     ];
     for (const extra of cases) {
       expect(checkBlock({ ...valid, ...extra }, undefined).ignored).toHaveLength(1);
     }
-    expect(checkBlock({ ...valid, doors: [{ id: 424242, readOnly: true }], excludeDoorIds: [424243] }, undefined)).toEqual({ problems: [], ignored: [], shown: undefined, excluded: {} });
+    expect(checkBlock({ ...valid, doors: [{ id: 424242, readOnly: true }], excludeDoorIds: [424243] }, undefined)).toEqual({
+      problems: [],
+      ignored: [],
+      shown: undefined,
+      excluded: {},
+    });
   });
 });

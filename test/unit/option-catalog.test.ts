@@ -17,7 +17,8 @@ type JsonField = Record<string, unknown> & {
   items?: JsonField;
   oneOf?: { title: string; enum: unknown[] }[];
 };
-type LayoutNode = string | (Record<string, unknown> & { key?: string; items?: LayoutNode[]; titleMap?: { name: string; value: unknown }[] });
+type LayoutNode =
+  string | (Record<string, unknown> & { key?: string; items?: LayoutNode[]; titleMap?: { name: string; value: unknown }[] });
 
 const form = JSON.parse(readFileSync(new URL('../../config.schema.json', import.meta.url), 'utf8')) as {
   schema: { properties: Record<string, JsonField> };
@@ -28,12 +29,23 @@ const perDoor = top.doors?.items?.properties ?? {};
 const options: readonly OptionSpec[] = OPTIONS;
 
 /** The top-level fields that are no option: the account, the webhook block, the door list and the id filters. */
-const NOT_OPTIONS = ['accessToken', 'baseUrl', 'webhook', 'doors', 'includeDeviceIds', 'excludeDeviceIds', 'includeDoorIds', 'excludeDoorIds'];
+const NOT_OPTIONS = [
+  'accessToken',
+  'baseUrl',
+  'webhook',
+  'doors',
+  'includeDeviceIds',
+  'excludeDeviceIds',
+  'includeDoorIds',
+  'excludeDoorIds',
+];
 /** A door entry's fields that are no option: which door, and its name in Home. */
 const DOOR_NOT_OPTIONS = ['id', 'name'];
 
-const layoutNodes = (nodes: LayoutNode[]): LayoutNode[] => nodes.flatMap((node) => [node, ...(typeof node === 'object' ? layoutNodes(node.items ?? []) : [])]);
-const choicesOf = (key: string) => layoutNodes(form.layout).find((node): node is Exclude<LayoutNode, string> => typeof node === 'object' && node.key === key)?.titleMap;
+const layoutNodes = (nodes: LayoutNode[]): LayoutNode[] =>
+  nodes.flatMap((node) => [node, ...(typeof node === 'object' ? layoutNodes(node.items ?? []) : [])]);
+const choicesOf = (key: string) =>
+  layoutNodes(form.layout).find((node): node is Exclude<LayoutNode, string> => typeof node === 'object' && node.key === key)?.titleMap;
 
 const JSON_TYPE: Record<OptionSpec['kind'], string> = { flag: 'boolean', number: 'integer', choice: 'string', text: 'string' };
 
@@ -47,7 +59,13 @@ function expectedField(option: OptionSpec, where: 'top' | 'door'): Record<string
       return where === 'top' ? { ...base, offByDefault: true } : { ...base, values: [true, false] };
     case 'number':
       // The minimum only (with a maximum the form draws a slider); the description gives the whole range.
-      return { ...base, minimum: option.min, maximum: undefined, saysRange: true, ...(where === 'top' && option.default !== undefined ? { placeholder: String(option.default) } : {}) };
+      return {
+        ...base,
+        minimum: option.min,
+        maximum: undefined,
+        saysRange: true,
+        ...(where === 'top' && option.default !== undefined ? { placeholder: String(option.default) } : {}),
+      };
     case 'choice':
       return { ...base, values: [...option.values].sort(), ...(option.valueTitles ? { valueTitles: option.valueTitles } : {}) };
     case 'text':
@@ -75,7 +93,9 @@ function actualField(option: OptionSpec, field: JsonField | undefined, where: 't
       return {
         ...base,
         values: [...(values ?? [])].sort(),
-        ...(option.valueTitles ? { valueTitles: Object.fromEntries((field.oneOf ?? []).map((choice) => [choice.enum[0], choice.title])) } : {}),
+        ...(option.valueTitles
+          ? { valueTitles: Object.fromEntries((field.oneOf ?? []).map((choice) => [choice.enum[0], choice.title])) }
+          : {}),
       };
     case 'text':
       return { ...base, default: field.default };
@@ -85,20 +105,26 @@ function actualField(option: OptionSpec, field: JsonField | undefined, where: 't
 describe('the option catalog and config.schema.json', () => {
   it('has every option for all doors in the form, with its title, type, default and range or values', () => {
     for (const option of options.filter((o) => o.global)) {
-      expect({ key: option.key, field: actualField(option, top[option.key], 'top') }).toEqual({ key: option.key, field: expectedField(option, 'top') });
+      expect({ key: option.key, field: actualField(option, top[option.key], 'top') }).toEqual({
+        key: option.key,
+        field: expectedField(option, 'top'),
+      });
     }
   });
 
-  it('has every per-door option in the form\'s door entry, likewise, offered as a select whose first choice writes nothing', () => {
+  it("has every per-door option in the form's door entry, likewise, offered as a select whose first choice writes nothing", () => {
     for (const option of options.filter((o) => o.perDoor)) {
-      expect({ key: option.key, field: actualField(option, perDoor[option.key], 'door') }).toEqual({ key: option.key, field: expectedField(option, 'door') });
+      expect({ key: option.key, field: actualField(option, perDoor[option.key], 'door') }).toEqual({
+        key: option.key,
+        field: expectedField(option, 'door'),
+      });
       if (option.kind !== 'number') {
         expect({ key: option.key, first: choicesOf(`doors[].${option.key}`)?.[0]?.value }).toEqual({ key: option.key, first: null });
       }
     }
   });
 
-  it('says which choice is the default: the form\'s first choice, which writes nothing, is named after it', () => {
+  it("says which choice is the default: the form's first choice, which writes nothing, is named after it", () => {
     for (const option of options.filter((o): o is ChoiceOption => o.global && o.kind === 'choice')) {
       const choices = choicesOf(option.key) ?? [];
       const first = choices[0];
@@ -110,21 +136,39 @@ describe('the option catalog and config.schema.json', () => {
     }
   });
 
-  it('keeps an option out of the form\'s top level or door entry where the catalog does not offer it', () => {
+  it("keeps an option out of the form's top level or door entry where the catalog does not offer it", () => {
     for (const option of options) {
       // A door entry's name is its name in Home, not the platform's name in the log.
       const inDoor = option.key in perDoor && !DOOR_NOT_OPTIONS.includes(option.key);
-      expect({ key: option.key, top: option.key in top, door: inDoor }).toEqual({ key: option.key, top: option.global, door: option.perDoor });
+      expect({ key: option.key, top: option.key in top, door: inDoor }).toEqual({
+        key: option.key,
+        top: option.global,
+        door: option.perDoor,
+      });
     }
   });
 
   it('has no option in the form that the catalog lacks', () => {
     const formOptions = Object.keys(top).filter((key) => !NOT_OPTIONS.includes(key));
-    expect(formOptions.sort()).toEqual(options.filter((o) => o.global).map((o) => o.key).sort());
+    expect(formOptions.sort()).toEqual(
+      options
+        .filter((o) => o.global)
+        .map((o) => o.key)
+        .sort(),
+    );
     const formDoorOptions = Object.keys(perDoor).filter((key) => !DOOR_NOT_OPTIONS.includes(key));
-    expect(formDoorOptions.sort()).toEqual(options.filter((o) => o.perDoor).map((o) => o.key).sort());
+    expect(formDoorOptions.sort()).toEqual(
+      options
+        .filter((o) => o.perDoor)
+        .map((o) => o.key)
+        .sort(),
+    );
     // And the parser reads exactly the catalog's options beside the fields that are none.
-    expect(Object.keys(configSchema.shape).filter((key) => !NOT_OPTIONS.includes(key)).sort()).toEqual(formOptions.sort());
+    expect(
+      Object.keys(configSchema.shape)
+        .filter((key) => !NOT_OPTIONS.includes(key))
+        .sort(),
+    ).toEqual(formOptions.sort());
   });
 });
 

@@ -35,14 +35,19 @@ function caretRangeHolds(range: string, version: string): boolean {
 function requiredValues(node: unknown): unknown[] {
   if (Array.isArray(node)) return node.flatMap(requiredValues);
   if (typeof node !== 'object' || node === null) return [];
-  return Object.entries(node as Record<string, unknown>).flatMap(([key, value]) => (key === 'required' ? [value, ...requiredValues(value)] : requiredValues(value)));
+  return Object.entries(node as Record<string, unknown>).flatMap(([key, value]) =>
+    key === 'required' ? [value, ...requiredValues(value)] : requiredValues(value),
+  );
 }
 
 describe('package.json, as the plugin checker reads it', () => {
   it('names homebridge and hap-nodejs only among the devDependencies', () => {
     for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies'] as const) {
       const names = Object.keys(manifest[field] ?? {});
-      expect(names.filter((name) => /(^|\/)(homebridge|hap-nodejs)$/.test(name)), field).toEqual([]);
+      expect(
+        names.filter((name) => /(^|\/)(homebridge|hap-nodejs)$/.test(name)),
+        field,
+      ).toEqual([]);
     }
     expect(manifest.bundleDependencies ?? []).toEqual([]);
   });

@@ -137,7 +137,9 @@ export class DoorModel {
     if (door.state === null) {
       if (!this.unknownStateLogged) {
         this.unknownStateLogged = true;
-        this.deps.log.warn(`${this.name}: the service reported an unknown state "${oneLine(door.rawState ?? '')}"; keeping the last known state (${this.machine.reported}).`);
+        this.deps.log.warn(
+          `${this.name}: the service reported an unknown state "${oneLine(door.rawState ?? '')}"; keeping the last known state (${this.machine.reported}).`,
+        );
       }
       return undefined;
     }
@@ -255,7 +257,6 @@ export class DoorModel {
       this.deps.log.info(`${this.name} is active again.`);
     }
   }
-
 }
 
 function describe(state: DoorState): string {

@@ -4,7 +4,11 @@ type Attributes = Record<string, string | boolean | undefined>;
 type Child = Node | string | undefined | false;
 
 /** `h('div', { class: 'row' }, 'text', child)`: attributes set as given, strings added as text. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === true) {

@@ -24,7 +24,9 @@ import type { DoorView } from './views.js';
 const DOOR_LIST_OPEN_MAX = 20;
 
 /** The options a door can set for itself here, in the catalog's order, with their labels. */
-const PER_DOOR = (OPTIONS as readonly OptionSpec[]).filter((option): option is OptionSpec & { doorLabel: string } => option.doorLabel !== undefined);
+const PER_DOOR = (OPTIONS as readonly OptionSpec[]).filter(
+  (option): option is OptionSpec & { doorLabel: string } => option.doorLabel !== undefined,
+);
 
 function describe(door: DoorView): string {
   const parts = [door.state === null ? 'state unknown' : door.state.toLowerCase()];
@@ -73,7 +75,12 @@ function switchSelect(store: Store, door: DoorView, title: string): HTMLSelectEl
   const option = (value: SwitchChoice, label: string) => h('option', { value, selected: current === value }, label);
   const select = h(
     'select',
-    { class: 'form-select form-select-sm form-control', 'data-door': door.id, 'data-flag': 'automationSwitch', 'aria-label': `${title} of ${door.name}` },
+    {
+      class: 'form-select form-select-sm form-control',
+      'data-door': door.id,
+      'data-flag': 'automationSwitch',
+      'aria-label': `${title} of ${door.name}`,
+    },
     option('inherit', `As for all (${global})`),
     ...SWITCH_MODES.map((mode) => option(mode, SWITCH_TITLES[mode])),
   );
@@ -84,7 +91,14 @@ function switchSelect(store: Store, door: DoorView, title: string): HTMLSelectEl
 function doorRow(store: Store, door: DoorView): HTMLElement {
   const own = doorEntry(store.block, door.id);
   const reason = store.check?.excluded[door.id];
-  const show = h('input', { class: 'form-check-input', type: 'checkbox', id: `ac-show-${door.id}`, checked: own?.hide !== true, 'data-door': door.id, 'data-field': 'show' });
+  const show = h('input', {
+    class: 'form-check-input',
+    type: 'checkbox',
+    id: `ac-show-${door.id}`,
+    checked: own?.hide !== true,
+    'data-door': door.id,
+    'data-field': 'show',
+  });
   show.addEventListener('change', () => store.set(setDoorField(store.block, door.id, 'hide', show.checked ? undefined : true)));
   const name = h('input', {
     class: 'form-control form-control-sm',
@@ -103,7 +117,12 @@ function doorRow(store: Store, door: DoorView): HTMLElement {
     h(
       'div',
       { class: 'ac-door-head' },
-      h('div', { class: 'form-check' }, show, h('label', { class: 'form-check-label ac-door-name', for: show.id, 'data-door-name': '' }, door.name)),
+      h(
+        'div',
+        { class: 'form-check' },
+        show,
+        h('label', { class: 'form-check-label ac-door-name', for: show.id, 'data-door-name': '' }, door.name),
+      ),
       h('span', { class: 'ac-help', 'data-door-note': describe(door) }, reason ? `Not in Home: ${reason}` : describe(door)),
     ),
     h('div', { class: 'ac-door-id' }, `id ${door.id}`),
@@ -113,7 +132,12 @@ function doorRow(store: Store, door: DoorView): HTMLElement {
       labelled('Name in Home', name),
       ...PER_DOOR.filter((option) => offered(store, door, option)).map((option) =>
         // The automation switch is the one choice of modes a door sets here; the others are flags (DOOR_FLAGS), on or off.
-        labelled(option.doorLabel, option.kind === 'choice' ? switchSelect(store, door, option.doorLabel) : choiceSelect(store, door, option.key as DoorFlag, option.doorLabel)),
+        labelled(
+          option.doorLabel,
+          option.kind === 'choice'
+            ? switchSelect(store, door, option.doorLabel)
+            : choiceSelect(store, door, option.key as DoorFlag, option.doorLabel),
+        ),
       ),
     ),
   );
@@ -122,10 +146,22 @@ function doorRow(store: Store, door: DoorView): HTMLElement {
 /** Doors the config has settings for that the list does not show (gone from the account, or typed by hand). */
 function configuredOnly(store: Store, listed: DoorView[]): DoorView[] {
   const doors = store.block.doors;
-  const ids = Array.isArray(doors) ? doors.map((entry) => (entry as Record<string, unknown>).id).filter((id): id is string => typeof id === 'string') : [];
+  const ids = Array.isArray(doors)
+    ? doors.map((entry) => (entry as Record<string, unknown>).id).filter((id): id is string => typeof id === 'string')
+    : [];
   return ids
     .filter((id) => !listed.some((door) => door.id === id))
-    .map((id) => ({ id, name: id, controllerId: '', state: null, active: false, owned: undefined, relationship: undefined, sensor: false, batteryPct: undefined }));
+    .map((id) => ({
+      id,
+      name: id,
+      controllerId: '',
+      state: null,
+      active: false,
+      owned: undefined,
+      relationship: undefined,
+      sensor: false,
+      batteryPct: undefined,
+    }));
 }
 
 /** The controller filter, and the split button once some are left out; rebuilt after each check (no text field in it). */
@@ -138,10 +174,25 @@ function renderControllers(store: Store, render: () => void): void {
   }
   const items = account.controllers.map((controller) => {
     const count = account.doors.filter((door) => door.controllerId === controller.id).length;
-    const box = h('input', { class: 'form-check-input', type: 'checkbox', id: `ac-controller-${controller.id}`, 'data-controller': controller.id, checked: controllerIncluded(store.block, controller.id) });
+    const box = h('input', {
+      class: 'form-check-input',
+      type: 'checkbox',
+      id: `ac-controller-${controller.id}`,
+      'data-controller': controller.id,
+      checked: controllerIncluded(store.block, controller.id),
+    });
     box.addEventListener('change', () => store.set(setControllerIncluded(store.block, controller.id, box.checked)));
     const owner = controller.owner ? `, owner ${controller.owner}` : '';
-    return h('div', { class: 'form-check' }, box, h('label', { class: 'form-check-label', for: box.id }, `Controller ${controller.id} (${count} door${count === 1 ? '' : 's'}${owner})`));
+    return h(
+      'div',
+      { class: 'form-check' },
+      box,
+      h(
+        'label',
+        { class: 'form-check-label', for: box.id },
+        `Controller ${controller.id} (${count} door${count === 1 ? '' : 's'}${owner})`,
+      ),
+    );
   });
   fill(box, h('p', { class: 'ac-help' }, 'Controllers whose doors this entry shows:'), ...items, splitButton(store, render) ?? false);
 }
@@ -168,15 +219,26 @@ function renderCount(store: Store): void {
 /** Adds a second entry for the controllers this one leaves out, so a large account splits over two child bridges. */
 function splitButton(store: Store, render: () => void): HTMLButtonElement | undefined {
   const account = store.account;
-  const left = account?.controllers.filter((controller) => !controllerIncluded(store.block, controller.id)).map((controller) => controller.id) ?? [];
+  const left =
+    account?.controllers.filter((controller) => !controllerIncluded(store.block, controller.id)).map((controller) => controller.id) ?? [];
   if (left.length === 0) {
     return undefined;
   }
-  const button = h('button', { class: 'btn btn-secondary btn-sm', type: 'button', id: 'ac-split' }, `Add an entry for the rest (${left.length} controller${left.length === 1 ? '' : 's'})`);
+  const button = h(
+    'button',
+    { class: 'btn btn-secondary btn-sm', type: 'button', id: 'ac-split' },
+    `Add an entry for the rest (${left.length} controller${left.length === 1 ? '' : 's'})`,
+  );
   button.addEventListener('click', () => {
     const base = store.block;
     const name = typeof base.name === 'string' ? base.name : String(store.defaults.name);
-    store.entries.push({ platform: store.info.platform, name: `${name} 2`, baseUrl: base.baseUrl, accessToken: base.accessToken, includeDeviceIds: left });
+    store.entries.push({
+      platform: store.info.platform,
+      name: `${name} 2`,
+      baseUrl: base.baseUrl,
+      accessToken: base.accessToken,
+      includeDeviceIds: left,
+    });
     store.savedPorts.push(undefined);
     store.index = store.entries.length - 1;
     store.set(setField(store.block, 'name', `${name} 2`));

@@ -21,7 +21,11 @@ export type { Defaults };
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isEmpty = (value: unknown): boolean =>
-  value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0) || (isRecord(value) && Object.keys(value).length === 0);
+  value === undefined ||
+  value === null ||
+  value === '' ||
+  (Array.isArray(value) && value.length === 0) ||
+  (isRecord(value) && Object.keys(value).length === 0);
 
 /** A copy deep enough that the Homebridge UI's own object is never changed behind its back. */
 const copy = (block: Block): Block => structuredClone(block);
@@ -186,7 +190,9 @@ export function tidy(block: Block, defaults: Defaults): Block {
     }
   }
   const doors = doorEntries(next).filter((entry) => typeof entry.id === 'string' && entry.id !== '');
-  const kept = doors.map((entry) => Object.fromEntries(Object.entries(entry).filter(([, v]) => !isEmpty(v)))).filter((entry) => Object.keys(entry).length > 1);
+  const kept = doors
+    .map((entry) => Object.fromEntries(Object.entries(entry).filter(([, v]) => !isEmpty(v))))
+    .filter((entry) => Object.keys(entry).length > 1);
   return setField(next, 'doors', kept);
 }
 

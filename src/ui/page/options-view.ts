@@ -24,15 +24,30 @@ function field(option: Drawn): HTMLElement {
   const id = idOf(option);
   const { page } = option;
   if (option.kind === 'flag' || page.box !== undefined) {
-    return h('div', { class: 'form-check' }, h('input', { class: 'form-check-input', type: 'checkbox', id }), h('label', { class: 'form-check-label', for: id }, page.label));
+    return h(
+      'div',
+      { class: 'form-check' },
+      h('input', { class: 'form-check-input', type: 'checkbox', id }),
+      h('label', { class: 'form-check-label', for: id }, page.label),
+    );
   }
   const label = h('label', { for: id }, page.label);
   if (option.kind === 'choice') {
-    const select = h('select', { class: 'form-select form-select-sm form-control', id }, ...option.values.map((value) => h('option', { value }, page.valueLabels?.[value] ?? value)));
+    const select = h(
+      'select',
+      { class: 'form-select form-select-sm form-control', id },
+      ...option.values.map((value) => h('option', { value }, page.valueLabels?.[value] ?? value)),
+    );
     return h('div', { class: 'ac-field' }, label, select, page.help !== undefined && h('span', { class: 'ac-help' }, page.help));
   }
   const number = option.kind === 'number';
-  const input = h('input', { id, class: 'form-control', type: 'text', inputmode: number ? 'numeric' : undefined, placeholder: page.placeholder });
+  const input = h('input', {
+    id,
+    class: 'form-control',
+    type: 'text',
+    inputmode: number ? 'numeric' : undefined,
+    placeholder: page.placeholder,
+  });
   // A number's status line says what is wrong with what was typed.
   return h('div', { class: 'ac-field' }, label, input, number && h('span', { id: `${id}-status`, class: 'status' }));
 }

@@ -20,28 +20,35 @@ const CHECK_DELAY_MS = 300;
 /** Doors of this platform in Homebridge's accessory cache: the list to work with while the service cannot be reached. */
 async function cachedDoors(platform: string): Promise<DoorView[]> {
   const cached = await hb.getCachedAccessories().catch(() => []);
-  return cached
-    .filter((accessory) => accessory.platform === platform && typeof accessory.context.doorId === 'string')
-    .map((accessory): DoorView => {
-      // The cache is the plugin's own DoorContext, but read as outside data: it may come from an older version.
-      const context = accessory.context as Record<string, unknown>;
-      const state = context.state;
-      // The account's name, as the signed-in list shows it: `name` is the shown one, a Name in Home among them.
-      const name = typeof context.accountName === 'string' ? context.accountName : typeof context.name === 'string' ? context.name : accessory.displayName;
-      return {
-        id: String(context.doorId),
-        name,
-        controllerId: typeof context.deviceId === 'string' ? context.deviceId : '',
-        state: state === 'OPEN' || state === 'CLOSED' ? state : null,
-        active: true,
-        owned: undefined,
-        relationship: undefined,
-        sensor: false,
-        batteryPct: undefined,
-      };
-    })
-    // By name: the cache's own order changes each time Homebridge rewrites an accessory (a rename, say).
-    .sort((a, b) => a.name.localeCompare(b.name));
+  return (
+    cached
+      .filter((accessory) => accessory.platform === platform && typeof accessory.context.doorId === 'string')
+      .map((accessory): DoorView => {
+        // The cache is the plugin's own DoorContext, but read as outside data: it may come from an older version.
+        const context = accessory.context as Record<string, unknown>;
+        const state = context.state;
+        // The account's name, as the signed-in list shows it: `name` is the shown one, a Name in Home among them.
+        const name =
+          typeof context.accountName === 'string'
+            ? context.accountName
+            : typeof context.name === 'string'
+              ? context.name
+              : accessory.displayName;
+        return {
+          id: String(context.doorId),
+          name,
+          controllerId: typeof context.deviceId === 'string' ? context.deviceId : '',
+          state: state === 'OPEN' || state === 'CLOSED' ? state : null,
+          active: true,
+          owned: undefined,
+          relationship: undefined,
+          sensor: false,
+          batteryPct: undefined,
+        };
+      })
+      // By name: the cache's own order changes each time Homebridge rewrites an accessory (a rename, say).
+      .sort((a, b) => a.name.localeCompare(b.name))
+  );
 }
 
 function renderCheck(store: Store): void {
@@ -78,7 +85,11 @@ async function signIn(store: Store, render: () => void): Promise<void> {
       store.account = result.account;
       const { controllers, doors, unreadable } = result.account;
       const partly = unreadable.length > 0 ? ` Part of the account could not be read: ${unreadable.join('; ')}.` : '';
-      status(note, 'ok', `Signed in: ${controllers.length} controller${controllers.length === 1 ? '' : 's'}, ${doors.length} door${doors.length === 1 ? '' : 's'}.${partly}`);
+      status(
+        note,
+        'ok',
+        `Signed in: ${controllers.length} controller${controllers.length === 1 ? '' : 's'}, ${doors.length} door${doors.length === 1 ? '' : 's'}.${partly}`,
+      );
     } else {
       store.account = undefined;
       const cache = store.cachedDoors.length > 0 ? ' The doors below are the ones Homebridge showed last.' : '';
@@ -110,7 +121,12 @@ let uiKeys: Set<string>[] = [];
 
 /** Every change: the tidied entries go to the Homebridge UI (its Save writes them), then the plugin's parser checks them. */
 function onChange(store: Store, render: () => void): void {
-  void hb.updatePluginConfig(forUiUpdate(store.entries.map((entry: Block) => tidy(entry, store.defaults)), uiKeys));
+  void hb.updatePluginConfig(
+    forUiUpdate(
+      store.entries.map((entry: Block) => tidy(entry, store.defaults)),
+      uiKeys,
+    ),
+  );
   clearTimeout(checkTimer);
   checkTimer = setTimeout(() => void runCheck(store, render), CHECK_DELAY_MS);
 }
@@ -136,7 +152,8 @@ function setUpEntries(store: Store, render: () => void): () => void {
   };
 }
 
-const pathProblem = (path: string): string | undefined => (/^\/[^\s?#]*$/.test(path) ? undefined : 'A path starts with / and has no spaces, ? or #.');
+const pathProblem = (path: string): string | undefined =>
+  /^\/[^\s?#]*$/.test(path) ? undefined : 'A path starts with / and has no spaces, ? or #.';
 
 async function main(): Promise<void> {
   hb.showSpinner();

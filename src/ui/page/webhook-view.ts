@@ -26,7 +26,8 @@ function describeUrl(store: Store): string {
   if (text(store, 'webhook.tlsCertFile')) {
     return `Give the service https://<your public name>:${port}${path} and forward port ${port} on your router to this machine.`;
   }
-  const local = store.info.addresses.map((address) => `http://${address}:${port}${path}`).join(' or ') || `http://<this machine>:${port}${path}`;
+  const local =
+    store.info.addresses.map((address) => `http://${address}:${port}${path}`).join(' or ') || `http://<this machine>:${port}${path}`;
   return `Give the service an HTTPS address such as https://home.example.com${path}, served by a reverse proxy or tunnel that forwards to ${local} (the service refuses plain http:// and private addresses).`;
 }
 

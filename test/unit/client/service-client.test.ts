@@ -63,7 +63,13 @@ describe('sync', () => {
     expect(account.unreadable).toEqual([]);
     expect(account.devices.map((d) => d.doors.map((door) => door.name))).toEqual([['Front Gate', 'Garage Door'], ['Shared Gate']]);
     const gate = account.devices[0]?.doors[0];
-    expect(gate).toMatchObject({ id: SAMPLE_FRONT_GATE_ID, state: 'CLOSED', hasBluetoothSensor: true, batteryLevel: 85, relationship: 'Owner' });
+    expect(gate).toMatchObject({
+      id: SAMPLE_FRONT_GATE_ID,
+      state: 'CLOSED',
+      hasBluetoothSensor: true,
+      batteryLevel: 85,
+      relationship: 'Owner',
+    });
     expect(account.devices[1]?.doors[0]?.relationship).toBe('Has Access');
     const headers = sim.requests.at(-1)?.headers ?? {};
     expect(headers).toMatchObject({

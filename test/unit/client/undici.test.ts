@@ -18,7 +18,12 @@ useSimulator({ accessToken: TOKEN }, (started) => (sim = started));
 async function syncStatus(parts: UndiciParts): Promise<number> {
   const agent = new parts.Agent();
   try {
-    const response = await parts.request(agent, { origin: sim.baseUrl, path: '/oauth/v1/endpoints/sync', method: 'GET', headers: { authorization: 'Bearer wrong' } });
+    const response = await parts.request(agent, {
+      origin: sim.baseUrl,
+      path: '/oauth/v1/endpoints/sync',
+      method: 'GET',
+      headers: { authorization: 'Bearer wrong' },
+    });
     await response.body.dump();
     return response.statusCode;
   } finally {

@@ -16,7 +16,10 @@ const { Characteristic: C, Service: S } = hap;
 const DURATION_S = 30;
 const OPTIONS: DoorOptions = { ...NO_EXTRAS, accessAlert: true, accessAlertDurationS: DURATION_S };
 
-function setup(options: DoorOptions | undefined = OPTIONS, accessory = new PlatformAccessory<DoorContext>('Front Gate', hap.uuid.generate('door-1'))) {
+function setup(
+  options: DoorOptions | undefined = OPTIONS,
+  accessory = new PlatformAccessory<DoorContext>('Front Gate', hap.uuid.generate('door-1')),
+) {
   accessory.context = { doorId: 'door-1', deviceId: 'dev-1', name: 'Front Gate', state: 'CLOSED' };
   const clock = new ManualClock();
   const toggle = vi.fn(() => Promise.resolve());

@@ -74,7 +74,10 @@ describe('GarageDoorAccessory', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(t.target.value).toBe(C.TargetDoorState.CLOSED);
     expect(t.current.value).toBe(C.CurrentDoorState.CLOSED);
-    expect(t.log.lines).toContainEqual({ level: 'error', text: 'Front Gate could not be opened: Your Gate Controller requires pairing a door sensor. (428)' });
+    expect(t.log.lines).toContainEqual({
+      level: 'error',
+      text: 'Front Gate could not be opened: Your Gate Controller requires pairing a door sensor. (428)',
+    });
   });
 
   it('warns after a toggle time-out that the door may still move, and shows it moving', async () => {
@@ -215,7 +218,13 @@ describe('GarageDoorAccessory and webhook events', () => {
 });
 
 describe('GarageDoorAccessory options', () => {
-  const ALL_EXTRAS: DoorOptions = { ...NO_EXTRAS, automationSwitch: 'open-close', leftOpenSensor: true, leftOpenAfterS: 120, contactSensor: true };
+  const ALL_EXTRAS: DoorOptions = {
+    ...NO_EXTRAS,
+    automationSwitch: 'open-close',
+    leftOpenSensor: true,
+    leftOpenAfterS: 120,
+    contactSensor: true,
+  };
 
   it('refuses writes of a read-only door with a clear log line and keeps its target', async () => {
     const t = setup(undefined, { ...NO_EXTRAS, readOnly: true });
@@ -223,7 +232,10 @@ describe('GarageDoorAccessory options', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(t.toggle).not.toHaveBeenCalled();
     expect(t.target.value).toBe(C.TargetDoorState.CLOSED);
-    expect(t.log.lines.at(-1)).toEqual({ level: 'warn', text: 'Front Gate is read-only in the plugin settings; the command to open it was not sent.' });
+    expect(t.log.lines.at(-1)).toEqual({
+      level: 'warn',
+      text: 'Front Gate is read-only in the plugin settings; the command to open it was not sent.',
+    });
   });
 
   it('opens only, through an open-only switch: one toggle on "on", back to off by itself, nothing on "off"', async () => {
@@ -254,23 +266,28 @@ describe('GarageDoorAccessory options', () => {
     }
   });
 
-  it.each(['open', 'open-close'] as const)('refuses the %s switch while the door answers No Response: the write fails, one log line', async (mode) => {
-    vi.useFakeTimers();
-    try {
-      const t = setup(undefined, { ...NO_EXTRAS, automationSwitch: mode });
-      const on = t.accessory.getServiceById(S.Switch, 'automation-switch')?.getCharacteristic(C.On);
-      t.door.setAccountReadable(false);
-      const before = t.log.lines.length;
-      await expect(on?.handleSetRequest(true)).rejects.toBe(hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE);
-      expect(t.toggle).not.toHaveBeenCalled();
-      expect(t.log.lines.slice(before)).toEqual([{ level: 'warn', text: 'Front Gate answers No Response, so its switch did not open it.' }]);
-      await vi.advanceTimersByTimeAsync(AUTOMATION_SWITCH_RESET_MS);
-      expect(on?.value).toBe(false);
-      t.door.dispose();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+  it.each(['open', 'open-close'] as const)(
+    'refuses the %s switch while the door answers No Response: the write fails, one log line',
+    async (mode) => {
+      vi.useFakeTimers();
+      try {
+        const t = setup(undefined, { ...NO_EXTRAS, automationSwitch: mode });
+        const on = t.accessory.getServiceById(S.Switch, 'automation-switch')?.getCharacteristic(C.On);
+        t.door.setAccountReadable(false);
+        const before = t.log.lines.length;
+        await expect(on?.handleSetRequest(true)).rejects.toBe(hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+        expect(t.toggle).not.toHaveBeenCalled();
+        expect(t.log.lines.slice(before)).toEqual([
+          { level: 'warn', text: 'Front Gate answers No Response, so its switch did not open it.' },
+        ]);
+        await vi.advanceTimersByTimeAsync(AUTOMATION_SWITCH_RESET_MS);
+        expect(on?.value).toBe(false);
+        t.door.dispose();
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  );
 
   it.each(['open', 'open-close'] as const)('refuses the %s switch of a read-only door: the write fails, one log line', async (mode) => {
     vi.useFakeTimers();
@@ -281,7 +298,9 @@ describe('GarageDoorAccessory options', () => {
       await expect(on?.handleSetRequest(true)).rejects.toBe(hap.HAPStatus.INSUFFICIENT_PRIVILEGES);
       await vi.advanceTimersByTimeAsync(AUTOMATION_SWITCH_RESET_MS);
       expect(t.toggle).not.toHaveBeenCalled();
-      expect(t.log.lines.slice(before)).toEqual([{ level: 'warn', text: 'Front Gate is read-only in the plugin settings; the command to open it was not sent.' }]);
+      expect(t.log.lines.slice(before)).toEqual([
+        { level: 'warn', text: 'Front Gate is read-only in the plugin settings; the command to open it was not sent.' },
+      ]);
       expect(on?.value).toBe(false);
       t.door.dispose();
     } finally {
@@ -327,26 +346,29 @@ describe('GarageDoorAccessory options', () => {
     }
   });
 
-  it.each([2_147_484, 5_000_000])('trips the left-open sensor for a controller alert time past what a timer holds (%d s)', async (alertS) => {
-    vi.useFakeTimers();
-    try {
-      const t = setup(undefined, { ...ALL_EXTRAS, leftOpenAfterS: undefined });
-      // The door's clock follows the fake timers, so a timer that fires sees the time it fires at.
-      Object.defineProperty(t.clock, 'now', { get: () => Date.now() });
-      const occupancy = t.accessory.getServiceById(S.OccupancySensor, 'left-open')?.getCharacteristic(C.OccupancyDetected);
-      t.door.update(makeDoor({ state: 'OPEN' }), { ...device, timeBeforeDoorOpenAlert: alertS });
-      // Unclamped, the timer fired after 1 ms, found the door not yet left open and never woke again.
-      await vi.advanceTimersByTimeAsync(1_000);
-      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_NOT_DETECTED);
-      await vi.advanceTimersByTimeAsync(alertS * 1000 - 2_000);
-      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_NOT_DETECTED);
-      await vi.advanceTimersByTimeAsync(1_000);
-      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_DETECTED);
-      t.door.dispose();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+  it.each([2_147_484, 5_000_000])(
+    'trips the left-open sensor for a controller alert time past what a timer holds (%d s)',
+    async (alertS) => {
+      vi.useFakeTimers();
+      try {
+        const t = setup(undefined, { ...ALL_EXTRAS, leftOpenAfterS: undefined });
+        // The door's clock follows the fake timers, so a timer that fires sees the time it fires at.
+        Object.defineProperty(t.clock, 'now', { get: () => Date.now() });
+        const occupancy = t.accessory.getServiceById(S.OccupancySensor, 'left-open')?.getCharacteristic(C.OccupancyDetected);
+        t.door.update(makeDoor({ state: 'OPEN' }), { ...device, timeBeforeDoorOpenAlert: alertS });
+        // Unclamped, the timer fired after 1 ms, found the door not yet left open and never woke again.
+        await vi.advanceTimersByTimeAsync(1_000);
+        expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_NOT_DETECTED);
+        await vi.advanceTimersByTimeAsync(alertS * 1000 - 2_000);
+        expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_NOT_DETECTED);
+        await vi.advanceTimersByTimeAsync(1_000);
+        expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_DETECTED);
+        t.door.dispose();
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  );
 
   it("uses the controller's own alert time when none is set", () => {
     const t = setup(undefined, { ...ALL_EXTRAS, leftOpenAfterS: undefined });
@@ -453,7 +475,13 @@ describe('GarageDoorAccessory: no second pulse behind a slow or silent service',
   });
 
   it('holds nothing when the toggle surely never reached the service (refused connection, an error status)', async () => {
-    const refused = new ServiceError('network', 'the service could not be reached (connection refused, ECONNREFUSED)', undefined, undefined, false);
+    const refused = new ServiceError(
+      'network',
+      'the service could not be reached (connection refused, ECONNREFUSED)',
+      undefined,
+      undefined,
+      false,
+    );
     for (const error of [refused, new ToggleRejectedError(404, 'Door not found')]) {
       const t = setup(() => Promise.reject(error));
       await expect(t.target.handleSetRequest(C.TargetDoorState.OPEN)).rejects.toBe(hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE);
@@ -475,11 +503,15 @@ describe('GarageDoorAccessory: no second pulse behind a slow or silent service',
   it('OPEN, CLOSE, OPEN from three controllers behind a 6 s toggle: one toggle, the waiting wishes collapse to the latest', async () => {
     const t = setup();
     t.toggle.mockImplementation(slowToggle(t, 6_000));
-    const writes = [C.TargetDoorState.OPEN, C.TargetDoorState.CLOSED, C.TargetDoorState.OPEN].map((value) => t.target.handleSetRequest(value));
+    const writes = [C.TargetDoorState.OPEN, C.TargetDoorState.CLOSED, C.TargetDoorState.OPEN].map((value) =>
+      t.target.handleSetRequest(value),
+    );
     const results = await Promise.allSettled(writes);
     expect(t.toggle.mock.calls).toEqual([['door-1', 'OPEN']]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
-    expect(t.log.lines.map((l) => l.text)).toContain('Front Gate: the command to close it was replaced by a later one to open before it was sent.');
+    expect(t.log.lines.map((l) => l.text)).toContain(
+      'Front Gate: the command to close it was replaced by a later one to open before it was sent.',
+    );
     expect([t.current.value, t.target.value]).toEqual([C.CurrentDoorState.OPENING, C.TargetDoorState.OPEN]);
   });
 
@@ -510,4 +542,3 @@ describe('GarageDoorAccessory: no second pulse behind a slow or silent service',
     expect(t.toggle).toHaveBeenCalledOnce();
   });
 });
-

@@ -60,7 +60,10 @@ describe('homeKitName', () => {
     const text = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 200 }),
       fc.string({ unit: 'grapheme', maxLength: 120 }),
-      fc.string({ unit: fc.constantFrom('a', 'é', 'e\u0301', '.', "'", ' ', '-', ',', '𝐀', '\ud800', '\u0301', 'ग', 'ै', '!'), maxLength: 150 }),
+      fc.string({
+        unit: fc.constantFrom('a', 'é', 'e\u0301', '.', "'", ' ', '-', ',', '𝐀', '\ud800', '\u0301', 'ग', 'ै', '!'),
+        maxLength: 150,
+      }),
     );
     fc.assert(
       fc.property(text, (name) => {

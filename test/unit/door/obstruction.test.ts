@@ -17,7 +17,10 @@ const TIMEOUT_MS = 30_000;
 /** A sync's report of Front Gate in `state`. */
 const report = (state: DoorState): Door => reportedDoor({ state, rawState: state });
 
-function handler(accessory: PlatformAccessory<DoorContext>, toggle: (id: string, state: DoorState) => Promise<void> = () => Promise.resolve()) {
+function handler(
+  accessory: PlatformAccessory<DoorContext>,
+  toggle: (id: string, state: DoorState) => Promise<void> = () => Promise.resolve(),
+) {
   const clock = { now: 0 };
   const log = captureLog();
   const door = new GarageDoorAccessory(
@@ -134,12 +137,16 @@ describe('ObstructionDetected', () => {
     await missOpen(before);
     expect(before.accessory.context.missedTarget).toBe('OPEN');
 
-    const stillClosed = handler(PlatformAccessory.deserialize(PlatformAccessory.serialize(before.accessory)) as PlatformAccessory<DoorContext>);
+    const stillClosed = handler(
+      PlatformAccessory.deserialize(PlatformAccessory.serialize(before.accessory)) as PlatformAccessory<DoorContext>,
+    );
     expect(await shown(stillClosed)).toEqual([true, true]);
     stillClosed.door.update(report('CLOSED'), device);
     expect(await shown(stillClosed)).toEqual([true, true]);
 
-    const openedMeanwhile = handler(PlatformAccessory.deserialize(PlatformAccessory.serialize(before.accessory)) as PlatformAccessory<DoorContext>);
+    const openedMeanwhile = handler(
+      PlatformAccessory.deserialize(PlatformAccessory.serialize(before.accessory)) as PlatformAccessory<DoorContext>,
+    );
     openedMeanwhile.door.update(report('OPEN'), device);
     expect(await shown(openedMeanwhile)).toEqual([false, false]);
     expect(openedMeanwhile.accessory.context.missedTarget).toBeUndefined();

@@ -17,17 +17,54 @@ const door = (id: string, relationship: string | undefined): Door => reportedDoo
 
 describe('doorOptions', () => {
   it('gives every door the global options, and a door its own where set', () => {
-    const c = config({ readOnly: true, contactSensor: true, doors: [{ id: 'b', name: 'Back Gate', readOnly: false, automationSwitch: true, leftOpenAfter: 45 }] });
-    expect(doorOptions(c, 'a')).toEqual({ name: undefined, readOnly: true, automationSwitch: 'off', leftOpenSensor: false, leftOpenAfterS: undefined, contactSensor: true, hideBattery: false, accessAlert: false, accessAlertDurationS: 30 });
-    expect(doorOptions(c, 'b')).toEqual({ name: 'Back Gate', readOnly: false, automationSwitch: 'open', leftOpenSensor: false, leftOpenAfterS: 45, contactSensor: true, hideBattery: false, accessAlert: false, accessAlertDurationS: 30 });
+    const c = config({
+      readOnly: true,
+      contactSensor: true,
+      doors: [{ id: 'b', name: 'Back Gate', readOnly: false, automationSwitch: true, leftOpenAfter: 45 }],
+    });
+    expect(doorOptions(c, 'a')).toEqual({
+      name: undefined,
+      readOnly: true,
+      automationSwitch: 'off',
+      leftOpenSensor: false,
+      leftOpenAfterS: undefined,
+      contactSensor: true,
+      hideBattery: false,
+      accessAlert: false,
+      accessAlertDurationS: 30,
+    });
+    expect(doorOptions(c, 'b')).toEqual({
+      name: 'Back Gate',
+      readOnly: false,
+      automationSwitch: 'open',
+      leftOpenSensor: false,
+      leftOpenAfterS: 45,
+      contactSensor: true,
+      hideBattery: false,
+      accessAlert: false,
+      accessAlertDurationS: 30,
+    });
   });
 
   it('has every extra off by default', () => {
-    expect(doorOptions(config({}), 'a')).toMatchObject({ readOnly: false, automationSwitch: 'off', leftOpenSensor: false, contactSensor: false, accessAlert: false });
+    expect(doorOptions(config({}), 'a')).toMatchObject({
+      readOnly: false,
+      automationSwitch: 'off',
+      leftOpenSensor: false,
+      contactSensor: false,
+      accessAlert: false,
+    });
   });
 
   it('turns the access alert on for all doors or per door, with one duration for all', () => {
-    const c = config({ accessAlert: true, accessAlertDuration: 90, doors: [{ id: 'b', accessAlert: false }, { id: 'c', readOnly: true }] });
+    const c = config({
+      accessAlert: true,
+      accessAlertDuration: 90,
+      doors: [
+        { id: 'b', accessAlert: false },
+        { id: 'c', readOnly: true },
+      ],
+    });
     expect([doorOptions(c, 'a'), doorOptions(c, 'b'), doorOptions(c, 'c')].map((o) => [o.accessAlert, o.accessAlertDurationS])).toEqual([
       [true, 90],
       [false, 90],
@@ -36,9 +73,15 @@ describe('doorOptions', () => {
     expect(doorOptions(config({ doors: [{ id: 'a', accessAlert: true }] }), 'a').accessAlert).toBe(true);
   });
 
-  it('reads an old config\'s automationSwitch true as open only, and each mode by name, globally and per door', () => {
+  it("reads an old config's automationSwitch true as open only, and each mode by name, globally and per door", () => {
     expect(doorOptions(config({ automationSwitch: true }), 'a').automationSwitch).toBe('open');
-    for (const [value, mode] of [[false, 'off'], [true, 'open'], ['off', 'off'], ['open', 'open'], ['open-close', 'open-close']] as const) {
+    for (const [value, mode] of [
+      [false, 'off'],
+      [true, 'open'],
+      ['off', 'off'],
+      ['open', 'open'],
+      ['open-close', 'open-close'],
+    ] as const) {
       expect({ value, mode: doorOptions(config({ automationSwitch: value }), 'a').automationSwitch }).toEqual({ value, mode });
       const perDoor = config({ automationSwitch: 'open-close', doors: [{ id: 'a', automationSwitch: value }] });
       expect({ value, mode: doorOptions(perDoor, 'a').automationSwitch }).toEqual({ value, mode });
@@ -47,7 +90,12 @@ describe('doorOptions', () => {
   });
   it('hides battery information for all doors or for one door, and a door can show it against the global option', () => {
     expect(doorOptions(config({ hideBattery: true }), 'a').hideBattery).toBe(true);
-    const perDoor = config({ doors: [{ id: 'a', hideBattery: true }, { id: 'b', hideBattery: false }] });
+    const perDoor = config({
+      doors: [
+        { id: 'a', hideBattery: true },
+        { id: 'b', hideBattery: false },
+      ],
+    });
     expect([doorOptions(perDoor, 'a').hideBattery, doorOptions(perDoor, 'b').hideBattery]).toEqual([true, false]);
     const shownForOne = config({ hideBattery: true, doors: [{ id: 'b', hideBattery: false }] });
     expect([doorOptions(shownForOne, 'a').hideBattery, doorOptions(shownForOne, 'b').hideBattery]).toEqual([true, false]);
@@ -95,7 +143,12 @@ describe('exclusionReason', () => {
     // With the token missing nothing runs, and the problems still name every bad field by its path.
     expect(parseConfig({ baseUrl: 'https://x.example', includeDoors: 'mine', doors: [{ hide: 'yes' }] })).toEqual({
       ok: false,
-      problems: ['accessToken is required', 'includeDoors must be "all" or "owned"', 'doors.0.id is required', 'doors.0.hide must be true or false'],
+      problems: [
+        'accessToken is required',
+        'includeDoors must be "all" or "owned"',
+        'doors.0.id is required',
+        'doors.0.hide must be true or false',
+      ],
     });
   });
 });
@@ -125,9 +178,25 @@ describe('protection that could not be read (issue 19.3)', () => {
   });
 
   it('lets the read-only of a second entry for the same door win', () => {
-    const c = config({ doors: [{ id: 'a', readOnly: false }, { id: 'a', readOnly: true }] });
+    const c = config({
+      doors: [
+        { id: 'a', readOnly: false },
+        { id: 'a', readOnly: true },
+      ],
+    });
     expect(openable(c, 'a')).toBe(false);
-    expect(exclusionReason(config({ doors: [{ id: 'a', name: 'A' }, { id: 'a', hide: true }] }), door('a', 'Owner'), 'dev')).toMatch(/hidden/);
+    expect(
+      exclusionReason(
+        config({
+          doors: [
+            { id: 'a', name: 'A' },
+            { id: 'a', hide: true },
+          ],
+        }),
+        door('a', 'Owner'),
+        'dev',
+      ),
+    ).toMatch(/hidden/);
   });
 
   it('gives a door with an unreadable automationSwitch no switch under a global open-close', () => {
@@ -144,7 +213,10 @@ describe('protection that could not be read (issue 19.3)', () => {
 
   it('shows every door when an include list has a bad element, the ones it does not name read-only', () => {
     const byDoor = config({ includeDoorIds: ['a', false] });
-    expect([exclusionReason(byDoor, door('a', 'Owner'), 'dev'), exclusionReason(byDoor, door('b', 'Owner'), 'dev')]).toEqual([undefined, undefined]);
+    expect([exclusionReason(byDoor, door('a', 'Owner'), 'dev'), exclusionReason(byDoor, door('b', 'Owner'), 'dev')]).toEqual([
+      undefined,
+      undefined,
+    ]);
     expect([openable(byDoor, 'a'), openable(byDoor, 'b')]).toEqual([true, false]);
     const byDevice = config({ includeDeviceIds: ['dev-1', {}] });
     expect([openable(byDevice, 'a', 'dev-1'), openable(byDevice, 'a', 'dev-2')]).toEqual([true, false]);

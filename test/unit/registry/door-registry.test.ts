@@ -107,7 +107,10 @@ describe('DoorRegistry', () => {
     t.sync(account([device('dev-1', [door('d1'), door('d2')])]));
     t.sync(account([device('dev-1', [door('d1'), door('d2')])]));
     expect(t.shownIds()).toEqual(['d1', 'd2']);
-    expect(t.log.texts('info')).toEqual(['Added Gate d1 to HomeKit (door d1, controller dev-1).', 'Added Gate d2 to HomeKit (door d2, controller dev-1).']);
+    expect(t.log.texts('info')).toEqual([
+      'Added Gate d1 to HomeKit (door d1, controller dev-1).',
+      'Added Gate d2 to HomeKit (door d2, controller dev-1).',
+    ]);
   });
 
   it('takes over a cached door under its UUID from the door id, so a restart keeps its automations', () => {
@@ -177,7 +180,12 @@ describe('DoorRegistry', () => {
   it(`shows the first ${MAX_ACCESSORIES_PER_BRIDGE} doors by id and warns once`, () => {
     const t = setup();
     const ids = Array.from({ length: MAX_ACCESSORIES_PER_BRIDGE + 3 }, (_, i) => `d${String(i).padStart(3, '0')}`);
-    const big = account([device('dev-1', [...ids].reverse().map((id) => door(id)))]);
+    const big = account([
+      device(
+        'dev-1',
+        [...ids].reverse().map((id) => door(id)),
+      ),
+    ]);
     t.sync(big);
     t.sync(big);
     expect(t.shownIds()).toEqual(ids.slice(0, MAX_ACCESSORIES_PER_BRIDGE));
@@ -189,7 +197,8 @@ describe('DoorRegistry', () => {
   it('shows a door listed under two controllers once, and names the duplicates once for as long as they last', () => {
     const t = setup();
     const twice = account([device('dev-2', [door('d1')]), device('dev-1', [door('d1')])]);
-    const line = 'The account lists the same door under more than one controller; each is shown once, as the door of the first controller by id: door d1 (controllers dev-1, dev-2).';
+    const line =
+      'The account lists the same door under more than one controller; each is shown once, as the door of the first controller by id: door d1 (controllers dev-1, dev-2).';
     t.sync(twice);
     t.sync(twice);
     expect(t.shownIds()).toEqual(['d1']);
@@ -215,7 +224,12 @@ describe('DoorRegistry', () => {
 
   it('finds the door a webhook names by id, or by controller and number, and the doors of a controller', () => {
     const t = setup();
-    t.sync(account([device('dev-1', [door('d1', { entityNumber: 1 }), door('d2', { entityNumber: 2 })]), device('dev-2', [door('d3', { entityNumber: 1 })])]));
+    t.sync(
+      account([
+        device('dev-1', [door('d1', { entityNumber: 1 }), door('d2', { entityNumber: 2 })]),
+        device('dev-2', [door('d3', { entityNumber: 1 })]),
+      ]),
+    );
     expect(t.registry.find(event({ doorId: 'd2' }))?.doorId).toBe('d2');
     expect(t.registry.find(event({ deviceId: 'dev-2', doorNumber: 1 }))?.doorId).toBe('d3');
     expect(t.registry.find(event({ doorId: 'nope' }))).toBeUndefined();

@@ -35,7 +35,12 @@ function door(id: string, deviceId: string, name: string, alertOn: boolean): Tes
 }
 
 function setup(clock = new ManualClock()) {
-  const doors = [door('d1', 'c1', 'Front Gate', true), door('d2', 'c1', 'Garage Door', false), door('d3', 'c1', 'Back Gate', true), door('d4', 'c2', 'Shed', false)];
+  const doors = [
+    door('d1', 'c1', 'Front Gate', true),
+    door('d2', 'c1', 'Garage Door', false),
+    door('d3', 'c1', 'Back Gate', true),
+    door('d4', 'c2', 'Shed', false),
+  ];
   const log = captureLog();
   const realtime = new RealtimeUpdates({
     log,
@@ -43,7 +48,9 @@ function setup(clock = new ManualClock()) {
     findDoor: (event) => doors.find((d) => d.id === event.doorId),
     // As the platform does: the door named, else every door of the controller named.
     alertDoors: (event) =>
-      event.doorId !== undefined ? doors.filter((d) => d.id === event.doorId) : doors.filter((d) => event.deviceId !== undefined && d.deviceId === event.deviceId),
+      event.doorId !== undefined
+        ? doors.filter((d) => d.id === event.doorId)
+        : doors.filter((d) => event.deviceId !== undefined && d.deviceId === event.deviceId),
     now: () => clock.now(),
     clock,
   });
@@ -59,10 +66,20 @@ function setup(clock = new ManualClock()) {
 describe('enforcer webhooks', () => {
   it('alert the door they name, with one info line saying who and where, and move nothing', () => {
     const t = setup();
-    t.send({ id: 'e1', doorID: 'd1', deviceID: 'c1', doorState: 'OPEN', userThatToggled: { firstName: 'Mallory', lastName: 'Doe' }, channel: 'Keypad' });
+    t.send({
+      id: 'e1',
+      doorID: 'd1',
+      deviceID: 'c1',
+      doorState: 'OPEN',
+      userThatToggled: { firstName: 'Mallory', lastName: 'Doe' },
+      channel: 'Keypad',
+    });
     expect(t.alerts()).toEqual({ 'Front Gate': 1, 'Garage Door': 0, 'Back Gate': 0, Shed: 0 });
     expect(t.log.lines).toEqual([
-      { level: 'info', text: 'Webhook: enforcer_unauthorized_user: OPEN by Mallory Doe (Keypad) at Front Gate; access alert detecting for Front Gate.' },
+      {
+        level: 'info',
+        text: 'Webhook: enforcer_unauthorized_user: OPEN by Mallory Doe (Keypad) at Front Gate; access alert detecting for Front Gate.',
+      },
     ]);
     // Not a door-state event: no door applies it, even with a doorState in the body.
     expect(t.doors.map((d) => d.applied)).toEqual([0, 0, 0, 0]);
@@ -181,7 +198,9 @@ describe('a flood of enforcer events', () => {
     }
     t.clock.advance(ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS);
     const info = t.log.texts('info');
-    expect(info).toContain('2 more unauthorized-access events that no access alert shows (this bridge shows no door unknown-door) in the last minute.');
+    expect(info).toContain(
+      '2 more unauthorized-access events that no access alert shows (this bridge shows no door unknown-door) in the last minute.',
+    );
     // Each new place within the cap has its line; the places past it share one: its first line, then one count.
     expect(info.filter((line) => line.startsWith('Webhook: '))).toHaveLength(ACCESS_ALERT_LOG_PLACES_MAX + 1);
     expect(info.at(-1)).toBe('10 more unauthorized-access events in the last minute.');

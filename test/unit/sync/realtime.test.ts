@@ -39,7 +39,7 @@ describe('RealtimeUpdates', () => {
     expect(t.realtime.flowing).toBe(true);
   });
 
-  it('takes the settings page\'s test event as a test: no door moves and polling keeps its pace', async () => {
+  it("takes the settings page's test event as a test: no door moves and polling keeps its pace", async () => {
     const t = await setup();
     t.deliver({ id: 'settings-page-test-1', eventType: WEBHOOK_TEST_EVENT_TYPE, kind: 'unknown', doorState: undefined });
     expect(t.applied).toEqual([]);
@@ -111,7 +111,9 @@ describe('RealtimeUpdates when the full listener refuses a connection', () => {
     expect(atRisk).toBe(1);
     const warnings = log.texts('warn');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^The webhook listener is full \(its limit of 64 connections from 127\.0\.0\.2, each busy with a request or opened in the last 2 s\), so it refused a new connection from 127\.0\.0\.2 unanswered; any webhook on it is lost, so the plugin polls every 15 s until webhooks arrive again\./);
+    expect(warnings[0]).toMatch(
+      /^The webhook listener is full \(its limit of 64 connections from 127\.0\.0\.2, each busy with a request or opened in the last 2 s\), so it refused a new connection from 127\.0\.0\.2 unanswered; any webhook on it is lost, so the plugin polls every 15 s until webhooks arrive again\./,
+    );
     expect(warnings[0]).not.toMatch(/HomeKit is not affected/);
     // More refusals before a webhook comes: the loop is not hurried again.
     expect(await busy.refused()).toBe('');

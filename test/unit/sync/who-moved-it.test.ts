@@ -26,7 +26,9 @@ function setup(answer: () => Promise<ToggleEvent[]>) {
 
 describe('WhoMovedIt', () => {
   it('logs the newest successful event that moved the door to its new state', async () => {
-    const t = setup(() => Promise.resolve([event('OPEN', 'Mallory', 'App', false), event('OPEN', 'Ada Lovelace', 'Keypad'), event('CLOSED', 'Bob', 'Remote')]));
+    const t = setup(() =>
+      Promise.resolve([event('OPEN', 'Mallory', 'App', false), event('OPEN', 'Ada Lovelace', 'Keypad'), event('CLOSED', 'Bob', 'Remote')]),
+    );
     t.who.explain('door-1', 'Front Gate', 'OPEN');
     await vi.waitFor(() => expect(t.log.texts('info')).toContain('Front Gate was opened by Ada Lovelace (Keypad).'));
     expect(t.history).toHaveBeenCalledWith({ historyType: 'door', doorId: 'door-1', startDate: '2026-11-20', endDate: '2026-11-21' });

@@ -60,15 +60,38 @@ describe('the settings server, sent wrong-typed or missing fields', () => {
   const cases: [string, unknown, unknown][] = [
     ['/sign-in', {}, { ok: false, message: 'Fix the settings first: Access token is required; Service address is required.' }],
     ['/sign-in', { baseUrl: 'http://127.0.0.1:1' }, { ok: false, message: 'Fix the settings first: Access token is required.' }],
-    ['/sign-in', { accessToken: 5, baseUrl: {} }, { ok: false, message: 'Fix the settings first: Access token must be text; Service address must be text.' }],
+    [
+      '/sign-in',
+      { accessToken: 5, baseUrl: {} },
+      { ok: false, message: 'Fix the settings first: Access token must be text; Service address must be text.' },
+    ],
     ['/sign-in', 'x', { ok: false, message: 'The settings page sent a request the settings server cannot read; reload the page.' }],
     ['/check-port', { port: 'x' }, { ok: false, message: 'Listener port must be a whole number from 1 to 65535.' }],
-    ['/check-port', { port: 70000, host: 5 }, { ok: false, message: 'Listener port must be a whole number from 1 to 65535. Listen on address must be text.' }],
+    [
+      '/check-port',
+      { port: 70000, host: 5 },
+      { ok: false, message: 'Listener port must be a whole number from 1 to 65535. Listen on address must be text.' },
+    ],
     ['/check-port', { port: 8000, entryIndex: 'a' }, { ok: false, message: 'Settings for must be the number of an entry.' }],
     ['/test-event', { port: 8000, apiKey: 5, tls: false }, { ok: false, message: 'Webhook API key must be text.' }],
-    ['/test-event', { port: 8000, apiKey: 'k', path: [], headerName: {}, tls: 'yes' }, { ok: false, message: 'Path (optional) must be text. API key header must be text. TLS certificate file must be a file name, or empty.' }],
-    ['/check', { accessToken: 5, baseUrl: {}, doors: 'x' }, { problems: ['The settings page sent no settings to check; reload the page.'], ignored: [], shown: undefined, excluded: {} }],
-    ['/check', { block: 'x' }, { problems: ['The settings page sent no settings to check; reload the page.'], ignored: [], shown: undefined, excluded: {} }],
+    [
+      '/test-event',
+      { port: 8000, apiKey: 'k', path: [], headerName: {}, tls: 'yes' },
+      {
+        ok: false,
+        message: 'Path (optional) must be text. API key header must be text. TLS certificate file must be a file name, or empty.',
+      },
+    ],
+    [
+      '/check',
+      { accessToken: 5, baseUrl: {}, doors: 'x' },
+      { problems: ['The settings page sent no settings to check; reload the page.'], ignored: [], shown: undefined, excluded: {} },
+    ],
+    [
+      '/check',
+      { block: 'x' },
+      { problems: ['The settings page sent no settings to check; reload the page.'], ignored: [], shown: undefined, excluded: {} },
+    ],
   ];
 
   it.each(cases)('%s %j answers with a short message naming the field, and nothing on stderr', async (path, body, expected) => {

@@ -49,7 +49,10 @@ describe('Sign in', () => {
 
   it('says what the plugin would log for a refused token, a missing address and no answer', async () => {
     const refused = await signIn(sim.baseUrl, 'wrong-token');
-    expect(refused).toEqual({ ok: false, message: 'The service refused the access token (HTTP 401). Check "accessToken" in the plugin settings.' });
+    expect(refused).toEqual({
+      ok: false,
+      message: 'The service refused the access token (HTTP 401). Check "accessToken" in the plugin settings.',
+    });
     const missing = await signIn('', TOKEN);
     expect(missing.ok).toBe(false);
     expect(!missing.ok && missing.message).toMatch(/^Fix the settings first: Service address /);
@@ -102,11 +105,14 @@ describe('webhook port check', () => {
     expect(portOwner({ platforms: [{ platform: 'config' }] }, 8581, 0)).toBe("the Homebridge UI's port");
   });
 
-  it('binds the port to find other programs, and tells the plugin\'s own running listener apart', async () => {
+  it("binds the port to find other programs, and tells the plugin's own running listener apart", async () => {
     const held = await holdPort();
     const port = portOf(held);
     const options = { configPath: undefined, entryIndex: 0, savedPort: undefined };
-    expect(await checkPort(port, '127.0.0.1', options)).toEqual({ ok: false, message: `Port ${port} is in use by another program. Choose another port.` });
+    expect(await checkPort(port, '127.0.0.1', options)).toEqual({
+      ok: false,
+      message: `Port ${port} is in use by another program. Choose another port.`,
+    });
     expect((await checkPort(port, '127.0.0.1', { ...options, savedPort: port })).ok).toBe(true);
     await new Promise((resolve) => held.close(resolve));
     expect(await checkPort(port, '127.0.0.1', options)).toEqual({ ok: true, message: `Port ${port} is free.` });
@@ -116,17 +122,38 @@ describe('webhook port check', () => {
 describe('Send test event', () => {
   it('reaches the running listener with the key, moves nothing, and explains 401, 404 and no listener', async () => {
     const events: WebhookEvent[] = [];
-    const receiver = new WebhookReceiver({ port: 0, host: '127.0.0.1', apiKey: KEY, path: '/access-control', onEvent: (event) => void events.push(event), log: captureLog() });
+    const receiver = new WebhookReceiver({
+      port: 0,
+      host: '127.0.0.1',
+      apiKey: KEY,
+      path: '/access-control',
+      onEvent: (event) => void events.push(event),
+      log: captureLog(),
+    });
     await receiver.start();
-    const target = { port: receiver.port, host: '127.0.0.1', path: '/access-control', apiKey: KEY, headerName: undefined, tls: false, certFile: undefined };
+    const target = {
+      port: receiver.port,
+      host: '127.0.0.1',
+      path: '/access-control',
+      apiKey: KEY,
+      headerName: undefined,
+      tls: false,
+      certFile: undefined,
+    };
     try {
       const ok = await sendTestEvent(target);
       expect(ok.ok).toBe(true);
       expect(ok.message).toMatch(/answered 200 \{"message":"ok"\}, as this plugin's listener does when it takes the key/);
       await expect.poll(() => events.length).toBe(1);
       expect(events[0]).toMatchObject({ eventType: WEBHOOK_TEST_EVENT_TYPE, doorId: undefined, doorState: undefined });
-      expect(await sendTestEvent({ ...target, apiKey: 'cd34'.repeat(24) })).toMatchObject({ ok: false, message: expect.stringMatching(/answered 401/) as string });
-      expect(await sendTestEvent({ ...target, path: '/other' })).toMatchObject({ ok: false, message: expect.stringMatching(/answered 404/) as string });
+      expect(await sendTestEvent({ ...target, apiKey: 'cd34'.repeat(24) })).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(/answered 401/) as string,
+      });
+      expect(await sendTestEvent({ ...target, path: '/other' })).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(/answered 404/) as string,
+      });
     } finally {
       await receiver.stop();
     }

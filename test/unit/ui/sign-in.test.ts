@@ -27,11 +27,17 @@ afterEach(async () => {
 });
 
 /** Everything a service may echo back: the request's headers (the token among them) in the body and a header. */
-const echo = (status: number, contentType = 'application/json') => (req: IncomingMessage, res: ServerResponse) => {
-  const said = JSON.stringify({ message: `you sent ${String(req.headers.authorization)}`, headers: req.headers, devices: req.headers.authorization });
-  res.writeHead(status, { 'content-type': contentType, 'x-echo': String(req.headers.authorization) });
-  res.end(contentType === 'application/json' ? said : `<p>${said}</p>`);
-};
+const echo =
+  (status: number, contentType = 'application/json') =>
+  (req: IncomingMessage, res: ServerResponse) => {
+    const said = JSON.stringify({
+      message: `you sent ${String(req.headers.authorization)}`,
+      headers: req.headers,
+      devices: req.headers.authorization,
+    });
+    res.writeHead(status, { 'content-type': contentType, 'x-echo': String(req.headers.authorization) });
+    res.end(contentType === 'application/json' ? said : `<p>${said}</p>`);
+  };
 
 describe('Sign in', () => {
   it('does not follow a redirect to an address the user did not type, and says it was a redirect', async () => {
@@ -45,12 +51,20 @@ describe('Sign in', () => {
     expect(elsewhere.requests).toHaveLength(0);
     expect(result).toEqual({
       ok: false,
-      message: 'The Service address answered with a redirect (HTTP 302), which is not followed: the plugin does not follow it either. Type the address the service itself answers on.',
+      message:
+        'The Service address answered with a redirect (HTTP 302), which is not followed: the plugin does not follow it either. Type the address the service itself answers on.',
     });
   });
 
   it('never returns the token, whatever the service echoes back', async () => {
-    for (const [status, type] of [[200, 'application/json'], [200, 'text/html'], [401, 'application/json'], [403, 'text/html'], [500, 'application/json'], [302, 'text/html']] as const) {
+    for (const [status, type] of [
+      [200, 'application/json'],
+      [200, 'text/html'],
+      [401, 'application/json'],
+      [403, 'text/html'],
+      [500, 'application/json'],
+      [302, 'text/html'],
+    ] as const) {
       const service = await serve(echo(status, type));
       const result = await signIn(service.url, TOKEN);
       expect(result.ok, `${status} ${type}`).toBe(false);
@@ -60,9 +74,15 @@ describe('Sign in', () => {
   });
 
   it('names the fields by their labels when they are missing or of the wrong type, and never quotes them', async () => {
-    expect(await signIn(undefined, undefined)).toEqual({ ok: false, message: 'Fix the settings first: Access token is required; Service address is required.' });
+    expect(await signIn(undefined, undefined)).toEqual({
+      ok: false,
+      message: 'Fix the settings first: Access token is required; Service address is required.',
+    });
     expect(await signIn('http://127.0.0.1:1', '')).toEqual({ ok: false, message: 'Fix the settings first: Access token is required.' });
-    expect(await signIn({}, 5)).toEqual({ ok: false, message: 'Fix the settings first: Access token must be text; Service address must be text.' });
+    expect(await signIn({}, 5)).toEqual({
+      ok: false,
+      message: 'Fix the settings first: Access token must be text; Service address must be text.',
+    });
     const swapped = await signIn(TOKEN, 'https://api.example.com');
     expect(swapped.ok).toBe(false);
     expect(JSON.stringify(swapped)).not.toContain(TOKEN);

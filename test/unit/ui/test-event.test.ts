@@ -59,7 +59,7 @@ const target = (port: number, more: Partial<TestEventTarget> = {}): TestEventTar
   ...more,
 });
 
-describe('Send test event, against what is not the plugin\'s listener', () => {
+describe("Send test event, against what is not the plugin's listener", () => {
   it('gives up at its whole-request deadline on a listener that trickles its answer, and closes the connection', async () => {
     const timers: NodeJS.Timeout[] = [];
     const peer = await startPeer((_req, res) => {
@@ -97,14 +97,19 @@ describe('Send test event, against what is not the plugin\'s listener', () => {
     }
   });
 
-  it('does not explain a 401 from another program as a wrong key of the plugin\'s listener', async () => {
+  it("does not explain a 401 from another program as a wrong key of the plugin's listener", async () => {
     const peer = await startPeer((_req, res) => {
       res.writeHead(401);
       res.end();
     });
     try {
       const result = await sendTestEvent(target(peer.port));
-      expect(result).toEqual({ ok: false, message: expect.stringMatching(/^Something at http:\/\/127\.0\.0\.1:\d+ answered HTTP 401, but not as this plugin's listener answers/) as string });
+      expect(result).toEqual({
+        ok: false,
+        message: expect.stringMatching(
+          /^Something at http:\/\/127\.0\.0\.1:\d+ answered HTTP 401, but not as this plugin's listener answers/,
+        ) as string,
+      });
     } finally {
       await stopPeer(peer);
     }
@@ -120,11 +125,29 @@ describe('Send test event over HTTPS', () => {
 
   const makeCert = (name: string): void => {
     // Node's crypto cannot make an X.509 certificate; the openssl CLI can.
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=homebridge.example.com', '-addext', 'subjectAltName=DNS:homebridge.example.com',
-      '-keyout', join(dir, `${name}-key.pem`), '-out', join(dir, `${name}.pem`),
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=homebridge.example.com',
+        '-addext',
+        'subjectAltName=DNS:homebridge.example.com',
+        '-keyout',
+        join(dir, `${name}-key.pem`),
+        '-out',
+        join(dir, `${name}.pem`),
+      ],
+      { stdio: 'ignore' },
+    );
   };
 
   beforeAll(() => {
@@ -143,7 +166,14 @@ describe('Send test event over HTTPS', () => {
 
   async function withListener(run: (port: number, events: WebhookEvent[]) => Promise<void>): Promise<void> {
     const events: WebhookEvent[] = [];
-    const receiver = new WebhookReceiver({ port: 0, host: '127.0.0.1', apiKey: KEY, tls: { cert, key }, onEvent: (event) => void events.push(event), log: captureLog() });
+    const receiver = new WebhookReceiver({
+      port: 0,
+      host: '127.0.0.1',
+      apiKey: KEY,
+      tls: { cert, key },
+      onEvent: (event) => void events.push(event),
+      log: captureLog(),
+    });
     await receiver.start();
     try {
       await run(receiver.port, events);

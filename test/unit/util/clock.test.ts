@@ -69,7 +69,9 @@ describe('the clocks', () => {
 describe('one place', () => {
   it('no plugin file but src/util/clock.ts sets a timer itself', () => {
     const offenders: string[] = [];
-    const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts') && !file.startsWith(BROWSER_PAGE_DIR));
+    const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter(
+      (file) => file.endsWith('.ts') && !file.startsWith(BROWSER_PAGE_DIR),
+    );
     expect(files.length).toBeGreaterThan(40);
     for (const file of files) {
       if (file === path.join('util', 'clock.ts')) {

@@ -53,7 +53,12 @@ describe('NoticeOnceEach', () => {
   it('says each condition once while it lasts, and again when it comes back after a call without it', () => {
     const said: string[] = [];
     const notices = new NoticeOnceEach();
-    const round = (keys: string[]) => notices.update(keys, (key) => key, (key) => said.push(key));
+    const round = (keys: string[]) =>
+      notices.update(
+        keys,
+        (key) => key,
+        (key) => said.push(key),
+      );
     round(['x', 'y']);
     round(['x', 'y']);
     round(['y', 'z']);
@@ -64,8 +69,16 @@ describe('NoticeOnceEach', () => {
   it('keys conditions by keyOf, so equal keys are one condition', () => {
     const said: string[] = [];
     const notices = new NoticeOnceEach();
-    notices.update([{ id: 1, text: 'first' }], (c) => String(c.id), (c) => said.push(c.text));
-    notices.update([{ id: 1, text: 'same id, new text' }], (c) => String(c.id), (c) => said.push(c.text));
+    notices.update(
+      [{ id: 1, text: 'first' }],
+      (c) => String(c.id),
+      (c) => said.push(c.text),
+    );
+    notices.update(
+      [{ id: 1, text: 'same id, new text' }],
+      (c) => String(c.id),
+      (c) => said.push(c.text),
+    );
     expect(said).toEqual(['first']);
   });
 });

@@ -77,7 +77,15 @@ describe('parseWebhookEvent', () => {
 
   it('keeps going without eventType, without a known state, and with fields of the wrong type', () => {
     const event = parse({ doorID: 42, doorState: 'HALF', eventOccurred: 'soon', channel: { x: 1 }, userThatToggled: 'Ada', extra: [1, 2] });
-    expect(event).toMatchObject({ eventType: '', kind: 'unknown', doorId: '42', doorState: undefined, occurredAtMs: undefined, channel: undefined, user: undefined });
+    expect(event).toMatchObject({
+      eventType: '',
+      kind: 'unknown',
+      doorId: '42',
+      doorState: undefined,
+      occurredAtMs: undefined,
+      channel: undefined,
+      user: undefined,
+    });
     expect(event.summary).toBe('(no eventType)');
   });
 
@@ -92,7 +100,9 @@ describe('parseWebhookEvent', () => {
   });
 
   it('names the user by name, else by email; keeps control characters out of the summary', () => {
-    expect(parse({ eventType: 'user_added', userThatToggled: { emailAddress: 'bob@example.com' } }).summary).toBe('user_added by bob@example.com');
+    expect(parse({ eventType: 'user_added', userThatToggled: { emailAddress: 'bob@example.com' } }).summary).toBe(
+      'user_added by bob@example.com',
+    );
     const forged = parse({ eventType: 'door_state_change\nFAKE LOG LINE', doorState: 'OPEN', channel: 'Key\rpad' });
     expect(forged.summary).toBe('door_state_change FAKE LOG LINE: OPEN (Key pad)');
   });
@@ -131,12 +141,17 @@ describe('parseWebhookEvent of enforcer events (their body is not in the contrac
     expect(event.vehicle).toEqual({ licensePlate: 'KX-482-PD', make: 'Ford', model: 'Transit', color: 'white' });
     expect(event.summary).toBe('unauthorized_vehicle: vehicle KX-482-PD (white Ford Transit)');
     expect(parse({ eventType: 'unauthorized_vehicle', plate: 4242 }).summary).toBe('unauthorized_vehicle: vehicle 4242');
-    expect(parse({ eventType: 'unauthorized_vehicle', vehicle: { make: 'Ford' } }).summary).toBe('unauthorized_vehicle: vehicle without a plate (Ford)');
+    expect(parse({ eventType: 'unauthorized_vehicle', vehicle: { make: 'Ford' } }).summary).toBe(
+      'unauthorized_vehicle: vehicle without a plate (Ford)',
+    );
   });
 
   it('reads other plausible spellings: snake case, nested door, access point and device objects, a user object', () => {
     expect(parse({ eventType: 'unauthorized_access', door_id: 'd1', device_id: 'c1' })).toMatchObject({ doorId: 'd1', deviceId: 'c1' });
-    expect(parse({ eventType: 'unauthorized_access', door: { id: 'd2' }, device: { deviceID: 'c2' } })).toMatchObject({ doorId: 'd2', deviceId: 'c2' });
+    expect(parse({ eventType: 'unauthorized_access', door: { id: 'd2' }, device: { deviceID: 'c2' } })).toMatchObject({
+      doorId: 'd2',
+      deviceId: 'c2',
+    });
     expect(parse({ eventType: 'unauthorized_access', accessPoint: { id: 'd3' } }).doorId).toBe('d3');
     expect(parse({ eventType: 'unauthorized_access', accessPointId: 'd4' }).doorId).toBe('d4');
     // The contract's own spelling wins over a guess.

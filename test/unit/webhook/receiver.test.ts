@@ -12,8 +12,19 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { WEBHOOK_MAX_BODY_BYTES, WEBHOOK_MAX_CONNECTIONS, WEBHOOK_MAX_CONNECTIONS_PER_CLIENT, WEBHOOK_MAX_REQUESTS_PER_CONNECTION } from '../../../src/settings.js';
-import { AccessControlSimulator, SAMPLE_ACCOUNT_USER, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_OWNED_DEVICE_ID } from '../../../dev/simulator/server.js';
+import {
+  WEBHOOK_MAX_BODY_BYTES,
+  WEBHOOK_MAX_CONNECTIONS,
+  WEBHOOK_MAX_CONNECTIONS_PER_CLIENT,
+  WEBHOOK_MAX_REQUESTS_PER_CONNECTION,
+} from '../../../src/settings.js';
+import {
+  AccessControlSimulator,
+  SAMPLE_ACCOUNT_USER,
+  SAMPLE_FRONT_GATE_ID,
+  SAMPLE_GARAGE_DOOR_ID,
+  SAMPLE_OWNED_DEVICE_ID,
+} from '../../../dev/simulator/server.js';
 import type { WebhookEvent } from '../../../src/webhook/event.js';
 import { WebhookReceiver } from '../../../src/webhook/receiver.js';
 import type { WebhookReceiverOptions } from '../../../src/webhook/receiver.js';
@@ -54,7 +65,12 @@ interface Reply {
   body: string;
 }
 
-function send(url: string, body: string | Buffer, headers: OutgoingHttpHeaders = {}, extra: { method?: string; ca?: string; agent?: HttpAgent } = {}): Promise<Reply> {
+function send(
+  url: string,
+  body: string | Buffer,
+  headers: OutgoingHttpHeaders = {},
+  extra: { method?: string; ca?: string; agent?: HttpAgent } = {},
+): Promise<Reply> {
   const target = new URL(url);
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
@@ -133,7 +149,13 @@ describe('WebhookReceiver', () => {
       expect(reply.headers['content-type']).toMatch(/^application\/json/);
       await vi.waitFor(() => expect(seen).toHaveLength(1));
       expect(order).toEqual(['end 200', 'onEvent']);
-      expect(seen[0]).toMatchObject({ id: 'evt-1', kind: 'door-state', doorId: 'door-1', doorState: 'OPEN', occurredAtMs: 1_700_000_000_000 });
+      expect(seen[0]).toMatchObject({
+        id: 'evt-1',
+        kind: 'door-state',
+        doorId: 'door-1',
+        doorState: 'OPEN',
+        occurredAtMs: 1_700_000_000_000,
+      });
       expect(local.receiver.stats).toEqual({ accepted: 1, unauthorized: 0, rejected: 0 });
       expect(local.receiver.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     } finally {
@@ -368,12 +390,21 @@ describe('WebhookReceiver connection caps', () => {
       }),
     );
     const served = (): Promise<void> => {
-      socket.write(headerBlock([`X-Service-API-Key: ${KEY}`, 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(BODY)}`]) + BODY);
+      socket.write(
+        headerBlock([`X-Service-API-Key: ${KEY}`, 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(BODY)}`]) + BODY,
+      );
       return vi.waitFor(() => expect(received).toMatch(/^HTTP\/1\.1 200/), { timeout: 5_000 });
     };
     /** Starts a webhook and holds its body back until the listener asks for it: the connection is busy with a request. */
     const busy = (): Promise<void> => {
-      socket.write(headerBlock([`X-Service-API-Key: ${KEY}`, 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(BODY)}`, 'Expect: 100-continue']));
+      socket.write(
+        headerBlock([
+          `X-Service-API-Key: ${KEY}`,
+          'Content-Type: application/json',
+          `Content-Length: ${Buffer.byteLength(BODY)}`,
+          'Expect: 100-continue',
+        ]),
+      );
       return vi.waitFor(() => expect(received).toMatch(/^HTTP\/1\.1 100 Continue/), { timeout: 5_000 });
     };
     /** Sends the body a busy connection held back; resolves once it got its 200. */
@@ -388,10 +419,18 @@ describe('WebhookReceiver connection caps', () => {
 
   it('takes a real webhook when the listener is full of idle connections from two addresses, closing the oldest idle one', async () => {
     // The caps of settings.ts: 64 idle connections from each of two addresses fill all 128.
-    const limits = { maxConnections: WEBHOOK_MAX_CONNECTIONS, maxConnectionsPerClient: WEBHOOK_MAX_CONNECTIONS_PER_CLIENT, maxRequestsPerConnection: WEBHOOK_MAX_REQUESTS_PER_CONNECTION, ...EVICT_AT_ONCE };
+    const limits = {
+      maxConnections: WEBHOOK_MAX_CONNECTIONS,
+      maxConnectionsPerClient: WEBHOOK_MAX_CONNECTIONS_PER_CLIENT,
+      maxRequestsPerConnection: WEBHOOK_MAX_REQUESTS_PER_CONNECTION,
+      ...EVICT_AT_ONCE,
+    };
     const local = await startReceiver({ timeouts: LONG_TIMEOUTS, limits });
     const port = local.receiver.port;
-    const idle = [...Array.from({ length: 64 }, () => open(port, '127.0.0.2')), ...Array.from({ length: 64 }, () => open(port, '127.0.0.3'))];
+    const idle = [
+      ...Array.from({ length: 64 }, () => open(port, '127.0.0.2')),
+      ...Array.from({ length: 64 }, () => open(port, '127.0.0.3')),
+    ];
     try {
       await Promise.all(idle.map((c) => c.connected));
       // Before the fix the service's webhook got a socket hang-up here.
@@ -412,7 +451,11 @@ describe('WebhookReceiver connection caps', () => {
 
   it("at one client's cap closes that client's oldest idle connection, not another's", async () => {
     const refusals: number[] = [];
-    const local = await startReceiver({ limits: { ...LIMITS, ...EVICT_AT_ONCE }, timeouts: LONG_TIMEOUTS, onConnectionRefused: () => refusals.push(1) });
+    const local = await startReceiver({
+      limits: { ...LIMITS, ...EVICT_AT_ONCE },
+      timeouts: LONG_TIMEOUTS,
+      onConnectionRefused: () => refusals.push(1),
+    });
     const port = local.receiver.port;
     try {
       const other = open(port, '127.0.0.3');
@@ -434,7 +477,11 @@ describe('WebhookReceiver connection caps', () => {
 
   it('never closes a connection opened moments ago, whose webhook may not be read yet: refuses the new one instead', async () => {
     let refusals = 0;
-    const local = await startReceiver({ limits: { ...LIMITS, evictIdleAfterMs: 60_000 }, timeouts: LONG_TIMEOUTS, onConnectionRefused: () => (refusals += 1) });
+    const local = await startReceiver({
+      limits: { ...LIMITS, evictIdleAfterMs: 60_000 },
+      timeouts: LONG_TIMEOUTS,
+      onConnectionRefused: () => (refusals += 1),
+    });
     const port = local.receiver.port;
     try {
       const young = Array.from({ length: LIMITS.maxConnectionsPerClient }, () => open(port, '127.0.0.2'));
@@ -443,7 +490,9 @@ describe('WebhookReceiver connection caps', () => {
       expect(refusals).toBe(1);
       expect(young.filter((c) => c.isClosed())).toEqual([]);
       expect(warnings(local.lines)).toEqual([
-        expect.stringMatching(/^The webhook listener is full \(its limit of 4 connections from 127\.0\.0\.2, each busy with a request or opened in the last 60 s\), so it refused/) as string,
+        expect.stringMatching(
+          /^The webhook listener is full \(its limit of 4 connections from 127\.0\.0\.2, each busy with a request or opened in the last 60 s\), so it refused/,
+        ) as string,
       ]);
     } finally {
       await local.receiver.stop();
@@ -513,7 +562,14 @@ describe('WebhookReceiver lifecycle', () => {
   it('logs one line when listening, on all interfaces by default', async () => {
     const local = await startReceiver({ host: undefined });
     try {
-      expect(local.lines).toEqual([{ level: 'info', text: expect.stringMatching(/^Webhook listener on http:\/\/(\[::\]|0\.0\.0\.0):\d+\/ \(all interfaces\); the service only calls https/) as string }]);
+      expect(local.lines).toEqual([
+        {
+          level: 'info',
+          text: expect.stringMatching(
+            /^Webhook listener on http:\/\/(\[::\]|0\.0\.0\.0):\d+\/ \(all interfaces\); the service only calls https/,
+          ) as string,
+        },
+      ]);
       // Reachable over IPv4 loopback even when Node picked the dual-stack '::'.
       expect((await post(local.receiver.url, DOOR_EVENT)).status).toBe(200);
     } finally {
@@ -538,7 +594,13 @@ describe('WebhookReceiver lifecycle', () => {
   it('rejects start() with an empty key or an unusable certificate', async () => {
     const noKey = new WebhookReceiver({ port: 0, apiKey: '  ', onEvent: () => undefined, log: captureLog() });
     await expect(noKey.start()).rejects.toThrow('the webhook API key is empty');
-    const badTls = new WebhookReceiver({ port: 0, apiKey: KEY, tls: { cert: 'not a cert', key: 'not a key' }, onEvent: () => undefined, log: captureLog() });
+    const badTls = new WebhookReceiver({
+      port: 0,
+      apiKey: KEY,
+      tls: { cert: 'not a cert', key: 'not a key' },
+      onEvent: () => undefined,
+      log: captureLog(),
+    });
     await expect(badTls.start()).rejects.toThrow(/^the webhook TLS certificate or key cannot be used/);
   });
 
@@ -599,11 +661,29 @@ describe('WebhookReceiver over HTTPS', () => {
   beforeAll(() => {
     // Node's crypto cannot make an X.509 certificate; the openssl CLI can.
     dir = mkdtempSync(join(tmpdir(), 'webhook-tls-'));
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
     key = readFileSync(join(dir, 'key.pem'), 'utf8');
   });
@@ -616,7 +696,9 @@ describe('WebhookReceiver over HTTPS', () => {
     const local = await startReceiver({ tls: { cert, key } });
     try {
       expect(local.receiver.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/$/);
-      expect(local.lines).toEqual([{ level: 'info', text: expect.stringMatching(/^Webhook listener on https:\/\/127\.0\.0\.1:\d+\/$/) as string }]);
+      expect(local.lines).toEqual([
+        { level: 'info', text: expect.stringMatching(/^Webhook listener on https:\/\/127\.0\.0\.1:\d+\/$/) as string },
+      ]);
       const reply = await send(local.receiver.url, JSON.stringify(DOOR_EVENT), { 'x-service-api-key': KEY }, { ca: cert });
       expect(reply.status).toBe(200);
       await vi.waitFor(() => expect(local.events).toHaveLength(1));
@@ -628,7 +710,10 @@ describe('WebhookReceiver over HTTPS', () => {
   });
 
   it('at its cap closes a TLS connection that sent no request after its handshake, never one busy with a request', async () => {
-    const local = await startReceiver({ tls: { cert, key }, limits: { maxConnections: 2, maxConnectionsPerClient: 2, maxRequestsPerConnection: 2, evictIdleAfterMs: 0 } });
+    const local = await startReceiver({
+      tls: { cert, key },
+      limits: { maxConnections: 2, maxConnectionsPerClient: 2, maxRequestsPerConnection: 2, evictIdleAfterMs: 0 },
+    });
     const sockets: Socket[] = [];
     const secure = async () => {
       const socket = tlsConnect({ port: local.receiver.port, host: '127.0.0.1', ca: cert });
@@ -682,7 +767,11 @@ describe('WebhookReceiver over HTTPS', () => {
 describe('WebhookReceiver with the simulator', () => {
   it('receives a real door change end to end, in both spellings, and refuses malformed bodies', async () => {
     const local = await startReceiver({ path: '/webhook' });
-    const sim = new AccessControlSimulator({ accessToken: 'sim-token', travelTimeMs: 20, webhook: { url: local.receiver.url, apiKey: KEY } });
+    const sim = new AccessControlSimulator({
+      accessToken: 'sim-token',
+      travelTimeMs: 20,
+      webhook: { url: local.receiver.url, apiKey: KEY },
+    });
     await sim.start();
     try {
       sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'OPEN', { channel: 'Keypad' });

@@ -36,7 +36,14 @@ function setup(context: Partial<DoorContext> = {}, options: DoorModelOptions | '
   const clock = { now: 1_000_000 };
   const log = captureLog();
   const renames: [string, string][] = [];
-  const cache: DoorContext = { doorId: 'door-1', deviceId: 'dev-1', name: 'Front Gate', accountName: 'Front Gate', state: 'CLOSED', ...context };
+  const cache: DoorContext = {
+    doorId: 'door-1',
+    deviceId: 'dev-1',
+    name: 'Front Gate',
+    accountName: 'Front Gate',
+    state: 'CLOSED',
+    ...context,
+  };
   const model = new DoorModel(cache, {
     log,
     now: () => clock.now,
@@ -67,18 +74,27 @@ describe('DoorModel: state and event order', () => {
     t.clock.now += 1;
     t.model.reportPolled(door({ state: null, rawState: 'JAMMED' }), t.clock.now);
     t.model.reportPolled(door({ state: null, rawState: 'JAMMED' }), t.clock.now);
-    expect(t.log.texts('warn')).toEqual(['Front Gate: the service reported an unknown state "JAMMED"; keeping the last known state (OPEN).']);
+    expect(t.log.texts('warn')).toEqual([
+      'Front Gate: the service reported an unknown state "JAMMED"; keeping the last known state (OPEN).',
+    ]);
     expect(t.model.reportPolled(door({ state: 'CLOSED' }), t.clock.now)).toBe('changed');
   });
 
   it('holds a toggle with no answer: no second command until the door reports where it is or the movement times out', () => {
     const t = setup();
     t.model.startMovement('OPEN', true);
-    expect({ shown: t.model.shown, held: t.model.unconfirmedMovement() }).toEqual({ shown: 'OPENING', held: { target: 'OPEN', endsInMs: TIMEOUT_MS } });
+    expect({ shown: t.model.shown, held: t.model.unconfirmedMovement() }).toEqual({
+      shown: 'OPENING',
+      held: { target: 'OPEN', endsInMs: TIMEOUT_MS },
+    });
     t.clock.now += TIMEOUT_MS;
     expect(t.model.tick()).toBe(true);
     expect(t.model.unconfirmedMovement()).toBeUndefined();
-    expect({ shown: t.model.shown, missed: t.model.missedTarget, cached: t.cache.missedTarget }).toEqual({ shown: 'CLOSED', missed: 'OPEN', cached: 'OPEN' });
+    expect({ shown: t.model.shown, missed: t.model.missedTarget, cached: t.cache.missedTarget }).toEqual({
+      shown: 'CLOSED',
+      missed: 'OPEN',
+      cached: 'OPEN',
+    });
     expect(t.log.texts('warn')).toEqual([
       'Front Gate did not report open within 60 s; showing its last reported state (closed) and an obstruction until it reports open or gets a new command.',
     ]);
@@ -92,10 +108,10 @@ describe('DoorModel: state and event order', () => {
     expect({ missed: reached.model.missedTarget, cached: reached.cache.missedTarget }).toEqual({ missed: undefined, cached: undefined });
   });
 
-  it('tells the face to show everything when Home\'s state changed, only the sensors otherwise', () => {
-    expect(['changed', 'arrived', 'timed-out', 'moving', 'unchanged'].map((o) => whatToShow(o as Parameters<typeof whatToShow>[0]))).toEqual([
-      'all', 'all', 'all', 'sensors', 'sensors',
-    ]);
+  it("tells the face to show everything when Home's state changed, only the sensors otherwise", () => {
+    expect(
+      ['changed', 'arrived', 'timed-out', 'moving', 'unchanged'].map((o) => whatToShow(o as Parameters<typeof whatToShow>[0])),
+    ).toEqual(['all', 'all', 'all', 'sensors', 'sensors']);
   });
 });
 
@@ -120,14 +136,17 @@ describe('DoorModel: availability', () => {
 });
 
 describe('DoorModel: timings', () => {
-  it('counts the left-open time from the opening, with the settings\' time before the controller\'s', () => {
+  it("counts the left-open time from the opening, with the settings' time before the controller's", () => {
     const t = setup();
     t.model.learn(door({ autoCloseEnabled: true, autoCloseDelay: 30 }), device({ timeBeforeDoorOpenAlert: 120 }));
     expect(t.model.leftOpenDueInMs()).toBeUndefined();
     const openedMs = t.clock.now;
     t.model.applyEvent('OPEN', undefined, 'Keypad');
     t.clock.now += 20_000;
-    expect({ due: t.model.leftOpenDueInMs(), autoClose: t.model.expectedAutoCloseAtMs }).toEqual({ due: 100_000, autoClose: openedMs + 30_000 });
+    expect({ due: t.model.leftOpenDueInMs(), autoClose: t.model.expectedAutoCloseAtMs }).toEqual({
+      due: 100_000,
+      autoClose: openedMs + 30_000,
+    });
     t.clock.now += 200_000;
     expect(t.model.leftOpenDueInMs()).toBe(0);
     const withSettings = setup({ state: 'OPEN' }, { leftOpenAfterS: 10 });
@@ -162,7 +181,9 @@ describe('DoorModel: names', () => {
     }
     expect(t.model.name).toBe(`Gate ${ACCOUNT_RENAMES_BEFORE_QUIET + 2}`);
     expect(t.log.texts('info')).toHaveLength(ACCOUNT_RENAMES_BEFORE_QUIET + 1);
-    expect(t.log.texts('info').at(-1)).toBe(`Gate ${ACCOUNT_RENAMES_BEFORE_QUIET + 1}'s name keeps changing in the account; further renames are logged at debug level.`);
+    expect(t.log.texts('info').at(-1)).toBe(
+      `Gate ${ACCOUNT_RENAMES_BEFORE_QUIET + 1}'s name keeps changing in the account; further renames are logged at debug level.`,
+    );
     expect(t.log.texts('debug')).toHaveLength(2);
     expect(JSON.parse(t.model.cacheSnapshot())).toEqual({ doorId: 'door-1', deviceId: 'dev-1', state: 'CLOSED' });
   });
@@ -177,12 +198,15 @@ describe('DoorModel: names', () => {
     expect({ name: t.model.name, homeName: t.cache.homeName, renames: t.renames }).toEqual({
       name: 'Main Gate',
       homeName: undefined,
-      renames: [['Front Gate', 'Garage'], ['Garage', 'Main Gate']],
+      renames: [
+        ['Front Gate', 'Garage'],
+        ['Garage', 'Main Gate'],
+      ],
     });
     expect(t.log.texts('info')).toEqual([
       'Front Gate was renamed Garage in the Home app; the plugin keeps that name.',
       'Garage was renamed Main Gate in the account; it keeps the name given in the Home app.',
-      'Garage was renamed Main Gate in the Home app, its name in the account: it follows the account\'s name again.',
+      "Garage was renamed Main Gate in the Home app, its name in the account: it follows the account's name again.",
     ]);
   });
 

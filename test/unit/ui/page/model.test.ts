@@ -85,7 +85,14 @@ describe('settings page model', () => {
     expect('automationSwitch' in (first[0] ?? {})).toBe(true);
     expect(JSON.parse(JSON.stringify(first))).toEqual([{ ...base, readOnly: true }]);
     const second = forUiUpdate([{ ...base, contactSensor: true }], known);
-    expect(Object.keys(second[0] ?? {}).sort()).toEqual(['accessToken', 'automationSwitch', 'baseUrl', 'contactSensor', 'platform', 'readOnly']);
+    expect(Object.keys(second[0] ?? {}).sort()).toEqual([
+      'accessToken',
+      'automationSwitch',
+      'baseUrl',
+      'contactSensor',
+      'platform',
+      'readOnly',
+    ]);
     expect(second[0]?.readOnly).toBeUndefined();
     expect(forUiUpdate([base, { platform: 'AccessControl' }], known)[1]).toEqual({ platform: 'AccessControl' });
   });
@@ -105,7 +112,7 @@ describe('settings page model', () => {
     expect(tidy(saved, defaults)).toEqual({ ...base, transitionTimeout: 90, doors: [{ id: 'door-4', contactSensor: true }] });
   });
 
-  it('writes the access alert like the other door options: on for all doors, a door\'s own choice, its time only when not the default', () => {
+  it("writes the access alert like the other door options: on for all doors, a door's own choice, its time only when not the default", () => {
     const all = setField(base, 'accessAlert', true);
     expect(doorChoice(all, 'door-1', 'accessAlert')).toBe('inherit');
     const oneOff = setDoorChoice(all, 'door-1', 'accessAlert', 'off');
