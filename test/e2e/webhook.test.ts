@@ -1,5 +1,4 @@
 // Webhooks end to end: the simulator posts to the listener of a real Homebridge, and a HomeKit controller sees the result.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,6 +19,7 @@ import { hasValue, pairController } from '../../dev/harness/homekit-controller.j
 import { CURRENT_DOOR_STATE } from '../../dev/harness/hap-types.js';
 import type { HomeKitController } from '../../dev/harness/homekit-controller.js';
 import { tearDown } from './teardown.js';
+import { makeSelfSignedCertificate } from '../support/certificates.js';
 
 const TOKEN = 'webhook-e2e-token-41aa';
 const API_KEY = 'c0ffee'.repeat(16);
@@ -184,14 +184,7 @@ describe('webhooks over HTTPS with a certificate of the user', () => {
 
   beforeAll(async () => {
     certDir = mkdtempSync(path.join(tmpdir(), 'webhook-tls-'));
-    const [cert, key] = [path.join(certDir, 'cert.pem'), path.join(certDir, 'key.pem')];
-    execFileSync(
-      'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', key, '-out', cert],
-      {
-        stdio: 'ignore',
-      },
-    );
+    const { certFile: cert, keyFile: key } = makeSelfSignedCertificate(certDir, 'listener', 'IP:127.0.0.1');
     const port = await freePort();
     sim = new AccessControlSimulator({ accessToken: TOKEN });
     await sim.start();

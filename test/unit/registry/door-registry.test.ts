@@ -13,27 +13,16 @@ import { MAX_ACCESSORIES_PER_BRIDGE, PLUGIN_NAME, SYNCS_MISSING_BEFORE_REMOVAL }
 import { BugLog } from '../../../src/util/bug-log.js';
 import type { WebhookEvent } from '../../../src/webhook/event.js';
 import { HomebridgeDouble, ManualClock } from '../../support/homebridge-double.js';
+import { reportedDevice, reportedDoor } from '../../support/door-fixtures.js';
 import { captureLog } from '../../support/log.js';
+import { webhookEvent } from '../../support/realtime-harness.js';
 
 function door(id: string, overrides: Partial<Door> = {}): Door {
-  return {
-    id,
-    name: `Gate ${id}`,
-    entityNumber: 1,
-    active: true,
-    state: 'CLOSED',
-    rawState: 'CLOSED',
-    relationship: 'Owner',
-    hasBluetoothSensor: false,
-    batteryLevel: undefined,
-    autoCloseEnabled: false,
-    autoCloseDelay: 0,
-    ...overrides,
-  };
+  return reportedDoor({ id, name: `Gate ${id}`, ...overrides });
 }
 
 function device(id: string, doors: Door[]): Device {
-  return { id, active: true, softwareVersion: '2.4.1', ownerName: 'Ada', timeBeforeDoorOpenAlert: 60, doors };
+  return { ...reportedDevice, id, doors };
 }
 
 function account(devices: Device[], unreadable: string[] = []): Account {
@@ -84,22 +73,8 @@ function setup(extra: Record<string, unknown> = {}, cache: ReturnType<Homebridge
   return { api, log, clock, registry, sync, shownIds, notePolled, doorMoved };
 }
 
-const event = (fields: Partial<WebhookEvent>): WebhookEvent => ({
-  id: undefined,
-  eventType: 'door_state_change',
-  kind: 'door-state',
-  doorId: undefined,
-  deviceId: undefined,
-  doorNumber: undefined,
-  doorState: undefined,
-  occurredAtMs: undefined,
-  channel: undefined,
-  toggleId: undefined,
-  ownerUserId: undefined,
-  user: undefined,
-  summary: 'door_state_change',
-  ...fields,
-});
+const event = (fields: Partial<WebhookEvent>): WebhookEvent =>
+  webhookEvent({ doorState: undefined, summary: 'door_state_change', ...fields });
 
 describe('DoorRegistry', () => {
   it('adds each new door once, with one line, and keeps a known door under the same accessory', () => {

@@ -1,6 +1,5 @@
 // "Send test event" against listeners that are not the plugin's, stall, or speak HTTPS: it says only what it observed.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -15,6 +14,7 @@ import { WebhookReceiver } from '../../../src/webhook/receiver.js';
 import type { WebhookEvent } from '../../../src/webhook/event.js';
 import { captureLog } from '../../support/log.js';
 import { closeServer, listenOnLoopback } from '../../support/loopback.js';
+import { makeSelfSignedCertificate } from '../../support/certificates.js';
 
 const KEY = 'ab12'.repeat(24);
 
@@ -123,41 +123,10 @@ describe('Send test event over HTTPS', () => {
   let cert = '';
   let key = '';
 
-  const makeCert = (name: string): void => {
-    // Node's crypto cannot make an X.509 certificate; the openssl CLI can.
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=homebridge.example.com',
-        '-addext',
-        'subjectAltName=DNS:homebridge.example.com',
-        '-keyout',
-        join(dir, `${name}-key.pem`),
-        '-out',
-        join(dir, `${name}.pem`),
-      ],
-      { stdio: 'ignore' },
-    );
-  };
-
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'test-event-tls-'));
-    makeCert('listener');
-    makeCert('other');
-    certFile = join(dir, 'listener.pem');
-    otherCertFile = join(dir, 'other.pem');
-    cert = readFileSync(certFile, 'utf8');
-    key = readFileSync(join(dir, 'listener-key.pem'), 'utf8');
+    ({ certFile, cert, key } = makeSelfSignedCertificate(dir, 'listener', 'DNS:homebridge.example.com'));
+    otherCertFile = makeSelfSignedCertificate(dir, 'other', 'DNS:homebridge.example.com').certFile;
   });
 
   afterAll(() => {

@@ -1,7 +1,6 @@
 // WebhookReceiver over real loopback HTTP(S): key, method, path, size and time bounds, ack-before-work, shutdown, and the simulator end to end.
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent as HttpAgent, createServer, request as httpRequest, ServerResponse } from 'node:http';
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -31,6 +30,7 @@ import type { WebhookReceiverOptions } from '../../../src/webhook/receiver.js';
 import { captureLog } from '../../support/log.js';
 import type { LogLine } from '../../support/log.js';
 import { closeServer, listenOnLoopback } from '../../support/loopback.js';
+import { makeSelfSignedCertificate } from '../../support/certificates.js';
 
 /** Like the service's: 96 hexadecimal characters (contract 6.3). */
 const KEY = randomBytes(48).toString('hex');
@@ -659,33 +659,8 @@ describe('WebhookReceiver over HTTPS', () => {
   let key = '';
 
   beforeAll(() => {
-    // Node's crypto cannot make an X.509 certificate; the openssl CLI can.
     dir = mkdtempSync(join(tmpdir(), 'webhook-tls-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1,DNS:localhost',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
-    key = readFileSync(join(dir, 'key.pem'), 'utf8');
+    ({ cert, key } = makeSelfSignedCertificate(dir, 'listener', 'IP:127.0.0.1,DNS:localhost'));
   });
 
   afterAll(() => {

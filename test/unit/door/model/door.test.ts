@@ -6,30 +6,13 @@ import type { DoorContext } from '../../../../src/door/context.js';
 import { DoorModel, whatToShow } from '../../../../src/door/model/door.js';
 import type { DoorModelOptions } from '../../../../src/door/model/door.js';
 import { ACCOUNT_RENAMES_BEFORE_QUIET, WEBHOOK_OUT_OF_ORDER_WINDOW_MS } from '../../../../src/settings.js';
+import { reportedDevice, reportedDoor } from '../../../support/door-fixtures.js';
 import { captureLog } from '../../../support/log.js';
 
 const TIMEOUT_MS = 60_000;
 
-function door(fields: Partial<Door> = {}): Door {
-  return {
-    id: 'door-1',
-    name: 'Front Gate',
-    entityNumber: 1,
-    active: true,
-    state: 'CLOSED',
-    rawState: 'CLOSED',
-    relationship: 'Owner',
-    hasBluetoothSensor: false,
-    batteryLevel: undefined,
-    autoCloseEnabled: false,
-    autoCloseDelay: 0,
-    ...fields,
-  };
-}
-
-function device(fields: Partial<Device> = {}): Device {
-  return { id: 'dev-1', active: true, softwareVersion: '2.4.1', ownerName: 'Ada', timeBeforeDoorOpenAlert: 60, doors: [], ...fields };
-}
+const door = (fields: Partial<Door> = {}): Door => reportedDoor(fields);
+const device = (fields: Partial<Device> = {}): Device => ({ ...reportedDevice, ...fields });
 
 /** `options` 'unreadable': the config could not be read. */
 function setup(context: Partial<DoorContext> = {}, options: DoorModelOptions | 'unreadable' = {}) {
