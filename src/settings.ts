@@ -148,6 +148,11 @@ export const WEBHOOK_OUT_OF_ORDER_WINDOW_MS = 60_000;
 // Settings page (the Homebridge UI's custom page for this plugin).
 /** "Sign in" gives up after this long, whatever the connection's own time-outs: the user is waiting on a spinner. */
 export const SIGN_IN_DEADLINE_MS = 20_000;
+/**
+ * The settings page's own limit on any request to its server: longer than the server's deadlines (sign-in's above),
+ * so their words come first, but a server that never answers still ends in a message rather than a spinner.
+ */
+export const PAGE_REQUEST_LIMIT_MS = SIGN_IN_DEADLINE_MS + 10_000;
 /** The settings page's "Send test event" gives up after this long. */
 export const TEST_EVENT_TIMEOUT_MS = 5_000;
 /** Event type of the settings page's test webhook: logged as a test, it moves no door and does not count as webhooks arriving. */

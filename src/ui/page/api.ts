@@ -1,6 +1,7 @@
-// The settings page's calls to its server process (src/ui/server.ts), through the Homebridge UI.
+// The settings page's calls to its server process (src/ui/server.ts), through the Homebridge UI: each ends in an answer.
 import type {} from '@homebridge/plugin-ui-utils/ui.interface';
 
+import { PAGE_REQUEST_LIMIT_MS } from '../../settings.js';
 import type { Block } from './model.js';
 import type { ConfigCheck, Message, PageInfo, SignInView } from './views.js';
 
@@ -22,10 +23,40 @@ export interface TestEventQuery {
   tls: boolean;
 }
 
+/**
+ * One request to the server that always settles with an answer of its own shape: a rejected request (the server
+ * process died, or threw) or none within PAGE_REQUEST_LIMIT_MS becomes `failed(sentence)`, so no button stays on
+ * "Signing in…" or "Sending…" for ever.
+ */
+export function ask<T>(path: string, body: unknown, failed: (message: string) => T, limitMs = PAGE_REQUEST_LIMIT_MS): Promise<T> {
+  return new Promise<T>((resolve) => {
+    const timer = setTimeout(() => {
+      resolve(failed(`The settings server did not answer within ${String(Math.round(limitMs / 1000))} s. Reload the page and try again.`));
+    }, limitMs);
+    hb()
+      .request(path, body)
+      .then(
+        (answer: unknown) => {
+          clearTimeout(timer);
+          resolve(answer as T);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          const reason = error instanceof Error ? error.message : typeof error === 'string' ? error : 'no reason given';
+          resolve(failed(`The settings server could not answer (${reason}). Reload the page and try again.`));
+        },
+      );
+  });
+}
+
+const failedMessage = (message: string): Message & { ok: false } => ({ ok: false, message });
+const failedCheck = (message: string): ConfigCheck => ({ problems: [message], ignored: [], shown: undefined, excluded: {} });
+
 export const server = {
+  // Without it the page cannot draw at all: its failure reaches main()'s own message.
   info: () => hb().request('/info') as Promise<PageInfo>,
-  signIn: (baseUrl: unknown, accessToken: unknown) => hb().request('/sign-in', { baseUrl, accessToken }) as Promise<SignInView>,
-  check: (block: Block) => hb().request('/check', { block }) as Promise<ConfigCheck>,
-  checkPort: (query: PortQuery) => hb().request('/check-port', query) as Promise<Message>,
-  testEvent: (query: TestEventQuery) => hb().request('/test-event', query) as Promise<Message>,
+  signIn: (baseUrl: unknown, accessToken: unknown): Promise<SignInView> => ask('/sign-in', { baseUrl, accessToken }, failedMessage),
+  check: (block: Block) => ask('/check', { block }, failedCheck),
+  checkPort: (query: PortQuery) => ask('/check-port', query, failedMessage),
+  testEvent: (query: TestEventQuery) => ask('/test-event', query, failedMessage),
 };
