@@ -55,8 +55,9 @@ const failedCheck = (message: string): ConfigCheck => ({ problems: [message], ig
 export const server = {
   // Without it the page cannot draw at all: its failure reaches main()'s own message.
   info: () => hb().request('/info') as Promise<PageInfo>,
-  signIn: (baseUrl: unknown, accessToken: unknown): Promise<SignInView> => ask('/sign-in', { baseUrl, accessToken }, failedMessage),
-  check: (block: Block) => ask('/check', { block }, failedCheck),
-  checkPort: (query: PortQuery) => ask('/check-port', query, failedMessage),
-  testEvent: (query: TestEventQuery) => ask('/test-event', query, failedMessage),
+  signIn: (baseUrl: unknown, accessToken: unknown): Promise<SignInView> =>
+    ask<SignInView>('/sign-in', { baseUrl, accessToken }, failedMessage),
+  check: (block: Block) => ask<ConfigCheck>('/check', { block }, failedCheck),
+  checkPort: (query: PortQuery) => ask<Message>('/check-port', query, failedMessage),
+  testEvent: (query: TestEventQuery) => ask<Message>('/test-event', query, failedMessage),
 };
