@@ -276,6 +276,9 @@ export const OPTIONS = [
       label: 'Repeat the left-open alert every (minutes, 0 = once)',
       placeholder: `${DEFAULT_LEFT_OPEN_REPEAT_MIN}: once`,
     },
+    doorLabel: 'Left-open repeat (minutes)',
+    // A repeat only means something for a door whose left-open sensor is on.
+    offered: 'with-left-open-sensor',
   },
   {
     key: 'contactSensor',
