@@ -5,16 +5,19 @@
 import {
   DEFAULT_ACCESS_ALERT_DURATION_S,
   DEFAULT_LEFT_OPEN_AFTER_S,
+  DEFAULT_LEFT_OPEN_REPEAT_MIN,
   DEFAULT_LOW_BATTERY_THRESHOLD_PCT,
   DEFAULT_PLATFORM_NAME,
   DEFAULT_POLL_INTERVAL_S,
   DEFAULT_TRANSITION_TIMEOUT_S,
   MAX_ACCESS_ALERT_DURATION_S,
   MAX_LEFT_OPEN_AFTER_S,
+  MAX_LEFT_OPEN_REPEAT_MIN,
   MAX_POLL_INTERVAL_S,
   MAX_TRANSITION_TIMEOUT_S,
   MIN_ACCESS_ALERT_DURATION_S,
   MIN_LEFT_OPEN_AFTER_S,
+  MIN_LEFT_OPEN_REPEAT_MIN,
   MIN_POLL_INTERVAL_S,
   MIN_TRANSITION_TIMEOUT_S,
 } from './settings.js';
@@ -58,8 +61,11 @@ interface OptionBase {
   page?: PageField;
   /** The settings page's label of the choice per door; left out, the page offers no choice per door. */
   doorLabel?: string;
-  /** When the page offers the choice per door: for every door, or only for a door with a door sensor (or already set). */
-  offered?: 'always' | 'with-sensor';
+  /**
+   * When the page offers the choice per door: for every door, only for a door with a door sensor (or already set), or
+   * only while the door's left-open sensor is on.
+   */
+  offered?: 'always' | 'with-sensor' | 'with-left-open-sensor';
 }
 
 /** On or off; false (off) when not set. */
@@ -71,7 +77,7 @@ export interface FlagOption extends OptionBase {
 /** A whole number of `unit` from `min` to `max`; without a default, absent means something else (said in `fallback`). */
 export interface NumberOption extends OptionBase {
   kind: 'number';
-  unit: 'seconds' | 'percent';
+  unit: 'seconds' | 'minutes' | 'percent';
   min: number;
   max: number;
   default?: number;
@@ -251,6 +257,28 @@ export const OPTIONS = [
       label: 'Left open after (seconds)',
       placeholder: `the controller's alert time, else ${DEFAULT_LEFT_OPEN_AFTER_S}`,
     },
+  },
+  {
+    key: 'leftOpenRepeat',
+    section: 'doors',
+    kind: 'number',
+    title: 'Repeat the left-open alert every (minutes)',
+    global: true,
+    perDoor: true,
+    doorOption: true,
+    unit: 'minutes',
+    min: MIN_LEFT_OPEN_REPEAT_MIN,
+    max: MAX_LEFT_OPEN_REPEAT_MIN,
+    default: DEFAULT_LEFT_OPEN_REPEAT_MIN,
+    fallback: 'the left-open sensor does not repeat',
+    page: {
+      place: 'door-numbers',
+      label: 'Repeat the left-open alert every (minutes, 0 = once)',
+      placeholder: `${DEFAULT_LEFT_OPEN_REPEAT_MIN}: once`,
+    },
+    doorLabel: 'Left-open repeat (minutes)',
+    // A repeat only means something for a door whose left-open sensor is on.
+    offered: 'with-left-open-sensor',
   },
   {
     key: 'contactSensor',

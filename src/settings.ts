@@ -77,6 +77,19 @@ export const MIN_LEFT_OPEN_AFTER_S = 1;
 export const MAX_LEFT_OPEN_AFTER_S = 24 * 60 * 60;
 /** "Left open" time when neither the user nor the controller sets one. */
 export const DEFAULT_LEFT_OPEN_AFTER_S = 5 * 60;
+/**
+ * Bounds of the left-open sensor's repeat, minutes: while the door stays open, the sensor clears and detects again this
+ * often, so Home (which notifies on a change) notifies again. 0, the default, is off: one notification per opening.
+ */
+export const MIN_LEFT_OPEN_REPEAT_MIN = 0;
+export const MAX_LEFT_OPEN_REPEAT_MIN = 24 * 60;
+export const DEFAULT_LEFT_OPEN_REPEAT_MIN = 0;
+/**
+ * How long a repeating left-open sensor stays clear before it detects again. HAP holds an OccupancyDetected change
+ * about 250 ms to batch it with others, so a shorter clear could reach Home as no change at all; 2 s gives Home two
+ * changes to see, and stays short beside the repeat (a minute at least).
+ */
+export const LEFT_OPEN_REPEAT_CLEARED_MS = 2_000;
 /** A door's toggle history is asked at most this often, to say who moved it: history never delays HomeKit. */
 export const HISTORY_MIN_INTERVAL_PER_DOOR_MS = 30_000;
 /** How long after its expected auto-close a door is followed closely before the normal pace resumes. */

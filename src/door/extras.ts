@@ -6,6 +6,7 @@ import type { Logging } from 'homebridge';
 import type { DoorState } from '../client/types.js';
 import { AUTOMATION_SWITCH_RESET_MS, DEFAULT_ACCESS_ALERT_DURATION_S } from '../settings.js';
 import type { Clock } from '../util/clock.js';
+import type { LeftOpenSignal } from './model/timings.js';
 import type { AutomationSwitchMode } from './options.js';
 import { AccessAlertSensor } from './access-alert.js';
 import { ensureNamedService } from './door-name.js';
@@ -103,7 +104,11 @@ export class AutomationSwitch {
   }
 }
 
-/** An OccupancySensor that is occupied while the door has stood open longer than its alert time, so Home can notify. */
+/**
+ * An OccupancySensor that is occupied while the door has stood open longer than its alert time, so Home can notify.
+ * Home notifies on a change only; with a repeat set, the door model clears it for a moment at each repeat while the
+ * door stays open, so Home notifies again.
+ */
 export class LeftOpenSensor {
   private readonly service: Service;
   private timer: unknown;
@@ -113,30 +118,29 @@ export class LeftOpenSensor {
     accessory: PlatformAccessory,
     doorName: string,
     answer: Answer,
-    private readonly isLeftOpen: () => boolean,
-    /** Milliseconds until the door, if still open, counts as left open; undefined when closed or already left open. */
-    private readonly dueInMs: () => number | undefined,
+    /** What the sensor shows now and when that changes by itself (the alert time passing, a repeat). */
+    private readonly signal: () => LeftOpenSignal,
     private readonly clock: Clock,
   ) {
     const { Characteristic: C, Service: S } = api.hap;
     this.service = ensureNamedService(api.hap, accessory, S.OccupancySensor, doorName, SUBTYPE.leftOpen);
-    this.service.getCharacteristic(C.OccupancyDetected).onGet(() => answer(this.occupancy()));
+    this.service.getCharacteristic(C.OccupancyDetected).onGet(() => answer(this.occupancy(this.signal().detected)));
   }
 
   static remove(api: API, accessory: PlatformAccessory): void {
     drop(accessory, api.hap.Service.OccupancySensor, SUBTYPE.leftOpen);
   }
 
-  /** Shows the current verdict, and wakes up again when the door, if still open, will have been open too long. */
+  /** Shows the current verdict, and wakes up again when it changes by itself: no timer once the door is closed. */
   update(): void {
-    this.service.updateCharacteristic(this.api.hap.Characteristic.OccupancyDetected, this.occupancy());
+    const { detected, changeInMs } = this.signal();
+    this.service.updateCharacteristic(this.api.hap.Characteristic.OccupancyDetected, this.occupancy(detected));
     this.clock.clearTimeout(this.timer);
     this.timer = undefined;
-    const dueInMs = this.dueInMs();
-    if (dueInMs !== undefined && dueInMs > 0) {
+    if (changeInMs !== undefined && changeInMs > 0) {
       // The clock clamps a delay past what a timer holds (an alert time of weeks), so this may wake early:
       // update() then looks again and waits for the rest.
-      this.timer = this.clock.setTimeout(() => this.update(), dueInMs);
+      this.timer = this.clock.setTimeout(() => this.update(), changeInMs);
     }
   }
 
@@ -145,9 +149,9 @@ export class LeftOpenSensor {
     this.timer = undefined;
   }
 
-  private occupancy(): number {
+  private occupancy(detected: boolean): number {
     const { OccupancyDetected } = this.api.hap.Characteristic;
-    return this.isLeftOpen() ? OccupancyDetected.OCCUPANCY_DETECTED : OccupancyDetected.OCCUPANCY_NOT_DETECTED;
+    return detected ? OccupancyDetected.OCCUPANCY_DETECTED : OccupancyDetected.OCCUPANCY_NOT_DETECTED;
   }
 }
 
@@ -185,10 +189,8 @@ export class DoorContactSensor {
 export interface DoorView {
   target: () => DoorState;
   reported: () => DoorState;
-  /** Whether the door has stood open longer than its alert time. */
-  isLeftOpen: () => boolean;
-  /** Milliseconds until the door, if it stays open, counts as left open; undefined when closed or already left open. */
-  leftOpenDueInMs: () => number | undefined;
+  /** What the left-open sensor shows now (open past the alert time, less a repeat's clear moment) and when that changes. */
+  leftOpen: () => LeftOpenSignal;
   command: (wanted: DoorState) => Promise<void>;
   answer: Answer;
   /** False while the door answers No Response: the automation switch refuses then. */
@@ -243,7 +245,7 @@ export class DoorExtras {
       AutomationSwitch.remove(api, accessory);
     }
     if (options.leftOpenSensor) {
-      this.leftOpen = new LeftOpenSensor(api, accessory, doorName, view.answer, view.isLeftOpen, view.leftOpenDueInMs, view.clock);
+      this.leftOpen = new LeftOpenSensor(api, accessory, doorName, view.answer, view.leftOpen, view.clock);
     } else {
       LeftOpenSensor.remove(api, accessory);
     }

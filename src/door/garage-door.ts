@@ -93,12 +93,7 @@ export class GarageDoorAccessory {
     this.extras = new DoorExtras(deps.api, accessory, context.name, deps.options, {
       target: () => this.model.target,
       reported: () => this.model.reported,
-      isLeftOpen: () => this.model.leftOpenDueInMs() === 0,
-      leftOpenDueInMs: () => {
-        const dueInMs = this.model.leftOpenDueInMs();
-        // 0 means due already: nothing left to wait for.
-        return dueInMs === 0 ? undefined : dueInMs;
-      },
+      leftOpen: () => this.model.leftOpenSignal(),
       command: (wanted) => this.enqueueCommand(wanted),
       answer: (value) => this.answer(value),
       available: () => this.available,

@@ -9,8 +9,14 @@ export type { AutomationSwitchMode };
 
 /** The catalog's options that become a value of each door (option-catalog.ts, `doorOption`). */
 type DoorOption = Extract<Option, { doorOption: true }>;
-/** Its name in DoorOptions: a time says its unit (leftOpenAfterS). */
-type FieldOf<O> = O extends { key: infer K extends string; unit: 'seconds' } ? `${K}S` : O extends { key: infer K } ? K : never;
+/** Its name in DoorOptions: a time says its unit (leftOpenAfterS, leftOpenRepeatMin). */
+type FieldOf<O> = O extends { key: infer K extends string; unit: 'seconds' }
+  ? `${K}S`
+  : O extends { key: infer K extends string; unit: 'minutes' }
+    ? `${K}Min`
+    : O extends { key: infer K }
+      ? K
+      : never;
 /** Its value for a door: the switch as a mode; a number without a default is undefined when not set. */
 type ResolvedOf<O> = O extends { key: 'automationSwitch' }
   ? AutomationSwitchMode
@@ -29,7 +35,8 @@ export interface DoorOptions extends DoorOptionValues {
 
 const DOOR_OPTIONS = OPTIONS.filter((option) => option.doorOption);
 /** FieldOf, at run time. */
-const fieldOf = (option: OptionSpec): string => (option.kind === 'number' && option.unit === 'seconds' ? `${option.key}S` : option.key);
+const TIME_SUFFIX: Partial<Record<string, string>> = { seconds: 'S', minutes: 'Min' };
+const fieldOf = (option: OptionSpec): string => (option.kind === 'number' ? `${option.key}${TIME_SUFFIX[option.unit] ?? ''}` : option.key);
 
 type OptionsConfig = Pick<PluginConfig, 'doors' | 'readOnlyLock' | 'includeDoors' | DoorOption['key']>;
 type FilterConfig = OptionsConfig & Pick<PluginConfig, 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds'>;

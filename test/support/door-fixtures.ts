@@ -45,6 +45,7 @@ export const NO_EXTRAS: DoorOptions = {
   automationSwitch: 'off',
   leftOpenSensor: false,
   leftOpenAfterS: undefined,
+  leftOpenRepeatMin: 0,
   contactSensor: false,
   hideBattery: false,
   accessAlert: false,

@@ -192,6 +192,59 @@ describe('the settings page in the Homebridge UI', () => {
     expect(restored.blocks[0]?.doors).toContainEqual({ id: SAMPLE_GARAGE_DOOR_ID, contactSensor: true });
   });
 
+  it('the left-open repeat is typed for all doors and per door where the left-open sensor is on, writing only what is set', async () => {
+    const { settings, page } = await openPage();
+    await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
+    const repeatOf = (doorId: string) => page.locator(`[data-door-row="${doorId}"] input[data-field="leftOpenRepeat"]`);
+    const global = page.locator('#ac-leftOpenRepeat');
+    // A field to type in (never a slider), offered per door only once a door has a left-open sensor.
+    expect(await global.getAttribute('type')).toBe('text');
+    expect(await global.getAttribute('placeholder')).toBe('0: once');
+    expect(await page.locator('input[data-field="leftOpenRepeat"]').count()).toBe(0);
+    await page.locator('#ac-leftOpenSensor').check();
+    await expect.poll(() => page.locator('input[data-field="leftOpenRepeat"]').count()).toBe(3);
+    expect(await repeatOf(SAMPLE_GARAGE_DOOR_ID).getAttribute('placeholder')).toBe('As for all (off)');
+    await global.fill('30');
+    await global.press('Tab');
+    await expect.poll(() => repeatOf(SAMPLE_GARAGE_DOOR_ID).getAttribute('placeholder')).toBe('As for all (30 minutes)');
+    // The garage door's own left-open sensor off: its repeat goes from the row.
+    await page.locator(`[data-door-row="${SAMPLE_GARAGE_DOOR_ID}"] select[data-flag="leftOpenSensor"]`).selectOption('off');
+    await expect.poll(() => repeatOf(SAMPLE_GARAGE_DOOR_ID).count()).toBe(0);
+    // What is not a whole number in range is marked and not written; a good value is.
+    const gate = repeatOf(SAMPLE_FRONT_GATE_ID);
+    await gate.fill('2000');
+    expect(await gate.getAttribute('aria-invalid')).toBe('true');
+    await gate.fill('5');
+    expect(await gate.getAttribute('aria-invalid')).toBe('false');
+    await waitForAccepted(page);
+    const saved = await harness().save(settings);
+    expect(saved.blocks[0]).toMatchObject({ leftOpenSensor: true, leftOpenRepeat: 30 });
+    expect(saved.blocks[0]?.doors).toContainEqual({ id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate', leftOpenRepeat: 5 });
+    expect(saved.blocks[0]?.doors).toContainEqual({ id: SAMPLE_GARAGE_DOOR_ID, contactSensor: true, leftOpenSensor: false });
+    const parsed = parseConfig(saved.blocks[0]);
+    if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+    expect(parsed.ignored).toEqual([]);
+    expect(doorOptions(parsed.config, SAMPLE_FRONT_GATE_ID)).toMatchObject({ leftOpenSensor: true, leftOpenRepeatMin: 5 });
+
+    // 0 for all doors (the default) and the door's own emptied: nothing of the repeat is written.
+    const again = await openPage();
+    await expect.poll(() => doorRows(again.page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
+    expect(await again.page.locator('#ac-leftOpenRepeat').inputValue()).toBe('30');
+    const gateAgain = again.page.locator(`[data-door-row="${SAMPLE_FRONT_GATE_ID}"] input[data-field="leftOpenRepeat"]`);
+    expect(await gateAgain.inputValue()).toBe('5');
+    await again.page.locator('#ac-leftOpenRepeat').fill('0');
+    await again.page.locator('#ac-leftOpenRepeat').press('Tab');
+    await expect.poll(() => gateAgain.getAttribute('placeholder')).toBe('As for all (off)');
+    await gateAgain.fill('');
+    await again.page.locator(`[data-door-row="${SAMPLE_GARAGE_DOOR_ID}"] select[data-flag="leftOpenSensor"]`).selectOption('inherit');
+    await again.page.locator('#ac-leftOpenSensor').uncheck();
+    await waitForAccepted(again.page);
+    const restored = await harness().save(again.settings);
+    expect(restored.blocks[0]?.leftOpenRepeat).toBeUndefined();
+    expect(restored.blocks[0]?.leftOpenSensor).toBeUndefined();
+    expect(JSON.stringify(restored.blocks[0]?.doors)).not.toContain('leftOpen');
+  });
+
   it("webhooks: the UI's own port is refused, a typed free port and key give a listener that answers the test event", async () => {
     const { settings, page } = await openPage();
     await page.locator('#ac-webhook-enabled').check();

@@ -229,6 +229,21 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
     ]);
   });
 
+  it('reads the left-open repeat in minutes, for all doors and per door, and falls back to no repeat for a value it cannot use', () => {
+    expect(configOf({}).leftOpenRepeat).toBe(0);
+    expect(configOf({ leftOpenRepeat: 1440, doors: [{ id: 'a', leftOpenRepeat: 0 }] })).toMatchObject({
+      leftOpenRepeat: 1440,
+      doors: [{ id: 'a', leftOpenRepeat: 0 }],
+    });
+    expect(ignoredOf({ leftOpenRepeat: 1441 })).toEqual([
+      'leftOpenRepeat must be at most 1440 minutes; the left-open sensor does not repeat',
+    ]);
+    expect(configOf({ leftOpenRepeat: -1 }).leftOpenRepeat).toBe(0);
+    expect(ignoredOf({ doors: [{ id: 'a', leftOpenRepeat: 'hourly' }] })).toEqual([
+      'doors.0 (id "a") leftOpenRepeat must be a number of minutes; that setting is ignored for this door',
+    ]);
+  });
+
   it('turns a bad global switch off, but a bad global readOnly makes every door read-only', () => {
     const raw = { automationSwitch: 'yes', leftOpenSensor: 1, contactSensor: 'true', readOnly: 'no' };
     expect(ignoredOf(raw)).toEqual([
@@ -431,12 +446,14 @@ describe('config.schema.json', () => {
     'doors[].automationSwitch': { type: { form: 'string', why: SWITCH_STRINGS } },
     leftOpenSensor: { default: { form: undefined, why: NO_DEFAULT } },
     leftOpenAfter: { maximum: { form: undefined, why: NO_MAXIMUM } },
+    leftOpenRepeat: { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
     contactSensor: { default: { form: undefined, why: NO_DEFAULT } },
     hideBattery: { default: { form: undefined, why: NO_DEFAULT } },
     accessAlert: { default: { form: undefined, why: NO_DEFAULT } },
     accessAlertDuration: { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
     doors: { default: { form: undefined, why: NO_DEFAULT } },
     'doors[].leftOpenAfter': { maximum: { form: undefined, why: NO_MAXIMUM } },
+    'doors[].leftOpenRepeat': { maximum: { form: undefined, why: NO_MAXIMUM } },
     includeDeviceIds: { default: { form: undefined, why: NO_DEFAULT } },
     excludeDeviceIds: { default: { form: undefined, why: NO_DEFAULT } },
     includeDoorIds: { default: { form: undefined, why: NO_DEFAULT } },

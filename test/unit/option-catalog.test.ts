@@ -183,6 +183,7 @@ describe('what the catalog gives the settings page', () => {
       readOnly: false,
       automationSwitch: false,
       leftOpenSensor: false,
+      leftOpenRepeat: 0,
       contactSensor: false,
       hideBattery: false,
       accessAlert: false,

@@ -10,6 +10,7 @@ import { DoorNames } from './naming.js';
 import { DoorStateMachine } from './state-machine.js';
 import type { ReportOutcome, ShownState } from './state-machine.js';
 import { DoorTimings } from './timings.js';
+import type { LeftOpenSignal } from './timings.js';
 
 /** What of the door's settings the model decides with. */
 export interface DoorModelOptions {
@@ -17,6 +18,8 @@ export interface DoorModelOptions {
   name?: string | undefined;
   /** Seconds open before the door counts as left open; undefined: the controller's own alert time. */
   leftOpenAfterS?: number | undefined;
+  /** Minutes between repeats of the left-open sensor while the door stays open; 0 or undefined: no repeat. */
+  leftOpenRepeatMin?: number | undefined;
 }
 
 export interface DoorModelDeps {
@@ -118,6 +121,16 @@ export class DoorModel {
   /** 0 once the door has stood open past its alert time, the time left before that while open, undefined when closed. */
   leftOpenDueInMs(): number | undefined {
     return this.timings.leftOpenDueInMs(this.machine.reported, this.deps.now(), this.deps.options?.leftOpenAfterS);
+  }
+
+  /**
+   * What the left-open sensor shows now and when that changes (see DoorTimings.leftOpenSignal). The repeat runs only
+   * while the door is available: a door that answers No Response shows its plain verdict and sets no further change.
+   */
+  leftOpenSignal(): LeftOpenSignal {
+    const options = this.deps.options;
+    const repeatMin = this.available ? (options?.leftOpenRepeatMin ?? 0) : 0;
+    return this.timings.leftOpenSignal(this.machine.reported, this.deps.now(), options?.leftOpenAfterS, repeatMin);
   }
 
   /** What a successful sync says of the door besides its state: its controller, name, active flags and times. */

@@ -1,6 +1,6 @@
 // The door list of the settings page: per door show/hide, a name for Home and each option as "as for all doors / on / off".
 import { OPTIONS, optionSpec } from '../../option-catalog.js';
-import type { OptionSpec } from '../../option-catalog.js';
+import type { NumberOption, OptionSpec } from '../../option-catalog.js';
 import { byId, fill, h, status } from './dom.js';
 import {
   controllerIncluded,
@@ -9,6 +9,7 @@ import {
   doorSwitchChoice,
   getField,
   globalSwitchMode,
+  readWholeNumber,
   setControllerIncluded,
   setDoorChoice,
   setDoorField,
@@ -48,7 +49,46 @@ function describe(door: DoorView): string {
  * still be seen and taken back.
  */
 function offered(store: Store, door: DoorView, option: OptionSpec): boolean {
-  return option.offered !== 'with-sensor' || door.sensor || typeof doorEntry(store.block, door.id)?.[option.key] === 'boolean';
+  const own = doorEntry(store.block, door.id)?.[option.key];
+  switch (option.offered) {
+    case 'with-sensor':
+      return door.sensor || typeof own === 'boolean';
+    case 'with-left-open-sensor': {
+      // The left-open repeat: while the door's left-open sensor is on (its own choice, else the one for all doors), or set.
+      const choice = doorChoice(store.block, door.id, 'leftOpenSensor');
+      return choice === 'on' || (choice === 'inherit' && getField(store.block, 'leftOpenSensor') === true) || typeof own === 'number';
+    }
+    default:
+      return true;
+  }
+}
+
+/** A door's own number (the left-open repeat): empty follows the value for all doors; a value out of range is not written. */
+function numberInput(store: Store, door: DoorView, option: NumberOption & { doorLabel: string }): HTMLInputElement {
+  const set = getField(store.block, option.key);
+  const global = typeof set === 'number' ? set : (option.default ?? 0);
+  const own = doorEntry(store.block, door.id)?.[option.key];
+  const input = h('input', {
+    class: 'form-control form-control-sm',
+    type: 'text',
+    inputmode: 'numeric',
+    placeholder: `As for all (${global === 0 ? 'off' : `${global} ${option.unit}`})`,
+    value: typeof own === 'number' ? String(own) : '',
+    'data-door': door.id,
+    'data-field': option.key,
+    'aria-label': `${option.doorLabel} of ${door.name}`,
+  });
+  input.addEventListener('input', () => {
+    const value = readWholeNumber(input.value);
+    const wrong = value === null || (value !== undefined && (value < option.min || value > option.max));
+    input.classList.toggle('is-invalid', wrong);
+    input.setAttribute('aria-invalid', String(wrong));
+    input.title = wrong ? `A whole number from ${option.min} to ${option.max} ${option.unit}; empty: as for all doors.` : '';
+    if (!wrong) {
+      store.set(setDoorField(store.block, door.id, option.key, value));
+    }
+  });
+  return input;
 }
 
 function choiceSelect(store: Store, door: DoorView, flag: DoorFlag, title: string): HTMLSelectElement {
@@ -111,7 +151,7 @@ function doorRow(store: Store, door: DoorView): HTMLElement {
   });
   name.addEventListener('change', () => store.set(setDoorField(store.block, door.id, 'name', name.value.trim())));
   const labelled = (title: string, control: HTMLElement) => h('label', { class: 'ac-door-option' }, h('span', {}, title), control);
-  return h(
+  const row = h(
     'div',
     { class: reason ? 'ac-door ac-out' : 'ac-door', 'data-door-row': door.id },
     h(
@@ -136,11 +176,22 @@ function doorRow(store: Store, door: DoorView): HTMLElement {
           option.doorLabel,
           option.kind === 'choice'
             ? switchSelect(store, door, option.doorLabel)
-            : choiceSelect(store, door, option.key as DoorFlag, option.doorLabel),
+            : option.kind === 'number'
+              ? numberInput(store, door, option)
+              : choiceSelect(store, door, option.key as DoorFlag, option.doorLabel),
         ),
       ),
     ),
   );
+  // The door's left-open sensor offers or withdraws its repeat: the row is drawn again, the select keeping the focus.
+  row.addEventListener('change', (event) => {
+    if (event.target instanceof HTMLSelectElement && event.target.dataset.flag === 'leftOpenSensor') {
+      const next = doorRow(store, door);
+      row.replaceWith(next);
+      next.querySelector<HTMLSelectElement>('[data-flag="leftOpenSensor"]')?.focus();
+    }
+  });
+  return row;
 }
 
 /** Doors the config has settings for that the list does not show (gone from the account, or typed by hand). */

@@ -58,8 +58,12 @@ function bind(store: Store, option: Drawn, doorsFollow: () => void): () => void 
   switch (option.kind) {
     case 'text':
       return bindText(store, option.key);
-    case 'number':
-      return bindNumber(store, option.key, option);
+    case 'number': {
+      const refresh = bindNumber(store, option.key, option);
+      // On change (leaving the field), not on each key: the door rows name the value for all doors.
+      if (perDoor) byId(idOf(option)).addEventListener('change', doorsFollow);
+      return refresh;
+    }
     case 'flag': {
       const refresh = bindFlag(store, option.key);
       if (perDoor) byId(idOf(option)).addEventListener('change', doorsFollow);

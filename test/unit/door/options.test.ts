@@ -28,6 +28,7 @@ describe('doorOptions', () => {
       automationSwitch: 'off',
       leftOpenSensor: false,
       leftOpenAfterS: undefined,
+      leftOpenRepeatMin: 0,
       contactSensor: true,
       hideBattery: false,
       accessAlert: false,
@@ -39,6 +40,7 @@ describe('doorOptions', () => {
       automationSwitch: 'open',
       leftOpenSensor: false,
       leftOpenAfterS: 45,
+      leftOpenRepeatMin: 0,
       contactSensor: true,
       hideBattery: false,
       accessAlert: false,
@@ -54,6 +56,19 @@ describe('doorOptions', () => {
       contactSensor: false,
       accessAlert: false,
     });
+  });
+
+  it("repeats the left-open sensor as set for all doors, unless a door's own value (0 included) says otherwise", () => {
+    expect(doorOptions(config({}), 'a').leftOpenRepeatMin).toBe(0);
+    const c = config({
+      leftOpenRepeat: 30,
+      doors: [
+        { id: 'b', leftOpenRepeat: 0 },
+        { id: 'c', leftOpenRepeat: 5 },
+      ],
+    });
+    expect(['a', 'b', 'c'].map((id) => doorOptions(c, id).leftOpenRepeatMin)).toEqual([30, 0, 5]);
+    expect(doorOptions(config({ doors: [{ id: 'a', leftOpenRepeat: 10 }] }), 'a').leftOpenRepeatMin).toBe(10);
   });
 
   it('turns the access alert on for all doors or per door, with one duration for all', () => {
