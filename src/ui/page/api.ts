@@ -1,11 +1,13 @@
 // The settings page's calls to its server process (src/ui/server.ts), through the Homebridge UI: each ends in an answer.
-import type {} from '@homebridge/plugin-ui-utils/ui.interface';
+import type { IHomebridgePluginUi } from '@homebridge/plugin-ui-utils/ui.interface';
 
 import { PAGE_REQUEST_LIMIT_MS } from '../../settings.js';
 import type { Block } from './model.js';
 import type { ConfigCheck, Message, PageInfo, SignInView } from './views.js';
 
-const hb = () => window.homebridge;
+// The Homebridge UI's object on the page's window (globalThis there): read through globalThis so the unit tests' Node type check,
+// which has no DOM, compiles this file too.
+const hb = (): IHomebridgePluginUi => (globalThis as unknown as { homebridge: IHomebridgePluginUi }).homebridge;
 
 export interface PortQuery {
   port: number;

@@ -7,7 +7,7 @@ import { PAGE_REQUEST_LIMIT_MS } from '../../../../src/settings.js';
 type Request = (path: string, body?: unknown) => Promise<unknown>;
 
 function serverThat(request: Request): void {
-  (globalThis as unknown as { window: unknown }).window = { homebridge: { request } };
+  (globalThis as unknown as { homebridge: unknown }).homebridge = { request };
 }
 
 beforeEach(() => {
@@ -16,7 +16,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.useRealTimers();
-  delete (globalThis as { window?: unknown }).window;
+  delete (globalThis as { homebridge?: unknown }).homebridge;
 });
 
 describe('the page asking its server', () => {
