@@ -58,6 +58,8 @@ interface OptionBase {
   page?: PageField;
   /** The settings page's label of the choice per door; left out, the page offers no choice per door. */
   doorLabel?: string;
+  /** What the settings page says under a door's choice once it is changed there (what the change costs). */
+  doorHelp?: string;
   /** When the page offers the choice per door: for every door, or only for a door with a door sensor (or already set). */
   offered?: 'always' | 'with-sensor';
 }
@@ -202,6 +204,7 @@ export const OPTIONS = [
       help: 'Changing it keeps the door, its name and its room in Home, but Home automations and scenes made for the old kind must be made again.',
     },
     doorLabel: 'Show in Home as',
+    doorHelp: 'Home keeps the door, its name and its room, but automations and scenes made for the old kind must be made again.',
   },
   {
     key: 'readOnly',
