@@ -61,6 +61,8 @@ interface OptionBase {
   page?: PageField;
   /** The settings page's label of the choice per door; left out, the page offers no choice per door. */
   doorLabel?: string;
+  /** What the settings page says under a door's choice once it is changed there (what the change costs). */
+  doorHelp?: string;
   /**
    * When the page offers the choice per door: for every door, only for a door with a door sensor (or already set), or
    * only while the door's left-open sensor is on.
@@ -185,6 +187,30 @@ export const OPTIONS = [
     perDoor: true,
     doorOption: false,
     default: false,
+  },
+  {
+    key: 'showAs',
+    section: 'doors',
+    kind: 'choice',
+    title: 'Show in Home as',
+    global: true,
+    perDoor: true,
+    doorOption: true,
+    // The spec's doors are gates, garage doors, pedestrian doors and elevators: an office door or a turnstile reads as a lock.
+    values: ['garage-door', 'lock'],
+    default: 'garage-door',
+    valueTitles: { 'garage-door': 'Garage door', lock: 'Lock' },
+    page: {
+      place: 'door-boxes',
+      label: 'Show in Home as',
+      valueLabels: {
+        'garage-door': 'Garage door: open and close',
+        lock: 'Lock: unlock opens the door, lock closes it',
+      },
+      help: 'Changing it keeps the door, its name and its room in Home, but Home automations and scenes made for the old kind must be made again.',
+    },
+    doorLabel: 'Show in Home as',
+    doorHelp: 'Home keeps the door, its name and its room, but automations and scenes made for the old kind must be made again.',
   },
   {
     key: 'readOnly',
@@ -372,6 +398,10 @@ export type AutomationSwitchMode = (typeof AUTOMATION_SWITCH_MODES)[number];
 export function automationSwitchMode(value: boolean | AutomationSwitchMode): AutomationSwitchMode {
   return typeof value === 'boolean' ? optionSpec('automationSwitch').booleans[`${value}`] : value;
 }
+
+/** How a door appears in Apple Home: its main service (door/face.ts). */
+export const SHOW_AS_KINDS = optionSpec('showAs').values;
+export type ShowAs = (typeof SHOW_AS_KINDS)[number];
 
 /** "a", "a or b", "a, b or c". */
 function either(all: string[]): string {

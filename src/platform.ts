@@ -2,7 +2,7 @@
 import type { API, DynamicPlatformPlugin, Logging, PlatformAccessory, PlatformConfig } from 'homebridge';
 
 import type { DoorContext } from './door/context.js';
-import { GarageDoorAccessory } from './door/garage-door.js';
+import { DoorAccessory } from './door/door-accessory.js';
 import { BugLog } from './util/bug-log.js';
 import type { Timeouts } from './client/http.js';
 import { AccessControlClient } from './client/service-client.js';
@@ -158,9 +158,9 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   }
 
   /** One door's HomeKit side, wired to the client, the clock and the sync schedule. */
-  private createDoor(accessory: PlatformAccessory<DoorContext>): GarageDoorAccessory {
+  private createDoor(accessory: PlatformAccessory<DoorContext>): DoorAccessory {
     const config = this.config;
-    return new GarageDoorAccessory(
+    return new DoorAccessory(
       {
         api: this.api,
         log: this.log,

@@ -9,6 +9,7 @@ export const hapUuid = (short: string): string => `${short.padStart(8, '0')}${HA
 export const HAP_SERVICE = {
   AccessoryInformation: hapUuid('3E'),
   GarageDoorOpener: hapUuid('41'),
+  LockMechanism: hapUuid('45'),
   Battery: hapUuid('96'),
   Switch: hapUuid('49'),
   OccupancySensor: hapUuid('86'),
@@ -29,6 +30,8 @@ export const HAP_CHARACTERISTIC = {
   StatusLowBattery: hapUuid('79'),
   ChargingState: hapUuid('8F'),
   CurrentDoorState: hapUuid('0E'),
+  LockCurrentState: hapUuid('1D'),
+  LockTargetState: hapUuid('1E'),
   On: hapUuid('25'),
   OccupancyDetected: hapUuid('71'),
   ContactSensorState: hapUuid('6A'),
@@ -60,6 +63,10 @@ export const HAP_STATUS = {
 export const CURRENT_DOOR_STATE = { OPEN: 0, CLOSED: 1, OPENING: 2, CLOSING: 3, STOPPED: 4 } as const;
 /** TargetDoorState values. */
 export const TARGET_DOOR_STATE = { OPEN: 0, CLOSED: 1 } as const;
+/** LockCurrentState values. */
+export const LOCK_CURRENT_STATE = { UNSECURED: 0, SECURED: 1, JAMMED: 2, UNKNOWN: 3 } as const;
+/** LockTargetState values. */
+export const LOCK_TARGET_STATE = { UNSECURED: 0, SECURED: 1 } as const;
 /** ChargingState values. */
 export const CHARGING_STATE = { NOT_CHARGING: 0, CHARGING: 1, NOT_CHARGEABLE: 2 } as const;
 /** StatusLowBattery values. */

@@ -8,7 +8,7 @@ import type { PluginConfig } from '../config.js';
 import type { DoorContext } from '../door/context.js';
 import type { DuplicateDoor } from '../door/duplicates.js';
 import { isDoorContext } from '../door/context.js';
-import type { GarageDoorAccessory } from '../door/garage-door.js';
+import type { DoorAccessory } from '../door/door-accessory.js';
 import { homeKitName } from '../door/homekit-name.js';
 import { doorOptions } from '../door/options.js';
 import { soundAlikePairs } from '../door/spoken-names.js';
@@ -20,7 +20,7 @@ import type { WebhookEvent } from '../webhook/event.js';
 import { shownDoors } from './shown-doors.js';
 
 /** What a sync's report did to a door (whether it changed what Home shows). */
-export type SyncOutcome = ReturnType<GarageDoorAccessory['update']>;
+export type SyncOutcome = ReturnType<DoorAccessory['update']>;
 
 export interface DoorRegistryDeps {
   api: API;
@@ -29,9 +29,9 @@ export interface DoorRegistryDeps {
   /** Undefined when the config cannot be read: cached doors then keep what they have, and no sync comes. */
   config: PluginConfig | undefined;
   /** The HomeKit side of one door around its accessory (the platform wires in the client, the clock and the schedule). */
-  createDoor: (accessory: PlatformAccessory<DoorContext>) => GarageDoorAccessory;
+  createDoor: (accessory: PlatformAccessory<DoorContext>) => DoorAccessory;
   /** Each door a sync reported, and what the report did to it. */
-  notePolled: (door: GarageDoorAccessory, outcome: SyncOutcome) => void;
+  notePolled: (door: DoorAccessory, outcome: SyncOutcome) => void;
   /** A sync found a door moved to `state`. */
   doorMoved: (doorId: string, name: string, state: DoorState) => void;
 }
@@ -39,7 +39,7 @@ export interface DoorRegistryDeps {
 export class DoorRegistry {
   /** Accessories restored from Homebridge's cache, by UUID, until the registry takes them over. */
   private readonly cached = new Map<string, PlatformAccessory<DoorContext>>();
-  private readonly doors = new Map<string, GarageDoorAccessory>();
+  private readonly doors = new Map<string, DoorAccessory>();
   /** Syncs in a row that did not list a door, by UUID. */
   private readonly missingCounts = new Map<string, number>();
   /** Said once per run of Homebridge, never ended: the cap holds as long as the account stays that large. */
@@ -68,8 +68,9 @@ export class DoorRegistry {
       const cachedBefore = JSON.stringify(accessory.context);
       const door = this.take(accessory);
       door.setAccountReadable(readable);
-      // A name changed in the plugin settings, or a cached name cleaned, is kept in the cache at once, not at the door's next change.
-      if (JSON.stringify(accessory.context) !== cachedBefore) {
+      // A name changed in the plugin settings, a cached name cleaned, or the door shown as another kind (its main service
+      // replaced) is kept in the cache at once, not at the door's next change.
+      if (JSON.stringify(accessory.context) !== cachedBefore || door.kindChanged) {
         renamed.push(accessory);
       }
     }
@@ -131,7 +132,7 @@ export class DoorRegistry {
   }
 
   /** The door a webhook names: by its id, or by its controller and number for door-numbered events. */
-  find(event: WebhookEvent): GarageDoorAccessory | undefined {
+  find(event: WebhookEvent): DoorAccessory | undefined {
     if (event.doorId !== undefined) {
       return this.doors.get(this.uuid(event.doorId));
     }
@@ -141,7 +142,7 @@ export class DoorRegistry {
   }
 
   /** The doors an enforcer event is about: the door it names, else (naming no door) every door of the controller it names. */
-  alertDoors(event: WebhookEvent): GarageDoorAccessory[] {
+  alertDoors(event: WebhookEvent): DoorAccessory[] {
     if (event.doorId !== undefined) {
       const door = this.doors.get(this.uuid(event.doorId));
       return door ? [door] : [];
@@ -201,13 +202,13 @@ export class DoorRegistry {
     return this.deps.api.hap.uuid.generate(`${PLUGIN_NAME}:${doorId}`);
   }
 
-  private take(accessory: PlatformAccessory<DoorContext>): GarageDoorAccessory {
+  private take(accessory: PlatformAccessory<DoorContext>): DoorAccessory {
     const door = this.deps.createDoor(accessory);
     this.doors.set(accessory.UUID, door);
     return door;
   }
 
-  private add(uuid: string, door: Door, device: Device): GarageDoorAccessory {
+  private add(uuid: string, door: Door, device: Device): DoorAccessory {
     const config = this.deps.config;
     const accountName = homeKitName(door.name, fallbackDoorName(door.id));
     // A new door comes with the name it shows from the start: a Name in Home from the settings, else the account's.
@@ -225,7 +226,7 @@ export class DoorRegistry {
   }
 
   private removeMissing(seen: Set<string>): void {
-    const gone: GarageDoorAccessory[] = [];
+    const gone: DoorAccessory[] = [];
     for (const [uuid, door] of this.doors) {
       if (seen.has(uuid)) {
         continue;
@@ -240,7 +241,7 @@ export class DoorRegistry {
     this.remove(gone, 'the account no longer has it');
   }
 
-  private remove(doors: GarageDoorAccessory[], reason: string): void {
+  private remove(doors: DoorAccessory[], reason: string): void {
     for (const door of doors) {
       this.deps.log.info(`Removed ${door.name} from HomeKit: ${reason}.`);
       door.dispose();

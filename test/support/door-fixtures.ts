@@ -1,4 +1,4 @@
-// Builders for the tests of one door (GarageDoorAccessory and its parts): Front Gate and its controller as a sync
+// Builders for the tests of one door (DoorAccessory and its parts): Front Gate and its controller as a sync
 // reports them, door options with no extras, and Front Gate's accessory as Homebridge hands it over from the cache.
 import * as hap from 'hap-nodejs';
 import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
@@ -41,6 +41,7 @@ export const reportedDevice: Device = {
 /** A door's options with every extra off, not read-only: the garage door alone. Spread it and set what a test needs. */
 export const NO_EXTRAS: DoorOptions = {
   name: undefined,
+  showAs: 'garage-door',
   readOnly: false,
   automationSwitch: 'off',
   leftOpenSensor: false,

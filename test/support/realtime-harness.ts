@@ -13,7 +13,7 @@ import type { CapturedLog } from './log.js';
 /** How long a movement started on a harness door may take. */
 const TRANSITION_TIMEOUT_MS = 60_000;
 
-/** A door as RealtimeUpdates sees it, applying events as GarageDoorAccessory does: through the real door model. */
+/** A door as RealtimeUpdates sees it, applying events as DoorAccessory does: through the real door model. */
 export class OrderedDoor implements RealtimeDoor {
   readonly model: DoorModel;
   /** Calls of applyEvent, stale ones included. */

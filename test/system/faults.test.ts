@@ -2,7 +2,7 @@
 import * as hap from 'hap-nodejs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { GarageDoorAccessory } from '../../src/door/garage-door.js';
+import { DoorAccessory } from '../../src/door/door-accessory.js';
 import type { AccessControlPlatform } from '../../src/platform.js';
 import { FAILED_SYNCS_BEFORE_NO_RESPONSE, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS } from '../../src/settings.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
@@ -188,7 +188,7 @@ describe('a sync that fails', () => {
 describe('a bug of our own while applying a good sync', () => {
   it('is logged once as a bug with its stack, without the token, and is no outage: no back-off, doors stay readable', async () => {
     // A poisoned door: every update throws, as a bug in the accessory would, with the token in its message.
-    const update = vi.spyOn(GarageDoorAccessory.prototype, 'update').mockImplementation(() => {
+    const update = vi.spyOn(DoorAccessory.prototype, 'update').mockImplementation(() => {
       throw new TypeError(`cannot read the door (token ${TOKEN})`);
     });
     try {

@@ -245,6 +245,45 @@ describe('the settings page in the Homebridge UI', () => {
     expect(JSON.stringify(restored.blocks[0]?.doors)).not.toContain('leftOpen');
   });
 
+  it('"Show in Home as" is offered per door, says automations must be made again, and writes showAs only when set', async () => {
+    const { settings, page } = await openPage();
+    await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
+    expect(await page.locator('#ac-showAs option').allTextContents()).toEqual([
+      'Garage door: open and close',
+      'Lock: unlock opens the door, lock closes it',
+    ]);
+    const row = page.locator(`[data-door-row="${SAMPLE_FRONT_GATE_ID}"]`);
+    const front = row.locator('select[data-flag="showAs"]');
+    expect(await front.locator('option').allTextContents()).toEqual(['As for all (garage door)', 'Garage door', 'Lock']);
+    const note = row.locator('[data-door-help="showAs"]');
+    expect(await note.isVisible()).toBe(false);
+    await front.selectOption('lock');
+    await expect.poll(() => note.isVisible()).toBe(true);
+    expect(await note.textContent()).toMatch(/automations and scenes made for the old kind must be made again/);
+    await waitForAccepted(page);
+    const saved = await harness().save(settings);
+    expect(saved.blocks[0]?.showAs).toBeUndefined();
+    const doors = saved.blocks[0]?.doors as Record<string, unknown>[];
+    expect(doors.find((door) => door.id === SAMPLE_FRONT_GATE_ID)?.showAs).toBe('lock');
+    // Only the door set: no other entry has showAs.
+    expect(doors.filter((door) => 'showAs' in door).map((door) => door.id)).toEqual([SAMPLE_FRONT_GATE_ID]);
+    const parsed = parseConfig(saved.blocks[0]);
+    if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+    expect(parsed.ignored).toEqual([]);
+    expect(doorOptions(parsed.config, SAMPLE_FRONT_GATE_ID).showAs).toBe('lock');
+    expect(doorOptions(parsed.config, SAMPLE_GARAGE_DOOR_ID).showAs).toBe('garage-door');
+
+    // Back to "as for all doors": nothing of it is written.
+    const again = await openPage();
+    await expect.poll(() => doorRows(again.page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
+    const restoredSelect = again.page.locator(`[data-door-row="${SAMPLE_FRONT_GATE_ID}"] select[data-flag="showAs"]`);
+    expect(await restoredSelect.inputValue()).toBe('lock');
+    await restoredSelect.selectOption('inherit');
+    await waitForAccepted(again.page);
+    const restored = await harness().save(again.settings);
+    expect((restored.blocks[0]?.doors as Record<string, unknown>[] | undefined)?.some((door) => 'showAs' in door) ?? false).toBe(false);
+  });
+
   it("webhooks: the UI's own port is refused, a typed free port and key give a listener that answers the test event", async () => {
     const { settings, page } = await openPage();
     await page.locator('#ac-webhook-enabled').check();

@@ -419,7 +419,7 @@ describe('config.schema.json', () => {
    * - required (webhook): zod checks port and key only on a block that is switched on (listenerWanted); the form says
    *   the same with if/then, since its "Receive webhooks" checkbox writes `enabled: false` on every save and a plain
    *   required list would then flag a form in which webhooks are off.
-   * - enum (includeDoors): the saved values are the form's oneOf; the layout's titleMap adds a first choice, "All
+   * - enum (includeDoors, showAs): the saved values are the form's oneOf; the layout's titleMap adds a first choice, "All
    *   doors I can open (the default)", whose null value the UI does not write. Beside an enum the UI would drop that
    *   choice and add a "None" of its own (and null cannot be in the schema: the UI's form stops drawing at one).
    * - type (automationSwitch, globally and per door): zod reads true | false | "off" | "open" | "open-close" (true,
@@ -441,6 +441,11 @@ describe('config.schema.json', () => {
       default: { form: undefined, why: NO_DEFAULT },
       enum: { form: undefined, why: 'the values are in oneOf; the layout adds the choice that writes nothing' },
     },
+    showAs: {
+      default: { form: undefined, why: NO_DEFAULT },
+      enum: { form: undefined, why: 'the values are in oneOf; the layout adds the choice that writes nothing' },
+    },
+    'doors[].showAs': { enum: { form: undefined, why: 'the values are in oneOf; the layout adds the choice that writes nothing' } },
     readOnly: { default: { form: undefined, why: NO_DEFAULT } },
     automationSwitch: { default: { form: undefined, why: NO_DEFAULT }, type: { form: 'string', why: SWITCH_STRINGS } },
     'doors[].automationSwitch': { type: { form: 'string', why: SWITCH_STRINGS } },

@@ -1,23 +1,22 @@
 // The door list of the settings page: per door show/hide, a name for Home and each option as "as for all doors / on / off".
-import { OPTIONS, optionSpec } from '../../option-catalog.js';
-import type { NumberOption, OptionSpec } from '../../option-catalog.js';
+import { OPTIONS } from '../../option-catalog.js';
+import type { ChoiceOption, NumberOption, OptionSpec } from '../../option-catalog.js';
 import { byId, fill, h, status } from './dom.js';
 import {
   controllerIncluded,
   doorChoice,
+  doorChoiceOf,
   doorEntry,
-  doorSwitchChoice,
   getField,
-  globalSwitchMode,
+  globalChoice,
   readWholeNumber,
   setControllerIncluded,
   setDoorChoice,
+  setDoorChoiceOf,
   setDoorField,
-  setDoorSwitchChoice,
   setField,
-  SWITCH_MODES,
 } from './model.js';
-import type { Choice, DoorFlag, SwitchChoice, SwitchMode } from './model.js';
+import type { Choice, DoorFlag } from './model.js';
 import type { Store } from './store.js';
 import type { DoorView } from './views.js';
 
@@ -106,26 +105,33 @@ function choiceSelect(store: Store, door: DoorView, flag: DoorFlag, title: strin
   return select;
 }
 
-/** The short words of each automation switch mode. */
-const SWITCH_TITLES: Record<SwitchMode, string> = optionSpec('automationSwitch').valueTitles;
-
-function switchSelect(store: Store, door: DoorView, title: string): HTMLSelectElement {
-  const global = SWITCH_TITLES[globalSwitchMode(store.block)].toLowerCase();
-  const current = doorSwitchChoice(store.block, door.id);
-  const option = (value: SwitchChoice, label: string) => h('option', { value, selected: current === value }, label);
+/**
+ * A door's choice of one of an option's values (the automation switch's modes, "Show in Home as"), or as for all doors;
+ * with the option's note of what a change costs, shown once the choice is changed.
+ */
+function valueSelect(store: Store, door: DoorView, option: ChoiceOption, title: string): [HTMLSelectElement, HTMLElement | false] {
+  const words = (value: string): string => option.valueTitles?.[value] ?? value;
+  const global = words(globalChoice(store.block, option)).toLowerCase();
+  const current = doorChoiceOf(store.block, door.id, option);
+  const item = (value: string, label: string) => h('option', { value, selected: current === value }, label);
   const select = h(
     'select',
     {
       class: 'form-select form-select-sm form-control',
       'data-door': door.id,
-      'data-flag': 'automationSwitch',
+      'data-flag': option.key,
       'aria-label': `${title} of ${door.name}`,
     },
-    option('inherit', `As for all (${global})`),
-    ...SWITCH_MODES.map((mode) => option(mode, SWITCH_TITLES[mode])),
+    item('inherit', `As for all (${global})`),
+    ...option.values.map((value) => item(value, words(value))),
   );
-  select.addEventListener('change', () => store.set(setDoorSwitchChoice(store.block, door.id, select.value as SwitchChoice)));
-  return select;
+  const note =
+    option.doorHelp !== undefined && h('span', { class: 'ac-help', 'data-door-help': option.key, hidden: true }, option.doorHelp);
+  select.addEventListener('change', () => {
+    if (note) note.hidden = false;
+    store.set(setDoorChoiceOf(store.block, door.id, option, select.value));
+  });
+  return [select, note];
 }
 
 function doorRow(store: Store, door: DoorView): HTMLElement {
@@ -150,7 +156,8 @@ function doorRow(store: Store, door: DoorView): HTMLElement {
     'aria-label': `Name in Home of ${door.name}`,
   });
   name.addEventListener('change', () => store.set(setDoorField(store.block, door.id, 'name', name.value.trim())));
-  const labelled = (title: string, control: HTMLElement) => h('label', { class: 'ac-door-option' }, h('span', {}, title), control);
+  const labelled = (title: string, ...controls: (HTMLElement | false)[]) =>
+    h('label', { class: 'ac-door-option' }, h('span', {}, title), ...controls);
   const row = h(
     'div',
     { class: reason ? 'ac-door ac-out' : 'ac-door', 'data-door-row': door.id },
@@ -171,15 +178,12 @@ function doorRow(store: Store, door: DoorView): HTMLElement {
       { class: 'ac-door-options' },
       labelled('Name in Home', name),
       ...PER_DOOR.filter((option) => offered(store, door, option)).map((option) =>
-        // The automation switch is the one choice of modes a door sets here; the others are flags (DOOR_FLAGS), on or off.
-        labelled(
-          option.doorLabel,
-          option.kind === 'choice'
-            ? switchSelect(store, door, option.doorLabel)
-            : option.kind === 'number'
-              ? numberInput(store, door, option)
-              : choiceSelect(store, door, option.key as DoorFlag, option.doorLabel),
-        ),
+        // A choice offers its values, a number is typed; the others are flags (DOOR_FLAGS), on or off.
+        option.kind === 'choice'
+          ? labelled(option.doorLabel, ...valueSelect(store, door, option, option.doorLabel))
+          : option.kind === 'number'
+            ? labelled(option.doorLabel, numberInput(store, door, option))
+            : labelled(option.doorLabel, choiceSelect(store, door, option.key as DoorFlag, option.doorLabel)),
       ),
     ),
   );

@@ -117,6 +117,20 @@ export function setGlobalChoice(block: Block, option: ChoiceOption, value: strin
   return setField(block, option.key, value === choiceOf(option, option.default) ? undefined : value);
 }
 
+/** A door's own value of a choice, as the plugin reads it; 'inherit' (as for all doors) when unset or unreadable. */
+export function doorChoiceOf(block: Block, doorId: string, option: ChoiceOption): string {
+  return choiceOf(option, doorEntry(block, doorId)?.[option.key]) ?? 'inherit';
+}
+
+/**
+ * "As for all doors" writes nothing; a value is written by name, but the one an option reads from false (the switch's
+ * off) is written as false, as the plugin has always read it; a door's value overrides the one for all doors.
+ */
+export function setDoorChoiceOf(block: Block, doorId: string, option: ChoiceOption, choice: string): Block {
+  const value = choice === 'inherit' ? undefined : option.booleans?.false === choice ? false : choice;
+  return setDoorField(block, doorId, option.key, value);
+}
+
 const SWITCH = optionSpec('automationSwitch');
 
 /** The mode a saved value means, as the plugin reads it: true (older configs) is open only; undefined when unset or unreadable. */
@@ -135,12 +149,12 @@ export function setGlobalSwitchMode(block: Block, mode: SwitchMode): Block {
 }
 
 export function doorSwitchChoice(block: Block, doorId: string): SwitchChoice {
-  return switchModeOf(doorEntry(block, doorId)?.automationSwitch) ?? 'inherit';
+  return doorChoiceOf(block, doorId, SWITCH) as SwitchChoice;
 }
 
 /** "As for all doors" writes nothing; off is written as false (it overrides the value for all doors), a mode by name. */
 export function setDoorSwitchChoice(block: Block, doorId: string, choice: SwitchChoice): Block {
-  return setDoorField(block, doorId, 'automationSwitch', choice === 'inherit' ? undefined : choice === 'off' ? false : choice);
+  return setDoorChoiceOf(block, doorId, SWITCH, choice);
 }
 
 function idList(block: Block, key: IdList): string[] {

@@ -5,8 +5,8 @@ import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
 import { describe, expect, it, vi } from 'vitest';
 
 import type { DoorContext } from '../../../src/door/context.js';
-import { GarageDoorAccessory } from '../../../src/door/garage-door.js';
-import type { DoorAccessoryDeps } from '../../../src/door/garage-door.js';
+import { DoorAccessory } from '../../../src/door/door-accessory.js';
+import type { DoorAccessoryDeps } from '../../../src/door/door-accessory.js';
 import type { DoorOptions } from '../../../src/door/options.js';
 import { NO_EXTRAS } from '../../support/door-fixtures.js';
 import { ManualClock } from '../../support/homebridge-double.js';
@@ -34,7 +34,7 @@ function setup(
     now: () => clock.now(),
     clock,
   };
-  const door = new GarageDoorAccessory(deps, accessory);
+  const door = new DoorAccessory(deps, accessory);
   const sensor = () => accessory.getServiceById(S.MotionSensor, 'access-alert');
   const detected = async (): Promise<unknown> => sensor()?.getCharacteristic(C.MotionDetected).handleGetRequest();
   return { door, accessory, clock, toggle, sensor, detected };

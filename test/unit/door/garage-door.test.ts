@@ -1,9 +1,9 @@
-// GarageDoorAccessory on the real HAP-NodeJS and Homebridge PlatformAccessory, with a simulated clock and a scripted toggle.
+// DoorAccessory on the real HAP-NodeJS and Homebridge PlatformAccessory, with a simulated clock and a scripted toggle.
 import * as hap from 'hap-nodejs';
 import type { API } from 'homebridge';
 import { describe, expect, it, vi } from 'vitest';
 
-import { GarageDoorAccessory } from '../../../src/door/garage-door.js';
+import { DoorAccessory } from '../../../src/door/door-accessory.js';
 import { ServiceError, ToggleRejectedError } from '../../../src/client/errors.js';
 import type { DoorState } from '../../../src/client/types.js';
 import type { DoorOptions } from '../../../src/door/options.js';
@@ -20,7 +20,7 @@ function setup(toggle: (doorId: string, state: DoorState) => Promise<void> = () 
   const hurried = vi.fn();
   const accessory = frontGateAccessory();
   const toggleSpy = vi.fn(toggle);
-  const door = new GarageDoorAccessory(
+  const door = new DoorAccessory(
     {
       api: { hap } as unknown as API,
       log,
@@ -53,7 +53,7 @@ function depsOf(t: ReturnType<typeof setup>) {
   };
 }
 
-describe('GarageDoorAccessory', () => {
+describe('DoorAccessory', () => {
   it('opens: sends one toggle, shows Opening at once, Open when the door reports it', async () => {
     const t = setup();
     await t.target.handleSetRequest(C.TargetDoorState.OPEN);
@@ -184,7 +184,7 @@ describe('GarageDoorAccessory', () => {
     t.door.update(makeDoor({ hasBluetoothSensor: true, batteryLevel: 5 }), device);
     expect(t.accessory.getService(S.Battery)).toBeDefined();
     // Homebridge restarts with the option on: the cached service must go, taking its low-battery alarm with it.
-    const hidden = new GarageDoorAccessory({ ...depsOf(t), options: { ...NO_EXTRAS, hideBattery: true } }, t.accessory);
+    const hidden = new DoorAccessory({ ...depsOf(t), options: { ...NO_EXTRAS, hideBattery: true } }, t.accessory);
     expect(t.accessory.getService(S.Battery)).toBeUndefined();
     hidden.update(makeDoor({ hasBluetoothSensor: true, batteryLevel: 5 }), device);
     expect(t.accessory.getService(S.Battery)).toBeUndefined();
@@ -204,7 +204,7 @@ describe('GarageDoorAccessory', () => {
   });
 });
 
-describe('GarageDoorAccessory and webhook events', () => {
+describe('DoorAccessory and webhook events', () => {
   it('ignores an event older than the newest applied, but not for ever (the service clock may run ahead)', () => {
     const t = setup();
     expect(t.door.applyEvent('OPEN', 100_000, 'Ada, Keypad')).toBe('changed');
@@ -217,7 +217,7 @@ describe('GarageDoorAccessory and webhook events', () => {
   });
 });
 
-describe('GarageDoorAccessory options', () => {
+describe('DoorAccessory options', () => {
   const ALL_EXTRAS: DoorOptions = {
     ...NO_EXTRAS,
     automationSwitch: 'open-close',
@@ -384,10 +384,10 @@ describe('GarageDoorAccessory options', () => {
   it('removes extras switched off and keeps the accessory, and keeps them all when the config is unreadable', () => {
     const t = setup(undefined, ALL_EXTRAS);
     t.door.dispose();
-    const kept = new GarageDoorAccessory({ ...depsOf(t), options: undefined }, t.accessory);
+    const kept = new DoorAccessory({ ...depsOf(t), options: undefined }, t.accessory);
     expect(t.accessory.getServiceById(S.Switch, 'automation-switch')).toBeDefined();
     kept.dispose();
-    const trimmed = new GarageDoorAccessory({ ...depsOf(t), options: { ...NO_EXTRAS, contactSensor: true } }, t.accessory);
+    const trimmed = new DoorAccessory({ ...depsOf(t), options: { ...NO_EXTRAS, contactSensor: true } }, t.accessory);
     expect(t.accessory.getServiceById(S.Switch, 'automation-switch')).toBeUndefined();
     expect(t.accessory.getServiceById(S.OccupancySensor, 'left-open')).toBeUndefined();
     expect(t.accessory.getServiceById(S.ContactSensor, 'contact')).toBeDefined();
@@ -424,7 +424,7 @@ function slowToggle(t: { clock: { now: number } }, ms: number, error?: Error) {
 
 const NO_ANSWER = new ServiceError('timeout', 'the service did not answer in time');
 
-describe('GarageDoorAccessory: no second pulse behind a slow or silent service', () => {
+describe('DoorAccessory: no second pulse behind a slow or silent service', () => {
   it('sends one toggle when two controllers write OPEN and the first toggle gets no answer', async () => {
     const t = setup();
     t.toggle.mockImplementation(slowToggle(t, 8_000, NO_ANSWER));

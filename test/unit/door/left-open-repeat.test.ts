@@ -6,8 +6,8 @@ import type { PlatformAccessory } from 'homebridge';
 import { describe, expect, it, vi } from 'vitest';
 
 import type { DoorContext } from '../../../src/door/context.js';
-import { GarageDoorAccessory } from '../../../src/door/garage-door.js';
-import type { DoorAccessoryDeps } from '../../../src/door/garage-door.js';
+import { DoorAccessory } from '../../../src/door/door-accessory.js';
+import type { DoorAccessoryDeps } from '../../../src/door/door-accessory.js';
 import type { DoorOptions } from '../../../src/door/options.js';
 import { LEFT_OPEN_REPEAT_CLEARED_MS } from '../../../src/settings.js';
 import { frontGateAccessory, NO_EXTRAS, reportedDevice as device, reportedDoor as makeDoor } from '../../support/door-fixtures.js';
@@ -42,7 +42,7 @@ function setup(
     now: () => clock.now(),
     clock,
   };
-  const door = new GarageDoorAccessory(deps, accessory);
+  const door = new DoorAccessory(deps, accessory);
   const occupancy = accessory.getServiceById(S.OccupancySensor, 'left-open')?.getCharacteristic(C.OccupancyDetected);
   if (!occupancy) throw new Error('no left-open sensor');
   const startMs = clock.now();

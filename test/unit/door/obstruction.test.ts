@@ -6,7 +6,7 @@ import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
 import { describe, expect, it, vi } from 'vitest';
 
 import type { DoorContext } from '../../../src/door/context.js';
-import { GarageDoorAccessory } from '../../../src/door/garage-door.js';
+import { DoorAccessory } from '../../../src/door/door-accessory.js';
 import { ToggleRejectedError } from '../../../src/client/errors.js';
 import type { Door, DoorState } from '../../../src/client/types.js';
 import { frontGateAccessory, reportedDevice as device, reportedDoor } from '../../support/door-fixtures.js';
@@ -23,7 +23,7 @@ function handler(
 ) {
   const clock = { now: 0 };
   const log = captureLog();
-  const door = new GarageDoorAccessory(
+  const door = new DoorAccessory(
     {
       api: { hap } as unknown as API,
       log,

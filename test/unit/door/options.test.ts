@@ -20,10 +20,11 @@ describe('doorOptions', () => {
     const c = config({
       readOnly: true,
       contactSensor: true,
-      doors: [{ id: 'b', name: 'Back Gate', readOnly: false, automationSwitch: true, leftOpenAfter: 45 }],
+      doors: [{ id: 'b', name: 'Back Gate', readOnly: false, automationSwitch: true, leftOpenAfter: 45, showAs: 'lock' }],
     });
     expect(doorOptions(c, 'a')).toEqual({
       name: undefined,
+      showAs: 'garage-door',
       readOnly: true,
       automationSwitch: 'off',
       leftOpenSensor: false,
@@ -36,6 +37,7 @@ describe('doorOptions', () => {
     });
     expect(doorOptions(c, 'b')).toEqual({
       name: 'Back Gate',
+      showAs: 'lock',
       readOnly: false,
       automationSwitch: 'open',
       leftOpenSensor: false,
@@ -46,6 +48,13 @@ describe('doorOptions', () => {
       accessAlert: false,
       accessAlertDurationS: 30,
     });
+  });
+
+  it('shows every door as a garage door by default, as a lock for all doors, and a door as its own entry says', () => {
+    expect(doorOptions(config({}), 'a').showAs).toBe('garage-door');
+    const c = config({ showAs: 'lock', doors: [{ id: 'b', showAs: 'garage-door' }] });
+    expect(doorOptions(c, 'a').showAs).toBe('lock');
+    expect(doorOptions(c, 'b').showAs).toBe('garage-door');
   });
 
   it('has every extra off by default', () => {

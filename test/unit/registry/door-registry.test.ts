@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Account, Device, Door } from '../../../src/client/types.js';
 import { parseConfig } from '../../../src/config.js';
 import type { DoorContext } from '../../../src/door/context.js';
-import { GarageDoorAccessory } from '../../../src/door/garage-door.js';
+import { DoorAccessory } from '../../../src/door/door-accessory.js';
 import { doorOptions } from '../../../src/door/options.js';
 import { DoorRegistry } from '../../../src/registry/door-registry.js';
 import { MAX_ACCESSORIES_PER_BRIDGE, PLUGIN_NAME, SYNCS_MISSING_BEFORE_REMOVAL } from '../../../src/settings.js';
@@ -44,7 +44,7 @@ function setup(extra: Record<string, unknown> = {}, cache: ReturnType<Homebridge
     bugs: new BugLog(log, config.accessToken),
     config,
     createDoor: (accessory: PlatformAccessory<DoorContext>) =>
-      new GarageDoorAccessory(
+      new DoorAccessory(
         {
           api: api as unknown as API,
           log,

@@ -5,12 +5,15 @@ import {
   apiKeyProblem,
   controllerIncluded,
   doorChoice,
+  doorChoiceOf,
   doorSwitchChoice,
   forUiUpdate,
+  globalChoice,
   globalSwitchMode,
   readWholeNumber,
   setControllerIncluded,
   setDoorChoice,
+  setDoorChoiceOf,
   setDoorField,
   setDoorSwitchChoice,
   setField,
@@ -19,6 +22,7 @@ import {
 } from '../../../../src/ui/page/model.js';
 import type { Block } from '../../../../src/ui/page/model.js';
 import { pageInfo } from '../../../../src/ui/page-info.js';
+import { optionSpec } from '../../../../src/option-catalog.js';
 import { parseConfig } from '../../../../src/config.js';
 import { doorOptions } from '../../../../src/door/options.js';
 
@@ -76,6 +80,20 @@ describe('settings page model', () => {
     expect(doorSwitchChoice(off, 'door-1')).toBe('off');
     expect(doorSwitchChoice({ ...base, doors: [{ id: 'door-1', automationSwitch: true }] }, 'door-1')).toBe('open');
     expect(setDoorSwitchChoice(closing, 'door-1', 'inherit')).toEqual(base);
+  });
+
+  it('writes a door\'s "Show in Home as" only when set, by name, and nothing for "as for all doors"', () => {
+    const showAs = optionSpec('showAs');
+    expect(globalChoice(base, showAs)).toBe('garage-door');
+    expect(doorChoiceOf(base, 'door-1', showAs)).toBe('inherit');
+    const lock = setDoorChoiceOf(base, 'door-1', showAs, 'lock');
+    expect(lock.doors).toEqual([{ id: 'door-1', showAs: 'lock' }]);
+    expect(doorChoiceOf(lock, 'door-1', showAs)).toBe('lock');
+    // The default written for one door still overrides a lock for all doors.
+    const garage = setDoorChoiceOf({ ...lock, showAs: 'lock' }, 'door-1', showAs, 'garage-door');
+    expect(garage.doors).toEqual([{ id: 'door-1', showAs: 'garage-door' }]);
+    expect(setDoorChoiceOf(lock, 'door-1', showAs, 'inherit')).toEqual(base);
+    expect(doorChoiceOf({ ...base, doors: [{ id: 'door-1', showAs: 'turnstile' }] }, 'door-1', showAs)).toBe('inherit');
   });
 
   it('hands the UI a removed key as undefined, since the UI merges updates into its copy', () => {

@@ -1,0 +1,283 @@
+// One door in HomeKit: shows what the door model (model/door.ts) decides through its main service, a garage door or a
+// lock as the settings say (face.ts), with its battery, names and extras, and sends Home's commands through one path.
+import type { API, Characteristic, CharacteristicValue, Logging, PlatformAccessory } from 'homebridge';
+
+import type { Device, Door, DoorState } from '../client/types.js';
+import { SYSTEM_CLOCK } from '../util/clock.js';
+import type { Clock } from '../util/clock.js';
+import { DoorModel, whatToShow } from './model/door.js';
+import type { ReportOutcome } from './model/state-machine.js';
+import type { DoorOptions } from './options.js';
+import { homeKitSerial, homeKitVersion } from './homekit-name.js';
+import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL } from '../settings.js';
+import type { ShowAs } from '../option-catalog.js';
+import { DoorBattery } from './battery.js';
+import { DoorCommands } from './door-commands.js';
+import { DoorExtras } from './extras.js';
+import type { DoorContext } from './context.js';
+import { configuredNameOf, renameDerivedServices } from './door-name.js';
+import { cachedKind, KIND_WORDS, mainServiceOf } from './face.js';
+import type { DoorFace, FaceDeps } from './face.js';
+import { GarageDoorFace } from './garage-door.js';
+import { LockFace } from './lock.js';
+
+export interface DoorAccessoryDeps {
+  api: API;
+  log: Logging;
+  toggle: (doorId: string, state: DoorState) => Promise<void>;
+  transitionTimeoutMs: number;
+  lowBatteryThresholdPct: number;
+  /** The door's options; undefined when the config could not be read (the door then keeps the services it has). */
+  options: DoorOptions | undefined;
+  /** A command was accepted: the platform should sync soon and often until the door arrives. */
+  onCommandAccepted: () => void;
+  now: () => number;
+  /** Sets the door's timers (the left-open sensor); the real clock by default. */
+  clock?: Clock;
+}
+
+export class DoorAccessory {
+  /** The main service: a garage door or a lock. */
+  private readonly face: DoorFace;
+  /** Which kind the door shows in Home. */
+  readonly kind: ShowAs;
+  /** True when this start replaced the cached main service by another kind: the accessory cache must be written. */
+  readonly kindChanged: boolean;
+  /** What the door does and is called, decided apart from HomeKit; this class only shows it. */
+  private readonly model: DoorModel;
+  private battery: DoorBattery | undefined;
+  private readonly commands: DoorCommands;
+  private readonly extras: DoorExtras;
+  /** The main service's ConfiguredName: the Home app writes it when the user renames the door there. */
+  private readonly configuredName: Characteristic;
+
+  constructor(
+    private readonly deps: DoorAccessoryDeps,
+    readonly accessory: PlatformAccessory<DoorContext>,
+  ) {
+    const { Service: S, Characteristic: C } = deps.api.hap;
+    const context = accessory.context;
+    // First: the model cleans the cached names, which the services below are created with.
+    this.model = new DoorModel(context, {
+      log: deps.log,
+      now: deps.now,
+      transitionTimeoutMs: deps.transitionTimeoutMs,
+      options: deps.options,
+      onRename: (before, name) => this.applyName(before, name),
+    });
+    this.commands = new DoorCommands({
+      api: deps.api,
+      log: deps.log,
+      model: this.model,
+      readOnly: () => deps.options?.readOnly === true,
+      toggle: (state) => deps.toggle(context.doorId, state),
+      transitionTimeoutMs: deps.transitionTimeoutMs,
+      now: deps.now,
+      push: () => this.push(),
+      onCommandAccepted: deps.onCommandAccepted,
+    });
+
+    accessory
+      .getService(S.AccessoryInformation)
+      ?.setCharacteristic(C.Manufacturer, ACCESSORY_MANUFACTURER)
+      .setCharacteristic(C.Model, ACCESSORY_MODEL)
+      .setCharacteristic(C.SerialNumber, homeKitSerial(context.doorId));
+
+    // Without readable settings a cached door keeps the kind it has: a typo must not break automations.
+    const cached = cachedKind(deps.api.hap, accessory);
+    this.kind = deps.options?.showAs ?? cached ?? 'garage-door';
+    this.kindChanged = cached !== undefined && cached !== this.kind;
+    if (cached !== undefined && this.kindChanged) {
+      this.replaceKind(cached);
+    }
+    const faceDeps: FaceDeps = {
+      hap: deps.api.hap,
+      model: this.model,
+      answer: (value) => this.answer(value),
+      command: (wanted) => this.commands.enqueue(wanted),
+    };
+    this.face =
+      this.kind === 'lock' ? new LockFace(faceDeps, accessory, context.name) : new GarageDoorFace(faceDeps, accessory, context.name);
+    this.face.service.setCharacteristic(C.Name, context.name);
+    this.configuredName = configuredNameOf(deps.api.hap, this.face.service, context.name);
+    this.configuredName.onSet((value) => {
+      this.renamedInHome(value);
+    });
+    if (deps.options?.hideBattery === true) {
+      DoorBattery.remove(deps.api, accessory);
+    }
+    this.extras = new DoorExtras(deps.api, accessory, context.name, deps.options, {
+      target: () => this.model.target,
+      reported: () => this.model.reported,
+      leftOpen: () => this.model.leftOpenSignal(),
+      command: (wanted) => this.commands.enqueue(wanted),
+      answer: (value) => this.answer(value),
+      available: () => this.available,
+      log: deps.log,
+      clock: deps.clock ?? SYSTEM_CLOCK,
+      name: () => this.name,
+    });
+    // Names the cache or the settings changed since the last start reach HomeKit, extras included.
+    this.model.start();
+    this.push();
+  }
+
+  /**
+   * The settings show the door as another kind than the cache holds: only the main service changes. The accessory (its
+   * UUID, so its name and room in Home) and its extras stay; automations made for the old service cannot follow.
+   */
+  private replaceKind(cached: ShowAs): void {
+    const old = this.accessory.getService(mainServiceOf(this.deps.api.hap, cached));
+    if (old) {
+      this.accessory.removeService(old);
+    }
+    this.deps.log.warn(
+      `${this.name} is now shown in Home as ${KIND_WORDS[this.kind]} instead of ${KIND_WORDS[cached]} ("Show in Home as" in the plugin settings). ` +
+        `It keeps its name and room, but Home automations and scenes made for ${KIND_WORDS[cached]} must be made again.`,
+    );
+  }
+
+  /** When the door, still open, is expected to close by itself (auto-close), in local time. */
+  get expectedAutoCloseAtMs(): number | undefined {
+    return this.model.expectedAutoCloseAtMs;
+  }
+
+  /** Stops the door's timers (Homebridge is shutting down or the door leaves HomeKit). */
+  dispose(): void {
+    this.extras.dispose();
+  }
+
+  /** An enforcer event named this door or its controller: its access alert, if on, detects. Never moves the door. */
+  alertAccess(): boolean {
+    return this.extras.alertAccess();
+  }
+
+  get doorId(): string {
+    return this.accessory.context.doorId;
+  }
+
+  get name(): string {
+    return this.accessory.context.name;
+  }
+
+  /** The door's number on its controller, for webhooks that name doors by number (door1_open). */
+  get entityNumber(): number | undefined {
+    return this.model.entityNumber;
+  }
+
+  get isMoving(): boolean {
+    return this.model.isMoving;
+  }
+
+  /** Home shows "No Response" while this is false, rather than a state that may be stale. */
+  get available(): boolean {
+    return this.model.available;
+  }
+
+  setAccountReadable(readable: boolean): void {
+    this.model.setAccountReadable(readable);
+  }
+
+  /**
+   * Applies one door of a successful sync sent at `syncSentMs`. Returns what the sync meant for the door's state,
+   * `undefined` when the state was not used (unknown, or older than a webhook that arrived meanwhile).
+   */
+  update(door: Door, device: Device, syncSentMs: number = this.deps.now()): ReportOutcome | undefined {
+    const { Characteristic: C } = this.deps.api.hap;
+    this.model.learn(door, device);
+    const version = homeKitVersion(device.softwareVersion);
+    if (version) {
+      this.accessory.getService(this.deps.api.hap.Service.AccessoryInformation)?.updateCharacteristic(C.FirmwareRevision, version);
+    }
+    this.updateBattery(door);
+    return this.show(this.model.reportPolled(door, syncSentMs));
+  }
+
+  /**
+   * Applies a door state pushed by webhook. `who` says who or what moved it, for the log.
+   * Returns 'stale' when the event is older than one already applied (webhooks can arrive out of order).
+   */
+  applyEvent(state: DoorState, occurredAtMs: number | undefined, who: string): ReportOutcome | 'stale' {
+    return this.show(this.model.applyEvent(state, occurredAtMs, who));
+  }
+
+  /** Shows what a reported state meant: Home's state when it changed; the sensors, which follow the reported state, always. */
+  private show<T extends ReportOutcome | 'stale' | undefined>(outcome: T): T {
+    if (outcome === undefined || outcome === 'stale') {
+      return outcome;
+    }
+    if (whatToShow(outcome) === 'all') {
+      this.push();
+    } else {
+      // The door may have moved under a movement Home still shows; the sensors follow what it reports.
+      this.extras.update();
+    }
+    return outcome;
+  }
+
+  /** See DoorModel.cacheSnapshot: the cached context as text, without the names while they keep changing in the account. */
+  cacheSnapshot(): string {
+    return this.model.cacheSnapshot();
+  }
+
+  /**
+   * A controller wrote the main service's ConfiguredName: the user renamed the door in the Home app (the model decides
+   * what that means). The plugin's own updates never come here (updateValue runs no set handler).
+   */
+  private renamedInHome(value: CharacteristicValue): void {
+    if (typeof value === 'string' && this.model.renamedInHome(value)) {
+      this.deps.api.updatePlatformAccessories([this.accessory]);
+    }
+  }
+
+  /** Shows `name` instead of `before` wherever HomeKit reads the door's name, its extras' names included. */
+  private applyName(before: string, name: string): void {
+    const { Characteristic: C, Service: S } = this.deps.api.hap;
+    // Homebridge keeps displayName in its cache; AccessoryInformation's Name is what a controller reads when it adds the door.
+    this.accessory.updateDisplayName(name);
+    this.accessory.getService(S.AccessoryInformation)?.updateCharacteristic(C.Name, name);
+    this.face.service.displayName = name;
+    this.face.service.updateCharacteristic(C.Name, name);
+    if (this.configuredName.value !== name) {
+      this.configuredName.updateValue(name);
+    }
+    renameDerivedServices(this.deps.api.hap, this.accessory, before, name, [this.face.service]);
+  }
+
+  /** Ends a movement that took too long, also when syncs fail. */
+  tick(): void {
+    if (this.model.tick()) {
+      this.push();
+    }
+  }
+
+  private updateBattery(door: Door): void {
+    // Hidden by the user: a cached Battery service goes too, so Home drops the level and any low-battery alarm at once.
+    if (door.hasBluetoothSensor && this.deps.options?.hideBattery !== true) {
+      // No reading is no news: the last known level stays (a cached service keeps it too), and a sensor that never
+      // reported one gets no Battery service yet, which HAP would show at 0 % and, below the threshold, as an alarm.
+      if (door.batteryLevel === undefined) {
+        return;
+      }
+      this.battery ??= new DoorBattery(this.deps.api, this.accessory, this.deps.lowBatteryThresholdPct);
+      this.battery.update(door.batteryLevel);
+    } else if (this.battery || this.accessory.getService(this.deps.api.hap.Service.Battery)) {
+      DoorBattery.remove(this.deps.api, this.accessory);
+      this.battery = undefined;
+    }
+  }
+
+  private answer<T>(value: T): T {
+    if (!this.available) {
+      const { HapStatusError, HAPStatus } = this.deps.api.hap;
+      throw new HapStatusError(HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+    }
+    return value;
+  }
+
+  /** Everything Home shows of the door: its main service, then the extras. */
+  private push(): void {
+    this.face.push();
+    this.extras.update();
+  }
+}
