@@ -204,7 +204,16 @@ export function forEachLine(stream: NodeJS.ReadableStream, onLine: (line: string
 }
 
 /** A TCP port that was free a moment ago. */
-export async function freePort(): Promise<number> {
+/**
+ * Ports this process handed out already. The kernel may give the same ephemeral port to two binds in a row once the
+ * first is closed, so a webhook port and then a bridge port asked for one after another could be equal (seen in the
+ * matrix: the plugin then rightly refused the bridge's own port for its listener).
+ */
+const handedOutPorts = new Set<number>();
+/** Tries before giving up on finding a port not handed out yet; each try is one bind to port 0. */
+const FREE_PORT_TRIES = 20;
+
+function ephemeralPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -214,6 +223,18 @@ export async function freePort(): Promise<number> {
       server.close(() => (port > 0 ? resolve(port) : reject(new Error('no port assigned'))));
     });
   });
+}
+
+/** A free TCP port that this process has not handed out before. */
+export async function freePort(): Promise<number> {
+  for (let i = 0; i < FREE_PORT_TRIES; i += 1) {
+    const port = await ephemeralPort();
+    if (!handedOutPorts.has(port)) {
+      handedOutPorts.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port not handed out already after ${String(FREE_PORT_TRIES)} tries`);
 }
 
 async function loadOrCreateIdentity(storageDir: string, bridgePort: number | undefined, bridgeName: string): Promise<BridgeIdentity> {
