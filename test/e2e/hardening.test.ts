@@ -75,6 +75,8 @@ describe('a flood of connections to the webhook listener', () => {
   const TOP_UP_EVERY_MS = 250;
   /** The flood stops by itself after this long, whatever happens. */
   const FLOOD_LIMIT_MS = 40_000;
+  /** How long the listener may take to close the flood's connections past its cap. */
+  const REFUSALS_WAIT_MS = 15_000;
 
   let sim: AccessControlSimulator;
   let hb: HomebridgeProcess;
@@ -129,8 +131,9 @@ describe('a flood of connections to the webhook listener', () => {
       controller = await connectController(hb);
       const current = await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'CurrentDoorState');
       expect(await controller.read(current)).toBe(CURRENT_DOOR_STATE.CLOSED);
-      // The listener refused what went past its cap rather than holding every connection it was offered.
-      expect(refused).toBeGreaterThanOrEqual(FLOOD_SOCKETS - WEBHOOK_MAX_CONNECTIONS);
+      // The listener refused what went past its cap rather than holding every connection it was offered (on a loaded
+      // machine it may still be working through the first wave when the read above is answered).
+      await expect.poll(() => refused, { timeout: REFUSALS_WAIT_MS }).toBeGreaterThanOrEqual(FLOOD_SOCKETS - WEBHOOK_MAX_CONNECTIONS);
     } finally {
       stopFlooding.abort();
       await flood;
