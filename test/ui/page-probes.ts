@@ -39,3 +39,9 @@ export const FOCUS_ON_RESULT = `(() => {
 
 /** The heights of the door rows, in CSS px. */
 export const ROW_HEIGHTS = `[...document.querySelectorAll('[data-door-row]')].map((row) => row.getBoundingClientRect().height)`;
+
+/** The focused element's outline, as the user sees it: "solid 3px rgb(...)". */
+export const FOCUS_RING = `(() => {
+  const style = getComputedStyle(document.activeElement);
+  return style.outlineStyle + ' ' + style.outlineWidth + ' ' + style.outlineColor;
+})()`;

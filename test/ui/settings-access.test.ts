@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AccessControlSimulator, makeDevice, makeDoor } from '../../dev/simulator/server.js';
 import type { SimDevice } from '../../dev/simulator/server.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
-import { AXE_FAULTS, FOCUS_ON_RESULT, LANG, ROW_HEIGHTS, SIDEWAYS, smallTargets } from './page-probes.js';
+import { AXE_FAULTS, FOCUS_ON_RESULT, FOCUS_RING, LANG, ROW_HEIGHTS, SIDEWAYS, smallTargets } from './page-probes.js';
 import { startUiHarness } from './ui-harness.js';
 import type { UiHarness } from './ui-harness.js';
 
@@ -100,6 +100,10 @@ describe('the settings page for every user', () => {
       .poll(() => frame.locator('#ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS })
       .toMatch(/^Signed in: 10 controllers, 60 doors/);
     await expect.poll(() => frame.evaluate<boolean>(FOCUS_ON_RESULT)).toBe(true);
+    // A visible focus ring: 3 px of #0a58ca, 6:1 against the light theme's white.
+    expect(await frame.evaluate<string>(FOCUS_RING)).toBe('solid 3px rgb(10, 88, 202)');
+    await page.keyboard.press('Tab');
+    expect(await frame.evaluate<string>(FOCUS_RING)).toBe('solid 3px rgb(10, 88, 202)');
     await harness().screenshot('settings-phone-signed-in');
 
     // Every control with its label is a 44 x 44 target, with the door list and one door open; nothing scrolls sideways.
@@ -138,6 +142,8 @@ describe('the settings page for every user', () => {
       if ((await list.getAttribute('open')) === null) await list.locator('summary').first().click();
       await frame.locator('[data-door-row] > summary').first().click();
       await frame.locator('#ac-door-search').focus();
+      // The ring in the dark theme: #8bb9fe, 7:1 against its grey.
+      expect(await frame.evaluate<string>(FOCUS_RING)).toBe('solid 3px rgb(139, 185, 254)');
       await harness().screenshot('settings-dark-signed-in');
       expect(await axeFaults(frame)).toEqual([]);
       await settings.close();
