@@ -37,6 +37,13 @@ async function openPage(): Promise<{ settings: CustomUiSettings; page: Frame }> 
 const statusOf = (page: Frame, id: string) => page.locator(`#${id}`);
 const doorRows = (page: Frame) => page.locator('[data-door-row]');
 
+/** Each door is a folded row: opens them all, as a user opens a door before changing its options. */
+async function openDoorRows(page: Frame): Promise<void> {
+  for (const row of await doorRows(page).all()) {
+    if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
+  }
+}
+
 async function waitForAccepted(page: Frame): Promise<void> {
   await expect
     .poll(() => statusOf(page, 'ac-check-status').textContent(), { timeout: PAGE_WAIT_MS })
@@ -109,6 +116,7 @@ describe('the settings page in the Homebridge UI', () => {
     const { settings, page } = await openPage();
     // An existing setup signs in by itself.
     await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
+    await openDoorRows(page);
     await page.locator('#ac-readOnly').check();
     const gateRow = page.locator(`[data-door-row="${SAMPLE_FRONT_GATE_ID}"]`);
     await expect.poll(() => gateRow.locator('select[data-flag="readOnly"] option:checked').textContent()).toBe('As for all (on)');
@@ -141,6 +149,7 @@ describe('the settings page in the Homebridge UI', () => {
   it('one door set to "Off" saves only that field; the other doors keep following the value for all doors', async () => {
     const { settings, page } = await openPage();
     await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
+    await openDoorRows(page);
     await page.locator(`[data-door-row="${SAMPLE_GARAGE_DOOR_ID}"] select[data-flag="contactSensor"]`).selectOption('on');
     // Hide battery is offered only for the door with a bluetooth sensor.
     expect(await page.locator(`[data-door-row="${SAMPLE_FRONT_GATE_ID}"] select[data-flag="hideBattery"]`).count()).toBe(1);
@@ -157,6 +166,7 @@ describe('the settings page in the Homebridge UI', () => {
   it('the automation switch is a select of modes for all doors and per door, writing only what is set', async () => {
     const { settings, page } = await openPage();
     await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
+    await openDoorRows(page);
     const global = page.locator('#ac-automationSwitch');
     expect(await global.locator('option').allTextContents()).toEqual([
       'Off',
@@ -181,6 +191,7 @@ describe('the settings page in the Homebridge UI', () => {
     // Back to Off for all and "as for all" for the door: nothing of the switch is written.
     const again = await openPage();
     await expect.poll(() => doorRows(again.page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
+    await openDoorRows(again.page);
     // The page shows what was saved: open only for all, open and close for the garage door.
     expect(await again.page.locator('#ac-automationSwitch').inputValue()).toBe('open');
     await again.page.locator('#ac-automationSwitch').selectOption('off');
@@ -195,6 +206,7 @@ describe('the settings page in the Homebridge UI', () => {
   it('the left-open repeat is typed for all doors and per door where the left-open sensor is on, writing only what is set', async () => {
     const { settings, page } = await openPage();
     await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
+    await openDoorRows(page);
     const repeatOf = (doorId: string) => page.locator(`[data-door-row="${doorId}"] input[data-field="leftOpenRepeat"]`);
     const global = page.locator('#ac-leftOpenRepeat');
     // A field to type in (never a slider), offered per door only once a door has a left-open sensor.
@@ -229,6 +241,7 @@ describe('the settings page in the Homebridge UI', () => {
     // 0 for all doors (the default) and the door's own emptied: nothing of the repeat is written.
     const again = await openPage();
     await expect.poll(() => doorRows(again.page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
+    await openDoorRows(again.page);
     expect(await again.page.locator('#ac-leftOpenRepeat').inputValue()).toBe('30');
     const gateAgain = again.page.locator(`[data-door-row="${SAMPLE_FRONT_GATE_ID}"] input[data-field="leftOpenRepeat"]`);
     expect(await gateAgain.inputValue()).toBe('5');
@@ -248,6 +261,7 @@ describe('the settings page in the Homebridge UI', () => {
   it('"Show in Home as" is offered per door, says automations must be made again, and writes showAs only when set', async () => {
     const { settings, page } = await openPage();
     await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
+    await openDoorRows(page);
     expect(await page.locator('#ac-showAs option').allTextContents()).toEqual([
       'Garage door: open and close',
       'Lock: unlock opens the door, lock closes it',
@@ -276,6 +290,7 @@ describe('the settings page in the Homebridge UI', () => {
     // Back to "as for all doors": nothing of it is written.
     const again = await openPage();
     await expect.poll(() => doorRows(again.page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
+    await openDoorRows(again.page);
     const restoredSelect = again.page.locator(`[data-door-row="${SAMPLE_FRONT_GATE_ID}"] select[data-flag="showAs"]`);
     expect(await restoredSelect.inputValue()).toBe('lock');
     await restoredSelect.selectOption('inherit');
@@ -346,6 +361,7 @@ describe('the settings page in the Homebridge UI', () => {
         .toMatch(/^The account could not be synced: .+\. The doors below are the ones Homebridge showed last\.$/);
       // The cache keeps the service's names; the name the user gave shows in the door's "Name in Home".
       await expect.poll(() => page.locator('[data-door-name]').allTextContents()).toEqual(DOOR_NAMES);
+      await openDoorRows(page);
       expect(await page.locator(`[data-door-row="${SAMPLE_FRONT_GATE_ID}"] input[data-field="name"]`).inputValue()).toBe('Street Gate');
       await page.locator(`[data-door-row="${SAMPLE_GARAGE_DOOR_ID}"] select[data-flag="contactSensor"]`).selectOption('inherit');
       await waitForAccepted(page);

@@ -1,6 +1,7 @@
-// The door list of the settings page: per door show/hide, a name for Home and each option as "as for all doors / on / off".
+// The door list of the settings page: one folded row per door that opens to show/hide, a name for Home and each option.
 import { OPTIONS } from '../../option-catalog.js';
 import type { ChoiceOption, NumberOption, OptionSpec } from '../../option-catalog.js';
+import { applyDoorFilter, CHANGED, SEARCH_TEXT, setUpDoorFilter } from './door-filter.js';
 import { byId, fill, h, status } from './dom.js';
 import {
   controllerIncluded,
@@ -134,7 +135,36 @@ function valueSelect(store: Store, door: DoorView, option: ChoiceOption, title: 
   return [select, note];
 }
 
-function doorRow(store: Store, door: DoorView): HTMLElement {
+/** A controller in words, its id second: "Ana Ruiz's controller (id 12ab)". The service gives controllers no name. */
+function controllerWords(store: Store, controllerId: string): string {
+  if (controllerId === '') {
+    return 'controller unknown';
+  }
+  const owner = store.account?.controllers.find((controller) => controller.id === controllerId)?.owner;
+  return `${owner ? `${owner}'s controller` : 'Controller'} (id ${controllerId})`;
+}
+
+/** What a door sets for itself, in a few words for its folded row. */
+function changesOf(own: Record<string, unknown> | undefined): string {
+  const count = own ? Object.keys(own).filter((key) => key !== 'id').length : 0;
+  return count === 0 ? 'as for all doors' : `${count} change${count === 1 ? '' : 's'}`;
+}
+
+/** The doors whose rows are open: kept across redraws, so a change for all doors does not fold the row being edited. */
+const openRows = new Set<string>();
+
+/** Removes the door's own entry: it follows the settings for all doors again, and shows in Home. */
+function backToAll(store: Store, door: DoorView, render: () => void): void {
+  const doors = getField(store.block, 'doors');
+  const rest = Array.isArray(doors) ? doors.filter((entry) => (entry as Record<string, unknown>).id !== door.id) : [];
+  store.set(setField(store.block, 'doors', rest));
+  render();
+  // The row was drawn again: the keyboard stays on it, or on the filter when "changed only" has just hidden it.
+  const row = document.querySelector<HTMLElement>(`[data-door-row="${CSS.escape(door.id)}"]`);
+  (row && !row.hidden ? row.querySelector<HTMLElement>(':scope > summary') : document.getElementById('ac-door-changed'))?.focus();
+}
+
+function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement {
   const own = doorEntry(store.block, door.id);
   const reason = store.check?.excluded[door.id];
   const show = h('input', {
@@ -158,39 +188,60 @@ function doorRow(store: Store, door: DoorView): HTMLElement {
   name.addEventListener('change', () => store.set(setDoorField(store.block, door.id, 'name', name.value.trim())));
   const labelled = (title: string, ...controls: (HTMLElement | false)[]) =>
     h('label', { class: 'ac-door-option' }, h('span', {}, title), ...controls);
+  const controller = controllerWords(store, door.controllerId);
+  // Drawn for every door, shown once the door has settings of its own (refreshDoorStatus follows each change).
+  const reset = h(
+    'button',
+    { class: 'btn btn-outline-secondary btn-sm', type: 'button', 'data-door-reset': door.id, hidden: own === undefined },
+    'Back to all-doors settings',
+  );
+  reset.addEventListener('click', () => backToAll(store, door, render));
+  // One short row (name, state, what it changes) that opens to the door's options: a long account stays a few screens.
   const row = h(
-    'div',
-    { class: reason ? 'ac-door ac-out' : 'ac-door', 'data-door-row': door.id },
+    'details',
+    {
+      class: reason ? 'ac-door ac-out' : 'ac-door',
+      'data-door-row': door.id,
+      [`data-${SEARCH_TEXT}`]: [door.name, typeof own?.name === 'string' ? own.name : '', controller, door.id].join(' ').toLowerCase(),
+      [`data-${CHANGED}`]: own !== undefined,
+      open: openRows.has(door.id),
+    },
+    h(
+      'summary',
+      { class: 'ac-door-head' },
+      h('span', { class: 'ac-door-name', 'data-door-name': '' }, door.name),
+      h('span', { class: 'ac-help', 'data-door-note': describe(door) }, reason ? `Not in Home: ${reason}` : describe(door)),
+      h('span', { class: 'ac-help ac-door-changes', 'data-door-changes': '' }, changesOf(own)),
+    ),
     h(
       'div',
-      { class: 'ac-door-head' },
+      { class: 'ac-door-body' },
+      h('div', { class: 'form-check' }, show, h('label', { class: 'form-check-label', for: show.id }, 'Show in Home')),
+      h('div', { class: 'ac-door-id' }, `On ${controller} · door id ${door.id}`),
       h(
         'div',
-        { class: 'form-check' },
-        show,
-        h('label', { class: 'form-check-label ac-door-name', for: show.id, 'data-door-name': '' }, door.name),
+        { class: 'ac-door-options' },
+        labelled('Name in Home', name),
+        ...PER_DOOR.filter((option) => offered(store, door, option)).map((option) =>
+          // A choice offers its values, a number is typed; the others are flags (DOOR_FLAGS), on or off.
+          option.kind === 'choice'
+            ? labelled(option.doorLabel, ...valueSelect(store, door, option, option.doorLabel))
+            : option.kind === 'number'
+              ? labelled(option.doorLabel, numberInput(store, door, option))
+              : labelled(option.doorLabel, choiceSelect(store, door, option.key as DoorFlag, option.doorLabel)),
+        ),
       ),
-      h('span', { class: 'ac-help', 'data-door-note': describe(door) }, reason ? `Not in Home: ${reason}` : describe(door)),
-    ),
-    h('div', { class: 'ac-door-id' }, `id ${door.id}`),
-    h(
-      'div',
-      { class: 'ac-door-options' },
-      labelled('Name in Home', name),
-      ...PER_DOOR.filter((option) => offered(store, door, option)).map((option) =>
-        // A choice offers its values, a number is typed; the others are flags (DOOR_FLAGS), on or off.
-        option.kind === 'choice'
-          ? labelled(option.doorLabel, ...valueSelect(store, door, option, option.doorLabel))
-          : option.kind === 'number'
-            ? labelled(option.doorLabel, numberInput(store, door, option))
-            : labelled(option.doorLabel, choiceSelect(store, door, option.key as DoorFlag, option.doorLabel)),
-      ),
+      reset,
     ),
   );
+  row.addEventListener('toggle', () => {
+    if (row.open) openRows.add(door.id);
+    else openRows.delete(door.id);
+  });
   // The door's left-open sensor offers or withdraws its repeat: the row is drawn again, the select keeping the focus.
   row.addEventListener('change', (event) => {
     if (event.target instanceof HTMLSelectElement && event.target.dataset.flag === 'leftOpenSensor') {
-      const next = doorRow(store, door);
+      const next = doorRow(store, door, render);
       row.replaceWith(next);
       next.querySelector<HTMLSelectElement>('[data-flag="leftOpenSensor"]')?.focus();
     }
@@ -237,16 +288,13 @@ function renderControllers(store: Store, render: () => void): void {
       checked: controllerIncluded(store.block, controller.id),
     });
     box.addEventListener('change', () => store.set(setControllerIncluded(store.block, controller.id, box.checked)));
-    const owner = controller.owner ? `, owner ${controller.owner}` : '';
+    // In words first (whose it is, how many doors), the id second.
+    const whose = controller.owner ? `${controller.owner}'s controller` : 'Controller';
     return h(
       'div',
       { class: 'form-check' },
       box,
-      h(
-        'label',
-        { class: 'form-check-label', for: box.id },
-        `Controller ${controller.id} (${count} door${count === 1 ? '' : 's'}${owner})`,
-      ),
+      h('label', { class: 'form-check-label', for: box.id }, `${whose}, ${count} door${count === 1 ? '' : 's'} (id ${controller.id})`),
     );
   });
   fill(box, h('p', { class: 'ac-help' }, 'Controllers whose doors this entry shows:'), ...items, splitButton(store, render) ?? false);
@@ -302,7 +350,13 @@ function splitButton(store: Store, render: () => void): HTMLButtonElement | unde
   return button;
 }
 
+let filterWired = false;
+
 export function renderDoors(store: Store, render: () => void): void {
+  if (!filterWired) {
+    filterWired = true;
+    setUpDoorFilter();
+  }
   const listed = store.doors;
   byId('ac-doors-empty').hidden = listed.length > 0;
   byId('ac-doors-body').hidden = listed.length === 0;
@@ -315,7 +369,8 @@ export function renderDoors(store: Store, render: () => void): void {
     list.dataset.folded = 'set';
     list.open = doors.length <= DOOR_LIST_OPEN_MAX;
   }
-  fill(byId('ac-door-rows'), ...doors.map((door) => doorRow(store, door)));
+  fill(byId('ac-door-rows'), ...doors.map((door) => doorRow(store, door, render)));
+  applyDoorFilter();
 }
 
 /** After a check: which doors stay out and the count, without rebuilding rows a user may be typing in. */
@@ -325,6 +380,12 @@ export function refreshDoorStatus(store: Store, render: () => void): void {
   for (const row of document.querySelectorAll<HTMLElement>('[data-door-row]')) {
     const reason = store.check?.excluded[row.dataset.doorRow ?? ''];
     row.classList.toggle('ac-out', reason !== undefined);
+    const own = doorEntry(store.block, row.dataset.doorRow ?? '');
+    row.toggleAttribute(`data-${CHANGED}`, own !== undefined);
+    const changes = row.querySelector<HTMLElement>('[data-door-changes]');
+    if (changes) changes.textContent = changesOf(own);
+    const reset = row.querySelector<HTMLElement>('[data-door-reset]');
+    if (reset) reset.hidden = own === undefined;
     const note = row.querySelector<HTMLElement>('[data-door-note]');
     if (note) {
       note.textContent = reason ? `Not in Home: ${reason}` : (note.dataset.doorNote ?? '');

@@ -14,6 +14,8 @@ import type { DoorView } from './views.js';
 import { setUpWebhook } from './webhook-view.js';
 
 const hb = window.homebridge;
+// The Homebridge UI's frame document has no language; screen readers need it to pick a voice.
+document.documentElement.lang = 'en';
 /** The server checks the block once typing pauses for this long. */
 const CHECK_DELAY_MS = 300;
 
@@ -184,7 +186,8 @@ async function main(): Promise<void> {
     ...setUpOptions(store, () => renderDoors(store, render)),
   );
   refreshers.push(setUpWebhook(store));
-  byId('ac-sign-in').addEventListener('click', () => void signIn(store, render));
+  // After a sign-in the user asked for, the keyboard lands on its result (the button was disabled meanwhile, dropping focus).
+  byId('ac-sign-in').addEventListener('click', () => void signIn(store, render).then(() => byId('ac-sign-in-status').focus()));
   store.onChange(() => onChange(store, render));
   render();
   hb.hideSpinner();

@@ -1,0 +1,47 @@
+// Scripts run inside the settings page's frame (page.evaluate of a string): the project's Node type check has no DOM types,
+// so the browser side is kept as plain JavaScript text here, small enough to read at a glance.
+
+/** axe-core's serious and critical findings, one line each: the rule, then the elements (axe must be loaded first). */
+export const AXE_FAULTS = `(async () => {
+  const result = await axe.run(document, { resultTypes: ['violations'] });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ') + ' ' + (n.failureSummary || '').replace(/\\s+/g, ' ')).join(' | '));
+})()`;
+
+/** Every visible control whose box, with its labels' boxes, is under MIN x MIN CSS px (0.5 px of sub-pixel layout allowed). */
+export const smallTargets = (min: number): string => `(() => {
+  const small = [];
+  for (const control of document.querySelectorAll('input:not([type="hidden"]), select, textarea, button, summary, a[href]')) {
+    if (!control.checkVisibility({ checkVisibilityCSS: true })) continue;
+    const boxes = [control, ...(control.labels ? [...control.labels] : [])].map((element) => element.getBoundingClientRect());
+    const width = Math.max(...boxes.map((b) => b.right)) - Math.min(...boxes.map((b) => b.left));
+    const height = Math.max(...boxes.map((b) => b.bottom)) - Math.min(...boxes.map((b) => b.top));
+    if (width < ${min} - 0.5 || height < ${min} - 0.5) {
+      const name = control.id || control.dataset.door || (control.textContent || '').trim().slice(0, 30) || control.tagName;
+      small.push(control.tagName.toLowerCase() + ' ' + name + ': ' + Math.round(width) + ' x ' + Math.round(height));
+    }
+  }
+  return small;
+})()`;
+
+/** How far the document scrolls sideways (0: not at all). */
+export const SIDEWAYS = `document.documentElement.scrollWidth - document.documentElement.clientWidth`;
+
+/** The language of the document. */
+export const LANG = `document.documentElement.lang`;
+
+/** Whether the keyboard is on the sign-in result or in the door list (not the page's body). */
+export const FOCUS_ON_RESULT = `(() => {
+  const focused = document.activeElement;
+  return !!focused && (focused.id === 'ac-sign-in-status' || focused.closest('#ac-door-list') !== null);
+})()`;
+
+/** The heights of the door rows, in CSS px. */
+export const ROW_HEIGHTS = `[...document.querySelectorAll('[data-door-row]')].map((row) => row.getBoundingClientRect().height)`;
+
+/** The focused element's outline, as the user sees it: "solid 3px rgb(...)". */
+export const FOCUS_RING = `(() => {
+  const style = getComputedStyle(document.activeElement);
+  return style.outlineStyle + ' ' + style.outlineWidth + ' ' + style.outlineColor;
+})()`;

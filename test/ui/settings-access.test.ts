@@ -1,0 +1,210 @@
+// The settings page where users are: the real Homebridge UI 5.28 in Chromium at 1280 px and on a phone (390 x 844), in light
+// and dark, checked by axe-core; a 60-door account as short rows with search, "changed only" and "back to all-doors settings".
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+import { AccessControlSimulator, makeDevice, makeDoor } from '../../dev/simulator/server.js';
+import type { SimDevice } from '../../dev/simulator/server.js';
+import { PLATFORM_NAME } from '../../src/settings.js';
+import { AXE_FAULTS, FOCUS_ON_RESULT, FOCUS_RING, LANG, ROW_HEIGHTS, SIDEWAYS, smallTargets } from './page-probes.js';
+import { startUiHarness } from './ui-harness.js';
+import type { UiHarness } from './ui-harness.js';
+
+const TOKEN = 'settings-access-e2e-token-8c1d';
+/** Waits inside the page: a sign-in against the local simulator, a check by the page's server. */
+const PAGE_WAIT_MS = 20_000;
+const CONTROLLERS = 10;
+const DOORS_PER_CONTROLLER = 6;
+/** The one controller not owned by the signed-in user: found by its owner's name. */
+const OTHER_OWNER = { ownerUserId: 'f1b2c3d4-0000-4000-8000-000000000001', ownerFirstName: 'Grace', ownerLastName: 'Hopper' };
+/** WCAG 2.5.5 (AAA) and Apple's guideline: a touch target of at least 44 x 44 CSS px. */
+const TARGET_PX = 44;
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 900 };
+/** A folded door row is one or two lines: the name, its state and what it changes. */
+const SHORT_ROW_PX = 100;
+
+const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let sim: AccessControlSimulator;
+let ui: UiHarness | undefined;
+let devices: SimDevice[];
+
+function harness(): UiHarness {
+  if (!ui) throw new Error('the UI did not start (see beforeAll)');
+  return ui;
+}
+
+/** axe-core's serious and critical findings in the settings page's frame, one line each: rule, then the elements. */
+async function axeFaults(frame: Frame): Promise<string[]> {
+  await frame.addScriptTag({ content: await axeSource });
+  return frame.evaluate<string[]>(AXE_FAULTS);
+}
+
+/** How far the page and the settings frame scroll sideways (0: not at all). */
+async function sidewaysScroll(page: Page, frame: Frame): Promise<{ page: number; frame: number }> {
+  return { page: await page.evaluate<number>(SIDEWAYS), frame: await frame.evaluate<number>(SIDEWAYS) };
+}
+
+const visibleRows = (frame: Frame) => frame.locator('[data-door-row]:visible');
+
+beforeAll(async () => {
+  devices = Array.from({ length: CONTROLLERS }, (_, d) =>
+    makeDevice({
+      ...(d === CONTROLLERS - 1 ? OTHER_OWNER : {}),
+      doors: Array.from({ length: DOORS_PER_CONTROLLER }, (_, i) => makeDoor({ name: `Gate ${d}-${i}`, entityNumber: i + 1 })),
+    }),
+  );
+  sim = new AccessControlSimulator({ accessToken: TOKEN, devices });
+  await sim.start();
+  ui = await startUiHarness({ env: inject('uiEnv') });
+});
+
+afterAll(async () => {
+  await ui?.stop();
+  await sim.stop();
+});
+
+describe('the settings page for every user', () => {
+  it('has no serious or critical axe fault signed out, after a refused sign-in and signed in; fits a phone; sign-in keeps the keyboard', async () => {
+    const { page } = harness().browser;
+    const settings = await harness().openCustomUi();
+    const frame = settings.frame;
+    await frame.locator('#ac-sign-in').waitFor({ timeout: PAGE_WAIT_MS });
+    await expect.poll(() => frame.locator('#ac-check-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/would sync no door/);
+
+    // Signed out: one h1, a main landmark, the language set; axe finds nothing serious, light or dark.
+    expect(await frame.locator('h1').count()).toBe(1);
+    expect(await frame.locator('main').count()).toBe(1);
+    expect(await frame.evaluate<string>(LANG)).toBe('en');
+    expect(await axeFaults(frame)).toEqual([]);
+
+    // A refused sign-in: the answer is in a live region.
+    await frame.locator('#ac-baseUrl').fill(sim.baseUrl);
+    await frame.locator('#ac-accessToken').fill('not-the-token');
+    await frame.locator('#ac-sign-in').click();
+    await expect
+      .poll(() => frame.locator('#ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS })
+      .toMatch(/refused the access token/);
+    expect(await frame.locator('#ac-sign-in-status').getAttribute('role')).toMatch(/^(status|alert)$/);
+    expect(await axeFaults(frame)).toEqual([]);
+
+    // On a phone, signed in by keyboard: the focus lands on the result (or the door list), not on the page's body.
+    await page.setViewportSize(PHONE);
+    await frame.locator('#ac-accessToken').fill(TOKEN);
+    await frame.locator('#ac-sign-in').focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => frame.locator('#ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS })
+      .toMatch(/^Signed in: 10 controllers, 60 doors/);
+    await expect.poll(() => frame.evaluate<boolean>(FOCUS_ON_RESULT)).toBe(true);
+    // A visible focus ring: 3 px of #0a58ca, 6:1 against the light theme's white.
+    expect(await frame.evaluate<string>(FOCUS_RING)).toBe('solid 3px rgb(10, 88, 202)');
+    await page.keyboard.press('Tab');
+    expect(await frame.evaluate<string>(FOCUS_RING)).toBe('solid 3px rgb(10, 88, 202)');
+    await harness().screenshot('settings-phone-signed-in');
+
+    // Every control with its label is a 44 x 44 target, with the door list and one door open; nothing scrolls sideways.
+    const list = frame.locator('#ac-door-list');
+    if ((await list.getAttribute('open')) === null) await list.locator('summary').first().click();
+    await frame.locator('[data-door-row] > summary').first().click();
+    expect(await frame.evaluate<string[]>(smallTargets(TARGET_PX))).toEqual([]);
+    expect(await sidewaysScroll(page, frame)).toEqual({ page: 0, frame: 0 });
+    expect(await axeFaults(frame)).toEqual([]);
+    await page.setViewportSize(DESKTOP);
+    expect(await axeFaults(frame)).toEqual([]);
+    await settings.close();
+  });
+
+  it('in the dark theme too: signed out, after a refused sign-in and signed in', async () => {
+    const { page } = harness().browser;
+    // The UI follows the browser's colour scheme and tells the settings frame when it loads.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      const settings = await harness().openCustomUi();
+      const frame = settings.frame;
+      await expect.poll(() => frame.locator('body.dark-mode').count(), { timeout: PAGE_WAIT_MS }).toBe(1);
+      await expect.poll(() => frame.locator('#ac-check-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/would sync no door/);
+      expect(await axeFaults(frame)).toEqual([]);
+      await frame.locator('#ac-baseUrl').fill(sim.baseUrl);
+      await frame.locator('#ac-accessToken').fill('not-the-token');
+      await frame.locator('#ac-sign-in').click();
+      await expect
+        .poll(() => frame.locator('#ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS })
+        .toMatch(/refused the access token/);
+      expect(await axeFaults(frame)).toEqual([]);
+      await frame.locator('#ac-accessToken').fill(TOKEN);
+      await frame.locator('#ac-sign-in').click();
+      await expect.poll(() => frame.locator('[data-door-row]').count(), { timeout: PAGE_WAIT_MS }).toBe(60);
+      const list = frame.locator('#ac-door-list');
+      if ((await list.getAttribute('open')) === null) await list.locator('summary').first().click();
+      await frame.locator('[data-door-row] > summary').first().click();
+      await frame.locator('#ac-door-search').focus();
+      // The ring in the dark theme: #8bb9fe, 7:1 against its grey.
+      expect(await frame.evaluate<string>(FOCUS_RING)).toBe('solid 3px rgb(139, 185, 254)');
+      await harness().screenshot('settings-dark-signed-in');
+      expect(await axeFaults(frame)).toEqual([]);
+      await settings.close();
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+  });
+
+  it('a 60-door account is short rows; search finds a door by name and by controller, "changed only" and "back to all-doors" work', async () => {
+    const { page } = harness().browser;
+    await page.setViewportSize(PHONE);
+    const settings = await harness().openCustomUi();
+    const frame = settings.frame;
+    await frame.locator('#ac-baseUrl').fill(sim.baseUrl);
+    await frame.locator('#ac-accessToken').fill(TOKEN);
+    await frame.locator('#ac-sign-in').click();
+    await expect.poll(() => frame.locator('[data-door-row]').count(), { timeout: PAGE_WAIT_MS }).toBe(60);
+    const list = frame.locator('#ac-door-list');
+    if ((await list.getAttribute('open')) === null) await list.locator('summary').first().click();
+
+    // Folded: each door is one short row, its options out of sight until it is opened.
+    expect(await visibleRows(frame).count()).toBe(60);
+    const heights = await frame.evaluate<number[]>(ROW_HEIGHTS);
+    expect(heights.filter((height) => height > SHORT_ROW_PX)).toEqual([]);
+    expect(await frame.locator('[data-door-row] select:visible').count()).toBe(0);
+
+    // By name.
+    const search = frame.locator('#ac-door-search');
+    await search.fill('gate 3-4');
+    await expect.poll(() => visibleRows(frame).locator('[data-door-name]').allTextContents()).toEqual(['Gate 3-4']);
+    expect(await frame.locator('#ac-door-found').textContent()).toBe('1 of 60 doors shown.');
+    // By controller: its owner's name, and its id.
+    await search.fill('Hopper');
+    await expect
+      .poll(() => visibleRows(frame).locator('[data-door-name]').allTextContents())
+      .toEqual(Array.from({ length: DOORS_PER_CONTROLLER }, (_, i) => `Gate ${CONTROLLERS - 1}-${i}`));
+    await search.fill(devices[2]?.id ?? 'no controller');
+    await expect.poll(() => visibleRows(frame).count()).toBe(DOORS_PER_CONTROLLER);
+    await search.fill('');
+    await expect.poll(() => visibleRows(frame).count()).toBe(60);
+
+    // One door gets a setting of its own: its row says so, and "changed only" shows only it.
+    const door = devices[4]?.doors[2];
+    if (!door) throw new Error('no door');
+    const row = frame.locator(`[data-door-row="${door.id}"]`);
+    await row.locator('summary').click();
+    await row.locator('select[data-flag="readOnly"]').selectOption('on');
+    await expect.poll(() => row.locator('[data-door-changes]').textContent(), { timeout: PAGE_WAIT_MS }).toBe('1 change');
+    await frame.locator('#ac-door-changed').check();
+    await expect.poll(() => visibleRows(frame).locator('[data-door-name]').allTextContents()).toEqual([door.name]);
+    await harness().screenshot('settings-phone-changed-only');
+
+    // Back to all-doors settings: the door's own entry is gone from what Save writes.
+    await row.locator('[data-door-reset]').click();
+    await expect.poll(() => row.locator('[data-door-changes]').textContent()).toBe('as for all doors');
+    expect(await row.locator('select[data-flag="readOnly"]').inputValue()).toBe('inherit');
+    await frame.locator('#ac-door-changed').uncheck();
+    await expect
+      .poll(() => frame.locator('#ac-check-status').textContent(), { timeout: PAGE_WAIT_MS })
+      .toMatch(/^The plugin accepts these settings/);
+    const saved = await harness().save(settings);
+    expect(saved.blocks).toEqual([{ platform: PLATFORM_NAME, baseUrl: sim.baseUrl, accessToken: TOKEN }]);
+  });
+});
