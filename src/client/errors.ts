@@ -37,6 +37,8 @@ export class ServiceError extends Error {
      * connection, DNS failure, an error status from the service itself): a toggle then surely moved nothing.
      */
     readonly mayHaveArrived: boolean = kind === 'timeout',
+    /** For 'network': the system's code (ENOTFOUND, ECONNREFUSED...), so a not-found host is told from a silent one without reading the message. */
+    readonly code?: string,
   ) {
     super(message);
   }

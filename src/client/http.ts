@@ -159,7 +159,14 @@ function describeFailure(error: unknown): ServiceError {
         ? oneLine(error.message)
         : 'unknown error';
   const mayHaveArrived = typeof code !== 'string' || !NOT_SENT_CODES.has(code);
-  return new ServiceError('network', `the service could not be reached (${reason})`, undefined, undefined, mayHaveArrived);
+  return new ServiceError(
+    'network',
+    `the service could not be reached (${reason})`,
+    undefined,
+    undefined,
+    mayHaveArrived,
+    typeof code === 'string' ? code : undefined,
+  );
 }
 
 /** Sends one request. Resolves with any HTTP status; rejects only with a ServiceError for transport and decoding failures. */

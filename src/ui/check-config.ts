@@ -3,16 +3,19 @@ import type { Account } from '../client/types.js';
 import { parseConfig } from '../config.js';
 import { exclusionReason } from '../door/options.js';
 import { MAX_ACCESSORIES_PER_BRIDGE } from '../settings.js';
+import { inPageWords } from './labels.js';
 import type { ConfigCheck } from './page/views.js';
 
+/** The parser's findings, each naming its fields by the page's labels ("Access token is required"). */
 export function checkBlock(block: unknown, account: Account | undefined): ConfigCheck {
   const parsed = parseConfig(block);
   if (!parsed.ok) {
-    return { problems: parsed.problems, ignored: [], shown: undefined, excluded: {} };
+    return { problems: parsed.problems.map(inPageWords), ignored: [], shown: undefined, excluded: {} };
   }
+  const ignored = parsed.ignored.map(inPageWords);
   const excluded: Record<string, string> = {};
   if (!account) {
-    return { problems: [], ignored: parsed.ignored, shown: undefined, excluded };
+    return { problems: [], ignored, shown: undefined, excluded };
   }
   let total = 0;
   for (const device of account.devices) {
@@ -25,5 +28,5 @@ export function checkBlock(block: unknown, account: Account | undefined): Config
     }
   }
   const count = total - Object.keys(excluded).length;
-  return { problems: [], ignored: parsed.ignored, shown: { count, total, limit: MAX_ACCESSORIES_PER_BRIDGE }, excluded };
+  return { problems: [], ignored, shown: { count, total, limit: MAX_ACCESSORIES_PER_BRIDGE }, excluded };
 }

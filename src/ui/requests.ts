@@ -1,20 +1,9 @@
 // What the settings page may send its server, and a short sentence naming each wrong field by the label the page shows.
 import { z } from 'zod';
 
-/** The page's own labels (src/ui/public/index.html), so a message points at the field the user sees. */
-export const LABELS = {
-  baseUrl: 'Service address',
-  accessToken: 'Access token',
-  port: 'Listener port',
-  savedPort: 'Listener port',
-  host: 'Listen on address',
-  path: 'Path (optional)',
-  apiKey: 'Webhook API key',
-  headerName: 'API key header',
-  // The page sends whether both TLS files are filled in.
-  tls: 'TLS certificate file',
-  entryIndex: 'Settings for',
-} as const;
+import { LABELS } from './labels.js';
+
+export { LABELS };
 
 interface Field<T> {
   schema: z.ZodType<T>;

@@ -29,6 +29,7 @@ async function answer<T>(work: () => T | Promise<T>, failed: (message: string) =
 }
 
 const failedMessage = (message: string): Message & { ok: false } => ({ ok: false, message });
+const failedSignIn = (message: string): SignInView => ({ ok: false, kind: 'server', message });
 const failedCheck = (message: string): ConfigCheck => ({ problems: [message], ignored: [], shown: undefined, excluded: {} });
 
 class SettingsServer extends HomebridgePluginUiServer {
@@ -42,7 +43,7 @@ class SettingsServer extends HomebridgePluginUiServer {
       answer(async (): Promise<SignInView> => {
         const request = readRequest(REQUESTS.signIn, payload);
         if (!request.ok) {
-          return request;
+          return { ok: false, kind: 'server', message: request.message };
         }
         const result = await signIn(request.data.baseUrl, request.data.accessToken);
         if (!result.ok) {
@@ -51,7 +52,7 @@ class SettingsServer extends HomebridgePluginUiServer {
         this.account = result.raw;
         // The page gets the view only: the raw account stays here.
         return { ok: true, account: result.account };
-      }, failedMessage),
+      }, failedSignIn),
     );
     this.onRequest('/check', (payload: unknown) =>
       answer(() => {

@@ -35,6 +35,13 @@ async function openPage(): Promise<{ settings: CustomUiSettings; page: Frame }> 
 }
 
 const statusOf = (page: Frame, id: string) => page.locator(`#${id}`);
+
+/** A status line's words, without what its Details disclosure holds. */
+async function wordsOf(page: Frame, id: string): Promise<string> {
+  const all = (await statusOf(page, id).textContent()) ?? '';
+  const details = page.locator(`#${id} > details`);
+  return (await details.count()) > 0 ? all.replace((await details.textContent()) ?? '', '') : all;
+}
 const doorRows = (page: Frame) => page.locator('[data-door-row]');
 
 /** Each door is a folded row: opens them all, as a user opens a door before changing its options. */
@@ -62,22 +69,62 @@ afterAll(async () => {
 });
 
 describe('the settings page in the Homebridge UI', () => {
-  it("on first run, Save stays off until the token and address are there, and a refused token gets the plugin's sentence", async () => {
+  it('on first run, says no problem before anything is touched, then names fields by their labels; Save stays off until both are there', async () => {
     const { settings, page } = await openPage();
-    await expect.poll(() => statusOf(page, 'ac-check-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/would sync no door/);
     await expect
-      .poll(() => page.locator('#ac-check-list li').allTextContents())
-      .toEqual(['accessToken is required', 'baseUrl is required']);
+      .poll(() => statusOf(page, 'ac-check-status').textContent(), { timeout: PAGE_WAIT_MS })
+      .toBe('Type the Service address and Access token, then press Sign in.');
+    expect(await statusOf(page, 'ac-check-status').getAttribute('class')).toBe('status status-info');
+    expect(await page.locator('#ac-check-list li').count()).toBe(0);
     expect(await settings.saveButton.isDisabled()).toBe(true);
 
+    await page.locator('#ac-baseUrl').fill(sim.baseUrl);
+    await expect.poll(() => statusOf(page, 'ac-check-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/would sync no door/);
+    await expect.poll(() => page.locator('#ac-check-list li').allTextContents()).toEqual(['Access token is required']);
+    expect(await settings.saveButton.isDisabled()).toBe(true);
+    await settings.close();
+    expect(await harness().platformBlocks()).toEqual([]);
+  });
+
+  it('a refused token or an address where nothing listens is a warning in words, never green; the raw code only behind Details', async () => {
+    const { settings, page } = await openPage();
     await page.locator('#ac-baseUrl').fill(sim.baseUrl);
     await page.locator('#ac-accessToken').fill('not-the-token');
     await page.locator('#ac-sign-in').click();
     await expect
-      .poll(() => statusOf(page, 'ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS })
-      .toBe('The service refused the access token (HTTP 401). Check "accessToken" in the plugin settings.');
+      .poll(() => wordsOf(page, 'ac-sign-in-status'), { timeout: PAGE_WAIT_MS })
+      .toBe('The service refused this access token. Copy the Access token from your account again and press Sign in.');
+    expect(await statusOf(page, 'ac-sign-in-status').getAttribute('class')).toBe('status status-warn');
+    await expect
+      .poll(() => wordsOf(page, 'ac-check-status'), { timeout: PAGE_WAIT_MS })
+      .toMatch(/^The service refused this access token\. If you save these settings, the plugin/);
+    expect(await statusOf(page, 'ac-check-status').getAttribute('class')).toBe('status status-warn');
+    expect(await page.locator('#ac-check').textContent()).not.toMatch(/accepts these settings/);
+    for (const id of ['ac-sign-in-status', 'ac-check-status']) {
+      expect(await wordsOf(page, id)).not.toMatch(/401|accessToken|baseUrl/);
+      expect(await page.locator(`#${id} > details > summary`).textContent()).toBe('Details');
+      expect(await page.locator(`#${id} > details`).textContent()).toMatch(/HTTP 401/);
+      expect(await page.locator(`#${id} > details`).getAttribute('open')).toBeNull();
+    }
+    // Saving stays possible: setting up while the service refuses or is down is legitimate, and the summary says so.
+    expect(await settings.saveButton.isDisabled()).toBe(false);
     await harness().screenshot('settings-refused-token');
     expect(harness().log()).not.toContain('not-the-token');
+
+    // An edit of the address makes the refusal stale: neither green nor the old warning, until Sign in again.
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    await page.locator('#ac-baseUrl').fill(closed);
+    await expect.poll(() => wordsOf(page, 'ac-check-status'), { timeout: PAGE_WAIT_MS }).toMatch(/have not signed in yet: press Sign in/);
+    await page.locator('#ac-sign-in').click();
+    await expect
+      .poll(() => wordsOf(page, 'ac-sign-in-status'), { timeout: PAGE_WAIT_MS })
+      .toBe('Nothing answers at this address. Check the Service address, and that the service is up.');
+    await expect
+      .poll(() => wordsOf(page, 'ac-check-status'), { timeout: PAGE_WAIT_MS })
+      .toMatch(/^Nothing answers at this address\. If you save these settings/);
+    expect(await wordsOf(page, 'ac-check-status')).not.toMatch(/ECONNREFUSED|UND_ERR/);
+    expect(await page.locator('#ac-check-status > details').textContent()).toMatch(/ECONNREFUSED/);
+    expect(await page.locator('#ac-check').textContent()).not.toMatch(/accepts these settings/);
     await settings.close();
     expect(await harness().platformBlocks()).toEqual([]);
   });
@@ -357,14 +404,18 @@ describe('the settings page in the Homebridge UI', () => {
     try {
       const { settings, page } = await openPage();
       await expect
-        .poll(() => statusOf(page, 'ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS })
-        .toMatch(/^The account could not be synced: .+\. The doors below are the ones Homebridge showed last\.$/);
+        .poll(() => wordsOf(page, 'ac-sign-in-status'), { timeout: PAGE_WAIT_MS })
+        .toMatch(/^Nothing answers at this address\. .+\. The doors below are the ones Homebridge showed last\.$/);
       // The cache keeps the service's names; the name the user gave shows in the door's "Name in Home".
       await expect.poll(() => page.locator('[data-door-name]').allTextContents()).toEqual(DOOR_NAMES);
       await openDoorRows(page);
       expect(await page.locator(`[data-door-row="${SAMPLE_FRONT_GATE_ID}"] input[data-field="name"]`).inputValue()).toBe('Street Gate');
       await page.locator(`[data-door-row="${SAMPLE_GARAGE_DOOR_ID}"] select[data-flag="contactSensor"]`).selectOption('inherit');
-      await waitForAccepted(page);
+      // Not green: the summary says what saving now leads to, and Save stays possible.
+      await expect
+        .poll(() => wordsOf(page, 'ac-check-status'), { timeout: PAGE_WAIT_MS })
+        .toMatch(/^Nothing answers at this address\. If you save these settings, the plugin keeps trying/);
+      expect(await settings.saveButton.isDisabled()).toBe(false);
       await harness().screenshot('settings-service-unreachable');
       const saved = await harness().save(settings);
       expect(saved.blocks[0]?.doors).toEqual([{ id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' }]);

@@ -314,15 +314,15 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
     expect(JSON.stringify(ignored)).not.toContain(token);
   });
 
-  it('gives the settings page problems and ignored sentences side by side', () => {
+  it('gives the settings page problems and ignored sentences side by side, each field named by its label on the page', () => {
     expect(checkBlock({ ...valid, pollInterval: 2 }, undefined)).toEqual({
       problems: [],
-      ignored: ['pollInterval must be at least 5 seconds; the default, 15 seconds, is used'],
+      ignored: ['Poll interval must be at least 5 seconds; the default, 15 seconds, is used'],
       shown: undefined,
       excluded: {},
     });
     expect(checkBlock({ baseUrl: valid.baseUrl }, undefined)).toEqual({
-      problems: ['accessToken is required'],
+      problems: ['Access token is required'],
       ignored: [],
       shown: undefined,
       excluded: {},

@@ -52,13 +52,14 @@ export function ask<T>(path: string, body: unknown, failed: (message: string) =>
 }
 
 const failedMessage = (message: string): Message & { ok: false } => ({ ok: false, message });
+const failedSignIn = (message: string): SignInView => ({ ok: false, kind: 'server', message });
 const failedCheck = (message: string): ConfigCheck => ({ problems: [message], ignored: [], shown: undefined, excluded: {} });
 
 export const server = {
   // Without it the page cannot draw at all: its failure reaches main()'s own message.
   info: () => hb().request('/info') as Promise<PageInfo>,
   signIn: (baseUrl: unknown, accessToken: unknown): Promise<SignInView> =>
-    ask<SignInView>('/sign-in', { baseUrl, accessToken }, failedMessage),
+    ask<SignInView>('/sign-in', { baseUrl, accessToken }, failedSignIn),
   check: (block: Block) => ask<ConfigCheck>('/check', { block }, failedCheck),
   checkPort: (query: PortQuery) => ask<Message>('/check-port', query, failedMessage),
   testEvent: (query: TestEventQuery) => ask<Message>('/test-event', query, failedMessage),

@@ -10,6 +10,7 @@ import { forUiUpdate, getField, tidy } from './model.js';
 import type { Block } from './model.js';
 import { setUpOptions } from './options-view.js';
 import { Store } from './store.js';
+import { summarize } from './summary.js';
 import type { DoorView } from './views.js';
 import { setUpWebhook } from './webhook-view.js';
 
@@ -53,6 +54,13 @@ async function cachedDoors(platform: string): Promise<DoorView[]> {
   );
 }
 
+/** A failure's raw reason (a code, an HTTP status) behind a "Details" disclosure after the words of a status line. */
+function addDetails(note: HTMLElement, detail: string | undefined): void {
+  if (detail !== undefined && detail !== '') {
+    note.append(h('details', {}, h('summary', {}, 'Details'), h('span', { class: 'ac-detail' }, detail)));
+  }
+}
+
 function renderCheck(store: Store): void {
   const check = store.check;
   const note = byId('ac-check-status');
@@ -60,16 +68,11 @@ function renderCheck(store: Store): void {
   if (!check) {
     return;
   }
-  const lines = [...check.problems, ...check.ignored];
-  fill(list, ...lines.map((line) => h('li', {}, line)));
-  if (check.problems.length > 0) {
-    status(note, 'error', 'The plugin would sync no door with these settings. Save stays off until this is fixed:');
-  } else if (check.ignored.length > 0) {
-    status(note, 'warn', 'The plugin would ignore these parts (and log each). Save stays off until they are fixed or cleared:');
-  } else {
-    status(note, 'ok', 'The plugin accepts these settings. Press Save, then restart Homebridge (or the child bridge).');
-  }
-  if (lines.length > 0) {
+  const summary = summarize(check, store.signIn, store.touched);
+  fill(list, ...summary.lines.map((line) => h('li', {}, line)));
+  status(note, summary.kind, summary.text);
+  addDetails(note, summary.detail);
+  if (summary.saveOff) {
     hb.disableSaveButton();
   } else {
     hb.enableSaveButton();
@@ -80,9 +83,13 @@ async function signIn(store: Store, render: () => void): Promise<void> {
   const note = byId('ac-sign-in-status');
   const button = byId('ac-sign-in', HTMLButtonElement);
   button.disabled = true;
+  store.touched = true;
   status(note, 'info', 'Signing in…');
   try {
-    const result = await server.signIn(getField(store.block, 'baseUrl'), getField(store.block, 'accessToken'));
+    const [baseUrl, accessToken] = [getField(store.block, 'baseUrl'), getField(store.block, 'accessToken')];
+    const result = await server.signIn(baseUrl, accessToken);
+    // Remembered with what it tried: an edit of either field makes it stale (Store.signIn).
+    store.signedIn = { baseUrl, accessToken, result };
     if (result.ok) {
       store.account = result.account;
       const { controllers, doors, unreadable } = result.account;
@@ -95,7 +102,9 @@ async function signIn(store: Store, render: () => void): Promise<void> {
     } else {
       store.account = undefined;
       const cache = store.cachedDoors.length > 0 ? ' The doors below are the ones Homebridge showed last.' : '';
-      status(note, 'error', `${result.message}${cache}`);
+      // A field to fix is an error; the service refusing or not answering is a warning (saving stays possible).
+      status(note, result.kind === 'fields' ? 'error' : 'warn', `${result.message}${cache}`);
+      addDetails(note, result.detail);
     }
   } finally {
     button.disabled = false;
@@ -123,6 +132,10 @@ let uiKeys: Set<string>[] = [];
 
 /** Every change: the tidied entries go to the Homebridge UI (its Save writes them), then the plugin's parser checks them. */
 function onChange(store: Store, render: () => void): void {
+  store.touched = true;
+  if (store.signedIn !== undefined && store.signIn === undefined) {
+    status(byId('ac-sign-in-status'), 'info', 'The Service address or Access token changed: press Sign in to check them.');
+  }
   void hb.updatePluginConfig(
     forUiUpdate(
       store.entries.map((entry: Block) => tidy(entry, store.defaults)),

@@ -1,6 +1,14 @@
 // The settings page's state: the plugin's config entries, the one being edited, and what the server said of them.
+import { getField } from './model.js';
 import type { Block, Defaults } from './model.js';
-import type { AccountView, ConfigCheck, DoorView, PageInfo } from './views.js';
+import type { AccountView, ConfigCheck, DoorView, PageInfo, SignInView } from './views.js';
+
+/** What one "Sign in" answered, and for which address and token. */
+export interface SignInRecord {
+  baseUrl: unknown;
+  accessToken: unknown;
+  result: SignInView;
+}
 
 export class Store {
   /** Every platform block of this plugin, as the Homebridge UI will save them. */
@@ -10,6 +18,13 @@ export class Store {
   /** Doors from Homebridge's accessory cache, shown while the service cannot be reached. */
   cachedDoors: DoorView[] = [];
   check: ConfigCheck | undefined;
+  /** The last "Sign in"'s answer; it speaks for the current settings only while their address and token are the ones it tried. */
+  signedIn: SignInRecord | undefined;
+  /**
+   * The user changed a field or pressed Sign in (or the entry was saved before): only then does the summary list
+   * problems, so a fresh page does not greet the user with red. The page cannot see the Homebridge UI's Save button.
+   */
+  touched: boolean;
   /** Webhook port of each entry as saved, whose listener may be running now. */
   readonly savedPorts: (number | undefined)[];
   private readonly listeners: (() => void)[] = [];
@@ -24,6 +39,18 @@ export class Store {
       const port = typeof webhook === 'object' && webhook !== null ? (webhook as Record<string, unknown>).port : undefined;
       return typeof port === 'number' ? port : undefined;
     });
+    // A saved entry's problems are the saved setup's: worth saying at once.
+    this.touched = getField(this.block, 'baseUrl') !== undefined || getField(this.block, 'accessToken') !== undefined;
+  }
+
+  /** The last sign-in's answer if it was for the address and token in the fields now; undefined: not tried, or edited since. */
+  get signIn(): SignInView | undefined {
+    const record = this.signedIn;
+    return record !== undefined &&
+      record.baseUrl === getField(this.block, 'baseUrl') &&
+      record.accessToken === getField(this.block, 'accessToken')
+      ? record.result
+      : undefined;
   }
 
   get defaults(): Defaults {

@@ -32,8 +32,14 @@ export interface AccountView {
   unreadable: string[];
 }
 
-/** Never holds the token. */
-export type SignInView = { ok: true; account: AccountView } | { ok: false; message: string };
+/**
+ * Why "Sign in" failed, for the page's wording: a field to fix, the token refused, a host name not found, nothing
+ * answering, no answer in time, an answer that is not the service's, a redirect, or the settings server itself failing.
+ */
+export type SignInFailure = 'fields' | 'refused' | 'not-found' | 'no-answer' | 'timeout' | 'bad-answer' | 'redirect' | 'server';
+
+/** Never holds the token. `message` is in words; `detail` is the raw reason (codes, HTTP status), shown only behind "Details". */
+export type SignInView = { ok: true; account: AccountView } | { ok: false; kind: SignInFailure; message: string; detail?: string };
 
 export interface ShownCount {
   /** Doors this entry would put in HomeKit before the bridge's cap. */

@@ -58,14 +58,26 @@ const TOKEN = 'server-requests-token-77e1';
 
 describe('the settings server, sent wrong-typed or missing fields', () => {
   const cases: [string, unknown, unknown][] = [
-    ['/sign-in', {}, { ok: false, message: 'Fix the settings first: Access token is required; Service address is required.' }],
-    ['/sign-in', { baseUrl: 'http://127.0.0.1:1' }, { ok: false, message: 'Fix the settings first: Access token is required.' }],
+    [
+      '/sign-in',
+      {},
+      { ok: false, kind: 'fields', message: 'Fix the settings first: Access token is required; Service address is required.' },
+    ],
+    [
+      '/sign-in',
+      { baseUrl: 'http://127.0.0.1:1' },
+      { ok: false, kind: 'fields', message: 'Fix the settings first: Access token is required.' },
+    ],
     [
       '/sign-in',
       { accessToken: 5, baseUrl: {} },
-      { ok: false, message: 'Fix the settings first: Access token must be text; Service address must be text.' },
+      { ok: false, kind: 'fields', message: 'Fix the settings first: Access token must be text; Service address must be text.' },
     ],
-    ['/sign-in', 'x', { ok: false, message: 'The settings page sent a request the settings server cannot read; reload the page.' }],
+    [
+      '/sign-in',
+      'x',
+      { ok: false, kind: 'server', message: 'The settings page sent a request the settings server cannot read; reload the page.' },
+    ],
     ['/check-port', { port: 'x' }, { ok: false, message: 'Listener port must be a whole number from 1 to 65535.' }],
     [
       '/check-port',
@@ -104,7 +116,9 @@ describe('the settings server, sent wrong-typed or missing fields', () => {
   it('names wrong-typed settings in the block to check by what is wrong, never with a stack', async () => {
     const answer = await ask('/check', { block: { accessToken: 5, baseUrl: {}, doors: 'x' } });
     expect(answer.success).toBe(true);
-    expect(answer.data).toMatchObject({ problems: ['accessToken must be text', 'baseUrl must be text', 'doors must be a list of doors'] });
+    expect(answer.data).toMatchObject({
+      problems: ['Access token must be text', 'Service address must be text', 'The per-door settings must be a list of doors'],
+    });
     expect(errorSpy).not.toHaveBeenCalled();
     expect(stderrSpy).not.toHaveBeenCalled();
   });

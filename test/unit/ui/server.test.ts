@@ -35,6 +35,8 @@ const portOf = (server: Server): number => {
   return typeof address === 'object' && address ? address.port : 0;
 };
 
+const TIMEOUT_WORDS = 'The service did not answer in time. It may be busy or down; try again in a minute.';
+
 describe('Sign in', () => {
   it('lists the controllers and doors of the account, and never returns the token', async () => {
     const result = await signIn(sim.baseUrl, TOKEN);
@@ -47,11 +49,13 @@ describe('Sign in', () => {
     expect(JSON.stringify(result.account)).not.toContain(TOKEN);
   });
 
-  it('says what the plugin would log for a refused token, a missing address and no answer', async () => {
+  it('says in words what went wrong for a refused token, a missing address and no answer, the raw reason apart', async () => {
     const refused = await signIn(sim.baseUrl, 'wrong-token');
     expect(refused).toEqual({
       ok: false,
-      message: 'The service refused the access token (HTTP 401). Check "accessToken" in the plugin settings.',
+      kind: 'refused',
+      message: 'The service refused this access token. Copy the Access token from your account again and press Sign in.',
+      detail: 'the service refused the access token (HTTP 401)',
     });
     const missing = await signIn('', TOKEN);
     expect(missing.ok).toBe(false);
@@ -60,14 +64,14 @@ describe('Sign in', () => {
     sim.setFault('sync', { kind: 'hang' });
     const hung = await signIn(sim.baseUrl, TOKEN, { timeouts: SHORT_TIMEOUTS, deadlineMs: 2_000 });
     sim.clearFaults();
-    expect(hung).toEqual({ ok: false, message: 'The account could not be synced: the service did not answer in time.' });
+    expect(hung).toEqual({ ok: false, kind: 'timeout', message: TIMEOUT_WORDS, detail: 'the service did not answer in time' });
   });
 
   it('gives up at its deadline when the service trickles its answer', async () => {
     sim.setFault('sync', { kind: 'trickle', intervalMs: 100 });
     const slow = await signIn(sim.baseUrl, TOKEN, { deadlineMs: 300 });
     sim.clearFaults();
-    expect(slow).toEqual({ ok: false, message: 'The account could not be synced: the service did not answer in time.' });
+    expect(slow).toEqual({ ok: false, kind: 'timeout', message: TIMEOUT_WORDS, detail: 'the service did not answer in time' });
   });
 });
 
@@ -81,7 +85,10 @@ describe('checking the block about to be saved', () => {
     expect(check.problems).toEqual([]);
     expect(check.shown).toEqual({ count: 2, total: 3, limit: 149 });
     expect(Object.values(check.excluded)).toEqual(['only owned doors are included and this one is "Has Access"']);
-    expect(checkBlock({ platform: 'AccessControl' }, account).problems).toEqual(['accessToken is required', 'baseUrl is required']);
+    expect(checkBlock({ platform: 'AccessControl' }, account).problems).toEqual([
+      'Access token is required',
+      'Service address is required',
+    ]);
   });
 });
 

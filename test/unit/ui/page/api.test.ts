@@ -28,13 +28,17 @@ describe('the page asking its server', () => {
     await vi.advanceTimersByTimeAsync(PAGE_REQUEST_LIMIT_MS - 1);
     expect(settled).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    expect(await answer).toEqual({ ok: false, message: 'The settings server did not answer within 30 s. Reload the page and try again.' });
+    expect(await answer).toEqual({
+      ok: false,
+      kind: 'server',
+      message: 'The settings server did not answer within 30 s. Reload the page and try again.',
+    });
   });
 
   it('turns a rejected request into a message of the same shape, for each call', async () => {
     serverThat(() => Promise.reject(new Error('plugin server exited')));
     const expected = 'The settings server could not answer (plugin server exited). Reload the page and try again.';
-    expect(await server.signIn('', '')).toEqual({ ok: false, message: expected });
+    expect(await server.signIn('', '')).toEqual({ ok: false, kind: 'server', message: expected });
     expect(await server.testEvent({ port: 51828, apiKey: 'k', tls: false })).toEqual({ ok: false, message: expected });
     expect(await server.checkPort({ port: 51828, entryIndex: 0 })).toEqual({ ok: false, message: expected });
     expect(await server.check({})).toEqual({ problems: [expected], ignored: [], shown: undefined, excluded: {} });

@@ -1,0 +1,39 @@
+// The "Before you save" summary: quiet on a fresh page, green only when the current address and token signed in.
+import { describe, expect, it } from 'vitest';
+
+import { ACCEPTED_TEXT, FRESH_TEXT, summarize, UNTRIED_TEXT } from '../../../../src/ui/page/summary.js';
+import type { ConfigCheck, SignInView } from '../../../../src/ui/page/views.js';
+
+const accepted: ConfigCheck = { problems: [], ignored: [], shown: undefined, excluded: {} };
+const missing: ConfigCheck = { ...accepted, problems: ['Access token is required', 'Service address is required'] };
+const signedIn: SignInView = { ok: true, account: { controllers: [], doors: [], unreadable: [] } };
+const refused: SignInView = {
+  ok: false,
+  kind: 'refused',
+  message: 'The service refused this access token. Copy the Access token from your account again and press Sign in.',
+  detail: 'the service refused the access token (HTTP 401)',
+};
+
+describe('the Before you save summary', () => {
+  it('shows no problem on a fresh page, but keeps Save off', () => {
+    expect(summarize(missing, undefined, false)).toEqual({ kind: 'info', text: FRESH_TEXT, lines: [], detail: undefined, saveOff: true });
+  });
+
+  it('lists the problems once a field was touched', () => {
+    expect(summarize(missing, undefined, true)).toMatchObject({ kind: 'error', lines: missing.problems, saveOff: true });
+  });
+
+  it('is green only when the settings signed in', () => {
+    expect(summarize(accepted, signedIn, true)).toMatchObject({ kind: 'ok', text: ACCEPTED_TEXT, saveOff: false });
+    expect(summarize(accepted, undefined, true)).toMatchObject({ kind: 'info', text: UNTRIED_TEXT, saveOff: false });
+  });
+
+  it('warns in words when the token is refused, says what saving leads to, and keeps the raw reason for Details', () => {
+    const summary = summarize(accepted, refused, true);
+    expect(summary.kind).toBe('warn');
+    expect(summary.text).toMatch(/^The service refused this access token\. If you save these settings, the plugin/);
+    expect(summary.text).not.toMatch(/401|accessToken/);
+    expect(summary.detail).toBe('the service refused the access token (HTTP 401)');
+    expect(summary.saveOff).toBe(false);
+  });
+});
