@@ -67,7 +67,8 @@ export function doorOptions(config: OptionsConfig, doorId: string, deviceId?: st
 }
 
 /** Why a door stays out of HomeKit, or undefined when it is shown. */
-export function exclusionReason(config: FilterConfig, door: Door, deviceId: string): string | undefined {
+/** Reads only a door's id and relationship: the settings page runs it on the doors it shows (src/ui/check-config.ts). */
+export function exclusionReason(config: FilterConfig, door: Pick<Door, 'id' | 'relationship'>, deviceId: string): string | undefined {
   if (config.doors.some((own) => own.id === door.id && own.hide === true)) {
     return 'it is hidden in the plugin settings';
   }

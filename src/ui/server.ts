@@ -1,20 +1,15 @@
-// The settings page's server process: the Homebridge UI forks it, and the page asks it to sign in, check the block, ports and webhooks.
+// The settings page's server process: the Homebridge UI forks it, and the page asks it to sign in, check ports and send a test event.
+// The page checks the block itself (src/ui/check-config.ts, bundled into it): an edit makes no request here.
 import { HomebridgePluginUiServer } from '@homebridge/plugin-ui-utils';
 
-import type { Account } from '../client/types.js';
 import { oneLine } from '../util/log-text.js';
-import { checkBlock } from './check-config.js';
 import { savedCertFile } from './listener-tls.js';
 import { pageInfo } from './page-info.js';
-import type { ConfigCheck, Message, SignInView } from './page/views.js';
+import type { Message, SignInView } from './page/views.js';
 import { checkPort } from './ports.js';
 import { readRequest, REQUESTS } from './requests.js';
 import { signIn } from './sign-in.js';
 import { sendTestEvent } from './test-event.js';
-
-const NO_BLOCK = 'The settings page sent no settings to check; reload the page.';
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Runs one request's handler so that it answers whatever happens. A handler that throws would reach the page as a
@@ -30,12 +25,8 @@ async function answer<T>(work: () => T | Promise<T>, failed: (message: string) =
 
 const failedMessage = (message: string): Message & { ok: false } => ({ ok: false, message });
 const failedSignIn = (message: string): SignInView => ({ ok: false, kind: 'server', message });
-const failedCheck = (message: string): ConfigCheck => ({ problems: [message], ignored: [], shown: undefined, excluded: {} });
 
 class SettingsServer extends HomebridgePluginUiServer {
-  /** The account "Sign in" read last: the door count against the bridge's cap is worked out from it. */
-  private account: Account | undefined;
-
   constructor() {
     super();
     this.onRequest('/info', () => pageInfo());
@@ -49,16 +40,9 @@ class SettingsServer extends HomebridgePluginUiServer {
         if (!result.ok) {
           return result;
         }
-        this.account = result.raw;
-        // The page gets the view only: the raw account stays here.
+        // The page gets the view only (no token, nothing internal); it counts the doors its settings show from it.
         return { ok: true, account: result.account };
       }, failedSignIn),
-    );
-    this.onRequest('/check', (payload: unknown) =>
-      answer(() => {
-        const block = isRecord(payload) ? payload.block : undefined;
-        return isRecord(block) ? checkBlock(block, this.account) : failedCheck(NO_BLOCK);
-      }, failedCheck),
     );
     this.onRequest('/check-port', (payload: unknown) =>
       answer(() => {

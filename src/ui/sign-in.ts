@@ -2,7 +2,6 @@
 import { ServiceError } from '../client/errors.js';
 import type { Timeouts } from '../client/http.js';
 import { AccessControlClient } from '../client/service-client.js';
-import type { Account } from '../client/types.js';
 import { SYSTEM_CLOCK } from '../util/clock.js';
 import { parseConfig } from '../config.js';
 import { PLATFORM_NAME, SIGN_IN_DEADLINE_MS } from '../settings.js';
@@ -11,8 +10,7 @@ import { accountView } from './account-view.js';
 import { inPageWords, LABELS } from './labels.js';
 import type { AccountView, SignInFailure } from './page/views.js';
 
-export type SignInResult =
-  { ok: true; account: AccountView; raw: Account } | { ok: false; kind: SignInFailure; message: string; detail?: string };
+export type SignInResult = { ok: true; account: AccountView } | { ok: false; kind: SignInFailure; message: string; detail?: string };
 
 /** Host names the resolver does not know: a typo in the address, not a service that is down. */
 const NOT_FOUND_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN']);
@@ -110,7 +108,7 @@ export async function signIn(baseUrl: unknown, accessToken: unknown, options: Si
   });
   try {
     const account = await Promise.race([client.sync(), deadline]);
-    return { ok: true, account: accountView(account), raw: account };
+    return { ok: true, account: accountView(account) };
   } catch (error) {
     const failure = asServiceError(error);
     if (failure.status !== undefined && failure.status >= 300 && failure.status < 400) {

@@ -46,7 +46,7 @@ const REQUIRED_PACKAGE_FILES = ['package/package.json', 'package/config.schema.j
 /** Where the UI looks for a custom settings page when config.schema.json names no customUiPath. */
 const DEFAULT_CUSTOM_UI_PATH = 'homebridge-ui';
 /** What the UI needs inside the custom UI folder: the server it forks and the page it serves. */
-const CUSTOM_UI_FILES = ['server.js', 'public/index.html'];
+const CUSTOM_UI_FILES = ['server.js', 'public/index.html', 'public/js/page.js'];
 /** Build + pack again once when the tarball is incomplete (another engineer's build emptied dist/ meanwhile). */
 const PACK_ATTEMPTS = 2;
 

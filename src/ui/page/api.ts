@@ -2,8 +2,7 @@
 import type { IHomebridgePluginUi } from '@homebridge/plugin-ui-utils/ui.interface';
 
 import { PAGE_REQUEST_LIMIT_MS } from '../../settings.js';
-import type { Block } from './model.js';
-import type { ConfigCheck, Message, PageInfo, SignInView } from './views.js';
+import type { Message, PageInfo, SignInView } from './views.js';
 
 // The Homebridge UI's object on the page's window (globalThis there): read through globalThis so the unit tests' Node type check,
 // which has no DOM, compiles this file too.
@@ -53,14 +52,12 @@ export function ask<T>(path: string, body: unknown, failed: (message: string) =>
 
 const failedMessage = (message: string): Message & { ok: false } => ({ ok: false, message });
 const failedSignIn = (message: string): SignInView => ({ ok: false, kind: 'server', message });
-const failedCheck = (message: string): ConfigCheck => ({ problems: [message], ignored: [], shown: undefined, excluded: {} });
 
 export const server = {
   // Without it the page cannot draw at all: its failure reaches main()'s own message.
   info: () => hb().request('/info') as Promise<PageInfo>,
   signIn: (baseUrl: unknown, accessToken: unknown): Promise<SignInView> =>
     ask<SignInView>('/sign-in', { baseUrl, accessToken }, failedSignIn),
-  check: (block: Block) => ask<ConfigCheck>('/check', { block }, failedCheck),
   checkPort: (query: PortQuery) => ask<Message>('/check-port', query, failedMessage),
   testEvent: (query: TestEventQuery) => ask<Message>('/test-event', query, failedMessage),
 };

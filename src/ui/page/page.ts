@@ -2,6 +2,7 @@
 import type {} from '@homebridge/plugin-ui-utils/ui.interface';
 
 import { MAX_POLL_INTERVAL_S, MIN_RECONCILE_INTERVAL_S } from '../../settings.js';
+import { checkBlock } from '../check-config.js';
 import { server } from './api.js';
 import { byId, fill, h, status } from './dom.js';
 import { refreshDoorStatus, renderDoors } from './doors-view.js';
@@ -17,7 +18,7 @@ import { setUpWebhook } from './webhook-view.js';
 const hb = window.homebridge;
 // The Homebridge UI's frame document has no language; screen readers need it to pick a voice.
 document.documentElement.lang = 'en';
-/** The server checks the block once typing pauses for this long. */
+/** The page checks the block once typing pauses for this long, so the summary does not flicker with every key. */
 const CHECK_DELAY_MS = 300;
 
 /** Doors of this platform in Homebridge's accessory cache: the list to work with while the service cannot be reached. */
@@ -110,21 +111,19 @@ async function signIn(store: Store, render: () => void): Promise<void> {
     button.disabled = false;
   }
   render();
-  await runCheck(store, render);
+  runCheck(store, render);
 }
 
 let checkTimer: ReturnType<typeof setTimeout> | undefined;
-let checkRun = 0;
 
-async function runCheck(store: Store, render: () => void): Promise<void> {
-  const run = (checkRun += 1);
-  const check = await server.check(tidy(store.block, store.defaults));
-  // A slower answer to an older block must not overwrite a newer one.
-  if (run === checkRun) {
-    store.check = check;
-    renderCheck(store);
-    refreshDoorStatus(store, render);
-  }
+/**
+ * The plugin's own parser, bundled into the page, checks the block here: an edit asks the settings server nothing, so
+ * the Homebridge UI logs no request for it. The doors "Sign in" read give the count the entry would show.
+ */
+function runCheck(store: Store, render: () => void): void {
+  store.check = checkBlock(tidy(store.block, store.defaults), store.account);
+  renderCheck(store);
+  refreshDoorStatus(store, render);
 }
 
 /** The keys the Homebridge UI holds of each entry (see forUiUpdate). */
@@ -143,7 +142,7 @@ function onChange(store: Store, render: () => void): void {
     ),
   );
   clearTimeout(checkTimer);
-  checkTimer = setTimeout(() => void runCheck(store, render), CHECK_DELAY_MS);
+  checkTimer = setTimeout(() => runCheck(store, render), CHECK_DELAY_MS);
 }
 
 function setUpEntries(store: Store, render: () => void): () => void {
@@ -153,7 +152,7 @@ function setUpEntries(store: Store, render: () => void): () => void {
     store.index = Number(select.value);
     store.account = undefined;
     render();
-    void runCheck(store, render);
+    runCheck(store, render);
   });
   return () => {
     section.hidden = store.entries.length < 2;
@@ -204,7 +203,7 @@ async function main(): Promise<void> {
   store.onChange(() => onChange(store, render));
   render();
   hb.hideSpinner();
-  await runCheck(store, render);
+  runCheck(store, render);
   if (getField(store.block, 'baseUrl') !== undefined && getField(store.block, 'accessToken') !== undefined) {
     await signIn(store, render);
   }

@@ -2,6 +2,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MockInstance } from 'vitest';
 
+import { checkBlock } from '../../../src/ui/check-config.js';
+
 interface Response {
   action: string;
   payload: { requestId: string; success: boolean; data: unknown };
@@ -94,16 +96,6 @@ describe('the settings server, sent wrong-typed or missing fields', () => {
         message: 'Path (optional) must be text. API key header must be text. TLS certificate file must be a file name, or empty.',
       },
     ],
-    [
-      '/check',
-      { accessToken: 5, baseUrl: {}, doors: 'x' },
-      { problems: ['The settings page sent no settings to check; reload the page.'], ignored: [], shown: undefined, excluded: {} },
-    ],
-    [
-      '/check',
-      { block: 'x' },
-      { problems: ['The settings page sent no settings to check; reload the page.'], ignored: [], shown: undefined, excluded: {} },
-    ],
   ];
 
   it.each(cases)('%s %j answers with a short message naming the field, and nothing on stderr', async (path, body, expected) => {
@@ -113,10 +105,8 @@ describe('the settings server, sent wrong-typed or missing fields', () => {
     expect(stderrSpy).not.toHaveBeenCalled();
   });
 
-  it('names wrong-typed settings in the block to check by what is wrong, never with a stack', async () => {
-    const answer = await ask('/check', { block: { accessToken: 5, baseUrl: {}, doors: 'x' } });
-    expect(answer.success).toBe(true);
-    expect(answer.data).toMatchObject({
+  it('names wrong-typed settings in the block to check by what is wrong, never with a stack (the page runs this check itself)', () => {
+    expect(checkBlock({ accessToken: 5, baseUrl: {}, doors: 'x' }, undefined)).toMatchObject({
       problems: ['Access token must be text', 'Service address must be text', 'The per-door settings must be a list of doors'],
     });
     expect(errorSpy).not.toHaveBeenCalled();

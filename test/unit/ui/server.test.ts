@@ -79,7 +79,7 @@ describe('checking the block about to be saved', () => {
   it('uses the plugin parser and counts the doors the filters let in', async () => {
     const result = await signIn(sim.baseUrl, TOKEN);
     expect(result.ok).toBe(true);
-    const account = result.ok ? result.raw : undefined;
+    const account = result.ok ? result.account : undefined;
     const block = { platform: 'AccessControl', accessToken: TOKEN, baseUrl: sim.baseUrl, includeDoors: 'owned' };
     const check = checkBlock(block, account);
     expect(check.problems).toEqual([]);
