@@ -19,6 +19,11 @@ const PAGE_WAIT_MS = 20_000;
 /** The plugin's lines after Homebridge restarted with the saved block. */
 const PLUGIN_LOG_TIMEOUT_MS = 60_000;
 const DOOR_NAMES = ['Front Gate', 'Garage Door', 'Shared Gate'];
+/** Edits in the request-count test, and the pause after each: longer than the page waits before it checks (a person's pace). */
+const EDITS = 10;
+const EDIT_PAUSE_MS = 500;
+/** Time for the UI's log to show what the page asked, before counting. */
+const LOG_SETTLE_MS = 1_500;
 
 let sim: AccessControlSimulator;
 let ui: UiHarness | undefined;
@@ -82,6 +87,45 @@ describe('the settings page in the Homebridge UI', () => {
     await expect.poll(() => statusOf(page, 'ac-check-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/would sync no door/);
     await expect.poll(() => page.locator('#ac-check-list li').allTextContents()).toEqual(['Access token is required']);
     expect(await settings.saveButton.isDisabled()).toBe(true);
+    await settings.close();
+    expect(await harness().platformBlocks()).toEqual([]);
+  });
+
+  it('checks each edit in the page itself: one sign-in and ten edits add at most 3 requests to the log', async () => {
+    const { settings, page } = await openPage();
+    // Opening the page asks the server for its defaults (/info), which may be logged after this mark: 1 + the sign-in's 1 + slack.
+    const mark = harness().lineCount();
+    await page.locator('#ac-baseUrl').fill(sim.baseUrl);
+    await page.locator('#ac-accessToken').fill(TOKEN);
+    await page.locator('#ac-sign-in').click();
+    await expect
+      .poll(() => statusOf(page, 'ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS })
+      .toBe('Signed in: 2 controllers, 3 doors.');
+    await waitForAccepted(page);
+    // Ten edits at a person's pace, each paused longer than the page waits before checking: every one is checked.
+    for (let edit = 1; edit <= EDITS; edit += 1) {
+      await page.locator('#ac-accessToken').fill(edit < EDITS ? `${TOKEN}${'x'.repeat(edit)}` : TOKEN);
+      if (edit === 1) {
+        await expect
+          .poll(() => wordsOf(page, 'ac-check-status'), { timeout: PAGE_WAIT_MS })
+          .toMatch(/have not signed in yet: press Sign in/);
+      }
+      await new Promise((resolve) => setTimeout(resolve, EDIT_PAUSE_MS));
+    }
+    // Back at the token signed in with: the page's own check counts the account's doors again.
+    await waitForAccepted(page);
+    await expect
+      .poll(() => statusOf(page, 'ac-count').textContent())
+      .toBe('3 of 3 doors will show in Home (one bridge holds at most 149).');
+    // Whatever the page asked is in the log well within this.
+    await new Promise((resolve) => setTimeout(resolve, LOG_SETTLE_MS));
+    const requests = harness()
+      .log()
+      .split('\n')
+      .slice(mark)
+      .filter((line) => line.includes('Incoming Request'));
+    expect(requests.length, requests.join('\n')).toBeLessThanOrEqual(3);
+    expect(requests.filter((line) => line.includes('/sign-in'))).toHaveLength(1);
     await settings.close();
     expect(await harness().platformBlocks()).toEqual([]);
   });
