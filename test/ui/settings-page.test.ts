@@ -14,7 +14,7 @@ import type { CustomUiSettings, UiHarness } from './ui-harness.js';
 
 const TOKEN = 'settings-page-e2e-token-4b7f';
 const WEBHOOK_KEY = '9f3c'.repeat(24);
-/** Waits inside the page: a sign-in against the local simulator, a check by the page's server. */
+/** Waits inside the page: a sign-in against the local simulator, the page's own check of the settings. */
 const PAGE_WAIT_MS = 20_000;
 /** The plugin's lines after Homebridge restarted with the saved block. */
 const PLUGIN_LOG_TIMEOUT_MS = 60_000;
