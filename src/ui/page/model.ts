@@ -1,6 +1,6 @@
 // The settings page's edits of one platform block, as pure functions: only what the user set is written, never a default.
-import { AUTOMATION_SWITCH_MODES, OPTIONS, optionSpec } from '../../option-catalog.js';
-import type { AutomationSwitchMode, ChoiceOption } from '../../option-catalog.js';
+import { OPTIONS } from '../../option-catalog.js';
+import type { ChoiceOption } from '../../option-catalog.js';
 import type { Defaults } from './views.js';
 
 /** One `platforms[]` entry of config.json, as the Homebridge UI hands it over. */
@@ -10,11 +10,6 @@ export type Choice = 'inherit' | 'on' | 'off';
 /** The on/off options a door can set for itself on this page (the catalog's flags with a label per door). */
 export const DOOR_FLAGS = OPTIONS.flatMap((option) => (option.kind === 'flag' && 'doorLabel' in option ? [option.key] : []));
 export type DoorFlag = (typeof DOOR_FLAGS)[number];
-/** The automation switch: none, open only (on opens, it turns itself off again, off does nothing), open and close. */
-export const SWITCH_MODES = AUTOMATION_SWITCH_MODES;
-export type SwitchMode = AutomationSwitchMode;
-/** A door's automation switch: as for all doors, or a mode of its own. */
-export type SwitchChoice = 'inherit' | SwitchMode;
 export type IdList = 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds';
 
 export type { Defaults };
@@ -129,32 +124,6 @@ export function doorChoiceOf(block: Block, doorId: string, option: ChoiceOption)
 export function setDoorChoiceOf(block: Block, doorId: string, option: ChoiceOption, choice: string): Block {
   const value = choice === 'inherit' ? undefined : option.booleans?.false === choice ? false : choice;
   return setDoorField(block, doorId, option.key, value);
-}
-
-const SWITCH = optionSpec('automationSwitch');
-
-/** The mode a saved value means, as the plugin reads it: true (older configs) is open only; undefined when unset or unreadable. */
-export function switchModeOf(value: unknown): SwitchMode | undefined {
-  return choiceOf(SWITCH, value) as SwitchMode | undefined;
-}
-
-/** The automation switch for all doors: off unless set. */
-export function globalSwitchMode(block: Block): SwitchMode {
-  return globalChoice(block, SWITCH) as SwitchMode;
-}
-
-/** Off, the default, writes nothing; a mode is written by name. */
-export function setGlobalSwitchMode(block: Block, mode: SwitchMode): Block {
-  return setGlobalChoice(block, SWITCH, mode);
-}
-
-export function doorSwitchChoice(block: Block, doorId: string): SwitchChoice {
-  return doorChoiceOf(block, doorId, SWITCH) as SwitchChoice;
-}
-
-/** "As for all doors" writes nothing; off is written as false (it overrides the value for all doors), a mode by name. */
-export function setDoorSwitchChoice(block: Block, doorId: string, choice: SwitchChoice): Block {
-  return setDoorChoiceOf(block, doorId, SWITCH, choice);
 }
 
 function idList(block: Block, key: IdList): string[] {

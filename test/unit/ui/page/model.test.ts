@@ -2,22 +2,19 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+  setGlobalChoice,
   apiKeyProblem,
   controllerIncluded,
   doorChoice,
   doorChoiceOf,
-  doorSwitchChoice,
   forUiUpdate,
   globalChoice,
-  globalSwitchMode,
   readWholeNumber,
   setControllerIncluded,
   setDoorChoice,
   setDoorChoiceOf,
   setDoorField,
-  setDoorSwitchChoice,
   setField,
-  setGlobalSwitchMode,
   tidy,
 } from '../../../../src/ui/page/model.js';
 import type { Block } from '../../../../src/ui/page/model.js';
@@ -25,6 +22,8 @@ import { pageInfo } from '../../../../src/ui/page-info.js';
 import { optionSpec } from '../../../../src/option-catalog.js';
 import { parseConfig } from '../../../../src/config.js';
 import { doorOptions } from '../../../../src/door/options.js';
+
+const SWITCH = optionSpec('automationSwitch');
 
 const base: Block = { platform: 'AccessControl', accessToken: 't', baseUrl: 'https://api.example.com' };
 const defaults = pageInfo().defaults;
@@ -65,21 +64,21 @@ describe('settings page model', () => {
   });
 
   it('writes the automation switch mode only when set: off for all doors writes nothing, a door inherits unless set', () => {
-    expect(globalSwitchMode(base)).toBe('off');
+    expect(globalChoice(base, SWITCH)).toBe('off');
     // An older config's true is open only, as the plugin reads it.
-    expect(globalSwitchMode({ ...base, automationSwitch: true })).toBe('open');
-    expect(setGlobalSwitchMode(base, 'open')).toEqual({ ...base, automationSwitch: 'open' });
-    expect(setGlobalSwitchMode(base, 'open-close')).toEqual({ ...base, automationSwitch: 'open-close' });
-    expect(setGlobalSwitchMode({ ...base, automationSwitch: true }, 'off')).toEqual(base);
-    expect(doorSwitchChoice(base, 'door-1')).toBe('inherit');
-    const closing = setDoorSwitchChoice(base, 'door-1', 'open-close');
+    expect(globalChoice({ ...base, automationSwitch: true }, SWITCH)).toBe('open');
+    expect(setGlobalChoice(base, SWITCH, 'open')).toEqual({ ...base, automationSwitch: 'open' });
+    expect(setGlobalChoice(base, SWITCH, 'open-close')).toEqual({ ...base, automationSwitch: 'open-close' });
+    expect(setGlobalChoice({ ...base, automationSwitch: true }, SWITCH, 'off')).toEqual(base);
+    expect(doorChoiceOf(base, 'door-1', SWITCH)).toBe('inherit');
+    const closing = setDoorChoiceOf(base, 'door-1', SWITCH, 'open-close');
     expect(closing.doors).toEqual([{ id: 'door-1', automationSwitch: 'open-close' }]);
-    expect(doorSwitchChoice(closing, 'door-1')).toBe('open-close');
-    const off = setDoorSwitchChoice({ ...closing, automationSwitch: 'open' }, 'door-1', 'off');
+    expect(doorChoiceOf(closing, 'door-1', SWITCH)).toBe('open-close');
+    const off = setDoorChoiceOf({ ...closing, automationSwitch: 'open' }, 'door-1', SWITCH, 'off');
     expect(off.doors).toEqual([{ id: 'door-1', automationSwitch: false }]);
-    expect(doorSwitchChoice(off, 'door-1')).toBe('off');
-    expect(doorSwitchChoice({ ...base, doors: [{ id: 'door-1', automationSwitch: true }] }, 'door-1')).toBe('open');
-    expect(setDoorSwitchChoice(closing, 'door-1', 'inherit')).toEqual(base);
+    expect(doorChoiceOf(off, 'door-1', SWITCH)).toBe('off');
+    expect(doorChoiceOf({ ...base, doors: [{ id: 'door-1', automationSwitch: true }] }, 'door-1', SWITCH)).toBe('open');
+    expect(setDoorChoiceOf(closing, 'door-1', SWITCH, 'inherit')).toEqual(base);
   });
 
   it('writes a door\'s "Show in Home as" only when set, by name, and nothing for "as for all doors"', () => {
