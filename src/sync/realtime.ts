@@ -20,7 +20,7 @@ import {
 } from '../settings.js';
 import { clean } from '../webhook/event.js';
 import type { WebhookEvent } from '../webhook/event.js';
-import { WebhookReceiver } from '../webhook/receiver.js';
+import type { WebhookReceiver } from '../webhook/receiver.js';
 import type { WebhookLog } from '../webhook/receiver.js';
 
 /** What real-time updates need of a door: its name for the log, and a way to apply a webhook's state. */
@@ -111,6 +111,9 @@ export class RealtimeUpdates {
       return;
     }
     try {
+      // Loaded here, not at the top: the HTTP(S) server, its connection caps and request reading are only for setups
+      // with a listener, and importing them costs every other bridge time and memory at start-up (BENCHMARKS.md, 9).
+      const { WebhookReceiver } = await import('../webhook/receiver.js');
       const receiver = new WebhookReceiver({
         port: config.port,
         host: config.host,

@@ -1,10 +1,14 @@
 // An HTTP body read up to a byte limit and its Content-Encoding undone, bounded too: for the client's answers and the webhook's requests.
 import { promisify } from 'node:util';
-import { brotliDecompress, gunzip, inflate } from 'node:zlib';
+import type * as Zlib from 'node:zlib';
 
-const gunzipAsync = promisify(gunzip);
-const inflateAsync = promisify(inflate);
-const brotliAsync = promisify(brotliDecompress);
+/**
+ * Node's zlib, loaded by the first compressed body: a bridge whose service answers uncompressed never pays for it
+ * (about 1.4 MiB resident on Node 20, BENCHMARKS.md section 9).
+ */
+async function zlib(): Promise<typeof Zlib> {
+  return import('node:zlib');
+}
 
 /** The chunks of a body as they arrive, refused the moment the total grows past the limit (nothing is held then). */
 export class BoundedChunks {
@@ -49,11 +53,11 @@ export async function decodeBody(body: Buffer, contentEncoding: string | string[
         return { kind: 'ok', body };
       case 'gzip':
       case 'x-gzip':
-        return { kind: 'ok', body: await gunzipAsync(body, options) };
+        return { kind: 'ok', body: await promisify((await zlib()).gunzip)(body, options) };
       case 'deflate':
-        return { kind: 'ok', body: await inflateAsync(body, options) };
+        return { kind: 'ok', body: await promisify((await zlib()).inflate)(body, options) };
       case 'br':
-        return { kind: 'ok', body: await brotliAsync(body, options) };
+        return { kind: 'ok', body: await promisify((await zlib()).brotliDecompress)(body, options) };
       default:
         return { kind: 'unsupported', encoding };
     }

@@ -1,10 +1,12 @@
 // The package as users get it: the tarball the ui project's global setup packed (one `npm pack` per run), installed into
 // a fresh folder outside the repo with the current Homebridge, its dependencies from the registry and nothing from the
 // repo's node_modules; Homebridge started from there against the simulator and read by a HomeKit controller.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
@@ -27,6 +29,14 @@ const CUSTOM_UI_FILES = ['server.js', 'public/index.html', 'public/js/page.js'];
 /** A path segment or name that belongs to the tools and tests that never ship. */
 const DEV_ONLY_PATH =
   /(^|\/)(dev|dist-dev|test|tests|bench|demo|simulator|harness|fixtures|coverage|reports|\.cache|\.demo)(\/|$)|\.test\.|\.spec\.|simulator|bench|demo/i;
+
+/**
+ * Node's own modules only a setup that needs them may load (issue 22): the TLS webhook listener (https), and zlib
+ * (the first compressed answer). Importing the plugin must load neither.
+ */
+const LOADED_ON_DEMAND = ['https', 'zlib'];
+/** A phrase of zod's German locale (ASCII: esbuild escapes the rest): the bundle holds English only (zod/mini, `en` alone), not zod's ~40 locales. */
+const OTHER_LOCALE_TEXT = 'Eingabe: erwartet';
 
 interface InstalledPackage {
   version?: string;
@@ -100,6 +110,28 @@ describe('the packed plugin, installed as users install it', () => {
     const files = await listFiles(pluginDir);
     expect(files).toContain('dist/index.js');
     expect(files.filter((file) => DEV_ONLY_PATH.test(file))).toEqual([]);
+  });
+
+  it('loads lean: one bundle without source maps, English messages only, no listener or zlib until a setup needs them', async () => {
+    const files = await listFiles(path.join(pluginDir, 'dist'));
+    expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
+    const scripts = files.filter((file) => file.endsWith('.js'));
+    for (const file of scripts) {
+      const text = await readFile(path.join(pluginDir, 'dist', file), 'utf8');
+      expect(text.includes(OTHER_LOCALE_TEXT), `${file} holds zod's other locales`).toBe(false);
+    }
+    // In a process of its own (this Node, the one Homebridge 1.11 runs on here), as Homebridge imports it.
+    const script = [
+      'const before = new Set(process.moduleLoadList);',
+      `const plugin = await import(${JSON.stringify(pathToFileURL(path.join(pluginDir, 'dist', 'index.js')).href)});`,
+      "if (typeof plugin.default !== 'function') throw new Error('no default export');",
+      "console.log(JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m)).map((m) => m.replace('NativeModule ', ''))));",
+    ].join('\n');
+    const loaded = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: prefix, encoding: 'utf8' }),
+    ) as string[];
+    expect(loaded).toContain('http');
+    expect(loaded.filter((name) => LOADED_ON_DEMAND.includes(name))).toEqual([]);
   });
 
   it('publishes every door of the account to HomeKit, with its state, from the installed Homebridge', async () => {
