@@ -6,13 +6,13 @@ import type { Account, Device, Door, ToggleEvent } from './types.js';
 
 /** Ids are strings in the contract; a numeric id is accepted and read as text. */
 const id = z.union([z.string().check(z.trim(), z.minLength(1)), z.pipe(z.number(), z.transform(String))]);
-const optionalText = z.catch(z.optional(z.string()), undefined);
+const optionalText = z.missingIfNot(z.string());
 const flag = (fallback: boolean) =>
   z.pipe(
-    z.catch(z.optional(z.boolean()), undefined),
+    z.missingIfNot(z.boolean()),
     z.transform((v: boolean | undefined) => v ?? fallback),
   );
-const optionalNumber = z.catch(z.optional(z.number()), undefined);
+const optionalNumber = z.missingIfNot(z.number());
 
 const doorSchema = z.looseObject({
   id,
@@ -116,8 +116,8 @@ export function parseSync(body: unknown): Account | z.core.$ZodError {
 
 /** The toggle answer; only `message` matters, and it is optional because error bodies are not to be trusted. */
 export const toggleResponseSchema = z.looseObject({
-  success: z.catch(z.optional(z.boolean()), undefined),
-  message: z.catch(z.optional(z.union([z.string(), z.pipe(z.number(), z.transform(String))])), undefined),
+  success: z.missingIfNot(z.boolean()),
+  message: z.missingIfNot(z.union([z.string(), z.pipe(z.number(), z.transform(String))])),
 });
 
 const historyEventSchema = z.looseObject({
@@ -125,8 +125,8 @@ const historyEventSchema = z.looseObject({
   door_name: optionalText,
   door_state: optionalText,
   channel: optionalText,
-  user: z.catch(z.optional(z.looseObject({ first_name: optionalText, last_name: optionalText })), undefined),
-  was_success: z.catch(z.optional(z.boolean()), undefined),
+  user: z.missingIfNot(z.looseObject({ first_name: optionalText, last_name: optionalText })),
+  was_success: z.missingIfNot(z.boolean()),
   toggle_date_time: optionalText,
 });
 

@@ -3,9 +3,16 @@
 // (issue 22). Unlike classic zod it sets no locale, and without one every default message reads only "Invalid input";
 // importing zod from this file sets English before any schema can parse. Only `en` is imported, so a bundler leaves
 // the other locales out.
-import { config } from 'zod/mini';
+import { catch as _catch, config, optional } from 'zod/mini';
+import type { ZodMiniType } from 'zod/mini';
 import { en } from 'zod/locales';
 
 config(en());
 
 export * from 'zod/mini';
+
+/**
+ * Missing when absent or of another shape, for data read liberally (the service's answers, webhook bodies, Homebridge's
+ * config.json): one odd field must not cost the rest.
+ */
+export const missingIfNot = <T extends ZodMiniType>(schema: T) => _catch(optional(schema), undefined);

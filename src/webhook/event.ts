@@ -52,10 +52,7 @@ const text = z.pipe(
   z.transform((value: string | undefined) => value?.trim() || undefined),
 );
 
-/** Missing when absent or of another shape: one odd field never costs the rest of the body. */
-const missingIfNot = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
-
-const userSchema = missingIfNot(
+const userSchema = z.missingIfNot(
   z.looseObject({
     firstName: text,
     lastName: text,
@@ -69,9 +66,9 @@ const userSchema = missingIfNot(
 );
 
 /** An object that names something by id (a nested `door`, `accessPoint` or `device`); anything else is missing. */
-const idHolderSchema = missingIfNot(z.looseObject({ id: text, doorID: text, doorId: text, deviceID: text, deviceId: text }));
+const idHolderSchema = z.missingIfNot(z.looseObject({ id: text, doorID: text, doorId: text, deviceID: text, deviceId: text }));
 
-const vehicleSchema = missingIfNot(
+const vehicleSchema = z.missingIfNot(
   z.looseObject({ licensePlate: text, plate: text, licensePlateNumber: text, make: text, model: text, color: text, colour: text }),
 );
 
