@@ -1,32 +1,34 @@
 // Turns the raw platform block of config.json into a typed, defaulted configuration. Only a missing or unusable
 // token or address stops syncing; any other mistake is reported in one sentence and that setting is ignored,
 // because a typo in an optional block must not leave every door without updates.
-import { z } from 'zod';
+import * as z from './util/zod.js';
 
 import { choiceProblem, fallbackSentence, OPTIONS } from './option-catalog.js';
 import type { GlobalOption, OptionKey, OptionSpec, PerDoorOption, ValueOf } from './option-catalog.js';
 import { DEFAULT_RECONCILE_INTERVAL_S, DEFAULT_WEBHOOK_HEADER_NAME, MIN_RECONCILE_INTERVAL_S, MAX_POLL_INTERVAL_S } from './settings.js';
 
 const requiredText = (what: string) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? 'is required' : `must be ${what}`) })
-    .trim()
+  z.string({ error: (issue) => (issue.input === undefined ? 'is required' : `must be ${what}`) }).check(
+    z.trim(),
     // Aborts so a blank value gets one message, not also the format's.
-    .min(1, { error: 'is required', abort: true });
+    z.minLength(1, { error: 'is required', abort: true }),
+  );
 
-const optionalText = z.string({ error: 'must be text' }).trim().min(1, 'must not be empty');
+const optionalText = z.string({ error: 'must be text' }).check(z.trim(), z.minLength(1, 'must not be empty'));
 
 const wholeNumber = (unit: string, min: number, max: number) =>
   z
     .number({ error: `must be a number of ${unit}` })
-    .int(`must be a whole number of ${unit}`)
-    .min(min, `must be at least ${min} ${unit}`)
-    .max(max, `must be at most ${max} ${unit}`);
+    .check(
+      z.int(`must be a whole number of ${unit}`),
+      z.minimum(min, `must be at least ${min} ${unit}`),
+      z.maximum(max, `must be at most ${max} ${unit}`),
+    );
 
 const flag = z.boolean({ error: 'must be true or false' });
 
 /** The zod schema of one catalog option's value (option-catalog.ts): its messages are the ones users read in the log. */
-function valueSchema(option: OptionSpec): z.ZodType {
+function valueSchema(option: OptionSpec): z.ZodMiniType {
   switch (option.kind) {
     case 'flag':
       return flag;
@@ -45,17 +47,17 @@ function valueSchema(option: OptionSpec): z.ZodType {
 /** The top-level options: the default filled in where the option has one. */
 type GlobalShape = {
   [O in GlobalOption as O['key']]: O extends { default: unknown }
-    ? z.ZodDefault<z.ZodType<ValueOf<O>>>
-    : z.ZodOptional<z.ZodType<ValueOf<O>>>;
+    ? z.ZodMiniDefault<z.ZodMiniType<ValueOf<O>>>
+    : z.ZodMiniOptional<z.ZodMiniType<ValueOf<O>>>;
 };
 /** A door entry's options: each one absent unless the entry sets it (the value for all doors applies). */
-type PerDoorShape = { [O in PerDoorOption as O['key']]: z.ZodOptional<z.ZodType<ValueOf<O>>> };
+type PerDoorShape = { [O in PerDoorOption as O['key']]: z.ZodMiniOptional<z.ZodMiniType<ValueOf<O>>> };
 
-function shapeOf(options: readonly OptionSpec[], withDefault: boolean): Record<string, z.ZodType> {
+function shapeOf(options: readonly OptionSpec[], withDefault: boolean): Record<string, z.ZodMiniType> {
   return Object.fromEntries(
     options.map((option) => {
       const schema = valueSchema(option);
-      return [option.key, withDefault && 'default' in option ? schema.default(option.default as never) : schema.optional()];
+      return [option.key, withDefault && 'default' in option ? z._default(schema, option.default) : z.optional(schema)];
     }),
   );
 }
@@ -71,9 +73,11 @@ const doorOptionsShape = shapeOf(inSection('doors'), true);
  */
 const HEADER_SAFE_TEXT = /^[\x20-\x7e\xa0-\xff]+$/;
 
-const accessTokenSchema = requiredText('text').regex(
-  HEADER_SAFE_TEXT,
-  'holds a character that cannot be sent in an HTTP header (a line break, a control character, or one outside Latin-1 such as a curly quote or an emoji); paste the token again',
+const accessTokenSchema = requiredText('text').check(
+  z.regex(
+    HEADER_SAFE_TEXT,
+    'holds a character that cannot be sent in an HTTP header (a line break, a control character, or one outside Latin-1 such as a curly quote or an emoji); paste the token again',
+  ),
 );
 
 /** True when the address parses and carries a user name or password. */
@@ -86,15 +90,22 @@ function hasCredentials(url: string): boolean {
   }
 }
 
-const httpAddress = requiredText('text')
-  .pipe(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address, e.g. https://api.example.com' }))
-  // The plugin appends /oauth/v1/... to the address: a query or fragment would swallow that path (every request a 404).
-  .refine((url) => !/[?#]/.test(url), 'must not have a query (?…) or fragment (#…)')
-  // undici drops user:pass@ without a word; the account is only ever identified by its token.
-  .refine((url) => !hasCredentials(url), 'must not hold a user name or password (user:pass@); the access token goes in accessToken')
-  .refine((url) => !/\/oauth\/v1\/*$/i.test(url), 'must end before /oauth/v1 (the plugin adds it)')
+const httpAddress = z.pipe(
+  z
+    .pipe(
+      requiredText('text'),
+      z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address, e.g. https://api.example.com' }),
+    )
+    .check(
+      // The plugin appends /oauth/v1/... to the address: a query or fragment would swallow that path (every request a 404).
+      z.refine((url) => !/[?#]/.test(url), 'must not have a query (?…) or fragment (#…)'),
+      // undici drops user:pass@ without a word; the account is only ever identified by its token.
+      z.refine((url) => !hasCredentials(url), 'must not hold a user name or password (user:pass@); the access token goes in accessToken'),
+      z.refine((url) => !/\/oauth\/v1\/*$/i.test(url), 'must end before /oauth/v1 (the plugin adds it)'),
+    ),
   // The plugin appends /oauth/v1/...; a trailing slash would double it.
-  .transform((url) => url.replace(/\/+$/, ''));
+  z.transform((url: string) => url.replace(/\/+$/, '')),
+);
 
 /** The characters a URL path keeps as they are: the listener compares the request's parsed path with this exactly. */
 const WEBHOOK_PATH = /^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/;
@@ -106,34 +117,40 @@ const PATH_MESSAGE = 'must start with / and hold no spaces, ? or # (such as /acc
 const webhookSchema = z
   .object({
     /** Off keeps the other settings without a listener; left out, the block's presence turns the listener on. */
-    enabled: flag.optional(),
+    enabled: z.optional(flag),
     port: z
       .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a port number') })
-      .int('must be a whole port number')
-      .min(1, 'must be between 1 and 65535')
-      .max(65535, 'must be between 1 and 65535'),
-    host: optionalText.optional(),
-    apiKey: requiredText('text').regex(/^[0-9a-fA-F]{96}$/, 'must be the 96-character hexadecimal key the service issued'),
-    path: z
-      .string({ error: 'must be text' })
-      .trim()
-      .regex(WEBHOOK_PATH, { error: PATH_MESSAGE, abort: true })
-      // A path URL parsing rewrites (dot segments) is never what a request's parsed path equals.
-      .refine((path) => new URL(path, 'http://listener.invalid').pathname === path, PATH_MESSAGE)
-      .optional(),
-    headerName: z
-      .string({ error: 'must be text' })
-      .trim()
-      .regex(HEADER_NAME, 'must be an HTTP header name (letters, digits and - such as X-Service-API-Key)')
-      .default(DEFAULT_WEBHOOK_HEADER_NAME),
-    tlsCertFile: optionalText.optional(),
-    tlsKeyFile: optionalText.optional(),
-    reconcileInterval: wholeNumber('seconds', MIN_RECONCILE_INTERVAL_S, MAX_POLL_INTERVAL_S).default(DEFAULT_RECONCILE_INTERVAL_S),
+      .check(
+        z.int('must be a whole port number'),
+        z.minimum(1, 'must be between 1 and 65535'),
+        z.maximum(65535, 'must be between 1 and 65535'),
+      ),
+    host: z.optional(optionalText),
+    apiKey: requiredText('text').check(z.regex(/^[0-9a-fA-F]{96}$/, 'must be the 96-character hexadecimal key the service issued')),
+    path: z.optional(
+      z.string({ error: 'must be text' }).check(
+        z.trim(),
+        z.regex(WEBHOOK_PATH, { error: PATH_MESSAGE, abort: true }),
+        // A path URL parsing rewrites (dot segments) is never what a request's parsed path equals.
+        z.refine((path) => new URL(path, 'http://listener.invalid').pathname === path, PATH_MESSAGE),
+      ),
+    ),
+    headerName: z._default(
+      z
+        .string({ error: 'must be text' })
+        .check(z.trim(), z.regex(HEADER_NAME, 'must be an HTTP header name (letters, digits and - such as X-Service-API-Key)')),
+      DEFAULT_WEBHOOK_HEADER_NAME,
+    ),
+    tlsCertFile: z.optional(optionalText),
+    tlsKeyFile: z.optional(optionalText),
+    reconcileInterval: z._default(wholeNumber('seconds', MIN_RECONCILE_INTERVAL_S, MAX_POLL_INTERVAL_S), DEFAULT_RECONCILE_INTERVAL_S),
   })
-  .refine((w) => (w.tlsCertFile === undefined) === (w.tlsKeyFile === undefined), {
-    message: 'needs both tlsCertFile and tlsKeyFile, or neither',
-    path: ['tlsKeyFile'],
-  });
+  .check(
+    z.refine((w) => (w.tlsCertFile === undefined) === (w.tlsKeyFile === undefined), {
+      message: 'needs both tlsCertFile and tlsKeyFile, or neither',
+      path: ['tlsKeyFile'],
+    }),
+  );
 
 /** A null, an empty or blank string: what a form writes for a field left empty, read as "not set". */
 const isBlank = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
@@ -154,12 +171,12 @@ function listenerWanted(value: unknown): unknown {
 }
 
 /** A list of device or door ids; empty means no filter. */
-const idList = z.array(z.string().trim().min(1), { error: 'must be a list of ids' }).default([]);
+const idList = z._default(z.array(z.string().check(z.trim(), z.minLength(1)), { error: 'must be a list of ids' }), []);
 
 /** One door's own settings, found by its id (the serial number the Home app shows). Left out: as for all doors. */
 const doorSettingsSchema = z.object({
   id: requiredText('text'),
-  name: optionalText.optional(),
+  name: z.optional(optionalText),
   ...(shapeOf(
     OPTIONS.filter((option) => option.perDoor),
     false,
@@ -172,9 +189,10 @@ export const configSchema = z.looseObject({
   ...(generalShape as Pick<GlobalShape, Extract<GlobalOption, { section: 'general' }>['key']>),
   accessToken: accessTokenSchema,
   baseUrl: httpAddress,
-  webhook: z.preprocess(listenerWanted, webhookSchema.optional()),
+  // What classic zod's preprocess is: a transform piped into the schema (zod/mini has no preprocess).
+  webhook: z.pipe(z.transform(listenerWanted), z.optional(webhookSchema)),
   ...(doorOptionsShape as Pick<GlobalShape, Extract<GlobalOption, { section: 'doors' }>['key']>),
-  doors: z.array(doorSettingsSchema, { error: 'must be a list of doors' }).default([]),
+  doors: z._default(z.array(doorSettingsSchema, { error: 'must be a list of doors' }), []),
   // Filters to split a large account over several child bridges: each platform entry takes its share.
   includeDeviceIds: idList,
   excludeDeviceIds: idList,
@@ -237,7 +255,7 @@ const WEBHOOKS_OFF = 'webhooks are off until it is fixed';
 type Path = readonly PropertyKey[];
 
 /** The messages of one value against one schema, each as "<path> <message>" under the given path. */
-function issuesOf(schema: z.ZodType, value: unknown, path: Path): { path: Path; message: string }[] {
+function issuesOf(schema: z.ZodMiniType, value: unknown, path: Path): { path: Path; message: string }[] {
   const result = schema.safeParse(value);
   return result.success ? [] : result.error.issues.map((issue) => ({ path: [...path, ...issue.path], message: issue.message }));
 }

@@ -1,26 +1,25 @@
 // zod schemas for the service's answers, liberal where the contract says "not shown": unknown fields pass, odd values fall back.
-import { z } from 'zod';
+import * as z from '../util/zod.js';
 
 import { fallbackDoorName } from '../door/model/naming.js';
 import type { Account, Device, Door, ToggleEvent } from './types.js';
 
 /** Ids are strings in the contract; a numeric id is accepted and read as text. */
-const id = z.union([z.string().trim().min(1), z.number().transform(String)]);
-const optionalText = z.string().optional().catch(undefined);
+const id = z.union([z.string().check(z.trim(), z.minLength(1)), z.pipe(z.number(), z.transform(String))]);
+const optionalText = z.missingIfNot(z.string());
 const flag = (fallback: boolean) =>
-  z
-    .boolean()
-    .optional()
-    .catch(undefined)
-    .transform((v) => v ?? fallback);
-const optionalNumber = z.number().optional().catch(undefined);
+  z.pipe(
+    z.missingIfNot(z.boolean()),
+    z.transform((v: boolean | undefined) => v ?? fallback),
+  );
+const optionalNumber = z.missingIfNot(z.number());
 
 const doorSchema = z.looseObject({
   id,
   name: optionalText,
   entity_number: optionalNumber,
   active: flag(true),
-  state: z.unknown().optional(),
+  state: z.optional(z.unknown()),
   user_relationship: optionalText,
   bluetooth_sensor: flag(false),
   bluetooth_sensor_battery_level: optionalNumber,
@@ -73,14 +72,14 @@ function toDoor(raw: z.output<typeof doorSchema>): Door {
   };
 }
 
-function where(path: string, error: z.ZodError): string {
+function where(path: string, error: z.core.$ZodError): string {
   const issue = error.issues[0];
   const field = issue && issue.path.length > 0 ? `.${issue.path.join('.')}` : '';
   return `${path}${field}: ${issue?.message ?? 'unreadable'}`;
 }
 
 /** Reads a sync answer: returns (never throws) the ZodError when the whole shape is wrong; a bad device or door is skipped and reported. */
-export function parseSync(body: unknown): Account | z.ZodError {
+export function parseSync(body: unknown): Account | z.core.$ZodError {
   const top = syncSchema.safeParse(body);
   if (!top.success) {
     return top.error;
@@ -117,11 +116,8 @@ export function parseSync(body: unknown): Account | z.ZodError {
 
 /** The toggle answer; only `message` matters, and it is optional because error bodies are not to be trusted. */
 export const toggleResponseSchema = z.looseObject({
-  success: z.boolean().optional().catch(undefined),
-  message: z
-    .union([z.string(), z.number().transform(String)])
-    .optional()
-    .catch(undefined),
+  success: z.missingIfNot(z.boolean()),
+  message: z.missingIfNot(z.union([z.string(), z.pipe(z.number(), z.transform(String))])),
 });
 
 const historyEventSchema = z.looseObject({
@@ -129,8 +125,8 @@ const historyEventSchema = z.looseObject({
   door_name: optionalText,
   door_state: optionalText,
   channel: optionalText,
-  user: z.looseObject({ first_name: optionalText, last_name: optionalText }).optional().catch(undefined),
-  was_success: z.boolean().optional().catch(undefined),
+  user: z.missingIfNot(z.looseObject({ first_name: optionalText, last_name: optionalText })),
+  was_success: z.missingIfNot(z.boolean()),
   toggle_date_time: optionalText,
 });
 
@@ -139,7 +135,7 @@ const historySchema = z.looseObject({
 });
 
 /** Reads a toggle-history answer; events that do not fit are skipped. */
-export function parseHistory(body: unknown): ToggleEvent[] | z.ZodError {
+export function parseHistory(body: unknown): ToggleEvent[] | z.core.$ZodError {
   const top = historySchema.safeParse(body);
   if (!top.success) {
     return top.error;

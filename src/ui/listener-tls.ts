@@ -4,18 +4,15 @@ import { readFile } from 'node:fs/promises';
 import { rootCertificates } from 'node:tls';
 import type { PeerCertificate } from 'node:tls';
 
-import { z } from 'zod';
+import * as z from '../util/zod.js';
 
 import { PLATFORM_NAME } from '../settings.js';
 
 const entrySchema = z.looseObject({
-  platform: z.string().optional().catch(undefined),
-  webhook: z
-    .looseObject({ port: z.number().optional().catch(undefined), tlsCertFile: z.string().optional().catch(undefined) })
-    .optional()
-    .catch(undefined),
+  platform: z.missingIfNot(z.string()),
+  webhook: z.missingIfNot(z.looseObject({ port: z.missingIfNot(z.number()), tlsCertFile: z.missingIfNot(z.string()) })),
 });
-const configSchema = z.looseObject({ platforms: z.array(z.unknown()).optional().catch(undefined) });
+const configSchema = z.looseObject({ platforms: z.missingIfNot(z.array(z.unknown())) });
 
 /** The certificate file the saved entry of this plugin listening on `port` names; the running listener was started with it. */
 export async function savedCertFile(configPath: string | undefined, port: number): Promise<string | undefined> {

@@ -2,21 +2,18 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 
-import { z } from 'zod';
+import * as z from '../util/zod.js';
 
 import { reservedPorts } from '../util/homebridge-ports.js';
 import { PLATFORM_NAME } from '../settings.js';
 import type { Message } from './page/views.js';
 
-const portField = z.number().int().optional().catch(undefined);
+const portField = z.missingIfNot(z.number().check(z.int()));
 const entrySchema = z.looseObject({
-  platform: z.string().optional().catch(undefined),
-  webhook: z
-    .looseObject({ port: portField, enabled: z.boolean().optional().catch(undefined) })
-    .optional()
-    .catch(undefined),
+  platform: z.missingIfNot(z.string()),
+  webhook: z.missingIfNot(z.looseObject({ port: portField, enabled: z.missingIfNot(z.boolean()) })),
 });
-const platformsSchema = z.looseObject({ platforms: z.array(z.unknown()).optional().catch(undefined) });
+const platformsSchema = z.looseObject({ platforms: z.missingIfNot(z.array(z.unknown())) });
 
 /** Who already has `port` according to Homebridge's config.json, completing "Port N is …"; `entryIndex` is the entry being edited. */
 export function portOwner(config: unknown, port: number, entryIndex: number | undefined): string | undefined {

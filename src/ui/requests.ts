@@ -1,21 +1,21 @@
 // What the settings page may send its server, and a short sentence naming each wrong field by the label the page shows.
-import { z } from 'zod';
+import * as z from '../util/zod.js';
 
 import { LABELS } from './labels.js';
 
 export { LABELS };
 
 interface Field<T> {
-  schema: z.ZodType<T>;
+  schema: z.ZodMiniType<T>;
   /** Said after the label when the value does not fit; never quotes the value (it may be a secret typed in the wrong field). */
   problem: string;
 }
 
-const field = <T>(schema: z.ZodType<T>, problem: string): Field<T> => ({ schema, problem });
+const field = <T>(schema: z.ZodMiniType<T>, problem: string): Field<T> => ({ schema, problem });
 
-const port = z.number().int().min(1).max(65535);
+const port = z.number().check(z.int(), z.minimum(1), z.maximum(65535));
 const PORT_PROBLEM = 'must be a whole number from 1 to 65535';
-const text = field(z.string().optional(), 'must be text');
+const text = field(z.optional(z.string()), 'must be text');
 
 type Shape = Record<string, Field<unknown>>;
 type Data<S extends Shape> = { [K in keyof S]: S[K] extends Field<infer T> ? T : never };
@@ -27,8 +27,8 @@ export const REQUESTS = {
   checkPort: {
     port: field(port, PORT_PROBLEM),
     host: text,
-    entryIndex: field(z.number().int().min(0).optional(), 'must be the number of an entry'),
-    savedPort: field(port.optional(), PORT_PROBLEM),
+    entryIndex: field(z.optional(z.number().check(z.int(), z.minimum(0))), 'must be the number of an entry'),
+    savedPort: field(z.optional(port), PORT_PROBLEM),
   },
   testEvent: {
     port: field(port, PORT_PROBLEM),

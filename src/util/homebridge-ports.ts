@@ -1,7 +1,7 @@
 // The ports Homebridge itself listens on, from its config.json: the webhook listener must never take one of them.
 import { readFile } from 'node:fs/promises';
 
-import { z } from 'zod';
+import * as z from './zod.js';
 
 import { DEFAULT_HOMEBRIDGE_UI_PORT } from '../settings.js';
 
@@ -12,13 +12,13 @@ export interface ReservedPort {
 }
 
 /** Only what is read here; everything else in config.json passes untouched. */
-const portField = z.number().int().optional().catch(undefined);
-const bridgeSchema = z.looseObject({ port: portField }).optional().catch(undefined);
-const blockSchema = z.looseObject({ platform: z.string().optional().catch(undefined), port: portField, _bridge: bridgeSchema });
+const portField = z.missingIfNot(z.number().check(z.int()));
+const bridgeSchema = z.missingIfNot(z.looseObject({ port: portField }));
+const blockSchema = z.looseObject({ platform: z.missingIfNot(z.string()), port: portField, _bridge: bridgeSchema });
 const homebridgeConfigSchema = z.looseObject({
   bridge: bridgeSchema,
-  platforms: z.array(z.unknown()).optional().catch(undefined),
-  accessories: z.array(z.unknown()).optional().catch(undefined),
+  platforms: z.missingIfNot(z.array(z.unknown())),
+  accessories: z.missingIfNot(z.array(z.unknown())),
 });
 
 /**

@@ -1,5 +1,5 @@
 // Reads a webhook message body (contract 6.2) liberally into a WebhookEvent: both field spellings, unknown fields and types pass.
-import { z } from 'zod';
+import * as z from '../util/zod.js';
 
 import { oneLine } from '../util/log-text.js';
 
@@ -47,14 +47,13 @@ export interface WebhookEvent {
 }
 
 /** Text fields: a string (trimmed, '' read as missing) or a number read as text; anything else is missing. */
-const text = z
-  .union([z.string(), z.number().transform(String)])
-  .optional()
-  .catch(undefined)
-  .transform((value) => value?.trim() || undefined);
+const text = z.pipe(
+  z.catch(z.optional(z.union([z.string(), z.pipe(z.number(), z.transform(String))])), undefined),
+  z.transform((value: string | undefined) => value?.trim() || undefined),
+);
 
-const userSchema = z
-  .looseObject({
+const userSchema = z.missingIfNot(
+  z.looseObject({
     firstName: text,
     lastName: text,
     first_name: text,
@@ -63,17 +62,15 @@ const userSchema = z
     email: text,
     name: text,
     fullName: text,
-  })
-  .optional()
-  .catch(undefined);
+  }),
+);
 
 /** An object that names something by id (a nested `door`, `accessPoint` or `device`); anything else is missing. */
-const idHolderSchema = z.looseObject({ id: text, doorID: text, doorId: text, deviceID: text, deviceId: text }).optional().catch(undefined);
+const idHolderSchema = z.missingIfNot(z.looseObject({ id: text, doorID: text, doorId: text, deviceID: text, deviceId: text }));
 
-const vehicleSchema = z
-  .looseObject({ licensePlate: text, plate: text, licensePlateNumber: text, make: text, model: text, color: text, colour: text })
-  .optional()
-  .catch(undefined);
+const vehicleSchema = z.missingIfNot(
+  z.looseObject({ licensePlate: text, plate: text, licensePlateNumber: text, make: text, model: text, color: text, colour: text }),
+);
 
 // Both spellings of each id: the example body says doorID, the field table doorId (contract 6.2).
 const bodySchema = z.looseObject({
@@ -89,7 +86,7 @@ const bodySchema = z.looseObject({
   doorOwnerUserId: text,
   doorState: text,
   channel: text,
-  eventOccurred: z.unknown().optional(),
+  eventOccurred: z.optional(z.unknown()),
   eventOccurredUTC: text,
   userThatToggled: userSchema,
   // Enforcer bodies are not shown in the contract (6.2): the likely spellings of where and who, read liberally.
