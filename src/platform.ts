@@ -10,10 +10,10 @@ import type { Account } from './client/types.js';
 import { SYSTEM_CLOCK } from './util/clock.js';
 import type { Clock } from './util/clock.js';
 import { parseConfig } from './config.js';
-import type { PluginConfig } from './config.js';
+import type { PluginConfig, WebhookConfig } from './config.js';
 import { doorOptions } from './door/options.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
-import { RealtimeUpdates } from './sync/realtime.js';
+import type { RealtimeUpdates } from './sync/realtime.js';
 import { nextSyncDelayMs } from './sync/schedule.js';
 import { WhoMovedIt } from './sync/who-moved-it.js';
 import { ACTIVE_POLL_INTERVAL_MS } from './settings.js';
@@ -118,20 +118,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     // The safety-net pace never polls more often than the user's own poll interval.
     const reconcileIntervalS = Math.max(config.webhook?.reconcileInterval ?? config.pollInterval, config.pollInterval);
     if (config.webhook) {
-      this.realtime = new RealtimeUpdates({
-        log: this.log,
-        config: config.webhook,
-        findDoor: (event) => this.registry.find(event),
-        alertDoors: (event) => this.registry.alertDoors(event),
-        now: () => this.clock.now(),
-        clock: this.clock,
-        reservedPorts: () => readReservedPorts(this.homebridgeConfigPath(), this.rawConfig),
-        bridgeUp: this.firstSync,
-        pollIntervals: { normalS: config.pollInterval, safetyNetS: reconcileIntervalS },
-        // A sync due at the safety-net pace is brought forward to the normal one.
-        onWebhooksAtRisk: () => this.loop?.hurry(config.pollInterval * 1000),
-      });
-      void this.realtime.start();
+      void this.startRealtime(config.webhook, reconcileIntervalS);
     }
     this.loop = new SyncLoop(
       () => this.syncOnce(),
@@ -155,6 +142,39 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     }
     const slower = config.webhook ? `, and every ${reconcileIntervalS} s while webhooks arrive` : '';
     this.log.info(`Syncing the account every ${config.pollInterval} s${slower}.`);
+  }
+
+  /**
+   * The webhook side (listener, event matching, the missed-webhook watch), loaded only by a setup that turned webhooks
+   * on: every other bridge is spared its code at start-up (BENCHMARKS.md, section 9). Until it has loaded (a few
+   * milliseconds) polling runs at the normal pace, as it does until the first webhook arrives anyway.
+   */
+  private async startRealtime(webhook: WebhookConfig, reconcileIntervalS: number): Promise<void> {
+    const config = this.config;
+    let Realtime: typeof RealtimeUpdates;
+    try {
+      ({ RealtimeUpdates: Realtime } = await import('./sync/realtime.js'));
+    } catch (error) {
+      this.bugs.report('loading the webhook listener', error);
+      return;
+    }
+    if (!config || this.stoppedMeanwhile()) {
+      return;
+    }
+    this.realtime = new Realtime({
+      log: this.log,
+      config: webhook,
+      findDoor: (event) => this.registry.find(event),
+      alertDoors: (event) => this.registry.alertDoors(event),
+      now: () => this.clock.now(),
+      clock: this.clock,
+      reservedPorts: () => readReservedPorts(this.homebridgeConfigPath(), this.rawConfig),
+      bridgeUp: this.firstSync,
+      pollIntervals: { normalS: config.pollInterval, safetyNetS: reconcileIntervalS },
+      // A sync due at the safety-net pace is brought forward to the normal one.
+      onWebhooksAtRisk: () => this.loop?.hurry(config.pollInterval * 1000),
+    });
+    await this.realtime.start();
   }
 
   /** One door's HomeKit side, wired to the client, the clock and the sync schedule. */
