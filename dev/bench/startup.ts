@@ -49,6 +49,12 @@ export interface TreeResult {
 
 /** What the plugin's dependencies cost alone (this tree, same method): what dominates the import. */
 export const IMPORT_PARTS: { label: string; specifiers: string[] }[] = [
+  {
+    // Any first import of a file in a process started this way pays for Node's ES module loader (resolve, load, package
+    // scopes); Homebridge 2.x, itself an ES module, has paid it before it imports a plugin.
+    label: 'an empty ES module (`dev/bench/empty-module.ts`): the floor of this method, Node starting its ES module loader',
+    specifiers: [new URL('./empty-module.js', import.meta.url).href],
+  },
   { label: '`undici` (its main entry, all of it)', specifiers: ['undici'] },
   {
     label: 'the three undici files the plugin loads (`src/client/undici.ts`)',
