@@ -1,0 +1,274 @@
+// The doors on Matter end to end (issue 23): a real Homebridge 2.4 runs the plugin on a child bridge with Matter on, the
+// simulator is the cloud, and a real Matter controller (matter.js) commissions the bridge from its manual pairing code, as
+// Google Home or Alexa would. Locks: read, unlock, lock, a read-only door, pushes, a restart, a stale door; then sensors.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { freePort } from '../../dev/harness/homebridge-process.js';
+import type { HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
+import { LOCK_STATE, MATTER_DEVICE_TYPE, MatterController } from '../../dev/harness/matter-controller.js';
+import type { MatterDoor } from '../../dev/harness/matter-controller.js';
+import {
+  AccessControlSimulator,
+  SAMPLE_FRONT_GATE_ID,
+  SAMPLE_GARAGE_DOOR_ID,
+  SAMPLE_OWNED_DEVICE_ID,
+  SAMPLE_SHARED_DEVICE_ID,
+  SAMPLE_SHARED_GATE_ID,
+  makeDoor,
+  sampleAccount,
+} from '../../dev/simulator/server.js';
+import { togglesReceived } from '../support/simulator.js';
+import { matterChildBridge, startMatterBridge, tearDownMatter } from './bridge.js';
+import type { MatterChildBridge } from './bridge.js';
+import { requireNonLoopbackInterface } from './netns.js';
+
+const TOKEN = 'matter-e2e-token-5c7d1e';
+const API_KEY = 'beef'.repeat(16);
+/** Far longer than the tests that need the webhook: a change seen within them came by webhook, not by a poll. */
+const SLOW_POLL_S = 300;
+/** The shortest poll: the stale-door test waits for the poll that reads the controller inactive. */
+const FAST_POLL_S = 5;
+const TRAVEL_MS = 500;
+const WAIT_MS = 20_000;
+/** Issue 23: a door moved by someone else reaches a Matter controller within a second of the webhook. */
+const PUSH_BOUND_MS = 1_000;
+/** Doors moved by someone else in a row in the push test (alternately opened and closed; an odd count leaves it open). */
+const PUSHES = 9;
+
+/** Longer than Matter's 32 characters: the controller must get it cut to 32. */
+const LONG_NAME = 'Underground Car Park Barrier North Side';
+const LONG_NAME_DOOR_ID = '3f1c6a52-8d0e-4c1b-9a57-0c2f4d6e8a11';
+/** Hidden in the plugin settings: on Matter no more than in HomeKit. */
+const HIDDEN_DOOR_ID = '3f1c6a52-8d0e-4c1b-9a57-0c2f4d6e8a12';
+
+/** The sample account plus a long-named door and a hidden one, all closed. */
+function account() {
+  const devices = sampleAccount();
+  const owned = devices.find((d) => d.id === SAMPLE_OWNED_DEVICE_ID);
+  owned?.doors.push(
+    makeDoor({ id: LONG_NAME_DOOR_ID, name: LONG_NAME, entityNumber: 3 }),
+    makeDoor({ id: HIDDEN_DOOR_ID, name: 'Bike Shed', entityNumber: 4 }),
+  );
+  return devices;
+}
+
+/** The doors a Matter controller must see, by serial number (the door id), with the name Matter shows. */
+const SHOWN_DOORS: Record<string, string> = {
+  [SAMPLE_FRONT_GATE_ID]: 'Front Gate',
+  [SAMPLE_GARAGE_DOOR_ID]: 'Garage Door',
+  [SAMPLE_SHARED_GATE_ID]: 'Shared Gate',
+  [LONG_NAME_DOOR_ID]: LONG_NAME.slice(0, 32),
+};
+
+let sim: AccessControlSimulator;
+let hb: HomebridgeProcess | undefined;
+let controller: MatterController | undefined;
+let bridge: MatterChildBridge;
+let webhookPort: number;
+
+function entry(matter: 'sensors' | 'locks', pollInterval: number): Record<string, unknown> & { _bridge: MatterChildBridge } {
+  return {
+    platform: 'AccessControl',
+    name: 'Access Control',
+    accessToken: TOKEN,
+    baseUrl: sim.baseUrl,
+    pollInterval,
+    transitionTimeout: 10,
+    matter,
+    webhook: { host: '127.0.0.1', port: webhookPort, apiKey: API_KEY },
+    doors: [
+      { id: SAMPLE_GARAGE_DOOR_ID, readOnly: true },
+      { id: HIDDEN_DOOR_ID, hide: true },
+    ],
+    _bridge: bridge,
+  };
+}
+
+function commissioned(): MatterController {
+  if (controller === undefined) throw new Error('the bridge was not commissioned (see the first test)');
+  return controller;
+}
+
+/** Restarts Homebridge on the same storage with `matter`, the controller closed meanwhile, and reconnects it. */
+async function restart(matter: 'sensors' | 'locks', pollInterval: number): Promise<void> {
+  if (hb === undefined) throw new Error('Homebridge is not running');
+  const c = commissioned();
+  await c.disconnect();
+  await hb.stop();
+  const started = await startMatterBridge(entry(matter, pollInterval), { storageDir: hb.storageDir });
+  hb = started.hb;
+  expect(started.commissioning.commissioned).toBe(true);
+  await c.reconnect();
+}
+
+const serialsOf = (doors: MatterDoor[]) => doors.map((d) => d.serialNumber);
+const waitAll = (c: MatterController, predicate: (door: MatterDoor) => boolean, what: string) =>
+  expect.poll(
+    () =>
+      c
+        .doors()
+        .filter(predicate)
+        .map((d) => d.serialNumber)
+        .sort(),
+    { timeout: WAIT_MS, interval: 100, message: what },
+  );
+
+beforeAll(async () => {
+  requireNonLoopbackInterface();
+  webhookPort = await freePort();
+  bridge = await matterChildBridge();
+  sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: TRAVEL_MS, devices: account() });
+  await sim.start();
+  sim.setWebhook({ url: `http://127.0.0.1:${webhookPort}/hooks/access`, apiKey: API_KEY });
+});
+
+afterAll(() => tearDownMatter({ controller, hb, sim }));
+
+describe('the doors as Matter door locks (matter: "locks"), with a real Homebridge 2.4 and a Matter controller', () => {
+  it('commissions the child bridge from the manual pairing code, and lists every shown door, locked, by name and id', async () => {
+    const started = await startMatterBridge(entry('locks', SLOW_POLL_S));
+    hb = started.hb;
+    expect(started.commissioning.commissioned).toBe(false);
+    controller = await MatterController.commission(started.commissioning.manualPairingCode, bridge.matter.port);
+
+    const allIds = Object.keys(SHOWN_DOORS).sort();
+    await waitAll(controller, () => true, 'every shown door is on Matter').toEqual(allIds);
+    const doors = controller.doors();
+    expect(
+      doors.map(({ serialNumber, name, reachable, deviceTypes, lockState }) => ({ serialNumber, name, reachable, deviceTypes, lockState })),
+    ).toEqual(
+      serialsOf(doors).map((id) => ({
+        serialNumber: id,
+        name: SHOWN_DOORS[id ?? ''],
+        reachable: true,
+        deviceTypes: [MATTER_DEVICE_TYPE.DoorLock],
+        lockState: LOCK_STATE.Locked,
+      })),
+    );
+    expect(togglesReceived(sim)).toEqual([]);
+  });
+
+  it('unlock opens the door (one OPEN toggle; Unlocked once it is open), lock closes it (one CLOSED toggle; Locked)', async () => {
+    const c = commissioned();
+    const { endpoint } = c.door(SAMPLE_FRONT_GATE_ID);
+    expect(await c.unlockDoor(endpoint)).toEqual({ ok: true });
+    await c.waitForDoor(
+      SAMPLE_FRONT_GATE_ID,
+      (d) => d.lockState === LOCK_STATE.Unlocked && sim.getDoor(SAMPLE_FRONT_GATE_ID)?.state === 'OPEN',
+      WAIT_MS,
+    );
+    expect(togglesReceived(sim)).toEqual([{ door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' }]);
+
+    expect(await c.lockDoor(endpoint)).toEqual({ ok: true });
+    await c.waitForDoor(
+      SAMPLE_FRONT_GATE_ID,
+      (d) => d.lockState === LOCK_STATE.Locked && sim.getDoor(SAMPLE_FRONT_GATE_ID)?.state === 'CLOSED',
+      WAIT_MS,
+    );
+    expect(togglesReceived(sim)).toEqual([
+      { door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' },
+      { door_id: SAMPLE_FRONT_GATE_ID, door_state: 'CLOSED' },
+    ]);
+  });
+
+  it('answers unlock of a read-only door with a Matter error and sends nothing', async () => {
+    const c = commissioned();
+    const { endpoint } = c.door(SAMPLE_GARAGE_DOOR_ID);
+    const answer = await c.unlockDoor(endpoint);
+    expect(answer.ok).toBe(false);
+    console.log(`[matter] read-only unlock answered: ${JSON.stringify(answer)}`);
+    expect(await c.readLockState(endpoint)).toBe(LOCK_STATE.Locked);
+    expect(togglesReceived(sim, SAMPLE_GARAGE_DOOR_ID)).toEqual([]);
+    expect(sim.getDoor(SAMPLE_GARAGE_DOOR_ID)?.state).toBe('CLOSED');
+  });
+
+  it('pushes a door moved by someone else (keypad) to the subscribed controller within a second of the webhook', async () => {
+    const c = commissioned();
+    const { endpoint } = c.door(SAMPLE_FRONT_GATE_ID);
+    const togglesBefore = togglesReceived(sim).length;
+    const syncsBefore = sim.countRequests('/endpoints/sync');
+    const latencies: number[] = [];
+    for (let i = 0; i < PUSHES; i += 1) {
+      const state = i % 2 === 0 ? 'OPEN' : 'CLOSED';
+      const expected = state === 'OPEN' ? LOCK_STATE.Unlocked : LOCK_STATE.Locked;
+      const arrived = new Promise<number>((resolve) => {
+        const stop = c.onReport((report) => {
+          if (report.endpoint === endpoint && report.attribute === 'lockState' && report.value === expected) {
+            stop();
+            resolve(report.at);
+          }
+        });
+      });
+      const movedAt = Date.now();
+      sim.setDoorState(SAMPLE_FRONT_GATE_ID, state, { channel: 'Keypad' });
+      const at = await Promise.race([
+        arrived,
+        new Promise<never>((_resolve, reject) =>
+          setTimeout(() => reject(new Error(`push ${i + 1} (${state}) did not arrive within ${WAIT_MS} ms`)), WAIT_MS),
+        ),
+      ]);
+      latencies.push(at - movedAt);
+    }
+    const sorted = [...latencies].sort((a, b) => a - b);
+    console.log(
+      `[matter] ${PUSHES} pushes, webhook to controller (ms): ${latencies.join(', ')}; median ${sorted[Math.floor(PUSHES / 2)] ?? '?'}, max ${sorted[PUSHES - 1] ?? '?'}`,
+    );
+    // Came by the webhook, not a poll, and moved nothing: the plugin only followed.
+    expect(sim.countRequests('/endpoints/sync')).toBe(syncsBefore);
+    expect(togglesReceived(sim)).toHaveLength(togglesBefore);
+    expect(c.door(SAMPLE_FRONT_GATE_ID).lockState).toBe(LOCK_STATE.Unlocked);
+    // The issue's bound, far above the latencies measured here (tens of milliseconds).
+    expect(latencies.filter((ms) => ms > PUSH_BOUND_MS)).toEqual([]);
+  });
+
+  it('after a restart, reconnects without commissioning again: every door still there, in its state, and nothing moved', async () => {
+    const c = commissioned();
+    const toggles = togglesReceived(sim).length;
+    // Front Gate was left open by the last push; the others are closed.
+    await restart('locks', FAST_POLL_S);
+    await waitAll(c, () => true, 'every door is back').toEqual(Object.keys(SHOWN_DOORS).sort());
+    await waitAll(c, (d) => d.reachable, 'every door is reachable').toEqual(Object.keys(SHOWN_DOORS).sort());
+    expect(c.doors().map((d) => ({ id: d.serialNumber, name: d.name, lockState: d.lockState }))).toEqual(
+      c.doors().map((d) => ({
+        id: d.serialNumber,
+        name: SHOWN_DOORS[d.serialNumber ?? ''],
+        lockState: d.serialNumber === SAMPLE_FRONT_GATE_ID ? LOCK_STATE.Unlocked : LOCK_STATE.Locked,
+      })),
+    );
+    expect(togglesReceived(sim)).toHaveLength(toggles);
+    expect(sim.getDoor(SAMPLE_FRONT_GATE_ID)?.state).toBe('OPEN');
+  });
+
+  it('shows the doors of a controller the service reports inactive as unreachable, and reachable again after', async () => {
+    const c = commissioned();
+    sim.setDeviceActive(SAMPLE_SHARED_DEVICE_ID, false);
+    await c.waitForDoor(SAMPLE_SHARED_GATE_ID, (d) => !d.reachable, WAIT_MS);
+    expect(c.door(SAMPLE_FRONT_GATE_ID).reachable).toBe(true);
+    sim.setDeviceActive(SAMPLE_SHARED_DEVICE_ID, true);
+    await c.waitForDoor(SAMPLE_SHARED_GATE_ID, (d) => d.reachable, WAIT_MS);
+  });
+});
+
+describe('the doors as Matter contact sensors (matter: "sensors")', () => {
+  it('shows every door as a contact sensor in its state, following a door moved by someone else', async () => {
+    const c = commissioned();
+    const toggles = togglesReceived(sim).length;
+    await restart('sensors', SLOW_POLL_S);
+    const ids = Object.keys(SHOWN_DOORS).sort();
+    await waitAll(c, (d) => d.deviceTypes.includes(MATTER_DEVICE_TYPE.ContactSensor), 'every door is a contact sensor').toEqual(ids);
+    // BooleanState: true is contact, a closed door; Front Gate is still open.
+    await waitAll(c, (d) => d.contact === true, 'the closed doors show contact').toEqual(ids.filter((id) => id !== SAMPLE_FRONT_GATE_ID));
+    expect(c.doors().map((d) => ({ id: d.serialNumber, name: d.name, lockState: d.lockState, contact: d.contact }))).toEqual(
+      c.doors().map((d) => ({
+        id: d.serialNumber,
+        name: SHOWN_DOORS[d.serialNumber ?? ''],
+        lockState: undefined,
+        contact: d.serialNumber !== SAMPLE_FRONT_GATE_ID,
+      })),
+    );
+
+    sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'CLOSED', { channel: 'Keypad' });
+    await c.waitForDoor(SAMPLE_FRONT_GATE_ID, (d) => d.contact === true, WAIT_MS);
+    expect(togglesReceived(sim)).toHaveLength(toggles);
+  });
+});
