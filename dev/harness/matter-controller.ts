@@ -90,7 +90,7 @@ export interface MatterDoor {
   name: string;
   serialNumber: string | undefined;
   reachable: boolean;
-  /** Device types of the endpoint, e.g. [MATTER_DEVICE_TYPE.DoorLock]. */
+  /** Device types of the endpoint besides BridgedNode (which every bridged endpoint has), e.g. [MATTER_DEVICE_TYPE.DoorLock]. */
   deviceTypes: number[];
   /** DoorLock lockState (null: not fully locked / unknown), undefined when the endpoint has no DoorLock. */
   lockState: LockState | null | undefined;
@@ -234,7 +234,10 @@ export class MatterController {
         name: info.getNodeLabelAttributeFromCache() ?? '',
         serialNumber: info.getSerialNumberAttributeFromCache(),
         reachable: info.getReachableAttributeFromCache() ?? false,
-        deviceTypes: endpoint.getDeviceTypes().map((type) => Number(type.code)),
+        deviceTypes: endpoint
+          .getDeviceTypes()
+          .map((type) => Number(type.code))
+          .filter((code) => code !== MATTER_DEVICE_TYPE.BridgedNode),
         lockState: lock === undefined ? undefined : lock.getLockStateAttributeFromCache(),
         contact: contact === undefined ? undefined : contact.getStateValueAttributeFromCache(),
       });
