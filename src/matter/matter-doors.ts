@@ -229,7 +229,9 @@ export class MatterDoors {
   /** The door's state and reachability to Matter; `force` also sends what seems sent already (Homebridge may differ). */
   private push(entry: OnMatter, force: boolean): void {
     const matter = this.matter;
-    if (!matter || this.onMatter.get(entry.accessory.UUID) !== entry) {
+    // Homebridge sets lockState itself when a command's handler resolves, and the command holds the device meanwhile:
+    // the state follows once it has ended (the face's `settled`).
+    if (!matter || this.onMatter.get(entry.accessory.UUID) !== entry || entry.face.busy) {
       return;
     }
     const state = entry.face.state();
