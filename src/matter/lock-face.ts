@@ -9,6 +9,8 @@ import type { ClusterState, MatterDoor, MatterFace } from './matter-face.js';
 export class MatterLockFace implements MatterFace {
   readonly deviceType: unknown;
   readonly handlers: MatterFace['handlers'];
+  /** Commands from controllers being handled now (HomeKit's wait in the same queue but are not counted here). */
+  private inFlight = 0;
 
   /** `settled`: a command ended, however: Homebridge has set lockState by itself if it resolved, so the truth is pushed after. */
   constructor(
@@ -47,12 +49,18 @@ export class MatterLockFace implements MatterFace {
     return { lockType: LockType.Other, operatingMode: OperatingMode.Normal, actuatorEnabled: true };
   }
 
+  get busy(): boolean {
+    return this.inFlight > 0;
+  }
+
   private async command(wanted: DoorState): Promise<void> {
+    this.inFlight += 1;
     try {
       await this.door.command(wanted);
     } catch (error) {
       throw this.matterError(error);
     } finally {
+      this.inFlight -= 1;
       this.settled();
     }
   }

@@ -65,6 +65,15 @@ export function matterSerial(doorId: string): string {
   return `${cut(compact, MATTER_MAX_STRING_LENGTH - SERIAL_DIGEST_CHARS - 1)}~${digest}`;
 }
 
+/** A call into Homebridge as a promise, also when it throws at once: nothing of Matter may break the HomeKit side. */
+function settle(call: () => Promise<void>): Promise<void> {
+  try {
+    return call();
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
 export class MatterDoors {
   private readonly matter: MatterApi | undefined;
   private readonly mode: Exclude<MatterMode, 'off'> | undefined;
@@ -164,7 +173,7 @@ export class MatterDoors {
   /** Every door in one batch, every start: Homebridge attaches the handlers to the devices it restored from its cache. */
   private register(matter: MatterApi, entries: OnMatter[]): void {
     const accessories = entries.map((entry) => entry.accessory);
-    matter.registerPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, accessories).then(
+    settle(() => matter.registerPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, accessories)).then(
       () => {
         const names = entries.length === 1 ? (entries[0]?.door.name ?? '') : `${entries.length} doors`;
         this.deps.log.info(`Added ${names} to Matter (Google Home, Alexa) as ${MODE_WORDS[this.mode ?? 'locks']}.`);
@@ -221,7 +230,7 @@ export class MatterDoors {
   }
 
   private unregister(matter: MatterApi, accessories: MatterAccessory[]): void {
-    matter.unregisterPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, accessories).catch((error: unknown) => {
+    settle(() => matter.unregisterPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, accessories)).catch((error: unknown) => {
       this.deps.log.warn(`Could not remove ${accessories.length} doors from Matter: ${oneLine(String(error))}.`);
     });
   }
@@ -229,7 +238,9 @@ export class MatterDoors {
   /** The door's state and reachability to Matter; `force` also sends what seems sent already (Homebridge may differ). */
   private push(entry: OnMatter, force: boolean): void {
     const matter = this.matter;
-    if (!matter || this.onMatter.get(entry.accessory.UUID) !== entry) {
+    // Homebridge sets lockState itself when a command's handler resolves, and the command holds the device meanwhile:
+    // the state follows once it has ended (the face's `settled`).
+    if (!matter || this.onMatter.get(entry.accessory.UUID) !== entry || entry.face.busy) {
       return;
     }
     const state = entry.face.state();
@@ -241,7 +252,7 @@ export class MatterDoors {
         continue;
       }
       entry.pushed.set(cluster, text);
-      matter.updateAccessoryState(entry.accessory.UUID, cluster, attributes).catch((error: unknown) => {
+      settle(() => matter.updateAccessoryState(entry.accessory.UUID, cluster, attributes)).catch((error: unknown) => {
         this.deps.log.debug(`Matter did not take the state of ${entry.door.name}: ${oneLine(String(error))}.`);
       });
     }

@@ -35,4 +35,6 @@ export interface MatterFace {
   /** The fixed attributes a device type needs besides the state (registered once, in `clusters`). */
   fixed(): Record<string, unknown>;
   readonly handlers: Record<string, Record<string, MatterHandler>> | undefined;
+  /** True while a controller's command to the door is being handled: Homebridge sets the state when it ends. */
+  readonly busy: boolean;
 }

@@ -5,6 +5,7 @@ import type { ClusterState, MatterDoor, MatterFace } from './matter-face.js';
 export class MatterSensorFace implements MatterFace {
   readonly deviceType: unknown;
   readonly handlers = undefined;
+  readonly busy = false;
 
   constructor(
     private readonly matter: MatterApi,

@@ -116,6 +116,25 @@ describe('matter: "locks"', () => {
     expect(log.texts('warn').some((t) => t.includes('read-only in the plugin settings'))).toBe(true);
   });
 
+  it('shows a door that did not get where a command sent it as not fully locked, until it reports a state again', async () => {
+    const { api, poll, clock } = await boot({ matter: 'locks', transitionTimeout: 10 });
+    const matter = matterOf(api);
+    sim.setTravelTime(600_000);
+    try {
+      expect(await matter.command(uuidOf(api, SAMPLE_FRONT_GATE_ID), 'unlockDoor')).toBe('Success');
+      clock.advance(11_000);
+      await poll();
+      await matterSettled();
+      expect(lockStateOf(api, SAMPLE_FRONT_GATE_ID)).toBe(LockState.NotFullyLocked);
+      sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'OPEN');
+      await poll();
+      await matterSettled();
+      expect(lockStateOf(api, SAMPLE_FRONT_GATE_ID)).toBe(LockState.Unlocked);
+    } finally {
+      sim.setTravelTime(20);
+    }
+  });
+
   it('shows a door moved by someone else at the sync that reports it, not later', async () => {
     const { api, poll } = await boot({ matter: 'locks' });
     sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'OPEN');
