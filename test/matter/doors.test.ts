@@ -4,7 +4,7 @@
 // door; then sensors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { freePort } from '../../dev/harness/homebridge-process.js';
+import { freePort, removeStorageDir, startHomebridge, waitForChildBridge } from '../../dev/harness/homebridge-process.js';
 import type { HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
 import { LOCK_STATE, MATTER_DEVICE_TYPE, MatterController } from '../../dev/harness/matter-controller.js';
 import type { MatterDoor } from '../../dev/harness/matter-controller.js';
@@ -303,5 +303,30 @@ describe('the doors as Matter contact sensors (matter: "sensors")', () => {
     sim.setDoorState(LONG_NAME_DOOR_ID, 'CLOSED', { channel: 'Keypad' });
     await c.waitForDoor(LEFT_OPEN, (d) => d.contact === true, WAIT_MS);
     expect(togglesReceived(sim)).toHaveLength(toggles);
+  });
+});
+
+describe('matter: "locks" where the bridge does not run Matter', () => {
+  it('keeps the doors on HomeKit only and says once how to turn Matter on for the child bridge', async () => {
+    // The Matter bridge above is done with: one Homebridge at a time.
+    await tearDownMatter({ controller, hb });
+    controller = undefined;
+    hb = undefined;
+    const { username, port } = await matterChildBridge();
+    const noMatter = { username, port };
+    const other = await startHomebridge({ platforms: [{ ...entry('locks', SLOW_POLL_S), webhook: undefined, _bridge: noMatter }] });
+    try {
+      await waitForChildBridge(other, { name: 'Access Control', _bridge: noMatter });
+      await other.waitForLog(/Added Front Gate to HomeKit/, WAIT_MS);
+      await other.waitForLog(
+        /"Google Home and Alexa \(Matter\)" is set to locks, but the bridge this plugin runs on does not run Matter, so the doors are on HomeKit only\. It needs Homebridge 2 with Matter turned on for its child bridge/,
+        WAIT_MS,
+      );
+      expect(other.log()).not.toMatch(/to Matter \(Google Home, Alexa\)/);
+      expect(other.log().match(/does not run Matter/g)).toHaveLength(1);
+    } finally {
+      await other.stop();
+      await removeStorageDir(other.storageDir);
+    }
   });
 });
