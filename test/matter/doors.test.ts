@@ -1,7 +1,7 @@
 // The doors on Matter end to end (issue 23): a real Homebridge 2.4 runs the plugin on a child bridge with Matter on, the
 // simulator is the cloud, and a real Matter controller (matter.js) commissions the bridge from its manual pairing code, as
-// Google Home or Alexa would. Locks: read, pushes, unlock, lock, a read-only door, a move that never arrives, a restart, a stale
-// door; then sensors.
+// Google Home or Alexa would. Locks: read, pushes, unlock, lock, one pulse per wish, a read-only door, a move that never
+// arrives, a restart, a stale door; then sensors, and the line said where the bridge does not run Matter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { freePort, removeStorageDir, startHomebridge, waitForChildBridge } from '../../dev/harness/homebridge-process.js';
@@ -60,7 +60,7 @@ function account() {
 /** A door's Matter serial number: its id, which for the service's UUIDs fits Matter's 32 characters without its dashes. */
 const serialOf = (doorId: string): string => doorId.replace(/-/g, '');
 const FRONT_GATE = serialOf(SAMPLE_FRONT_GATE_ID);
-/** Opened by the keypad before the restart and left open: the one door not locked after it. */
+/** Unlocked twice at once, then opened by the keypad before the restart and left open: the one door not locked after it. */
 const LEFT_OPEN = serialOf(LONG_NAME_DOOR_ID);
 const GARAGE_DOOR = serialOf(SAMPLE_GARAGE_DOOR_ID);
 const SHARED_GATE = serialOf(SAMPLE_SHARED_GATE_ID);
@@ -223,6 +223,16 @@ describe('the doors as Matter door locks (matter: "locks"), with a real Homebrid
       { door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' },
       { door_id: SAMPLE_FRONT_GATE_ID, door_state: 'CLOSED' },
     ]);
+  });
+
+  it('sends one pulse for two unlocks at once (one wish), and one for the lock after', async () => {
+    const c = commissioned();
+    const { endpoint } = c.door(LEFT_OPEN);
+    expect(await Promise.all([c.unlockDoor(endpoint), c.unlockDoor(endpoint)])).toEqual([{ ok: true }, { ok: true }]);
+    await c.waitForDoor(LEFT_OPEN, (d) => d.lockState === LOCK_STATE.Unlocked && sim.getDoor(LONG_NAME_DOOR_ID)?.state === 'OPEN', WAIT_MS);
+    expect(await c.lockDoor(endpoint)).toEqual({ ok: true });
+    await c.waitForDoor(LEFT_OPEN, (d) => d.lockState === LOCK_STATE.Locked && sim.getDoor(LONG_NAME_DOOR_ID)?.state === 'CLOSED', WAIT_MS);
+    expect(togglesReceived(sim, LONG_NAME_DOOR_ID).map((t) => t.door_state)).toEqual(['OPEN', 'CLOSED']);
   });
 
   it('answers unlock of a read-only door with a Matter error and sends nothing', async () => {
