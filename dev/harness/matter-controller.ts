@@ -18,6 +18,11 @@ export const MATTER_DEVICE_TYPE = { DoorLock: 0x000a, ContactSensor: 0x0015, Bri
 export const LOCK_STATE = DoorLock.LockState;
 export type LockState = DoorLock.LockState;
 
+/**
+ * Where the controller first reaches the bridge's Matter port: Homebridge's Matter server listens on every interface, so
+ * loopback; after commissioning, the controller finds the bridge by operational mDNS (hence the tests' veth pair).
+ */
+export const BRIDGE_HOST = '::1';
 /** Commissioning: PASE, certificates, operational discovery over mDNS and the first full read fit well within this. */
 export const COMMISSION_TIMEOUT_MS = 60_000;
 /** A connect or reconnect (operational discovery, CASE, the first subscription report). */
@@ -176,7 +181,7 @@ export class MatterController {
           },
           discovery: {
             identifierData: shortDiscriminator === undefined ? {} : { shortDiscriminator },
-            knownAddress: { ip: '::1', port, type: 'udp' },
+            knownAddress: { ip: BRIDGE_HOST, port, type: 'udp' },
           },
           passcode,
         }),
