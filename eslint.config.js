@@ -3,7 +3,7 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-dev/**', 'dist-check/**', 'node_modules/**', 'coverage/**', 'reports/**', '.demo/**'] },
+  { ignores: ['dist/**', 'dist-dev/**', 'dist-check/**', 'node_modules/**', 'coverage/**', 'reports/**', '.demo/**', '.cache/**'] },
   eslint.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   ...tseslint.configs.stylisticTypeChecked,

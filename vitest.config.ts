@@ -11,10 +11,21 @@ const UI_TEST_TIMEOUT_MS = 180_000;
 /** beforeAll/afterAll of a UI file start or stop hb-service, Homebridge and Chromium. */
 const UI_HOOK_TIMEOUT_MS = 180_000;
 
+/** One Matter test: a Homebridge 2.4 boot with Matter, commissioning and a restart fit well within this. */
+const MATTER_TIMEOUT_MS = 120_000;
+
 /** CI sets REPORT_DIR to collect one JSON report per run and print one closing line: one file per Homebridge and Node. */
 const reportDir = process.env.REPORT_DIR;
 const homebridgeName = process.env.E2E_HOMEBRIDGE ? `homebridge-${process.env.E2E_HOMEBRIDGE}` : 'homebridge';
-const reportFile = `${reportDir}/vitest-${homebridgeName}-node${process.versions.node.split('.')[0] ?? ''}.json`;
+/** REPORT_SUITE names a run that is not one of the above (test/matter/run.sh: "matter"), so its report is a file of its own. */
+const suiteName = process.env.REPORT_SUITE ? `${process.env.REPORT_SUITE}-` : '';
+const reportFile = `${reportDir}/vitest-${suiteName}${homebridgeName}-node${process.versions.node.split('.')[0] ?? ''}.json`;
+
+/**
+ * The matter project runs only when named (`--project matter`, as test/matter/run.sh does inside its network namespace on
+ * Node 22 with Homebridge 2.4): the default run is Node 20 with Homebridge 1.11, where Matter does not exist.
+ */
+const matterAsked = process.argv.some((arg, i) => arg === '--project=matter' || (arg === '--project' && process.argv[i + 1] === 'matter'));
 
 export default defineConfig({
   test: {
@@ -78,6 +89,24 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
         },
       },
+      ...(matterAsked
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'matter',
+                // A real Matter controller (dev/harness/matter-controller.ts) against Homebridge 2.4 with Matter on.
+                include: ['test/matter/**/*.test.ts'],
+                globalSetup: ['test/matter/global-setup.ts'],
+                testTimeout: MATTER_TIMEOUT_MS,
+                hookTimeout: MATTER_TIMEOUT_MS,
+                // One Homebridge with Matter at a time: every file shares the namespace's one veth pair and mDNS.
+                fileParallelism: false,
+                maxWorkers: 1,
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

@@ -166,6 +166,30 @@ export const OPTIONS = [
     page: { place: 'timing', label: 'Low battery at (%)' },
   },
   {
+    key: 'matter',
+    section: 'general',
+    kind: 'choice',
+    title: 'Google Home and Alexa (Matter, Homebridge 2)',
+    global: true,
+    perDoor: false,
+    doorOption: false,
+    // Off by default: Matter costs the bridge ~100 MiB and ~2.5 s at start, and Apple users have HomeKit already.
+    values: ['off', 'sensors', 'locks'],
+    default: 'off',
+    gloss: { sensors: 'each door a contact sensor', locks: 'each door a lock: unlock opens, lock closes' },
+    valueTitles: { off: 'Off', sensors: 'Contact sensors (state only)', locks: 'Locks (unlock opens, lock closes)' },
+    page: {
+      place: 'timing',
+      label: 'Google Home and Alexa (Matter, needs Homebridge 2 with Matter on for this bridge)',
+      valueLabels: {
+        off: 'Off',
+        sensors: 'Contact sensors: each door shows open or closed',
+        locks: 'Locks: unlock opens the door, lock closes it',
+      },
+      help: 'Turn Matter on for the bridge this plugin runs on (its child bridge settings in the Homebridge UI), then pair that bridge in Google Home or Alexa.',
+    },
+  },
+  {
     key: 'includeDoors',
     section: 'doors',
     kind: 'choice',
@@ -402,6 +426,10 @@ export function automationSwitchMode(value: boolean | AutomationSwitchMode): Aut
 /** How a door appears in Apple Home: its main service (door/face.ts). */
 export const SHOW_AS_KINDS = optionSpec('showAs').values;
 export type ShowAs = (typeof SHOW_AS_KINDS)[number];
+
+/** What the doors are on Matter (src/matter/): nothing, contact sensors, or locks. */
+export const MATTER_MODES = optionSpec('matter').values;
+export type MatterMode = (typeof MATTER_MODES)[number];
 
 /** "a", "a or b", "a, b or c". */
 function either(all: string[]): string {

@@ -11,7 +11,9 @@ import { SYSTEM_CLOCK } from './util/clock.js';
 import type { Clock } from './util/clock.js';
 import { parseConfig } from './config.js';
 import type { PluginConfig, WebhookConfig } from './config.js';
-import { doorOptions } from './door/options.js';
+import { doorOptions, exclusionReason } from './door/options.js';
+import { MatterDoors } from './matter/matter-doors.js';
+import type { ShownDoor } from './matter/matter-doors.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
 import type { RealtimeUpdates } from './sync/realtime.js';
 import { nextSyncDelayMs } from './sync/schedule.js';
@@ -37,6 +39,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private loop: SyncLoop | undefined;
   private realtime: RealtimeUpdates | undefined;
   private whoMovedIt: WhoMovedIt | undefined;
+  /** The doors on Matter (Homebridge 2.x), when the config could be read. */
+  private readonly matterDoors: MatterDoors | undefined;
   /** Resolved when the first sync has ended, however it ended: by then Homebridge's bridge holds its own port. */
   private firstSyncEnded: () => void = () => undefined;
   private readonly firstSync = new Promise<void>((resolve) => {
@@ -68,6 +72,15 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       doorMoved: (doorId, name, state) => this.whoMovedIt?.explain(doorId, name, state),
     });
     this.health = new SyncHealth({ log, accountUnreadable: () => this.registry.setAccountReadable(false) });
+    this.matterDoors = parsed.ok
+      ? new MatterDoors({
+          api,
+          log,
+          mode: parsed.config.matter,
+          // Homebridge adds _bridge to the platform's config when it runs on a child bridge, where Matter is turned on.
+          childBridge: rawConfig?._bridge !== undefined,
+        })
+      : undefined;
     if (!parsed.ok) {
       // Cached doors stay (automations survive a typo) and answer "No Response" until the config is fixed.
       log.error(`The configuration is not valid, so no door is synced until it is fixed: ${parsed.problems.join('; ')}.`);
@@ -96,6 +109,11 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     this.registry.fromCache(accessory);
   }
 
+  /** Homebridge 2.x hands over each cached Matter device before didFinishLaunching; it comes back without handlers. */
+  configureMatterAccessory(accessory: unknown): void {
+    this.matterDoors?.fromCache(accessory);
+  }
+
   private start(): void {
     const config = this.config;
     if (!config) {
@@ -115,6 +133,14 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       () => this.clock.now(),
     );
     this.registry.adoptCached(true);
+    // The cached doors reach Matter at once, with their handlers, but for those the settings now keep out (by their
+    // ids; the first sync decides the rest, as for HomeKit).
+    this.matterDoors?.follow(
+      this.shownOnMatter().filter(
+        ({ door }) => exclusionReason(config, { id: door.doorId, relationship: undefined }, door.deviceId) === undefined,
+      ),
+      false,
+    );
     // The safety-net pace never polls more often than the user's own poll interval.
     const reconcileIntervalS = Math.max(config.webhook?.reconcileInterval ?? config.pollInterval, config.pollInterval);
     if (config.webhook) {
@@ -230,6 +256,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       try {
         this.health.noteUnreadable(account.unreadable);
         this.registry.reconcile(account, sentMs);
+        // A partial answer says nothing of the doors it could not read: only a complete one removes cached Matter devices.
+        this.matterDoors?.follow(this.shownOnMatter(), account.unreadable.length === 0);
         this.realtime?.checkMissed();
       } catch (error) {
         this.bugs.report('applying a sync', error);
@@ -240,6 +268,11 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       }
       this.firstSyncEnded();
     }
+  }
+
+  /** The doors HomeKit shows, as the Matter side follows them. */
+  private shownOnMatter(): (ShownDoor & { door: { deviceId: string } })[] {
+    return this.registry.all().map((door) => ({ uuid: door.accessory.UUID, door }));
   }
 
   /** Read through a call: shutdown() may run while a sync awaits, which the type checker's narrowing of the field cannot see. */
@@ -270,6 +303,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     // A listener start still waiting for the first sync must end too (it sees the stop and opens nothing).
     this.firstSyncEnded();
     this.registry.dispose();
+    this.matterDoors?.dispose();
     await Promise.all([this.client?.close(), this.realtime?.stop()]);
   }
 }

@@ -117,6 +117,10 @@ export const ACCESS_ALERT_LOG_PLACES_MAX = 100;
 /** HAP-NodeJS refuses more accessories than this on one bridge. */
 export const MAX_ACCESSORIES_PER_BRIDGE = 149;
 
+// Matter (Homebridge 2.x).
+/** Matter's longest node label and serial number (characters, as matter.js counts them); a longer one fails registration. */
+export const MATTER_MAX_STRING_LENGTH = 32;
+
 // Webhooks.
 /** Largest webhook body read (bytes, also after decompression); one event is a few hundred bytes. */
 export const WEBHOOK_MAX_BODY_BYTES = 64 * 1024;

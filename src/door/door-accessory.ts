@@ -50,6 +50,8 @@ export class DoorAccessory {
   private readonly extras: DoorExtras;
   /** The main service's ConfiguredName: the Home app writes it when the user renames the door there. */
   private readonly configuredName: Characteristic;
+  /** Told whenever what the door shows may have changed: the door's Matter face (src/matter/) follows it. */
+  private readonly changeListeners = new Set<() => void>();
 
   constructor(
     private readonly deps: DoorAccessoryDeps,
@@ -156,6 +158,11 @@ export class DoorAccessory {
     return this.accessory.context.doorId;
   }
 
+  /** The door's controller. */
+  get deviceId(): string {
+    return this.accessory.context.deviceId;
+  }
+
   get name(): string {
     return this.accessory.context.name;
   }
@@ -169,6 +176,38 @@ export class DoorAccessory {
     return this.model.isMoving;
   }
 
+  /** The last state the service reported. */
+  get reported(): DoorState {
+    return this.model.reported;
+  }
+
+  /** Where the door is going, or where it is. */
+  get target(): DoorState {
+    return this.model.target;
+  }
+
+  /** The state a command asked for that the door did not reach in time (an obstruction in Home). */
+  get missedTarget(): DoorState | undefined {
+    return this.model.missedTarget;
+  }
+
+  /** A wish from another face of the door (Matter): the same command path as Home's, one wish at most one pulse. */
+  command(wanted: DoorState): Promise<void> {
+    return this.commands.enqueue(wanted);
+  }
+
+  /** Calls `listener` whenever what the door shows may have changed (state, availability, name); returns the way to stop. */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) {
+      listener();
+    }
+  }
+
   /** Home shows "No Response" while this is false, rather than a state that may be stale. */
   get available(): boolean {
     return this.model.available;
@@ -176,6 +215,7 @@ export class DoorAccessory {
 
   setAccountReadable(readable: boolean): void {
     this.model.setAccountReadable(readable);
+    this.changed();
   }
 
   /**
@@ -190,7 +230,10 @@ export class DoorAccessory {
       this.accessory.getService(this.deps.api.hap.Service.AccessoryInformation)?.updateCharacteristic(C.FirmwareRevision, version);
     }
     this.updateBattery(door);
-    return this.show(this.model.reportPolled(door, syncSentMs));
+    const outcome = this.show(this.model.reportPolled(door, syncSentMs));
+    // The active flags may have made the door (un)available, whatever its state did.
+    this.changed();
+    return outcome;
   }
 
   /**
@@ -211,6 +254,7 @@ export class DoorAccessory {
     } else {
       // The door may have moved under a movement Home still shows; the sensors follow what it reports.
       this.extras.update();
+      this.changed();
     }
     return outcome;
   }
@@ -242,6 +286,7 @@ export class DoorAccessory {
       this.configuredName.updateValue(name);
     }
     renameDerivedServices(this.deps.api.hap, this.accessory, before, name, [this.face.service]);
+    this.changed();
   }
 
   /** Ends a movement that took too long, also when syncs fail. */
@@ -279,5 +324,6 @@ export class DoorAccessory {
   private push(): void {
     this.face.push();
     this.extras.update();
+    this.changed();
   }
 }

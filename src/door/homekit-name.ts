@@ -58,7 +58,7 @@ function trim(text: string): string {
 }
 
 /** At most `max` UTF-16 units, ending between two characters as the user sees them (a letter keeps its accent, a pair its half). */
-function cut(text: string, max: number): string {
+export function cut(text: string, max: number): string {
   if (text.length <= max) {
     return text;
   }

@@ -179,6 +179,11 @@ export class DoorRegistry {
     }
   }
 
+  /** Every door HomeKit shows now (the Matter side shows the same). */
+  all(): DoorAccessory[] {
+    return [...this.doors.values()];
+  }
+
   /** Whether a door is moving (the schedule then follows it closely). */
   get anyMoving(): boolean {
     return [...this.doors.values()].some((door) => door.isMoving);

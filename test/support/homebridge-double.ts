@@ -102,8 +102,14 @@ export class HomebridgeDouble extends EventEmitter {
       this.registered.set(accessory.UUID, accessory);
       platform.configureAccessory(accessory);
     }
+    this.beforeLaunch(platform);
     this.emit('didFinishLaunching');
     return platform;
+  }
+
+  /** Between the cached accessories and didFinishLaunching: a Homebridge 2 double restores its Matter cache here. */
+  protected beforeLaunch(_platform: AccessControlPlatform): void {
+    // Homebridge 1.11 has no Matter cache.
   }
 
   async shutdown(): Promise<void> {

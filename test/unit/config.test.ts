@@ -441,6 +441,10 @@ describe('config.schema.json', () => {
       default: { form: undefined, why: NO_DEFAULT },
       enum: { form: undefined, why: 'the values are in oneOf; the layout adds the choice that writes nothing' },
     },
+    matter: {
+      default: { form: undefined, why: NO_DEFAULT },
+      enum: { form: undefined, why: 'the values are in oneOf; the layout adds the choice that writes nothing' },
+    },
     showAs: {
       default: { form: undefined, why: NO_DEFAULT },
       enum: { form: undefined, why: 'the values are in oneOf; the layout adds the choice that writes nothing' },

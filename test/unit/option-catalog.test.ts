@@ -180,6 +180,7 @@ describe('what the catalog gives the settings page', () => {
       transitionTimeout: 60,
       lowBatteryThreshold: 20,
       includeDoors: 'all',
+      matter: 'off',
       showAs: 'garage-door',
       readOnly: false,
       automationSwitch: false,

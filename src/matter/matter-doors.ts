@@ -1,0 +1,270 @@
+// The doors on Matter (Homebridge 2.x, for Google Home and Alexa): the doors HomeKit shows, each registered as one
+// bridged Matter device on every start (cached ones come back without handlers), removed when HomeKit removes it, and
+// its state pushed to Matter whenever the door changes.
+import { createHash } from 'node:crypto';
+
+import type { API, Logging } from 'homebridge';
+
+import { cut } from '../door/homekit-name.js';
+import type { MatterMode } from '../option-catalog.js';
+import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL, MATTER_MAX_STRING_LENGTH, PLATFORM_NAME, PLUGIN_NAME } from '../settings.js';
+import { oneLine } from '../util/log-text.js';
+import { MatterLockFace } from './lock-face.js';
+import { matterOnBridge } from './matter-api.js';
+import type { MatterAccessory, MatterApi } from './matter-api.js';
+import type { MatterDoor, MatterFace } from './matter-face.js';
+import { MatterSensorFace } from './sensor-face.js';
+
+/** A door HomeKit shows, with the UUID its accessory has (the Matter device uses the same). */
+export interface ShownDoor {
+  uuid: string;
+  door: MatterDoor;
+}
+
+export interface MatterDoorsDeps {
+  api: API;
+  log: Logging;
+  mode: MatterMode;
+  /** True when the plugin runs on a child bridge of its own (its config has `_bridge`): where Matter is turned on. */
+  childBridge: boolean;
+}
+
+/** One door on Matter. */
+interface OnMatter {
+  accessory: MatterAccessory;
+  face: MatterFace;
+  door: MatterDoor;
+  stopFollowing: () => void;
+  /** What was last pushed, by cluster, so a sync that changed nothing sends nothing. */
+  pushed: Map<string, string>;
+  /** Where registration stands: asked, resolved (Homebridge may still be registering), or pushed again after it. */
+  registration: 'asked' | 'resolved' | 'settled';
+}
+
+/** Hex digits of the digest that keeps a cut serial number apart from another id's. */
+const SERIAL_DIGEST_CHARS = 8;
+
+/** What each mode shows, for the log. */
+const MODE_WORDS: Record<Exclude<MatterMode, 'off'>, string> = { locks: 'locks', sensors: 'contact sensors' };
+
+/** A Matter name (node label) holds 32 characters: cut between two characters as the user sees them, never in one. */
+export function matterName(name: string): string {
+  return cut(oneLine(name), MATTER_MAX_STRING_LENGTH).trimEnd() || '-';
+}
+
+/**
+ * The door's id as the device's serial number, which Matter caps at 32 characters too: the id itself when it fits, else
+ * without its dashes (a UUID then fits exactly), else cut with a digest of the whole, so two ids never share one.
+ */
+export function matterSerial(doorId: string): string {
+  const id = oneLine(doorId);
+  if (id.length <= MATTER_MAX_STRING_LENGTH) return id || '-';
+  const compact = id.replace(/-/g, '');
+  if (compact.length <= MATTER_MAX_STRING_LENGTH) return compact;
+  const digest = createHash('sha256').update(id).digest('hex').slice(0, SERIAL_DIGEST_CHARS);
+  return `${cut(compact, MATTER_MAX_STRING_LENGTH - SERIAL_DIGEST_CHARS - 1)}~${digest}`;
+}
+
+/** A call into Homebridge as a promise, also when it throws at once: nothing of Matter may break the HomeKit side. */
+function settle(call: () => Promise<void>): Promise<void> {
+  try {
+    return call();
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+export class MatterDoors {
+  private readonly matter: MatterApi | undefined;
+  private readonly mode: Exclude<MatterMode, 'off'> | undefined;
+  /** Matter devices Homebridge restored from its cache (configureMatterAccessory), by UUID, until a complete sync decides. */
+  private readonly cached = new Map<string, MatterAccessory>();
+  private readonly onMatter = new Map<string, OnMatter>();
+  /** Set when the bridge turns out not to run Matter after all: nothing more is tried. */
+  private stopped = false;
+
+  constructor(private readonly deps: MatterDoorsDeps) {
+    const onBridge = matterOnBridge(deps.api);
+    this.mode = deps.mode === 'off' ? undefined : deps.mode;
+    this.matter = onBridge.kind === 'on' ? onBridge.matter : undefined;
+    if (this.mode !== undefined && onBridge.kind === 'off') {
+      this.sayMatterOff();
+    } else if (this.mode !== undefined && onBridge.kind === 'unknown-shape') {
+      deps.log.error(
+        `"Google Home and Alexa (Matter)" is set to ${this.mode}, but this Homebridge's Matter API is not the one the plugin knows (Homebridge 2.4), so the doors are on HomeKit only. Update the plugin.`,
+      );
+    }
+  }
+
+  /** Homebridge hands over each Matter device of its cache before didFinishLaunching (configureMatterAccessory). */
+  fromCache(accessory: unknown): void {
+    const uuid = (accessory as { UUID?: unknown } | undefined)?.UUID;
+    if (typeof uuid === 'string') {
+      this.cached.set(uuid, accessory as MatterAccessory);
+    }
+  }
+
+  /**
+   * The doors HomeKit shows now (after the cache is taken over, and after each sync). New ones are registered, gone ones
+   * removed. `complete`: a complete sync decided them, so cached Matter devices of doors no longer shown leave too.
+   */
+  follow(doors: ShownDoor[], complete: boolean): void {
+    const matter = this.matter;
+    if (!matter || this.stopped) {
+      return;
+    }
+    if (this.mode === undefined) {
+      // Matter runs on the bridge but the plugin's Matter is off: its devices left there would answer nothing.
+      if (complete) this.removeCached(matter, 'Google Home and Alexa (Matter) is off in the plugin settings');
+      return;
+    }
+    const wanted = new Map(doors.map((shown) => [shown.uuid, shown.door]));
+    const gone = [...this.onMatter].filter(([uuid]) => !wanted.has(uuid)).map(([, entry]) => entry);
+    this.remove(matter, gone);
+    const added = [...wanted].filter(([uuid]) => !this.onMatter.has(uuid)).map(([uuid, door]) => this.add(matter, uuid, door));
+    if (added.length > 0) {
+      this.register(matter, added);
+    }
+    if (complete) {
+      this.removeCached(matter, 'the door is no longer shown');
+    }
+    // Homebridge registers after its promise resolves and drops a push to a device it has not registered yet: the
+    // state is pushed once more at the next sync after registration.
+    for (const entry of this.onMatter.values()) {
+      if (entry.registration === 'resolved') {
+        entry.registration = 'settled';
+        this.push(entry, true);
+      }
+    }
+  }
+
+  /** Stops following the doors (Homebridge is shutting down). */
+  dispose(): void {
+    for (const entry of this.onMatter.values()) {
+      entry.stopFollowing();
+    }
+  }
+
+  private add(matter: MatterApi, uuid: string, door: MatterDoor): OnMatter {
+    const face: MatterFace =
+      this.mode === 'locks'
+        ? new MatterLockFace(matter, this.deps.api.hap, door, () => setImmediate(() => this.push(entry, true)))
+        : new MatterSensorFace(matter, door);
+    const state = face.state();
+    const accessory: MatterAccessory = {
+      UUID: uuid,
+      displayName: matterName(door.name),
+      deviceType: face.deviceType,
+      serialNumber: matterSerial(door.doorId),
+      manufacturer: ACCESSORY_MANUFACTURER,
+      model: ACCESSORY_MODEL,
+      context: { doorId: door.doorId },
+      // Registration resolves before Homebridge registers: the state a controller first reads must be the true one.
+      clusters: { [state.cluster]: { ...face.fixed(), ...state.attributes } },
+      ...(face.handlers ? { handlers: face.handlers } : {}),
+    };
+    const entry: OnMatter = { accessory, face, door, stopFollowing: () => undefined, pushed: new Map(), registration: 'asked' };
+    entry.stopFollowing = door.onChange(() => this.push(entry, false));
+    this.onMatter.set(uuid, entry);
+    this.cached.delete(uuid);
+    return entry;
+  }
+
+  /** Every door in one batch, every start: Homebridge attaches the handlers to the devices it restored from its cache. */
+  private register(matter: MatterApi, entries: OnMatter[]): void {
+    const accessories = entries.map((entry) => entry.accessory);
+    settle(() => matter.registerPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, accessories)).then(
+      () => {
+        const names = entries.length === 1 ? (entries[0]?.door.name ?? '') : `${entries.length} doors`;
+        this.deps.log.info(`Added ${names} to Matter (Google Home, Alexa) as ${MODE_WORDS[this.mode ?? 'locks']}.`);
+        // A restored device keeps its cached values over `clusters`: the true state now (and at the next sync, see follow).
+        for (const entry of entries) {
+          entry.registration = 'resolved';
+          this.push(entry, true);
+        }
+      },
+      (error: unknown) => this.registrationFailed(entries, error),
+    );
+  }
+
+  private registrationFailed(entries: OnMatter[], error: unknown): void {
+    for (const entry of entries) {
+      entry.stopFollowing();
+      this.onMatter.delete(entry.accessory.UUID);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    // Homebridge 2 offers api.matter on the main bridge when only a child bridge runs Matter.
+    if (message.includes('not enabled for this bridge')) {
+      this.stopped = true;
+      this.sayMatterOff();
+      return;
+    }
+    this.deps.log.warn(`Could not add ${entries.length} doors to Matter: ${oneLine(message)}. Trying again at the next sync.`);
+  }
+
+  private remove(matter: MatterApi, entries: OnMatter[]): void {
+    if (entries.length === 0) {
+      return;
+    }
+    for (const entry of entries) {
+      entry.stopFollowing();
+      this.onMatter.delete(entry.accessory.UUID);
+      this.deps.log.info(`Removed ${entry.door.name} from Matter.`);
+    }
+    this.unregister(
+      matter,
+      entries.map((entry) => entry.accessory),
+    );
+  }
+
+  /** Cached Matter devices no door took over: without handlers they answer nothing, so they leave. */
+  private removeCached(matter: MatterApi, reason: string): void {
+    const leftovers = [...this.cached.values()];
+    this.cached.clear();
+    if (leftovers.length === 0) {
+      return;
+    }
+    const names = leftovers.map((accessory) => oneLine(accessory.displayName));
+    this.deps.log.info(`Removed ${names.join(', ')} from Matter: ${reason}.`);
+    this.unregister(matter, leftovers);
+  }
+
+  private unregister(matter: MatterApi, accessories: MatterAccessory[]): void {
+    settle(() => matter.unregisterPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, accessories)).catch((error: unknown) => {
+      this.deps.log.warn(`Could not remove ${accessories.length} doors from Matter: ${oneLine(String(error))}.`);
+    });
+  }
+
+  /** The door's state and reachability to Matter; `force` also sends what seems sent already (Homebridge may differ). */
+  private push(entry: OnMatter, force: boolean): void {
+    const matter = this.matter;
+    // Homebridge sets lockState itself when a command's handler resolves, and the command holds the device meanwhile:
+    // the state follows once it has ended (the face's `settled`).
+    if (!matter || this.onMatter.get(entry.accessory.UUID) !== entry || entry.face.busy) {
+      return;
+    }
+    const state = entry.face.state();
+    // A door whose state may be stale shows unreachable, as HomeKit shows No Response.
+    const parts = [state, { cluster: matter.clusterNames.BridgedDeviceBasicInformation, attributes: { reachable: entry.door.available } }];
+    for (const { cluster, attributes } of parts) {
+      const text = JSON.stringify(attributes);
+      if (!force && entry.pushed.get(cluster) === text) {
+        continue;
+      }
+      entry.pushed.set(cluster, text);
+      settle(() => matter.updateAccessoryState(entry.accessory.UUID, cluster, attributes)).catch((error: unknown) => {
+        this.deps.log.debug(`Matter did not take the state of ${entry.door.name}: ${oneLine(String(error))}.`);
+      });
+    }
+  }
+
+  /** The one line when the plugin's Matter is on but the bridge it runs on does not run Matter. */
+  private sayMatterOff(): void {
+    const where = this.deps.childBridge
+      ? `its child bridge: in the Homebridge UI, the plugin's bridge settings, turn on Matter (config.json: "matter": { "port": 5541 } in this platform's "_bridge" block)`
+      : `the main bridge: in config.json, "matter": { "port": 5540 } in the "bridge" block (or run the plugin on a child bridge with Matter on)`;
+    this.deps.log.warn(
+      `"Google Home and Alexa (Matter)" is set to ${this.mode ?? 'off'}, but the bridge this plugin runs on does not run Matter, so the doors are on HomeKit only. It needs Homebridge 2 with Matter turned on for ${where}, then a restart.`,
+    );
+  }
+}

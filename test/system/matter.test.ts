@@ -1,0 +1,290 @@
+// The doors on Matter (issue 23) on the Homebridge 2.4 double and its Matter controller, against the simulator: what a
+// Google Home or Alexa user sees (devices, their state, reachability) and what the doors receive (toggles).
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type { AccessControlSimulator } from '../../dev/simulator/server.js';
+import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_OWNED_DEVICE_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
+import { matterSerial } from '../../src/matter/matter-doors.js';
+import type { AccessControlPlatform } from '../../src/platform.js';
+import { HomebridgeDouble } from '../support/homebridge-double.js';
+import { Homebridge2Double, LockState, MatterApiDouble, matterSettled } from '../support/matter-double.js';
+import type { SavedMatterDevice } from '../support/matter-double.js';
+import { bootPlatform } from '../support/platform-rig.js';
+import { togglesReceived, useSimulator } from '../support/simulator.js';
+import { sleep } from '../support/wait.js';
+
+const TOKEN = 'matter-token-4c1e9a';
+const ALL_DOORS = [SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID];
+
+let sim: AccessControlSimulator;
+const running: AccessControlPlatform[] = [];
+
+useSimulator({ accessToken: TOKEN, travelTimeMs: 20 }, (started) => (sim = started));
+
+afterEach(async () => {
+  for (const platform of running.splice(0)) {
+    await platform.shutdown();
+  }
+  sim.setOutage(false);
+  sim.setDeviceActive(SAMPLE_OWNED_DEVICE_ID, true);
+  sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'CLOSED');
+});
+
+/** Boots on Homebridge 2.4 with `matter` set, from `api`'s caches, and runs the first sync. */
+async function boot(config: Record<string, unknown>, api: HomebridgeDouble = new Homebridge2Double()) {
+  const rig = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, ...config }, { api });
+  running.push(rig.platform);
+  await matterSettled();
+  await rig.poll();
+  await matterSettled();
+  return rig;
+}
+
+const matterOf = (api: HomebridgeDouble): MatterApiDouble => {
+  const matter = api instanceof Homebridge2Double ? api.matter : undefined;
+  if (!matter) throw new Error('no Matter on this double');
+  return matter;
+};
+const deviceOf = (api: HomebridgeDouble, doorId: string) => matterOf(api).device(matterSerial(doorId));
+const lockStateOf = (api: HomebridgeDouble, doorId: string) => deviceOf(api, doorId)?.clusters.doorLock?.lockState;
+const uuidOf = (api: HomebridgeDouble, doorId: string): string => deviceOf(api, doorId)?.uuid ?? 'none';
+
+describe('matter: "locks"', () => {
+  it('registers every shown door as a DoorLock named as in HomeKit, with its true state and a Normal operating mode', async () => {
+    sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'OPEN');
+    const { api, log } = await boot({ matter: 'locks' });
+    const matter = matterOf(api);
+    expect(matter.errors).toEqual([]);
+    expect([...matter.devices.values()].map((d) => [d.serialNumber, d.deviceType]).sort()).toEqual(
+      ALL_DOORS.map((id) => [matterSerial(id), 'DoorLock']).sort(),
+    );
+    const gate = deviceOf(api, SAMPLE_FRONT_GATE_ID);
+    expect(gate?.displayName).toBe(api.accessory(SAMPLE_FRONT_GATE_ID)?.displayName);
+    expect(gate?.clusters.doorLock).toMatchObject({ lockState: LockState.Unlocked, operatingMode: 0, actuatorEnabled: true });
+    expect(lockStateOf(api, SAMPLE_GARAGE_DOOR_ID)).toBe(LockState.Locked);
+    expect(gate?.clusters.bridgedDeviceBasicInformation?.reachable).toBe(true);
+    // One batch, one line.
+    expect(matter.registrations).toHaveLength(1);
+    expect(log.texts('info').filter((t) => t.includes('to Matter'))).toEqual(['Added 3 doors to Matter (Google Home, Alexa) as locks.']);
+  });
+
+  it('unlocks with one OPEN toggle and locks with one CLOSED toggle, through the same path as HomeKit', async () => {
+    const { api, poll } = await boot({ matter: 'locks' });
+    const matter = matterOf(api);
+    const uuid = uuidOf(api, SAMPLE_FRONT_GATE_ID);
+    const before = togglesReceived(sim, SAMPLE_FRONT_GATE_ID).length;
+    expect(await matter.command(uuid, 'unlockDoor')).toBe('Success');
+    await matterSettled();
+    expect(lockStateOf(api, SAMPLE_FRONT_GATE_ID)).toBe(LockState.Unlocked);
+    await sleep(60);
+    await poll();
+    await matterSettled();
+    expect(lockStateOf(api, SAMPLE_FRONT_GATE_ID)).toBe(LockState.Unlocked);
+    expect(await matter.command(uuid, 'lockDoor')).toBe('Success');
+    await sleep(60);
+    await poll();
+    await matterSettled();
+    expect(lockStateOf(api, SAMPLE_FRONT_GATE_ID)).toBe(LockState.Locked);
+    expect(togglesReceived(sim, SAMPLE_FRONT_GATE_ID).slice(before)).toEqual([
+      { door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' },
+      { door_id: SAMPLE_FRONT_GATE_ID, door_state: 'CLOSED' },
+    ]);
+  });
+
+  it('sends one pulse for one wish: a second unlock while the door opens, and an unlock of an open door, send nothing', async () => {
+    const { api, poll } = await boot({ matter: 'locks' });
+    const matter = matterOf(api);
+    const uuid = uuidOf(api, SAMPLE_FRONT_GATE_ID);
+    const before = togglesReceived(sim, SAMPLE_FRONT_GATE_ID).length;
+    const [first, second] = await Promise.all([matter.command(uuid, 'unlockDoor'), matter.command(uuid, 'unlockDoor')]);
+    expect([first, second]).toEqual(['Success', 'Success']);
+    await sleep(60);
+    await poll();
+    expect(await matter.command(uuid, 'unlockDoor')).toBe('Success');
+    expect(togglesReceived(sim, SAMPLE_FRONT_GATE_ID).slice(before)).toEqual([{ door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' }]);
+  });
+
+  it('refuses to unlock a read-only door with a Matter error, sends no toggle, and keeps showing it locked', async () => {
+    const { api, log } = await boot({ matter: 'locks', doors: [{ id: SAMPLE_FRONT_GATE_ID, readOnly: true }] });
+    const matter = matterOf(api);
+    const before = togglesReceived(sim).length;
+    expect(await matter.command(uuidOf(api, SAMPLE_FRONT_GATE_ID), 'unlockDoor')).toBe('UnsupportedAccess');
+    await matterSettled();
+    await sleep(60);
+    expect(togglesReceived(sim).length).toBe(before);
+    expect(lockStateOf(api, SAMPLE_FRONT_GATE_ID)).toBe(LockState.Locked);
+    expect(log.texts('warn').some((t) => t.includes('read-only in the plugin settings'))).toBe(true);
+  });
+
+  it('shows a door that did not get where a command sent it as not fully locked, until it reports a state again', async () => {
+    const { api, poll, clock } = await boot({ matter: 'locks', transitionTimeout: 10 });
+    const matter = matterOf(api);
+    sim.setTravelTime(600_000);
+    try {
+      expect(await matter.command(uuidOf(api, SAMPLE_FRONT_GATE_ID), 'unlockDoor')).toBe('Success');
+      clock.advance(11_000);
+      await poll();
+      await matterSettled();
+      expect(lockStateOf(api, SAMPLE_FRONT_GATE_ID)).toBe(LockState.NotFullyLocked);
+      sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'OPEN');
+      await poll();
+      await matterSettled();
+      expect(lockStateOf(api, SAMPLE_FRONT_GATE_ID)).toBe(LockState.Unlocked);
+    } finally {
+      sim.setTravelTime(20);
+    }
+  });
+
+  it('shows a door moved by someone else at the sync that reports it, not later', async () => {
+    const { api, poll } = await boot({ matter: 'locks' });
+    sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'OPEN');
+    await poll();
+    await matterSettled();
+    expect(lockStateOf(api, SAMPLE_GARAGE_DOOR_ID)).toBe(LockState.Unlocked);
+    sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'CLOSED');
+    await poll();
+    await matterSettled();
+    expect(lockStateOf(api, SAMPLE_GARAGE_DOOR_ID)).toBe(LockState.Locked);
+  });
+
+  it('shows a door unreachable while its controller is inactive, and reachable again after', async () => {
+    const { api, poll } = await boot({ matter: 'locks' });
+    const reachable = () => deviceOf(api, SAMPLE_FRONT_GATE_ID)?.clusters.bridgedDeviceBasicInformation?.reachable;
+    sim.setDeviceActive(SAMPLE_OWNED_DEVICE_ID, false);
+    await poll();
+    await matterSettled();
+    expect(reachable()).toBe(false);
+    sim.setDeviceActive(SAMPLE_OWNED_DEVICE_ID, true);
+    await poll();
+    await matterSettled();
+    expect(reachable()).toBe(true);
+  });
+
+  it('shows every door unreachable while the account cannot be read, and reachable again once it can', async () => {
+    const { api, poll } = await boot({ matter: 'locks' });
+    const reachable = () => ALL_DOORS.map((id) => deviceOf(api, id)?.clusters.bridgedDeviceBasicInformation?.reachable);
+    sim.setOutage(true);
+    await poll(3);
+    await matterSettled();
+    expect(reachable()).toEqual([false, false, false]);
+    sim.setOutage(false);
+    await poll();
+    await matterSettled();
+    expect(reachable()).toEqual([true, true, true]);
+  });
+});
+
+describe('matter: "sensors"', () => {
+  it('registers every door as a ContactSensor (true is closed) that follows the door, with no command', async () => {
+    const { api, poll, log } = await boot({ matter: 'sensors' });
+    const gate = deviceOf(api, SAMPLE_FRONT_GATE_ID);
+    expect(gate?.deviceType).toBe('ContactSensor');
+    expect(gate?.handlers).toBeUndefined();
+    expect(gate?.clusters.booleanState?.stateValue).toBe(true);
+    sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'OPEN');
+    await poll();
+    await matterSettled();
+    expect(deviceOf(api, SAMPLE_FRONT_GATE_ID)?.clusters.booleanState?.stateValue).toBe(false);
+    expect(log.texts('info')).toContain('Added 3 doors to Matter (Google Home, Alexa) as contact sensors.');
+  });
+});
+
+describe('which doors are on Matter', () => {
+  it('leaves hidden and filtered-out doors off Matter, as off HomeKit, and removes a door hidden later', async () => {
+    const first = await boot({ matter: 'locks', excludeDoorIds: [SAMPLE_SHARED_GATE_ID] });
+    expect(deviceOf(first.api, SAMPLE_SHARED_GATE_ID)).toBeUndefined();
+    expect(deviceOf(first.api, SAMPLE_FRONT_GATE_ID)).toBeDefined();
+    await first.platform.shutdown();
+
+    // Restart with the front gate hidden: it leaves Matter even though Homebridge restored it from its cache.
+    const api = new Homebridge2Double(first.api.savedCache(), new MatterApiDouble(matterOf(first.api).saved()));
+    const second = await boot(
+      { matter: 'locks', excludeDoorIds: [SAMPLE_SHARED_GATE_ID], doors: [{ id: SAMPLE_FRONT_GATE_ID, hide: true }] },
+      api,
+    );
+    expect(deviceOf(second.api, SAMPLE_FRONT_GATE_ID)).toBeUndefined();
+    expect(deviceOf(second.api, SAMPLE_GARAGE_DOOR_ID)?.handlers).toBeDefined();
+    expect(matterOf(second.api).errors).toEqual([]);
+  });
+
+  it('names a door within 32 characters, cut between characters, and gives each door its own serial number', async () => {
+    // The 32nd character is a g with a combining diaeresis: two UTF-16 units that must stay together.
+    const long = 'Tiefgarage Nordflügel Einfahrt g\u0308ate';
+    sim.renameDoor(SAMPLE_FRONT_GATE_ID, long);
+    try {
+      const { api } = await boot({ matter: 'locks' });
+      const name = deviceOf(api, SAMPLE_FRONT_GATE_ID)?.displayName ?? '';
+      expect(name).toBe('Tiefgarage Nordflügel Einfahrt');
+      expect(new Set(ALL_DOORS.map((id) => matterSerial(id))).size).toBe(3);
+      expect(matterOf(api).errors).toEqual([]);
+    } finally {
+      sim.renameDoor(SAMPLE_FRONT_GATE_ID, 'Front Gate');
+    }
+  });
+});
+
+describe('a restart', () => {
+  it('moves nothing, gives the cached devices their handlers again, and replaces stale cached values with the true state', async () => {
+    const first = await boot({ matter: 'locks' });
+    await first.platform.shutdown();
+    // The cache says the gate was unlocked; it is closed now.
+    const saved: SavedMatterDevice[] = matterOf(first.api).saved();
+    const gate = saved.find((d) => d.serialNumber === matterSerial(SAMPLE_FRONT_GATE_ID));
+    if (gate?.clusters.doorLock) gate.clusters.doorLock.lockState = LockState.Unlocked;
+    const togglesBefore = togglesReceived(sim).length;
+
+    const api = new Homebridge2Double(first.api.savedCache(), new MatterApiDouble(saved));
+    const second = await boot({ matter: 'locks' }, api);
+    expect(togglesReceived(sim).length).toBe(togglesBefore);
+    expect(lockStateOf(second.api, SAMPLE_FRONT_GATE_ID)).toBe(LockState.Locked);
+    expect(ALL_DOORS.map((id) => deviceOf(second.api, id)?.restored)).toEqual([false, false, false]);
+    // The same devices (a controller keeps their rooms and names), not new ones.
+    expect(ALL_DOORS.map((id) => uuidOf(second.api, id))).toEqual(ALL_DOORS.map((id) => uuidOf(first.api, id)));
+    // And the door answers a controller again.
+    expect(await matterOf(second.api).command(uuidOf(second.api, SAMPLE_FRONT_GATE_ID), 'unlockDoor')).toBe('Success');
+  });
+
+  it('removes the doors from Matter when the option is turned off while the bridge still runs Matter', async () => {
+    const first = await boot({ matter: 'locks' });
+    expect(matterOf(first.api).devices.size).toBe(3);
+    await first.platform.shutdown();
+    const api = new Homebridge2Double(first.api.savedCache(), new MatterApiDouble(matterOf(first.api).saved()));
+    const second = await boot({}, api);
+    expect(matterOf(second.api).devices.size).toBe(0);
+    expect(second.log.texts('info').filter((t) => t.includes('from Matter'))).toHaveLength(1);
+    expect(second.api.registered.size).toBe(3);
+  });
+});
+
+describe('matter set but the bridge does not run Matter', () => {
+  const homeKitOf = (api: HomebridgeDouble) =>
+    [...api.registered.values()].map((a) => [a.displayName, a.services.map((s) => s.UUID).sort()]).sort();
+
+  it('on Homebridge 1.11 (no Matter at all): one line saying how to turn Matter on for the child bridge; HomeKit unchanged', async () => {
+    const plain = await boot({ _bridge: { username: '0E:11:22:33:44:55', port: 51830 } }, new HomebridgeDouble());
+    const withMatter = await boot({ matter: 'locks', _bridge: { username: '0E:11:22:33:44:55', port: 51830 } }, new HomebridgeDouble());
+    const lines = withMatter.log.lines.filter((l) => l.text.includes('Matter'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.level).toBe('warn');
+    expect(lines[0]?.text).toContain('"_bridge"');
+    expect(withMatter.log.lines.filter((l) => !l.text.includes('Matter'))).toEqual(plain.log.lines);
+    expect(homeKitOf(withMatter.api)).toEqual(homeKitOf(plain.api));
+  });
+
+  it('on Homebridge 2 with Matter off for the bridge: the same one line, naming the main bridge when there is no child bridge', async () => {
+    const { log, api } = await boot({ matter: 'sensors' }, new Homebridge2Double([], null));
+    const lines = log.lines.filter((l) => l.text.includes('Matter'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.text).toContain('"bridge" block');
+    expect(api.registered.size).toBe(3);
+  });
+
+  it('when api.matter is offered only because another bridge runs Matter: the one line, and nothing tried again', async () => {
+    const matter = new MatterApiDouble([], false);
+    const { log, poll } = await boot({ matter: 'locks' }, new Homebridge2Double([], matter));
+    await poll(2);
+    await matterSettled();
+    expect(log.lines.filter((l) => l.text.includes('Matter'))).toHaveLength(1);
+    expect(matter.devices.size).toBe(0);
+  });
+});
