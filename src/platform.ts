@@ -77,8 +77,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
           api,
           log,
           mode: parsed.config.matter,
-          // Homebridge adds _bridge to the platform's config when it runs on a child bridge, where Matter is turned on.
-          childBridge: rawConfig?._bridge !== undefined,
         })
       : undefined;
     if (!parsed.ok) {

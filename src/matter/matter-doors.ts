@@ -25,8 +25,6 @@ export interface MatterDoorsDeps {
   api: API;
   log: Logging;
   mode: MatterMode;
-  /** True when the plugin runs on a child bridge of its own (its config has `_bridge`): where Matter is turned on. */
-  childBridge: boolean;
 }
 
 /** One door on Matter. */
@@ -258,13 +256,14 @@ export class MatterDoors {
     }
   }
 
-  /** The one line when the plugin's Matter is on but the bridge it runs on does not run Matter. */
+  /**
+   * The one line when the plugin's Matter is on but the bridge it runs on does not run Matter. It names both places:
+   * Homebridge (1.11 and 2.4 alike) deletes `_bridge` from a child bridge's copy of the platform's config, so the
+   * plugin cannot tell a child bridge from the main one.
+   */
   private sayMatterOff(): void {
-    const where = this.deps.childBridge
-      ? `its child bridge: in the Homebridge UI, the plugin's bridge settings, turn on Matter (config.json: "matter": { "port": 5541 } in this platform's "_bridge" block)`
-      : `the main bridge: in config.json, "matter": { "port": 5540 } in the "bridge" block (or run the plugin on a child bridge with Matter on)`;
     this.deps.log.warn(
-      `"Google Home and Alexa (Matter)" is set to ${this.mode ?? 'off'}, but the bridge this plugin runs on does not run Matter, so the doors are on HomeKit only. It needs Homebridge 2 with Matter turned on for ${where}, then a restart.`,
+      `"Google Home and Alexa (Matter)" is set to ${this.mode ?? 'off'}, but the bridge this plugin runs on does not run Matter, so the doors are on HomeKit only. It needs Homebridge 2 with Matter turned on for that bridge, then a restart: on a child bridge, in the Homebridge UI the plugin's bridge settings (config.json: "matter": { "port": 5541 } in this platform's "_bridge" block); on the main bridge, "matter": { "port": 5540 } in the "bridge" block.`,
     );
   }
 }

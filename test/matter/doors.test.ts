@@ -317,7 +317,7 @@ describe('the doors as Matter contact sensors (matter: "sensors")', () => {
 });
 
 describe('matter: "locks" where the bridge does not run Matter', () => {
-  it('keeps the doors on HomeKit only and says once how to turn Matter on for the child bridge', async () => {
+  it('keeps the doors on HomeKit only and says once how to turn Matter on, naming the child bridge', async () => {
     // The Matter bridge above is done with: one Homebridge at a time.
     await tearDownMatter({ controller, hb });
     controller = undefined;
@@ -329,7 +329,7 @@ describe('matter: "locks" where the bridge does not run Matter', () => {
       await waitForChildBridge(other, { name: 'Access Control', _bridge: noMatter });
       await other.waitForLog(/Added Front Gate to HomeKit/, WAIT_MS);
       await other.waitForLog(
-        /"Google Home and Alexa \(Matter\)" is set to locks, but the bridge this plugin runs on does not run Matter, so the doors are on HomeKit only\. It needs Homebridge 2 with Matter turned on for its child bridge/,
+        /"Google Home and Alexa \(Matter\)" is set to locks, but the bridge this plugin runs on does not run Matter, so the doors are on HomeKit only\. It needs Homebridge 2 with Matter turned on for that bridge, then a restart: on a child bridge, in the Homebridge UI the plugin's bridge settings \(config\.json: "matter": \{ "port": 5541 \} in this platform's "_bridge" block\)/,
         WAIT_MS,
       );
       expect(other.log()).not.toMatch(/to Matter \(Google Home, Alexa\)/);

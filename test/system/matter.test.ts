@@ -260,21 +260,24 @@ describe('matter set but the bridge does not run Matter', () => {
   const homeKitOf = (api: HomebridgeDouble) =>
     [...api.registered.values()].map((a) => [a.displayName, a.services.map((s) => s.UUID).sort()]).sort();
 
-  it('on Homebridge 1.11 (no Matter at all): one line saying how to turn Matter on for the child bridge; HomeKit unchanged', async () => {
+  it('on Homebridge 1.11 (no Matter at all): one line saying how to turn Matter on, on a child bridge or the main one; HomeKit unchanged', async () => {
     const plain = await boot({ _bridge: { username: '0E:11:22:33:44:55', port: 51830 } }, new HomebridgeDouble());
     const withMatter = await boot({ matter: 'locks', _bridge: { username: '0E:11:22:33:44:55', port: 51830 } }, new HomebridgeDouble());
     const lines = withMatter.log.lines.filter((l) => l.text.includes('Matter'));
     expect(lines).toHaveLength(1);
     expect(lines[0]?.level).toBe('warn');
-    expect(lines[0]?.text).toContain('"_bridge"');
+    // Homebridge deletes _bridge from a child bridge's copy of the config: the line names both places.
+    expect(lines[0]?.text).toContain('"_bridge" block');
+    expect(lines[0]?.text).toContain('"bridge" block');
     expect(withMatter.log.lines.filter((l) => !l.text.includes('Matter'))).toEqual(plain.log.lines);
     expect(homeKitOf(withMatter.api)).toEqual(homeKitOf(plain.api));
   });
 
-  it('on Homebridge 2 with Matter off for the bridge: the same one line, naming the main bridge when there is no child bridge', async () => {
+  it('on Homebridge 2 with Matter off for the bridge: the same one line, naming the child and the main bridge', async () => {
     const { log, api } = await boot({ matter: 'sensors' }, new Homebridge2Double([], null));
     const lines = log.lines.filter((l) => l.text.includes('Matter'));
     expect(lines).toHaveLength(1);
+    expect(lines[0]?.text).toContain('"_bridge" block');
     expect(lines[0]?.text).toContain('"bridge" block');
     expect(api.registered.size).toBe(3);
   });
