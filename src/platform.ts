@@ -12,8 +12,7 @@ import type { Clock } from './util/clock.js';
 import { parseConfig } from './config.js';
 import type { PluginConfig, WebhookConfig } from './config.js';
 import { doorOptions, exclusionReason } from './door/options.js';
-import { MatterDoors } from './matter/matter-doors.js';
-import type { ShownDoor } from './matter/matter-doors.js';
+import type { MatterDoors, ShownDoor } from './matter/matter-doors.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
 import type { RealtimeUpdates } from './sync/realtime.js';
 import { nextSyncDelayMs } from './sync/schedule.js';
@@ -39,8 +38,12 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private loop: SyncLoop | undefined;
   private realtime: RealtimeUpdates | undefined;
   private whoMovedIt: WhoMovedIt | undefined;
-  /** The doors on Matter (Homebridge 2.x), when the config could be read. */
-  private readonly matterDoors: MatterDoors | undefined;
+  /** The doors on Matter (Homebridge 2.x): loaded at launch, only where the settings want Matter or Homebridge kept Matter devices. */
+  private matterDoors: MatterDoors | undefined;
+  /** Settles when the Matter side has loaded (or was not wanted): a sync's news for Matter waits for it. */
+  private matterLoaded: Promise<void> = Promise.resolve();
+  /** The Matter devices Homebridge restored before launch, kept for the Matter side until it loads. */
+  private readonly cachedMatter: unknown[] = [];
   /** Resolved when the first sync has ended, however it ended: by then Homebridge's bridge holds its own port. */
   private firstSyncEnded: () => void = () => undefined;
   private readonly firstSync = new Promise<void>((resolve) => {
@@ -72,13 +75,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       doorMoved: (doorId, name, state) => this.whoMovedIt?.explain(doorId, name, state),
     });
     this.health = new SyncHealth({ log, accountUnreadable: () => this.registry.setAccountReadable(false) });
-    this.matterDoors = parsed.ok
-      ? new MatterDoors({
-          api,
-          log,
-          mode: parsed.config.matter,
-        })
-      : undefined;
     if (!parsed.ok) {
       // Cached doors stay (automations survive a typo) and answer "No Response" until the config is fixed.
       log.error(`The configuration is not valid, so no door is synced until it is fixed: ${parsed.problems.join('; ')}.`);
@@ -99,7 +95,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
 
   /** Tests wait on this after moving the simulated clock. */
   syncSettled(): Promise<void> {
-    return this.loop?.settled() ?? Promise.resolve();
+    return Promise.all([this.matterLoaded, this.loop?.settled()]).then(() => undefined);
   }
 
   /** Homebridge hands over each cached accessory before didFinishLaunching. */
@@ -109,7 +105,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
 
   /** Homebridge 2.x hands over each cached Matter device before didFinishLaunching; it comes back without handlers. */
   configureMatterAccessory(accessory: unknown): void {
-    this.matterDoors?.fromCache(accessory);
+    this.cachedMatter.push(accessory);
   }
 
   private start(): void {
@@ -131,14 +127,9 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       () => this.clock.now(),
     );
     this.registry.adoptCached(true);
-    // The cached doors reach Matter at once, with their handlers, but for those the settings now keep out (by their
-    // ids; the first sync decides the rest, as for HomeKit).
-    this.matterDoors?.follow(
-      this.shownOnMatter().filter(
-        ({ door }) => exclusionReason(config, { id: door.doorId, relationship: undefined }, door.deviceId) === undefined,
-      ),
-      false,
-    );
+    if (config.matter !== 'off' || this.cachedMatter.length > 0) {
+      this.matterLoaded = this.startMatter(config);
+    }
     // The safety-net pace never polls more often than the user's own poll interval.
     const reconcileIntervalS = Math.max(config.webhook?.reconcileInterval ?? config.pollInterval, config.pollInterval);
     if (config.webhook) {
@@ -255,7 +246,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         this.health.noteUnreadable(account.unreadable);
         this.registry.reconcile(account, sentMs);
         // A partial answer says nothing of the doors it could not read: only a complete one removes cached Matter devices.
-        this.matterDoors?.follow(this.shownOnMatter(), account.unreadable.length === 0);
+        this.followOnMatter(account.unreadable.length === 0);
         this.realtime?.checkMissed();
       } catch (error) {
         this.bugs.report('applying a sync', error);
@@ -266,6 +257,49 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       }
       this.firstSyncEnded();
     }
+  }
+
+  /**
+   * The Matter side, loaded only where it is wanted, so every other bridge is spared its code at start-up (BENCHMARKS.md,
+   * section 9). The cached doors reach Matter as soon as it has loaded (milliseconds after launch), with their handlers,
+   * but for those the settings now keep out (by their ids; the first sync decides the rest, as for HomeKit). Homebridge
+   * registers again every door it is given at each start, so a cached device never stays without handlers.
+   */
+  private async startMatter(config: PluginConfig): Promise<void> {
+    let Doors: typeof MatterDoors;
+    try {
+      ({ MatterDoors: Doors } = await import('./matter/matter-doors.js'));
+    } catch (error) {
+      this.bugs.report('loading the Matter side', error);
+      return;
+    }
+    if (this.stoppedMeanwhile()) {
+      return;
+    }
+    const matterDoors = new Doors({ api: this.api, log: this.log, mode: config.matter });
+    for (const accessory of this.cachedMatter.splice(0)) {
+      matterDoors.fromCache(accessory);
+    }
+    this.matterDoors = matterDoors;
+    matterDoors.follow(
+      this.shownOnMatter().filter(
+        ({ door }) => exclusionReason(config, { id: door.doorId, relationship: undefined }, door.deviceId) === undefined,
+      ),
+      false,
+    );
+  }
+
+  /** A sync's doors for Matter; a sync that ends before the Matter side has loaded hands them over once it has. */
+  private followOnMatter(complete: boolean): void {
+    if (this.matterDoors) {
+      this.matterDoors.follow(this.shownOnMatter(), complete);
+      return;
+    }
+    void this.matterLoaded.then(() => {
+      if (!this.stoppedMeanwhile()) {
+        this.matterDoors?.follow(this.shownOnMatter(), complete);
+      }
+    });
   }
 
   /** The doors HomeKit shows, as the Matter side follows them. */
