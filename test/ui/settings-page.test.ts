@@ -294,6 +294,43 @@ describe('the settings page in the Homebridge UI', () => {
     expect(restored.blocks[0]?.doors).toContainEqual({ id: SAMPLE_GARAGE_DOOR_ID, contactSensor: true });
   });
 
+  it('Google Home and Alexa (Matter) is a choice in a section named for it, written only when not Off', async () => {
+    const { settings, page } = await openPage();
+    await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
+    // A user looking for Google Home or Alexa finds the section by its name, folded at first.
+    const section = page.locator('#ac-timing-section');
+    expect(await section.locator('summary').textContent()).toContain('Google Home and Alexa (Matter)');
+    await section.locator('summary').click();
+    const matter = page.locator('#ac-matter');
+    await matter.waitFor({ state: 'visible', timeout: PAGE_WAIT_MS });
+    expect(await page.locator('label[for="ac-matter"]').textContent()).toContain('Google Home and Alexa');
+    expect(await matter.inputValue()).toBe('off');
+    expect(await matter.locator('option').allTextContents()).toEqual([
+      'Off',
+      'Contact sensors: each door shows open or closed',
+      'Locks: unlock opens the door, lock closes it',
+    ]);
+    await matter.selectOption('locks');
+    await waitForAccepted(page);
+    await matter.scrollIntoViewIfNeeded();
+    await harness().screenshot('settings-matter');
+    const saved = await harness().save(settings);
+    expect(saved.blocks[0]?.matter).toBe('locks');
+    const parsed = parseConfig(saved.blocks[0]);
+    if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+    expect(parsed.ignored).toEqual([]);
+    expect(parsed.config.matter).toBe('locks');
+
+    // Back to Off: the page shows what was saved, and Off writes nothing.
+    const again = await openPage();
+    await again.page.locator('#ac-timing-section summary').click();
+    expect(await again.page.locator('#ac-matter').inputValue()).toBe('locks');
+    await again.page.locator('#ac-matter').selectOption('off');
+    await waitForAccepted(again.page);
+    const restored = await harness().save(again.settings);
+    expect(restored.blocks[0]?.matter).toBeUndefined();
+  });
+
   it('the left-open repeat is typed for all doors and per door where the left-open sensor is on, writing only what is set', async () => {
     const { settings, page } = await openPage();
     await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
