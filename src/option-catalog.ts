@@ -183,8 +183,8 @@ export const OPTIONS = [
       label: 'Google Home and Alexa (Matter, needs Homebridge 2 with Matter on for this bridge)',
       valueLabels: {
         off: 'Off',
-        sensors: 'Contact sensors: each door shows open or closed',
-        locks: 'Locks: unlock opens the door, lock closes it',
+        sensors: 'Contact sensors: open or closed',
+        locks: 'Locks: unlock opens, lock closes',
       },
       help: 'Turn Matter on for the bridge this plugin runs on (its child bridge settings in the Homebridge UI), then pair that bridge in Google Home or Alexa.',
     },

@@ -108,7 +108,19 @@ describe('the settings page for every user', () => {
     expect(await frame.evaluate<string>(FOCUS_RING)).toBe('solid 3px rgb(10, 88, 202)');
     await harness().screenshot('settings-phone-signed-in');
 
-    // Every control with its label is a 44 x 44 target, with the door list and one door open; nothing scrolls sideways.
+    // The folded section with the Matter choice, by keyboard alone: Enter opens it, the arrow keys change the choice.
+    await frame.locator('#ac-timing-section > summary').focus();
+    await page.keyboard.press('Enter');
+    await frame.locator('#ac-matter').focus();
+    expect(await frame.evaluate<string>(FOCUS_RING)).toBe('solid 3px rgb(10, 88, 202)');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => frame.locator('#ac-matter').inputValue()).toBe('sensors');
+    await harness().screenshot('settings-phone-matter');
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => frame.locator('#ac-matter').inputValue()).toBe('off');
+
+    // Every control with its label is a 44 x 44 target, with the door list, one door and the timing section open;
+    // nothing scrolls sideways.
     const list = frame.locator('#ac-door-list');
     if ((await list.getAttribute('open')) === null) await list.locator('summary').first().click();
     await frame.locator('[data-door-row] > summary').first().click();
@@ -145,6 +157,7 @@ describe('the settings page for every user', () => {
       const list = frame.locator('#ac-door-list');
       if ((await list.getAttribute('open')) === null) await list.locator('summary').first().click();
       await frame.locator('[data-door-row] > summary').first().click();
+      await frame.locator('#ac-timing-section > summary').click();
       await frame.locator('#ac-door-search').focus();
       // The ring in the dark theme: #8bb9fe, 7:1 against its grey.
       expect(await frame.evaluate<string>(FOCUS_RING)).toBe('solid 3px rgb(139, 185, 254)');

@@ -307,8 +307,8 @@ describe('the settings page in the Homebridge UI', () => {
     expect(await matter.inputValue()).toBe('off');
     expect(await matter.locator('option').allTextContents()).toEqual([
       'Off',
-      'Contact sensors: each door shows open or closed',
-      'Locks: unlock opens the door, lock closes it',
+      'Contact sensors: open or closed',
+      'Locks: unlock opens, lock closes',
     ]);
     await matter.selectOption('locks');
     await waitForAccepted(page);
