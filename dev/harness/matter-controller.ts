@@ -25,6 +25,15 @@ export type LockState = DoorLock.LockState;
 export const BRIDGE_HOST = '::1';
 /** Commissioning: PASE, certificates, operational discovery over mDNS and the first full read fit well within this. */
 export const COMMISSION_TIMEOUT_MS = 60_000;
+/**
+ * Tries of the first contact (PASE). A bridge just started can miss it (seen once in CI: "Could not connect to device"
+ * after its ~6 s of retransmissions, with Homebridge up and the next try fine); a phone app simply tries again too.
+ */
+export const COMMISSION_ATTEMPTS = 3;
+/** Between two tries of the first contact. */
+export const COMMISSION_RETRY_PAUSE_MS = 1_000;
+/** matter.js's words when PASE could not be established: the one failure worth another try. */
+const NO_FIRST_CONTACT = 'Could not connect to device';
 /** A connect or reconnect (operational discovery, CASE, the first subscription report). */
 export const CONNECT_TIMEOUT_MS = 60_000;
 /** One command or read. */
@@ -168,6 +177,24 @@ export class MatterController {
    * the first full read. `port` is the bridge's Matter port: tried first, before discovery by mDNS.
    */
   static async commission(manualPairingCode: string, port: number, options: MatterControllerOptions = {}): Promise<MatterController> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await MatterController.commissionOnce(manualPairingCode, port, options);
+      } catch (err) {
+        if (attempt >= COMMISSION_ATTEMPTS || !(err instanceof Error) || !err.message.includes(NO_FIRST_CONTACT)) throw err;
+        // Said, so a bridge that often misses the first contact shows in the test output.
+        console.log(`[matter] commissioning try ${attempt} of ${COMMISSION_ATTEMPTS}: ${err.message}; trying again`);
+        await sleep(COMMISSION_RETRY_PAUSE_MS);
+      }
+    }
+  }
+
+  /** One try: a fresh controller (and storage, unless given) that commissions, or is closed again. */
+  private static async commissionOnce(
+    manualPairingCode: string,
+    port: number,
+    options: MatterControllerOptions,
+  ): Promise<MatterController> {
     const { storageDir, ownStorage } = await prepareStorage(options);
     const controller = await startController(storageDir, options.logLevel);
     try {
