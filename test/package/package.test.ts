@@ -31,10 +31,11 @@ const DEV_ONLY_PATH =
   /(^|\/)(dev|dist-dev|test|tests|bench|demo|simulator|harness|fixtures|coverage|reports|\.cache|\.demo)(\/|$)|\.test\.|\.spec\.|simulator|bench|demo/i;
 
 /**
- * Node's own modules only a setup that needs them may load (issue 22): the TLS webhook listener (https), and zlib
- * (the first compressed answer). Importing the plugin must load neither.
+ * Node's own modules only a setup or a moment that needs them may load (issue 22): the TLS webhook listener (https), zlib
+ * (the first compressed answer), tls (the first https connection), and http2, which the plugin never speaks (undici's
+ * HTTP/2 connector is stood in until called). Importing the plugin must load none of them.
  */
-const LOADED_ON_DEMAND = ['https', 'zlib'];
+const LOADED_ON_DEMAND = ['https', 'zlib', 'tls', 'http2'];
 /** A phrase of zod's German locale (ASCII: esbuild escapes the rest): the bundle holds English only (zod/mini, `en` alone), not zod's ~40 locales. */
 const OTHER_LOCALE_TEXT = 'Eingabe: erwartet';
 
@@ -112,7 +113,7 @@ describe('the packed plugin, installed as users install it', () => {
     expect(files.filter((file) => DEV_ONLY_PATH.test(file))).toEqual([]);
   });
 
-  it('loads lean: one bundle without source maps, English messages only, no listener or zlib until a setup needs them', async () => {
+  it('loads lean: one bundle without source maps, English messages only, no listener, zlib, TLS or HTTP/2 until needed', async () => {
     const files = await listFiles(path.join(pluginDir, 'dist'));
     expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
     const scripts = files.filter((file) => file.endsWith('.js'));
