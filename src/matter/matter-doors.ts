@@ -37,10 +37,18 @@ interface OnMatter {
   pushed: Map<string, string>;
   /** Where registration stands: asked, resolved (Homebridge may still be registering), or pushed again after it. */
   registration: 'asked' | 'resolved' | 'settled';
+  /**
+   * The node label the plugin last gave the device (a controller may have given it another since, which stands): the
+   * door's name is written again only when the plugin's own name for it changes.
+   */
+  label: string;
 }
 
 /** Hex digits of the digest that keeps a cut serial number apart from another id's. */
 const SERIAL_DIGEST_CHARS = 8;
+
+/** Where a device's context keeps the node label the plugin last gave it, across restarts (Homebridge caches the context). */
+const LABEL_KEY = 'label';
 
 /** What each mode shows, for the log. */
 const MODE_WORDS: Record<Exclude<MatterMode, 'off'>, string> = { locks: 'locks', sensors: 'contact sensors' };
@@ -61,6 +69,17 @@ export function matterSerial(doorId: string): string {
   if (compact.length <= MATTER_MAX_STRING_LENGTH) return compact;
   const digest = createHash('sha256').update(id).digest('hex').slice(0, SERIAL_DIGEST_CHARS);
   return `${cut(compact, MATTER_MAX_STRING_LENGTH - SERIAL_DIGEST_CHARS - 1)}~${digest}`;
+}
+
+/**
+ * The node label the plugin last gave a device Homebridge restored: kept in its context; a device cached before the
+ * plugin kept it there was registered with it as its name. undefined for a device not in the cache.
+ */
+function labelGiven(cached: MatterAccessory | undefined): string | undefined {
+  const context: unknown = cached?.context;
+  const kept: unknown = typeof context === 'object' && context !== null ? (context as Record<string, unknown>)[LABEL_KEY] : undefined;
+  if (typeof kept === 'string') return kept;
+  return typeof cached?.displayName === 'string' ? cached.displayName : undefined;
 }
 
 /** A call into Homebridge as a promise, also when it throws at once: nothing of Matter may break the HomeKit side. */
@@ -144,6 +163,7 @@ export class MatterDoors {
   }
 
   private add(matter: MatterApi, uuid: string, door: MatterDoor): OnMatter {
+    const label = matterName(door.name);
     const face: MatterFace =
       this.mode === 'locks'
         ? new MatterLockFace(matter, this.deps.api.hap, door, () => setImmediate(() => this.push(entry, true)))
@@ -151,17 +171,26 @@ export class MatterDoors {
     const state = face.state();
     const accessory: MatterAccessory = {
       UUID: uuid,
-      displayName: matterName(door.name),
+      displayName: label,
       deviceType: face.deviceType,
       serialNumber: matterSerial(door.doorId),
       manufacturer: ACCESSORY_MANUFACTURER,
       model: ACCESSORY_MODEL,
-      context: { doorId: door.doorId },
+      context: { doorId: door.doorId, [LABEL_KEY]: label },
       // Registration resolves before Homebridge registers: the state a controller first reads must be the true one.
       clusters: { [state.cluster]: { ...face.fixed(), ...state.attributes } },
       ...(face.handlers ? { handlers: face.handlers } : {}),
     };
-    const entry: OnMatter = { accessory, face, door, stopFollowing: () => undefined, pushed: new Map(), registration: 'asked' };
+    // A device Homebridge restored keeps the node label it had (the door may have been renamed since); a new one takes `label`.
+    const entry: OnMatter = {
+      accessory,
+      face,
+      door,
+      stopFollowing: () => undefined,
+      pushed: new Map(),
+      registration: 'asked',
+      label: labelGiven(this.cached.get(uuid)) ?? label,
+    };
     entry.stopFollowing = door.onChange(() => this.push(entry, false));
     this.onMatter.set(uuid, entry);
     this.cached.delete(uuid);
@@ -243,17 +272,36 @@ export class MatterDoors {
     }
     const state = entry.face.state();
     // A door whose state may be stale shows unreachable, as HomeKit shows No Response.
-    const parts = [state, { cluster: matter.clusterNames.BridgedDeviceBasicInformation, attributes: { reachable: entry.door.available } }];
+    const info: Record<string, unknown> = { reachable: entry.door.available };
+    // Renamed (in the account, the settings or the Home app) since the device got its label: the new name, once
+    // Homebridge has the device (it drops updates before), as a controller reads it in the Matter device's information.
+    const label = matterName(entry.door.name);
+    const relabel = label !== entry.label && entry.registration !== 'asked';
+    if (relabel) info.nodeLabel = label;
+    const parts = [state, { cluster: matter.clusterNames.BridgedDeviceBasicInformation, attributes: info }];
     for (const { cluster, attributes } of parts) {
       const text = JSON.stringify(attributes);
       if (!force && entry.pushed.get(cluster) === text) {
         continue;
       }
       entry.pushed.set(cluster, text);
-      settle(() => matter.updateAccessoryState(entry.accessory.UUID, cluster, attributes)).catch((error: unknown) => {
-        this.deps.log.debug(`Matter did not take the state of ${entry.door.name}: ${oneLine(String(error))}.`);
-      });
+      settle(() => matter.updateAccessoryState(entry.accessory.UUID, cluster, attributes)).then(
+        () => {
+          if (attributes === info && relabel) this.labelled(entry, label);
+        },
+        (error: unknown) => {
+          this.deps.log.debug(`Matter did not take the state of ${entry.door.name}: ${oneLine(String(error))}.`);
+        },
+      );
     }
+  }
+
+  /** The device carries `label` now; its context (which Homebridge caches) keeps it for the next start. */
+  private labelled(entry: OnMatter, label: string): void {
+    entry.label = label;
+    entry.accessory.context[LABEL_KEY] = label;
+    // The rename itself is logged by the door (quietly once the account keeps renaming it).
+    this.deps.log.debug(`${entry.door.name}: the Matter device carries the new name.`);
   }
 
   /**

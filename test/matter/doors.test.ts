@@ -282,6 +282,17 @@ describe('the doors as Matter door locks (matter: "locks"), with a real Homebrid
     expect(sim.getDoor(LONG_NAME_DOOR_ID)?.state).toBe('OPEN');
   });
 
+  it('renames a door on Matter when it is renamed in the account, at the next sync, as in HomeKit', async () => {
+    const c = commissioned();
+    sim.renameDoor(SAMPLE_FRONT_GATE_ID, 'Main Gate');
+    try {
+      await c.waitForDoor(FRONT_GATE, (d) => d.name === 'Main Gate', WAIT_MS);
+    } finally {
+      sim.renameDoor(SAMPLE_FRONT_GATE_ID, SHOWN_DOORS[FRONT_GATE] ?? '');
+    }
+    await c.waitForDoor(FRONT_GATE, (d) => d.name === SHOWN_DOORS[FRONT_GATE], WAIT_MS);
+  });
+
   it('shows the doors of a controller the service reports inactive as unreachable, and reachable again after', async () => {
     const c = commissioned();
     sim.setDeviceActive(SAMPLE_SHARED_DEVICE_ID, false);

@@ -1,10 +1,11 @@
 // The doors on Matter (issue 23) on the Homebridge 2.4 double and its Matter controller, against the simulator: what a
 // Google Home or Alexa user sees (devices, their state, reachability) and what the doors receive (toggles).
+import * as hap from 'hap-nodejs';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_OWNED_DEVICE_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
-import { matterSerial } from '../../src/matter/matter-doors.js';
+import { matterName, matterSerial } from '../../src/matter/matter-doors.js';
 import type { AccessControlPlatform } from '../../src/platform.js';
 import { HomebridgeDouble } from '../support/homebridge-double.js';
 import { Homebridge2Double, LockState, MatterApiDouble, matterSettled } from '../support/matter-double.js';
@@ -220,6 +221,75 @@ describe('which doors are on Matter', () => {
     } finally {
       sim.renameDoor(SAMPLE_FRONT_GATE_ID, 'Front Gate');
     }
+  });
+});
+
+describe('names on Matter', () => {
+  const labelOf = (api: HomebridgeDouble, doorId: string): unknown =>
+    deviceOf(api, doorId)?.clusters.bridgedDeviceBasicInformation?.nodeLabel;
+
+  afterEach(() => sim.renameDoor(SAMPLE_FRONT_GATE_ID, 'Front Gate'));
+
+  it('follows a rename in the account at the next sync, as HomeKit does', async () => {
+    const { api, poll } = await boot({ matter: 'locks' });
+    expect(labelOf(api, SAMPLE_FRONT_GATE_ID)).toBe('Front Gate');
+    sim.renameDoor(SAMPLE_FRONT_GATE_ID, 'Main Gate');
+    await poll();
+    await matterSettled();
+    expect(api.accessory(SAMPLE_FRONT_GATE_ID)?.displayName).toBe('Main Gate');
+    expect(labelOf(api, SAMPLE_FRONT_GATE_ID)).toBe('Main Gate');
+    expect(labelOf(api, SAMPLE_GARAGE_DOOR_ID)).toBe(deviceOf(api, SAMPLE_GARAGE_DOOR_ID)?.displayName);
+    expect(matterOf(api).errors).toEqual([]);
+  });
+
+  it('gives a door renamed while Homebridge was down its new name at the restart (a restored device keeps its old one)', async () => {
+    const first = await boot({ matter: 'locks' });
+    await first.platform.shutdown();
+    sim.renameDoor(SAMPLE_FRONT_GATE_ID, 'Main Gate');
+    const api = new Homebridge2Double(first.api.savedCache(), new MatterApiDouble(matterOf(first.api).saved()));
+    await boot({ matter: 'locks' }, api);
+    expect(labelOf(api, SAMPLE_FRONT_GATE_ID)).toBe('Main Gate');
+  });
+
+  it("leaves a name a controller gave the device, across restarts, until the door's own name changes", async () => {
+    const first = await boot({ matter: 'locks' });
+    const gate = deviceOf(first.api, SAMPLE_FRONT_GATE_ID);
+    // A controller wrote the node label (the attribute is writable), as a user renaming the device there might.
+    if (gate?.clusters.bridgedDeviceBasicInformation) gate.clusters.bridgedDeviceBasicInformation.nodeLabel = 'Einfahrt';
+    await first.platform.shutdown();
+
+    const second = new Homebridge2Double(first.api.savedCache(), new MatterApiDouble(matterOf(first.api).saved()));
+    const { poll, platform } = await boot({ matter: 'locks' }, second);
+    await poll();
+    await matterSettled();
+    expect(labelOf(second, SAMPLE_FRONT_GATE_ID)).toBe('Einfahrt');
+    await platform.shutdown();
+
+    // The cache of a plugin before it kept the label in the context: the name the device was registered with counts.
+    const saved = matterOf(second).saved();
+    for (const device of saved) delete (device.context as Record<string, unknown>).label;
+    const third = new Homebridge2Double(second.savedCache(), new MatterApiDouble(saved));
+    const rig = await boot({ matter: 'locks' }, third);
+    expect(labelOf(third, SAMPLE_FRONT_GATE_ID)).toBe('Einfahrt');
+
+    sim.renameDoor(SAMPLE_FRONT_GATE_ID, 'Main Gate');
+    await rig.poll();
+    await matterSettled();
+    expect(labelOf(third, SAMPLE_FRONT_GATE_ID)).toBe('Main Gate');
+  });
+
+  it('takes the name a user gives the door in the Home app, cut to 32 characters', async () => {
+    const { api } = await boot({ matter: 'locks' });
+    const long = 'Einfahrt Tiefgarage Nord, Tor zwei';
+    // The Home app writes the garage door's ConfiguredName.
+    await api
+      .accessory(SAMPLE_FRONT_GATE_ID)
+      ?.getService(hap.Service.GarageDoorOpener)
+      ?.getCharacteristic(hap.Characteristic.ConfiguredName)
+      .handleSetRequest(long);
+    await matterSettled();
+    expect(labelOf(api, SAMPLE_FRONT_GATE_ID)).toBe(matterName(long));
+    expect(matterName(long)).toHaveLength(32);
   });
 });
 
