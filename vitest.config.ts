@@ -23,7 +23,7 @@ const reportFile = `${reportDir}/vitest-${suiteName}${homebridgeName}-node${proc
 
 /**
  * The matter project runs only when named (`--project matter`, as test/matter/run.sh does inside its network namespace on
- * Node 22 with Homebridge 2.4): the default run is Node 20 with Homebridge 1.11, where Matter does not exist.
+ * Node 22 and 24 with Homebridge 2.4): the default run is Node 20 with Homebridge 1.11, where Matter does not exist.
  */
 const matterAsked = process.argv.some((arg, i) => arg === '--project=matter' || (arg === '--project' && process.argv[i + 1] === 'matter'));
 

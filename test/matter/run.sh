@@ -1,29 +1,33 @@
 #!/bin/sh
 # `npm run test:matter` (the last part of `npm test`): the Matter tests (test/matter/*.test.ts) with a real Matter controller
-# against Homebridge 2.4 on Node 22, inside a private network namespace.
+# against Homebridge 2.4, inside a private network namespace, on Node 22 and then Node 24 (the two LTS lines Homebridge 2
+# users run; MATTER_NODES="26" or "22 24 26" picks others).
 #
 # Why the namespace: Matter needs a network interface that is not loopback (mDNS, operational discovery), and these tests
-# must not announce test bridges on, or depend on, the machine's own network. `unshare --net` (root) gives the run its own
-# network stack; a veth pair in it is the interface Matter uses. Nothing can be downloaded inside, so everything the run
-# needs (Node 22, Homebridge 2.4 in .cache, the built plugin) is fetched and built before entering it.
+# must not announce test bridges on, or depend on, the machine's own network. `unshare --net` (root) gives each run its own
+# network stack; a veth pair in it is the interface Matter uses. Nothing can be downloaded inside, so everything a run
+# needs (its Node, Homebridge 2.4 in .cache, the built plugin) is fetched and built before entering it.
 #
 # Where no namespace can be made (not root, no unshare or ip, or the kernel refuses), the run fails and says why: it never
-# skips. Extra arguments go to vitest (e.g. a test file). With REPORT_DIR set, the JSON report is
-# vitest-matter-homebridge-<version>-node22.json there (vitest.config.ts).
+# skips. Extra arguments go to vitest (e.g. a test file). With REPORT_DIR set, the JSON report of each Node is
+# vitest-matter-homebridge-<version>-node<major>.json there (vitest.config.ts).
 set -u
 cd "$(dirname "$0")/../.."
 
 HOMEBRIDGE_VERSION="2.4.0"
-NODE_MAJOR="${MATTER_NODE:-22}"
+# MATTER_NODE (one Node) is still read, for a run by hand.
+NODE_MAJORS="${MATTER_NODES:-${MATTER_NODE:-22 24}}"
 
 fail() {
   echo "matter: $*" >&2
   echo "matter: the Matter tests did not run (they need a private network namespace; see CONTRIBUTING.md, \"Matter tests\")." >&2
-  # CI's closing line reads one report per suite: this run's says it failed, rather than leaving no trace.
+  # CI's closing line reads one report per suite: each Node's says it failed, rather than leaving no trace.
   if [ -n "${REPORT_DIR:-}" ]; then
     mkdir -p "$REPORT_DIR"
-    printf '{"success":false,"numPassedTests":0,"numFailedTests":1,"numPendingTests":0,"numTodoTests":0,"reason":"%s"}\n' \
-      "$(printf '%s' "$*" | tr '"\\' "''")" >"$REPORT_DIR/vitest-matter-homebridge-$HOMEBRIDGE_VERSION-node$NODE_MAJOR.json"
+    for major in ${FAILING_MAJORS:-$NODE_MAJORS}; do
+      printf '{"success":false,"numPassedTests":0,"numFailedTests":1,"numPendingTests":0,"numTodoTests":0,"reason":"%s"}\n' \
+        "$(printf '%s' "$*" | tr '"\\' "''")" >"$REPORT_DIR/vitest-matter-homebridge-$HOMEBRIDGE_VERSION-node$major.json"
+    done
   fi
   exit 1
 }
@@ -33,10 +37,6 @@ command -v unshare >/dev/null 2>&1 || fail "no unshare command (util-linux) to m
 command -v ip >/dev/null 2>&1 || fail "no ip command (iproute2) to set up the namespace's veth pair."
 unshare --net true 2>/dev/null || fail "unshare --net failed: this kernel or container does not allow a new network namespace."
 
-# Resolved outside: `npx -y node@22` downloads from the registry, which the namespace cannot reach.
-NODE_BIN="$(npx -y "node@$NODE_MAJOR" -e 'process.stdout.write(process.execPath)' 2>/dev/null)" || NODE_BIN=""
-[ -x "$NODE_BIN" ] || fail "could not get Node $NODE_MAJOR (npx -y node@$NODE_MAJOR)."
-
 if [ "${MATTER_SKIP_BUILD:-0}" != 1 ]; then
   npm run build >/dev/null || fail "npm run build failed."
 fi
@@ -45,21 +45,30 @@ mkdir -p .cache/matter
 # esbuild makes it one file Node runs as it is (the repo has no TypeScript runner besides vitest, which cannot go first here).
 node_modules/.bin/esbuild test/matter/prepare.ts --bundle --platform=node --format=esm --packages=external --log-level=warning \
   --outfile=.cache/matter/prepare.mjs || fail "could not bundle test/matter/prepare.ts."
-HB_PREFIX="$("$NODE_BIN" .cache/matter/prepare.mjs | tail -n 1)" || HB_PREFIX=""
-[ -d "$HB_PREFIX/node_modules/homebridge" ] || fail "could not install Homebridge $HOMEBRIDGE_VERSION into .cache."
 
-echo "matter: Node $("$NODE_BIN" --version), Homebridge $HOMEBRIDGE_VERSION ($HB_PREFIX), in a private network namespace"
-export HB_PREFIX
 export REPORT_SUITE=matter E2E_HOMEBRIDGE="$HOMEBRIDGE_VERSION"
-# Inside: loopback for the simulator and the controller's first contact, a veth pair (va with a fixed ULA address, vb its
-# peer) for Matter's mDNS; `nodad` so the address is usable at once instead of after duplicate address detection.
-exec unshare --net -- /bin/sh -c '
-  ip link set lo up &&
-    ip link add va type veth peer name vb &&
-    ip addr add fd78::1/64 dev va nodad &&
-    ip link set va up &&
-    ip link set vb up || { echo "matter: could not set up the veth pair in the network namespace" >&2; exit 1; }
-  node="$1"
-  shift
-  exec "$node" node_modules/vitest/vitest.mjs run --project matter "$@"
-' matter-netns "$NODE_BIN" "$@"
+status=0
+for NODE_MAJOR in $NODE_MAJORS; do
+  FAILING_MAJORS="$NODE_MAJOR"
+  # Resolved outside: `npx -y node@N` downloads from the registry, which the namespace cannot reach.
+  NODE_BIN="$(npx -y "node@$NODE_MAJOR" -e 'process.stdout.write(process.execPath)' 2>/dev/null)" || NODE_BIN=""
+  [ -x "$NODE_BIN" ] || (fail "could not get Node $NODE_MAJOR (npx -y node@$NODE_MAJOR).") || { status=1; continue; }
+  HB_PREFIX="$("$NODE_BIN" .cache/matter/prepare.mjs | tail -n 1)" || HB_PREFIX=""
+  [ -d "$HB_PREFIX/node_modules/homebridge" ] || (fail "could not install Homebridge $HOMEBRIDGE_VERSION into .cache.") || { status=1; continue; }
+  export HB_PREFIX
+
+  echo "matter: Node $("$NODE_BIN" --version), Homebridge $HOMEBRIDGE_VERSION ($HB_PREFIX), in a private network namespace"
+  # Inside: loopback for the simulator and the controller's first contact, a veth pair (va with a fixed ULA address, vb its
+  # peer) for Matter's mDNS; `nodad` so the address is usable at once instead of after duplicate address detection.
+  unshare --net -- /bin/sh -c '
+    ip link set lo up &&
+      ip link add va type veth peer name vb &&
+      ip addr add fd78::1/64 dev va nodad &&
+      ip link set va up &&
+      ip link set vb up || { echo "matter: could not set up the veth pair in the network namespace" >&2; exit 1; }
+    node="$1"
+    shift
+    exec "$node" node_modules/vitest/vitest.mjs run --project matter "$@"
+  ' matter-netns "$NODE_BIN" "$@" || status=1
+done
+exit "$status"
