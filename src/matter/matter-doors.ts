@@ -290,6 +290,8 @@ export class MatterDoors {
           if (attributes === info && relabel) this.labelled(entry, label);
         },
         (error: unknown) => {
+          // Not sent after all: the next push sends it again, even if nothing changed by then.
+          if (entry.pushed.get(cluster) === text) entry.pushed.delete(cluster);
           this.deps.log.debug(`Matter did not take the state of ${entry.door.name}: ${oneLine(String(error))}.`);
         },
       );

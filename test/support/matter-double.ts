@@ -97,6 +97,8 @@ export class MatterApiDouble {
   readonly errors: string[] = [];
   /** State updates for devices the bridge does not have (Homebridge drops them, at debug level). */
   readonly dropped: string[] = [];
+  /** Clusters whose next state update Homebridge refuses (as it does while it re-registers a device), once each. */
+  readonly refuseNextUpdate = new Set<string>();
   /** Registration calls, each with its accessories' UUIDs. */
   readonly registrations: string[][] = [];
   /** Set once Homebridge's Matter manager exists (before didFinishLaunching); earlier calls throw as Homebridge's do. */
@@ -205,6 +207,9 @@ export class MatterApiDouble {
       this.assertReady(`Cannot update Matter accessory ${uuid}`);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    if (this.refuseNextUpdate.delete(cluster)) {
+      return Promise.reject(new Error(`Failed to update accessory state: ${cluster} refused`));
     }
     // Looked up at once; a device not registered yet is not on the bridge, and Homebridge drops the update quietly.
     const device = this.devices.get(uuid);

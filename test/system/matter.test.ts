@@ -242,6 +242,22 @@ describe('names on Matter', () => {
     expect(matterOf(api).errors).toEqual([]);
   });
 
+  it('sends the new name again at the next sync when Homebridge refused it once', async () => {
+    const { api, poll, log } = await boot({ matter: 'locks' });
+    // A second sync, so that nothing is pushed again by force after the registration any more.
+    await poll();
+    await matterSettled();
+    matterOf(api).refuseNextUpdate.add('bridgedDeviceBasicInformation');
+    sim.renameDoor(SAMPLE_FRONT_GATE_ID, 'Main Gate');
+    await poll();
+    await matterSettled();
+    expect(labelOf(api, SAMPLE_FRONT_GATE_ID)).toBe('Front Gate');
+    expect(log.texts('debug').some((t) => t.includes('Matter did not take the state of Main Gate'))).toBe(true);
+    await poll();
+    await matterSettled();
+    expect(labelOf(api, SAMPLE_FRONT_GATE_ID)).toBe('Main Gate');
+  });
+
   it('gives a door renamed while Homebridge was down its new name at the restart (a restored device keeps its old one)', async () => {
     const first = await boot({ matter: 'locks' });
     await first.platform.shutdown();
