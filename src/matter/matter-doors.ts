@@ -12,7 +12,7 @@ import { oneLine } from '../util/log-text.js';
 import { MatterLockFace } from './lock-face.js';
 import { matterOnBridge } from './matter-api.js';
 import type { MatterAccessory, MatterApi } from './matter-api.js';
-import type { MatterDoor, MatterFace } from './matter-face.js';
+import type { ClusterState, MatterDoor, MatterFace } from './matter-face.js';
 import { MatterSensorFace } from './sensor-face.js';
 
 /** A door HomeKit shows, with the UUID its accessory has (the Matter device uses the same). */
@@ -278,17 +278,22 @@ export class MatterDoors {
     const label = matterName(entry.door.name);
     const relabel = label !== entry.label && entry.registration !== 'asked';
     if (relabel) info.nodeLabel = label;
-    const parts = [state, { cluster: matter.clusterNames.BridgedDeviceBasicInformation, attributes: info }];
-    for (const { cluster, attributes } of parts) {
+    const parts: (ClusterState & { taken?: () => void })[] = [
+      state,
+      {
+        cluster: matter.clusterNames.BridgedDeviceBasicInformation,
+        attributes: info,
+        taken: relabel ? () => this.labelled(entry, label) : undefined,
+      },
+    ];
+    for (const { cluster, attributes, taken } of parts) {
       const text = JSON.stringify(attributes);
       if (!force && entry.pushed.get(cluster) === text) {
         continue;
       }
       entry.pushed.set(cluster, text);
       settle(() => matter.updateAccessoryState(entry.accessory.UUID, cluster, attributes)).then(
-        () => {
-          if (attributes === info && relabel) this.labelled(entry, label);
-        },
+        () => taken?.(),
         (error: unknown) => {
           // Not sent after all: the next push sends it again, even if nothing changed by then.
           if (entry.pushed.get(cluster) === text) entry.pushed.delete(cluster);
