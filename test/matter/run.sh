@@ -20,7 +20,7 @@ NODE_MAJORS="${MATTER_NODES:-${MATTER_NODE:-22 24}}"
 
 fail() {
   echo "matter: $*" >&2
-  echo "matter: the Matter tests did not run (they need a private network namespace; see CONTRIBUTING.md, \"Matter tests\")." >&2
+  echo "matter: the Matter tests did not run (what they need: CONTRIBUTING.md, \"Matter tests\")." >&2
   # CI's closing line reads one report per suite: each Node's says it failed, rather than leaving no trace.
   if [ -n "${REPORT_DIR:-}" ]; then
     mkdir -p "$REPORT_DIR"
