@@ -219,11 +219,12 @@ export type WebhookConfig = z.output<typeof webhookSchema>;
 export type DoorSettings = z.output<typeof doorSettingsSchema>;
 
 /**
- * `ok`: the plugin runs with `config`; each `ignored` entry is one sentence about a setting that was left out
+ * `ok`: the plugin runs with `config`; each `warnings` entry is one sentence about a key or value read as the one it
+ * nearly is, or a key the plugin does not know (named, never guessed at silently); each `ignored` entry is one sentence about a setting that was left out
  * (field path, what is wrong, what happens instead). Not `ok`: the token or address is missing or unusable (or the
  * block is not an object), so nothing syncs; `problems` names those and every other mistake. No value is ever quoted.
  */
-export type ConfigResult = { ok: true; config: PluginConfig; ignored: string[] } | { ok: false; problems: string[] };
+export type ConfigResult = { ok: true; config: PluginConfig; ignored: string[]; warnings: string[] } | { ok: false; problems: string[] };
 
 /** The catalog's top-level options by key, for the sentence that says what replaces a value that cannot be read. */
 const GLOBAL_OPTIONS = new Map<string, OptionSpec>(OPTIONS.filter((option) => option.global).map((option) => [option.key, option]));
@@ -278,6 +279,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 /** Collects, while the block is read, the sentences for the log and the plain problems for a refused block. */
 class Findings {
   readonly ignored: string[] = [];
+  /** Near misses read as what they nearly are, and keys the plugin does not know. */
+  readonly warnings: string[] = [];
   /** Doors kept read-only because something protective could not be read. */
   readonly lock: ReadOnlyLock = { all: false };
   /** Every mistake as "<path> <message>", for the one line of a config that cannot run at all. */
@@ -583,5 +586,5 @@ export function parseConfig(raw: unknown): ConfigResult {
     // Unreachable while every field above is checked on its own; kept so a schema change can never throw or pass silently.
     return { ok: false, problems: result.error.issues.map((issue) => `${dotted(issue.path)} ${issue.message}`) };
   }
-  return { ok: true, config: { ...result.data, readOnlyLock: findings.lock }, ignored: findings.ignored };
+  return { ok: true, config: { ...result.data, readOnlyLock: findings.lock }, ignored: findings.ignored, warnings: findings.warnings };
 }

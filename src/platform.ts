@@ -85,6 +85,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     for (const sentence of parsed.ignored) {
       log.error(`In the configuration, ${sentence}.`);
     }
+    // A near miss read as what it nearly is, or a key the plugin does not know: said once, the doors still sync.
+    for (const sentence of parsed.warnings) {
+      log.warn(`In the configuration, ${sentence}.`);
+    }
     api.on('didFinishLaunching', () => this.start());
     api.on('shutdown', () => void this.shutdown());
   }
