@@ -3,8 +3,10 @@
 // because a typo in an optional block must not leave every door without updates.
 import * as z from './util/zod.js';
 
+import { readKeys } from './config-keys.js';
 import { choiceProblem, fallbackSentence, OPTIONS } from './option-catalog.js';
-import type { GlobalOption, OptionKey, OptionSpec, PerDoorOption, ValueOf } from './option-catalog.js';
+import type { ChoiceOption, GlobalOption, OptionKey, OptionSpec, PerDoorOption, ValueOf } from './option-catalog.js';
+import { nearMiss, nearSecret, quoted, REDACTED } from './util/near-miss.js';
 import { DEFAULT_RECONCILE_INTERVAL_S, DEFAULT_WEBHOOK_HEADER_NAME, MIN_RECONCILE_INTERVAL_S, MAX_POLL_INTERVAL_S } from './settings.js';
 
 const requiredText = (what: string) =>
@@ -213,8 +215,21 @@ export interface ReadOnlyLock {
   openableDeviceIds?: string[];
 }
 
+/**
+ * Kinds kept as Home (or Matter) shows them now, because the setting that chooses them could not be read: a typo must
+ * not turn every lock into a garage door (Home drops its automations) or take the doors off Matter.
+ */
+export interface KeptAsCached {
+  /** The kind for all doors (showAs) could not be read: a door without a readable kind of its own keeps its cached one. */
+  showAs: boolean;
+  /** Doors whose own showAs could not be read. */
+  showAsDoorIds: string[];
+  /** The Matter mode could not be read: the doors stay on Matter as the cache has them (none, if none is). */
+  matter: boolean;
+}
+
 /** The parsed configuration: every default filled in; keys Homebridge adds (such as _bridge) kept. */
-export type PluginConfig = z.output<typeof configSchema> & { readOnlyLock: ReadOnlyLock };
+export type PluginConfig = z.output<typeof configSchema> & { readOnlyLock: ReadOnlyLock; keptAsCached: KeptAsCached };
 export type WebhookConfig = z.output<typeof webhookSchema>;
 export type DoorSettings = z.output<typeof doorSettingsSchema>;
 
@@ -246,12 +261,74 @@ const PROTECTIVE = ['readOnly', 'hide', 'automationSwitch'] as const satisfies r
 /** How much each automation switch value lets Home do, least first: of two, the lower is the more protective. */
 const SWITCH_REACH: Record<string, number> = { false: 0, off: 0, true: 1, open: 1, 'open-close': 2 };
 
+/** Keys of the platform block that are Homebridge's, not the plugin's: kept, never named. */
+const HOMEBRIDGE_KEYS = ['platform', '_bridge'];
+/** The keys a door entry may hold. */
+const DOOR_KEYS = ['id', 'name', ...OPTIONS.filter((option) => option.perDoor).map((option) => option.key)];
+
+/** How much an automation switch value lets Home do; one that cannot be read counts as least (it is read as off). */
+function switchReach(value: unknown): number {
+  const text = typeof value === 'string' ? (nearMiss(value, ['off', 'open', 'open-close']) ?? value) : String(value);
+  return SWITCH_REACH[text] ?? -1;
+}
+
+/**
+ * One value for a key written several ways (readOnly and "readonly") with different values: the most protective. A
+ * read-only that is not plainly false wins (one that cannot be read fails closed later), the switch that opens least,
+ * "owned" over "all", and exclusions add up. Undefined: no rule, the key as spelt (or first) wins.
+ */
+function mostProtective(key: string, values: unknown[]): unknown {
+  if (key === 'readOnly' || key === 'hide') {
+    return values.includes(true) ? true : (values.find((value) => !isBlank(value) && value !== false) ?? false);
+  }
+  if (key === 'automationSwitch') return values.reduce((a, b) => (switchReach(b) < switchReach(a) ? b : a));
+  if (key === 'includeDoors') return values.find((value) => typeof value === 'string' && nearMiss(value, ['all', 'owned']) === 'owned');
+  if ((key === 'excludeDeviceIds' || key === 'excludeDoorIds') && values.every(Array.isArray)) return values.flat();
+  return undefined;
+}
+
+/** Whether an unknown key's value may mean protection (a read-only or a filter that is not plainly off). */
+const mayProtect = (value: unknown): boolean => !isBlank(value) && value !== false && !(Array.isArray(value) && value.length === 0);
+
+/** The access token and the webhook key, wherever a near miss of their keys put them: never quoted in a sentence. */
+function secretsOf(block: Record<string, unknown>): unknown[] {
+  const found: unknown[] = [];
+  for (const [key, value] of Object.entries(block)) {
+    const top = ['accessToken', 'webhook'].includes(key) ? key : nearMiss(key, ['accessToken', 'webhook']);
+    if (top === 'accessToken') found.push(value);
+    if (top === 'webhook' && isRecord(value)) {
+      found.push(...Object.entries(value).flatMap(([k, v]) => (k === 'apiKey' || nearMiss(k, ['apiKey']) === 'apiKey' ? [v] : [])));
+    }
+  }
+  return found;
+}
+
+/** A choice typed nearly right ("Lock", "locks", "open close") read as the value it nearly is, said in a warning. */
+function nearChoice(option: ChoiceOption, value: unknown, say: (sentence: string) => void, secrets: unknown[]): unknown {
+  if (typeof value !== 'string' || (option.values as readonly string[]).includes(value)) return value;
+  const meant = nearMiss(value, option.values);
+  if (meant === undefined) return value;
+  say(`${option.key} ${quoted(value, secrets)} is read as "${meant}"`);
+  return meant;
+}
+
 function fallbackOf(key: string): string {
   const option = GLOBAL_OPTIONS.get(key);
   return option === undefined ? 'it is ignored' : fallbackSentence(option);
 }
 
 const WEBHOOKS_OFF = 'webhooks are off until it is fixed';
+
+/** The catalog's choices, for the near misses of their values. */
+const CHOICES = OPTIONS.filter((option): option is Extract<typeof option, { kind: 'choice' }> => option.kind === 'choice');
+
+/** What a top-level value that cannot be read is read as (the catalog's `unreadable`): undefined leaves it out. */
+function unreadableValue(key: string, findings: Findings): unknown {
+  const unreadable = GLOBAL_OPTIONS.get(key)?.unreadable;
+  if (unreadable !== 'as-cached') return unreadable;
+  if (key === 'showAs' || key === 'matter') findings.kept[key] = true;
+  return undefined;
+}
 
 type Path = readonly PropertyKey[];
 
@@ -283,6 +360,7 @@ class Findings {
   readonly warnings: string[] = [];
   /** Doors kept read-only because something protective could not be read. */
   readonly lock: ReadOnlyLock = { all: false };
+  readonly kept: KeptAsCached = { showAs: false, showAsDoorIds: [], matter: false };
   /** Every mistake as "<path> <message>", for the one line of a config that cannot run at all. */
   readonly plain: string[] = [];
 
@@ -293,12 +371,20 @@ class Findings {
 }
 
 /**
- * An id as written: text, or a number (the service's ids may be numbers, and it reads them as their text, so the
- * two must match). Undefined: not an id.
+ * An id as written: text, or a whole number (the service's ids may be numbers, and it reads them as their text, so the
+ * two must match). A number JSON cannot hold exactly (beyond 2^53, where 9007199254740993 reads as ...992) is no id:
+ * it may name another door than the one meant. Undefined: not an id. The settings page reads ids with this too.
  */
-function idOf(value: unknown): string | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+export function idOf(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : undefined;
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** What is wrong with a value that is no id, in the parser's words. */
+function idProblem(value: unknown): string {
+  return typeof value === 'number' && Number.isFinite(value) && Number.isInteger(value)
+    ? 'is a number too large to be read exactly (beyond 2^53); write the id in quotes, as text'
+    : 'must be an id (text or a number)';
 }
 
 /** The protective settings an entry holds: a readOnly or hide that is not false, any automationSwitch (off is one). */
@@ -331,27 +417,30 @@ function merged(first: Record<string, unknown>, second: Record<string, unknown>)
 }
 
 /**
- * A door's id as it may appear in a sentence: only a plain id (the service's are UUIDs), never a secret pasted in
- * the wrong field, and never text that could forge a log line.
+ * A door's id as it may appear in a sentence, in quotes: only a plain id (the service's are UUIDs), never text that
+ * could forge a log line, and [redacted] for anything near a secret (the token pasted with a character more or less).
  */
 function quotableId(id: unknown, secrets: unknown[]): string | undefined {
   const trimmed = idOf(id);
   if (trimmed === undefined) return undefined;
-  return /^[\w.:-]{1,64}$/.test(trimmed) && !secrets.some((secret) => typeof secret === 'string' && secret.trim() === trimmed)
-    ? trimmed
-    : undefined;
+  if (nearSecret(trimmed, secrets)) return REDACTED;
+  return /^[\w.:-]{1,64}$/.test(trimmed) ? `"${trimmed}"` : undefined;
 }
 
-function readWebhook(value: unknown, findings: Findings): unknown {
-  const wanted = isBlank(value) ? undefined : listenerWanted(value);
-  if (wanted === undefined) return undefined;
-  if (!isRecord(wanted)) {
+function readWebhook(value: unknown, findings: Findings, secrets: unknown[]): unknown {
+  if (isBlank(value)) return undefined;
+  if (!isRecord(value)) {
     findings.add(
       [{ path: ['webhook'], message: 'must be a block of settings' }],
       `webhook must be a block of settings ({ … }); ${WEBHOOKS_OFF}`,
     );
     return undefined;
   }
+  // Its keys first: "Enabled": false must turn the listener off as "enabled" does.
+  const keys = readKeys(value, { known: Object.keys(webhookSchema.shape), secrets });
+  findings.warnings.push(...keys.sentences.map((sentence) => `in webhook, ${sentence}`));
+  const wanted = listenerWanted(keys.block);
+  if (!isRecord(wanted)) return undefined;
   const block = withoutBlanks(wanted);
   const issues = issuesOf(webhookSchema, block, ['webhook']);
   const [rest, pace] = [issues.filter((i) => i.path[1] !== 'reconcileInterval'), issues.filter((i) => i.path[1] === 'reconcileInterval')];
@@ -388,7 +477,9 @@ function readLoneDoor(value: unknown, findings: Findings, secrets: unknown[]): R
     findings.add(problem, `${start}; every door uses the settings for all doors`);
     return [];
   }
-  const entry = withoutBlanks(value);
+  const keys = readKeys(value, { known: DOOR_KEYS, secrets, combine: mostProtective });
+  findings.warnings.push(...keys.sentences.map((sentence) => `in doors, ${sentence}`));
+  const entry = withoutBlanks(keys.block);
   const lead = `${start} ([{ "id": … }]), not one door's settings`;
   const id = idOf(entry.id);
   if (id === undefined) {
@@ -399,23 +490,26 @@ function readLoneDoor(value: unknown, findings: Findings, secrets: unknown[]): R
     findings.add(problem, `${lead}; it is ignored, so every door uses the settings for all doors`);
     return [];
   }
-  const quoted = quotableId(id, secrets);
-  const door = quoted === undefined ? 'the door it names' : `door "${quoted}"`;
+  const shownId = quotableId(id, secrets);
+  const door = shownId === undefined ? 'the door it names' : `door ${shownId}`;
   const state = entry.hide === true ? 'hidden' : 'read-only, without an automation switch,';
   findings.add(problem, `${lead}; only its protection is kept: ${door} is ${state} until it is fixed`);
   return [protectiveReading(id, entry)];
 }
 
-/** What an entry's unreadable settings leave: protective ones fail closed, others are dropped. */
+/** What an entry's unreadable settings leave: protective ones fail closed, the kind stays as Home shows it, others are dropped. */
 function consequenceOf(bad: string[]): string {
-  const locked = bad.includes('readOnly') || bad.includes('hide');
-  const noSwitch = bad.includes('automationSwitch');
-  const others = bad.filter((key) => !(PROTECTIVE as readonly string[]).includes(key)).length;
-  if (!locked && !noSwitch) {
+  const kept = [
+    bad.includes('readOnly') || bad.includes('hide') ? 'is read-only' : undefined,
+    bad.includes('automationSwitch') ? 'has no automation switch' : undefined,
+    bad.includes('showAs') ? 'keeps the kind Home shows now' : undefined,
+  ].filter((part) => part !== undefined);
+  const others = bad.filter((key) => !(PROTECTIVE as readonly string[]).includes(key) && key !== 'showAs').length;
+  if (kept.length === 0) {
     return others === 1 ? 'that setting is ignored for this door' : 'those settings are ignored for this door';
   }
-  const kept = `this door ${locked && noSwitch ? 'is read-only and has no automation switch' : locked ? 'is read-only' : 'has no automation switch'} until it is fixed`;
-  return others === 0 ? kept : `${kept}, and the other ${others === 1 ? 'setting is' : 'settings are'} ignored`;
+  const head = `this door ${listing(kept)} until it is fixed`;
+  return others === 0 ? head : `${head}, and the other ${others === 1 ? 'setting is' : 'settings are'} ignored`;
 }
 
 /**
@@ -443,17 +537,32 @@ function readDoors(value: unknown, findings: Findings, secrets: unknown[]): unkn
       );
       return;
     }
-    const entry = withoutBlanks(raw);
-    const doorId = idOf(entry.id);
+    const keys = readKeys(raw, {
+      known: DOOR_KEYS,
+      secrets,
+      combine: mostProtective,
+      doubt: (key, value) =>
+        (key === 'readOnly' || key === 'hide') && mayProtect(value) ? 'this door is read-only until it is fixed' : undefined,
+    });
+    const entry = withoutBlanks(keys.block);
+    const writtenId = entry.id;
+    const doorId = idOf(writtenId);
     if (doorId !== undefined) entry.id = doorId;
     const id = quotableId(doorId, secrets);
-    const named = id === undefined ? at : `${at} (id "${id}")`;
+    const named = id === undefined ? at : `${at} (id ${id})`;
+    const say = (sentence: string): void => void findings.warnings.push(`${named}: ${sentence}`);
+    keys.sentences.forEach(say);
+    for (const option of CHOICES) {
+      if (option.perDoor && option.key in entry) entry[option.key] = nearChoice(option, entry[option.key], say, secrets);
+    }
     const fieldIssues = Object.entries(doorSettingsSchema.shape).flatMap(([key, schema]) =>
-      key in entry
-        ? issuesOf(schema, entry[key], ['doors', index, key])
-        : key === 'id'
-          ? [{ path: ['doors', index, 'id'], message: 'is required' }]
-          : [],
+      key === 'id' && writtenId !== undefined && doorId === undefined
+        ? [{ path: ['doors', index, 'id'], message: idProblem(writtenId) }]
+        : key in entry
+          ? issuesOf(schema, entry[key], ['doors', index, key])
+          : key === 'id'
+            ? [{ path: ['doors', index, 'id'], message: 'is required' }]
+            : [],
     );
     const said = (issues: typeof fieldIssues): string => listing(issues.map((i) => `${String(i.path[2])} ${i.message}`));
     if (doorId === undefined || fieldIssues.some((i) => i.path[2] === 'id')) {
@@ -470,7 +579,11 @@ function readDoors(value: unknown, findings: Findings, secrets: unknown[]): unkn
       if (bad.includes('readOnly') || bad.includes('hide')) entry.readOnly = true;
       // The switch that opens least, not the global one: the entry was there to set this door apart.
       if (bad.includes('automationSwitch')) entry.automationSwitch = 'off';
+      // Not the kind for all doors either: the one Home shows now, so the door's automations stay.
+      if (bad.includes('showAs')) findings.kept.showAsDoorIds.push(doorId);
     }
+    // An unknown key that may have meant readOnly or hide: the door is not left openable on a guess.
+    if (keys.doubts.length > 0) entry.readOnly = true;
     const first = firstIndex.get(doorId);
     if (first !== undefined) {
       findings.add(
@@ -530,8 +643,8 @@ function readFilter(key: keyof typeof FILTERS, value: unknown, findings: Finding
   });
   if (bad.length === 0) return ids;
   const paths = bad.map((index) => `${key}.${index}`);
-  const must = bad.length === 1 ? 'must be an id (text or a number)' : 'must be ids (text or a number)';
-  const issues = bad.map((index) => ({ path: [key, index], message: 'must be an id (text or a number)' }));
+  const must = bad.length === 1 ? idProblem(value[bad[0] ?? 0]) : 'must be ids (text or a number)';
+  const issues = bad.map((index) => ({ path: [key, index], message: idProblem(value[index]) }));
   const { unnamed } = FILTERS[key];
   const then =
     kind === 'exclude'
@@ -549,30 +662,45 @@ export function parseConfig(raw: unknown): ConfigResult {
   if (!isRecord(block)) {
     return { ok: false, problems: ['the configuration must be an object ({ … }) with accessToken and baseUrl'] };
   }
+  const findings = new Findings();
+  const secrets = secretsOf(block);
+  // Every key known, read as the known key it nearly is, or named; an unknown one that may mean protection fails closed.
+  const keys = readKeys(block, {
+    known: Object.keys(configSchema.shape),
+    others: HOMEBRIDGE_KEYS,
+    secrets,
+    combine: mostProtective,
+    doubt: (key, value) => ((key === 'readOnly' || key in FILTERS) && mayProtect(value) ? LOCK_ALL : undefined),
+  });
+  findings.warnings.push(...keys.sentences);
+  if (keys.doubts.length > 0) findings.lock.all = true;
+  const read = keys.block;
   const fatal = [
-    ...issuesOf(accessTokenSchema, block.accessToken ?? undefined, ['accessToken']),
-    ...issuesOf(httpAddress, block.baseUrl ?? undefined, ['baseUrl']),
+    ...issuesOf(accessTokenSchema, read.accessToken ?? undefined, ['accessToken']),
+    ...issuesOf(httpAddress, read.baseUrl ?? undefined, ['baseUrl']),
   ].map((issue) => `${dotted(issue.path)} ${issue.message}`);
 
-  const findings = new Findings();
-  // Unknown keys (Homebridge's _bridge, settings of a newer version) are kept as they are.
-  const input: Record<string, unknown> = { ...block };
+  // Unknown keys (settings of a newer version, named above) and Homebridge's _bridge are kept as they are.
+  const input: Record<string, unknown> = { ...read };
   for (const key of Object.keys(configSchema.shape) as (keyof typeof configSchema.shape)[]) {
-    const value = block[key];
+    const value = read[key];
     if (key === 'accessToken' || key === 'baseUrl') continue;
     if (key === 'webhook') {
-      input[key] = readWebhook(value, findings);
+      input[key] = readWebhook(value, findings, secrets);
     } else if (key === 'doors') {
-      input[key] = readDoors(value, findings, [block.accessToken, isRecord(block.webhook) ? block.webhook.apiKey : undefined]);
+      input[key] = readDoors(value, findings, secrets);
     } else if (key in FILTERS) {
       input[key] = readFilter(key as keyof typeof FILTERS, value, findings);
     } else if (isBlank(value)) {
       input[key] = undefined;
     } else {
-      const issues = issuesOf(configSchema.shape[key], value, [key]);
+      const option = GLOBAL_OPTIONS.get(key);
+      const typed = option?.kind === 'choice' ? nearChoice(option, value, (sentence) => findings.warnings.push(sentence), secrets) : value;
+      input[key] = typed;
+      const issues = issuesOf(configSchema.shape[key], typed, [key]);
       if (issues.length > 0) {
         findings.add(issues, `${listing(issues.map((i) => `${dotted(i.path)} ${i.message}`))}; ${fallbackOf(key)}`);
-        input[key] = key === 'readOnly' ? true : undefined;
+        input[key] = unreadableValue(key, findings);
       }
     }
   }
@@ -586,5 +714,10 @@ export function parseConfig(raw: unknown): ConfigResult {
     // Unreachable while every field above is checked on its own; kept so a schema change can never throw or pass silently.
     return { ok: false, problems: result.error.issues.map((issue) => `${dotted(issue.path)} ${issue.message}`) };
   }
-  return { ok: true, config: { ...result.data, readOnlyLock: findings.lock }, ignored: findings.ignored, warnings: findings.warnings };
+  return {
+    ok: true,
+    config: { ...result.data, readOnlyLock: findings.lock, keptAsCached: findings.kept },
+    ignored: findings.ignored,
+    warnings: findings.warnings,
+  };
 }

@@ -57,6 +57,12 @@ interface OptionBase {
   doorOption: boolean;
   /** What the parser uses instead of a top-level value it cannot read, said after the problem; else from the default. */
   fallback?: string;
+  /**
+   * The value a value that cannot be read (and is no near miss of one that can) is read as, when leaving it out would
+   * open more than the user meant: a protective value, or `as-cached`, which keeps what Home (or Matter) shows now so a
+   * typo never undoes a user's setup. Left out: the value is left out (the default, or the value for all doors).
+   */
+  unreadable?: string | boolean;
   /** How the settings page offers it for all doors; left out, the page does not draw it there. */
   page?: PageField;
   /** The settings page's label of the choice per door; left out, the page offers no choice per door. */
@@ -176,6 +182,9 @@ export const OPTIONS = [
     // Off by default: Matter costs the bridge ~100 MiB and ~2.5 s at start, and Apple users have HomeKit already.
     values: ['off', 'sensors', 'locks'],
     default: 'off',
+    // A typo must not take every door off Matter (and out of the user's Google Home routines).
+    unreadable: 'as-cached',
+    fallback: 'the doors stay on Matter as they are now (none, if none is) until it is fixed',
     gloss: { sensors: 'each door a contact sensor', locks: 'each door a lock: unlock opens, lock closes' },
     valueTitles: { off: 'Off', sensors: 'Contact sensors (state only)', locks: 'Locks (unlock opens, lock closes)' },
     page: {
@@ -199,6 +208,9 @@ export const OPTIONS = [
     doorOption: false,
     values: ['all', 'owned'],
     default: 'all',
+    // Doubt fails closed: "own" must not put every shared gate in Home.
+    unreadable: 'owned',
+    fallback: 'only the doors you own are shown until it is fixed',
     page: { place: 'door-boxes', label: 'Only doors I own (leave out doors shared with me)', box: 'owned', last: true },
   },
   {
@@ -223,6 +235,9 @@ export const OPTIONS = [
     // The spec's doors are gates, garage doors, pedestrian doors and elevators: an office door or a turnstile reads as a lock.
     values: ['garage-door', 'lock'],
     default: 'garage-door',
+    // A typo must not turn every lock into a garage door: Home would drop the automations and scenes made for it.
+    unreadable: 'as-cached',
+    fallback: 'each door keeps the kind Home shows now (a new door is a garage door) until it is fixed',
     valueTitles: { 'garage-door': 'Garage door', lock: 'Lock' },
     page: {
       place: 'door-boxes',
@@ -246,6 +261,7 @@ export const OPTIONS = [
     doorOption: true,
     default: false,
     // Read-only exists to keep doors from being opened from Home; a value that cannot be read must not open them up.
+    unreadable: true,
     fallback: 'every door is read-only until it is fixed',
     page: { place: 'door-boxes', label: 'Read-only (Home shows them but cannot open or close them)' },
     doorLabel: 'Read-only',

@@ -280,7 +280,9 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     if (this.stoppedMeanwhile()) {
       return;
     }
-    const matterDoors = new Doors({ api: this.api, log: this.log, mode: config.matter });
+    // A Matter setting that cannot be read keeps the doors on Matter as they are: a typo must not drop Google Home routines.
+    const mode = config.keptAsCached.matter ? 'as-cached' : config.matter;
+    const matterDoors = new Doors({ api: this.api, log: this.log, mode });
     for (const accessory of this.cachedMatter.splice(0)) {
       matterDoors.fromCache(accessory);
     }

@@ -2,7 +2,7 @@
 import type { Door } from '../client/types.js';
 import type { PluginConfig, ReadOnlyLock } from '../config.js';
 import { automationSwitchMode, OPTIONS } from '../option-catalog.js';
-import type { AutomationSwitchMode, Option, OptionSpec, ValueOf } from '../option-catalog.js';
+import type { AutomationSwitchMode, Option, OptionSpec, ShowAs, ValueOf } from '../option-catalog.js';
 
 // Where the door's other modules have always found it.
 export type { AutomationSwitchMode };
@@ -28,9 +28,11 @@ type ResolvedOf<O> = O extends { key: 'automationSwitch' }
 type DoorOptionValues = { [O in DoorOption as FieldOf<O>]: ResolvedOf<O> };
 
 /** One door's options: its own where its entry sets them, else the ones for all doors (see the catalog for each). */
-export interface DoorOptions extends DoorOptionValues {
+export interface DoorOptions extends Omit<DoorOptionValues, 'showAs'> {
   /** Name shown in HomeKit instead of the service's, when the user set one. */
   name: string | undefined;
+  /** Undefined: the setting that chooses it could not be read, so the door keeps the kind Home shows now. */
+  showAs: ShowAs | undefined;
 }
 
 const DOOR_OPTIONS = OPTIONS.filter((option) => option.doorOption);
@@ -38,7 +40,9 @@ const DOOR_OPTIONS = OPTIONS.filter((option) => option.doorOption);
 const TIME_SUFFIX: Partial<Record<string, string>> = { seconds: 'S', minutes: 'Min' };
 const fieldOf = (option: OptionSpec): string => (option.kind === 'number' ? `${option.key}${TIME_SUFFIX[option.unit] ?? ''}` : option.key);
 
-type OptionsConfig = Pick<PluginConfig, 'doors' | 'readOnlyLock' | 'includeDoors' | DoorOption['key']>;
+type OptionsConfig = Pick<PluginConfig, 'doors' | 'readOnlyLock' | 'includeDoors' | DoorOption['key']> & {
+  keptAsCached?: PluginConfig['keptAsCached'];
+};
 type FilterConfig = OptionsConfig & Pick<PluginConfig, 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds'>;
 
 /** Whether a protective setting that could not be read keeps this door read-only; an unknown controller counts as unnamed. */
@@ -58,8 +62,12 @@ export function doorOptions(config: OptionsConfig, doorId: string, deviceId?: st
   const values = Object.fromEntries(
     DOOR_OPTIONS.map((option) => [fieldOf(option), (option.perDoor ? own[option.key] : undefined) ?? global[option.key]]),
   ) as Omit<DoorOptionValues, 'automationSwitch'> & { automationSwitch: boolean | AutomationSwitchMode };
+  const kept = config.keptAsCached;
+  // A kind that could not be read (the door's own, or, without one, the one for all doors) keeps the cached kind.
+  const kindUnread = kept !== undefined && (kept.showAsDoorIds.includes(doorId) || (own.showAs === undefined && kept.showAs));
   return {
     ...values,
+    showAs: kindUnread ? undefined : values.showAs,
     name: entry?.name,
     readOnly: locked(config.readOnlyLock, doorId, deviceId) || values.readOnly,
     automationSwitch: automationSwitchMode(values.automationSwitch),

@@ -24,7 +24,8 @@ export interface ShownDoor {
 export interface MatterDoorsDeps {
   api: API;
   log: Logging;
-  mode: MatterMode;
+  /** `as-cached`: the setting could not be read, so the doors stay on Matter as the cache has them (none, if none is). */
+  mode: MatterMode | 'as-cached';
 }
 
 /** One door on Matter. */
@@ -49,6 +50,26 @@ const SERIAL_DIGEST_CHARS = 8;
 
 /** Where a device's context keeps the node label the plugin last gave it, across restarts (Homebridge caches the context). */
 const LABEL_KEY = 'label';
+/** Where a device's context keeps the mode it was registered in, for a start whose Matter setting cannot be read. */
+const MODE_KEY = 'mode';
+
+/**
+ * The mode the cached devices were registered in: as their context says, else as their device type or clusters show
+ * (a device cached before the context kept it). Undefined: no cached device, or none that tells.
+ */
+export function modeOfCached(devices: readonly MatterAccessory[]): Exclude<MatterMode, 'off'> | undefined {
+  const modes = devices.map((device): Exclude<MatterMode, 'off'> | undefined => {
+    const context: unknown = device.context;
+    const kept = typeof context === 'object' && context !== null ? (context as Record<string, unknown>)[MODE_KEY] : undefined;
+    if (kept === 'locks' || kept === 'sensors') return kept;
+    const type = (device.deviceType as { name?: unknown } | undefined)?.name;
+    const clusters = Object.keys((device as { clusters?: object }).clusters ?? {});
+    if (type === 'DoorLock' || clusters.includes('doorLock')) return 'locks';
+    if (type === 'ContactSensor' || clusters.includes('booleanState')) return 'sensors';
+    return undefined;
+  });
+  return modes.find((mode) => mode !== undefined);
+}
 
 /** What each mode shows, for the log. */
 const MODE_WORDS: Record<Exclude<MatterMode, 'off'>, string> = { locks: 'locks', sensors: 'contact sensors' };
@@ -93,7 +114,9 @@ function settle(call: () => Promise<void>): Promise<void> {
 
 export class MatterDoors {
   private readonly matter: MatterApi | undefined;
-  private readonly mode: Exclude<MatterMode, 'off'> | undefined;
+  private mode: Exclude<MatterMode, 'off'> | undefined;
+  /** The mode is to be read from the cached devices, at the first follow (they are handed over after the constructor). */
+  private modeAsCached: boolean;
   /** Matter devices Homebridge restored from its cache (configureMatterAccessory), by UUID, until a complete sync decides. */
   private readonly cached = new Map<string, MatterAccessory>();
   private readonly onMatter = new Map<string, OnMatter>();
@@ -102,7 +125,8 @@ export class MatterDoors {
 
   constructor(private readonly deps: MatterDoorsDeps) {
     const onBridge = matterOnBridge(deps.api);
-    this.mode = deps.mode === 'off' ? undefined : deps.mode;
+    this.mode = deps.mode === 'off' || deps.mode === 'as-cached' ? undefined : deps.mode;
+    this.modeAsCached = deps.mode === 'as-cached';
     this.matter = onBridge.kind === 'on' ? onBridge.matter : undefined;
     if (this.mode !== undefined && onBridge.kind === 'off') {
       this.sayMatterOff();
@@ -129,6 +153,18 @@ export class MatterDoors {
     const matter = this.matter;
     if (!matter || this.stopped) {
       return;
+    }
+    if (this.modeAsCached) {
+      this.modeAsCached = false;
+      this.mode = modeOfCached([...this.cached.values()]);
+      if (this.mode === undefined && this.cached.size > 0) {
+        // Devices whose mode cannot be told: left as they are rather than removed on a guess.
+        this.deps.log.warn(
+          `The Matter setting cannot be read and the ${this.cached.size} doors on Matter do not say how they were added, so they are left as they are until it is fixed.`,
+        );
+        this.stopped = true;
+        return;
+      }
     }
     if (this.mode === undefined) {
       // Matter runs on the bridge but the plugin's Matter is off: its devices left there would answer nothing.
@@ -176,7 +212,7 @@ export class MatterDoors {
       serialNumber: matterSerial(door.doorId),
       manufacturer: ACCESSORY_MANUFACTURER,
       model: ACCESSORY_MODEL,
-      context: { doorId: door.doorId, [LABEL_KEY]: label },
+      context: { doorId: door.doorId, [LABEL_KEY]: label, [MODE_KEY]: this.mode },
       // Registration resolves before Homebridge registers: the state a controller first reads must be the true one.
       clusters: { [state.cluster]: { ...face.fixed(), ...state.attributes } },
       ...(face.handlers ? { handlers: face.handlers } : {}),

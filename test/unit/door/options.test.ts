@@ -157,12 +157,14 @@ describe('exclusionReason', () => {
     // Deliberate change (issue 8 C): these mistakes no longer stop syncing; each is one sentence and is ignored.
     expect(parseConfig({ accessToken: 't', baseUrl: 'https://x.example', includeDoors: 'mine', doors: [{ hide: 'yes' }] })).toEqual({
       ok: true,
-      config: expect.objectContaining({ includeDoors: 'all', doors: [] }) as unknown,
+      // Deliberate change (issue 29): an includeDoors that is no near miss fails closed, to the doors the account owns.
+      config: expect.objectContaining({ includeDoors: 'owned', doors: [] }) as unknown,
       // Deliberate change (issue 19.3): an entry that sets hide for a door it does not name keeps every door read-only.
       ignored: [
-        'includeDoors must be "all" or "owned"; the default, "all", is used',
+        'includeDoors must be "all" or "owned"; only the doors you own are shown until it is fixed',
         'doors.0 id is required and hide must be true or false; this entry is ignored, and as it sets hide for a door that cannot be told, every door is read-only until it is fixed',
       ],
+      warnings: [],
     });
     // With the token missing nothing runs, and the problems still name every bad field by its path.
     expect(parseConfig({ baseUrl: 'https://x.example', includeDoors: 'mine', doors: [{ hide: 'yes' }] })).toEqual({

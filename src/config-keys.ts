@@ -1,0 +1,87 @@
+// The keys of one block of config.json as the plugin reads them: each known, read as the known key it nearly is (with a
+// warning naming both), or named as unknown with the known key it is closest to. Nothing is dropped or guessed in silence.
+import { closest, nearMiss, quoted } from './util/near-miss.js';
+
+export interface KeyRules {
+  /** The keys the block may hold. */
+  known: readonly string[];
+  /** Keys that belong to someone else (Homebridge's platform and _bridge): kept, never named. */
+  others?: readonly string[];
+  /** Values never quoted: the access token and the webhook key. */
+  secrets: readonly unknown[];
+  /** One value for a key written several ways with different values; undefined: the exact key's (or the first) wins. */
+  combine?: (key: string, values: unknown[]) => unknown;
+  /**
+   * What an unknown key closest to a protective key leads to ("this door is read-only until it is fixed"), or
+   * undefined when that known key protects nothing; the caller applies it.
+   */
+  doubt?: (key: string, value: unknown) => string | undefined;
+}
+
+export interface ReadKeys {
+  /** The block under known keys, with unknown ones kept as written (a later version's setting is not lost on a save). */
+  block: Record<string, unknown>;
+  /** One sentence for each near miss, each unknown key, each key written twice; the caller says where the block is. */
+  sentences: string[];
+  /** Protective keys an unknown key may have meant, with that key's value. */
+  doubts: { key: string; value: unknown }[];
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** A record with no prototype: a key "__proto__" or "constructor" in config.json is a key like any other here. */
+function plainRecord(): Record<string, unknown> {
+  return Object.create(null) as Record<string, unknown>;
+}
+
+/** Reads the keys of one block (see the file's comment). */
+export function readKeys(raw: Record<string, unknown>, rules: KeyRules): ReadKeys {
+  const sentences: string[] = [];
+  const doubts: { key: string; value: unknown }[] = [];
+  const block = plainRecord();
+  /** Every way a known key was written, the exact one first. */
+  const written = new Map<string, { as: string; value: unknown }[]>();
+  for (const [key, value] of Object.entries(raw)) {
+    if (rules.known.includes(key)) {
+      written.set(key, [{ as: key, value }, ...(written.get(key) ?? [])]);
+      continue;
+    }
+    if (rules.others?.includes(key)) {
+      block[key] = value;
+      continue;
+    }
+    const shown = quoted(key, rules.secrets);
+    const meant = nearMiss(key, rules.known);
+    if (meant !== undefined) {
+      sentences.push(`${shown} is read as ${meant}`);
+      written.set(meant, [...(written.get(meant) ?? []), { as: key, value }]);
+      continue;
+    }
+    block[key] = value;
+    const near = closest(key, rules.known);
+    const consequence = near === undefined ? undefined : rules.doubt?.(near, value);
+    if (near !== undefined && consequence !== undefined) doubts.push({ key: near, value });
+    const hint = near === undefined ? '' : `; the closest setting is ${near}`;
+    sentences.push(
+      `${shown} is not a setting the plugin knows, so it is ignored${hint}${consequence === undefined ? '' : `, and as it may mean ${near}, ${consequence}`}`,
+    );
+  }
+  for (const [key, ways] of written) {
+    const [first, ...rest] = ways;
+    if (first === undefined) continue;
+    block[key] = first.value;
+    if (rest.length === 0 || rest.every((way) => same(way.value, first.value))) continue;
+    const names = ways.map((way) => (way.as === key ? key : quoted(way.as, rules.secrets)));
+    const combined = rules.combine?.(
+      key,
+      ways.map((way) => way.value),
+    );
+    if (combined !== undefined) {
+      block[key] = combined;
+      sentences.push(`${names.join(' and ')} are all read as ${key} and differ, so the most protective of them is used`);
+    } else {
+      sentences.push(`${names.join(' and ')} are all read as ${key} and differ, so the first, ${names[0] ?? key}, is used`);
+    }
+  }
+  return { block, sentences, doubts };
+}
