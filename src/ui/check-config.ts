@@ -4,29 +4,68 @@ import { parseConfig } from '../config.js';
 import { exclusionReason } from '../door/options.js';
 import { MAX_ACCESSORIES_PER_BRIDGE } from '../settings.js';
 import { inPageWords } from './labels.js';
-import type { AccountView, ConfigCheck } from './page/views.js';
+import { doorsEditable, readIdList } from './page/model.js';
+import type { IdList } from './page/model.js';
+import type { AccountView, ConfigCheck, KeptPart } from './page/views.js';
+
+const ID_LISTS: readonly IdList[] = ['includeDeviceIds', 'excludeDeviceIds', 'includeDoorIds', 'excludeDoorIds'];
+
+/** Said when the parser has no sentence of its own for a part kept as written (a block it refused as a whole). */
+const KEPT_AS_WRITTEN = 'This part of the settings is kept as written: the page cannot edit it here.';
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The parser's findings, each naming its fields by the page's labels ("Access token is required"). The doors "Sign in"
- * read (their ids, controllers and relationships are all the filters look at) give the count the entry would show.
+ * The parts of the block the page keeps exactly as written and offers no edit of (a `doors` that is not a list, a
+ * filter that is not a list of ids), each with the parser's own sentences about it in the page's words.
+ */
+function keptParts(block: unknown, sentences: readonly string[]): Map<KeptPart, string> {
+  const kept = new Map<KeptPart, string>();
+  if (!isRecord(block)) return kept;
+  const about = (key: string): string =>
+    sentences
+      .filter((sentence) => sentence.startsWith(`${key} `) || sentence.startsWith(`${key}.`))
+      .map(inPageWords)
+      .join(' ') || KEPT_AS_WRITTEN;
+  if (!doorsEditable(block)) kept.set('doors', about('doors'));
+  for (const key of ID_LISTS) {
+    if (!readIdList(block, key).editable) kept.set(key, about(key));
+  }
+  return kept;
+}
+
+/**
+ * The parser's findings on the block exactly as it will be saved, each naming its fields by the page's labels ("Access
+ * token is required"). The doors "Sign in" read (their ids, controllers and relationships are all the filters look at)
+ * give the count the entry would show.
  */
 export function checkBlock(block: unknown, account: AccountView | undefined): ConfigCheck {
   const parsed = parseConfig(block);
+  const excluded = new Map<string, string>();
   if (!parsed.ok) {
-    return { problems: parsed.problems.map(inPageWords), ignored: [], shown: undefined, excluded: {} };
+    return {
+      problems: parsed.problems.map(inPageWords),
+      ignored: [],
+      warnings: [],
+      shown: undefined,
+      excluded,
+      kept: keptParts(block, []),
+    };
   }
   const ignored = parsed.ignored.map(inPageWords);
-  const excluded: Record<string, string> = {};
+  const warnings = parsed.warnings.map(inPageWords);
+  const kept = keptParts(block, [...parsed.ignored, ...parsed.warnings]);
   if (!account) {
-    return { problems: [], ignored, shown: undefined, excluded };
+    return { problems: [], ignored, warnings, shown: undefined, excluded, kept };
   }
   for (const door of account.doors) {
     const reason = exclusionReason(parsed.config, door, door.controllerId);
     if (reason !== undefined) {
-      excluded[door.id] = reason;
+      excluded.set(door.id, reason);
     }
   }
-  const total = account.doors.length;
-  const count = total - Object.keys(excluded).length;
-  return { problems: [], ignored, shown: { count, total, limit: MAX_ACCESSORIES_PER_BRIDGE }, excluded };
+  // Each door once: the account lists a door once, but its id is outside text the count must not trip over.
+  const total = new Set(account.doors.map((door) => door.id)).size;
+  const count = total - excluded.size;
+  return { problems: [], ignored, warnings, shown: { count, total, limit: MAX_ACCESSORIES_PER_BRIDGE }, excluded, kept };
 }

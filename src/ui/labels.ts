@@ -23,21 +23,23 @@ export const LABELS = {
 /** A page label without its trailing hint in brackets ("Poll interval (seconds, 10 to 3600)" is "Poll interval"). */
 const short = (label: string): string => label.replace(/\s*\([^)]*\)\s*$/, '');
 
-/** The webhook block's fields, by the labels of section 3 of the page. */
-const WEBHOOK_LABELS: Record<string, string> = {
-  enabled: 'Receive webhooks',
-  port: LABELS.port,
-  apiKey: LABELS.apiKey,
-  path: 'Path',
-  host: LABELS.host,
-  headerName: LABELS.headerName,
-  reconcileInterval: 'Safety-net poll interval',
-  tlsCertFile: 'TLS certificate file',
-  tlsKeyFile: 'TLS key file',
-};
+/** The webhook block's fields, by the labels of section 3 of the page. Looked up in Maps: a key may be any outside text ("constructor"). */
+const WEBHOOK_LABELS = new Map<string, string>(
+  Object.entries({
+    enabled: 'Receive webhooks',
+    port: LABELS.port,
+    apiKey: LABELS.apiKey,
+    path: 'Path',
+    host: LABELS.host,
+    headerName: LABELS.headerName,
+    reconcileInterval: 'Safety-net poll interval',
+    tlsCertFile: 'TLS certificate file',
+    tlsKeyFile: 'TLS key file',
+  }),
+);
 
 /** The filters are the page's controller and door ticks; it has no field named after them. */
-const FILTER_LABELS: Record<string, string> = {
+const FILTER_LABELS = {
   includeDeviceIds: 'the controllers to show',
   excludeDeviceIds: 'the controllers left out',
   includeDoorIds: 'the doors to show',
@@ -45,31 +47,29 @@ const FILTER_LABELS: Record<string, string> = {
 };
 
 /** Top-level keys: the account's two fields, the webhook block, the filters, and every option the page draws (catalog `page.label`). */
-const TOP_LABELS: Record<string, string> = {
-  accessToken: LABELS.accessToken,
-  baseUrl: LABELS.baseUrl,
-  webhook: 'Real-time updates (webhooks)',
-  doors: 'the per-door settings',
-  ...FILTER_LABELS,
-  ...Object.fromEntries(SPECS.map((option) => [option.key, option.page ? short(option.page.label) : option.title])),
-};
+const TOP_LABELS = new Map<string, string>([
+  ['accessToken', LABELS.accessToken],
+  ['baseUrl', LABELS.baseUrl],
+  ['webhook', 'Real-time updates (webhooks)'],
+  ['doors', 'the per-door settings'],
+  ...Object.entries(FILTER_LABELS),
+  ...SPECS.map((option): [string, string] => [option.key, option.page ? short(option.page.label) : option.title]),
+]);
 
 /** A door entry's keys, by the labels of the door's row. */
-const DOOR_LABELS: Record<string, string> = {
-  id: 'door id',
-  name: 'Name in Home',
-  ...Object.fromEntries(
-    SPECS.map((option) => [
-      option.key,
-      option.doorLabel === undefined ? (option.page ? short(option.page.label) : option.title) : short(option.doorLabel),
-    ]),
-  ),
-};
+const DOOR_LABELS = new Map<string, string>([
+  ['id', 'door id'],
+  ['name', 'Name in Home'],
+  ...SPECS.map((option): [string, string] => [
+    option.key,
+    option.doorLabel === undefined ? (option.page ? short(option.page.label) : option.title) : short(option.doorLabel),
+  ]),
+]);
 
 /** "doors.2" is the third door entry, and "doors.2.readOnly" its Read-only. */
 function doorPath(index: string, key: string | undefined): string {
   const entry = `door entry ${Number(index) + 1}`;
-  return key === undefined ? entry : `${DOOR_LABELS[key] ?? key} of ${entry}`;
+  return key === undefined ? entry : `${DOOR_LABELS.get(key) ?? key} of ${entry}`;
 }
 
 /**
@@ -82,9 +82,9 @@ export function labelOf(path: string): string | undefined {
     return doorPath(second, third);
   }
   if (top === 'webhook' && second !== undefined) {
-    return WEBHOOK_LABELS[second];
+    return WEBHOOK_LABELS.get(second);
   }
-  const label = TOP_LABELS[top];
+  const label = TOP_LABELS.get(top);
   if (label === undefined || third !== undefined) {
     return undefined;
   }

@@ -57,7 +57,7 @@ export function readRequest<S extends Shape>(shape: S, payload: unknown): Reques
     if (parsed.success) {
       data[key] = parsed.data;
     } else {
-      problems.push(`${key in LABELS ? LABELS[key as keyof typeof LABELS] : key} ${problem}.`);
+      problems.push(`${Object.hasOwn(LABELS, key) ? LABELS[key as keyof typeof LABELS] : key} ${problem}.`);
     }
   }
   return problems.length > 0 ? { ok: false, message: problems.join(' ') } : { ok: true, data: data as Data<S> };

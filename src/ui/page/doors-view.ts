@@ -4,13 +4,19 @@ import type { ChoiceOption, NumberOption, OptionSpec } from '../../option-catalo
 import { applyDoorFilter, CHANGED, SEARCH_TEXT, setUpDoorFilter } from './door-filter.js';
 import { byId, fill, h, status } from './dom.js';
 import {
+  configuredDoorIds,
   controllerIncluded,
+  controllersEditable,
   doorChoice,
   doorChoiceOf,
+  doorEditable,
+  doorEntriesOf,
   doorEntry,
+  doorsEditable,
   getField,
   globalChoice,
   readWholeNumber,
+  removeDoorEntry,
   setControllerIncluded,
   setDoorChoice,
   setDoorChoiceOf,
@@ -77,6 +83,7 @@ function numberInput(store: Store, door: DoorView, option: NumberOption & { door
     'data-door': door.id,
     'data-field': option.key,
     'aria-label': `${option.doorLabel} of ${door.name}`,
+    disabled: !doorEditable(store.block, door.id),
   });
   input.addEventListener('input', () => {
     const value = readWholeNumber(input.value);
@@ -97,7 +104,13 @@ function choiceSelect(store: Store, door: DoorView, flag: DoorFlag, title: strin
   const option = (value: Choice, label: string) => h('option', { value, selected: current === value }, label);
   const select = h(
     'select',
-    { class: 'form-select form-select-sm form-control', 'data-door': door.id, 'data-flag': flag, 'aria-label': `${title} of ${door.name}` },
+    {
+      class: 'form-select form-select-sm form-control',
+      'data-door': door.id,
+      'data-flag': flag,
+      'aria-label': `${title} of ${door.name}`,
+      disabled: !doorEditable(store.block, door.id),
+    },
     option('inherit', `As for all (${global})`),
     option('on', 'On'),
     option('off', 'Off'),
@@ -122,6 +135,7 @@ function valueSelect(store: Store, door: DoorView, option: ChoiceOption, title: 
       'data-door': door.id,
       'data-flag': option.key,
       'aria-label': `${title} of ${door.name}`,
+      disabled: !doorEditable(store.block, door.id),
     },
     item('inherit', `As for all (${global})`),
     ...option.values.map((value) => item(value, words(value))),
@@ -144,10 +158,24 @@ function controllerWords(store: Store, controllerId: string): string {
   return `${owner ? `${owner}'s controller` : 'Controller'} (id ${controllerId})`;
 }
 
-/** What a door sets for itself, in a few words for its folded row. */
-function changesOf(own: Record<string, unknown> | undefined): string {
+/** What a door sets for itself, in a few words for its folded row; a door written twice is kept as written. */
+function changesOf(entries: Record<string, unknown>[]): string {
+  if (entries.length > 1) return `${entries.length} entries, kept as written`;
+  const [own] = entries;
   const count = own ? Object.keys(own).filter((key) => key !== 'id').length : 0;
   return count === 0 ? 'as for all doors' : `${count} change${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * Why the door's own settings cannot be changed here, or undefined: the per-door settings are not a list (said once
+ * above the list, with the plugin's sentence), or the door has several entries, which the plugin merges.
+ */
+function lockedWhy(store: Store, door: DoorView): string | undefined {
+  if (!doorsEditable(store.block)) return 'Its settings are kept as written: the per-door settings are not a list (see above).';
+  const count = doorEntriesOf(store.block, door.id).length;
+  return count > 1
+    ? `This door has ${count} entries in the per-door settings; the plugin merges them (the more protective Read-only, Show in Home and automation switch win). They are kept as written: edit config.json to leave one.`
+    : undefined;
 }
 
 /** The doors whose rows are open: kept across redraws, so a change for all doors does not fold the row being edited. */
@@ -155,9 +183,7 @@ const openRows = new Set<string>();
 
 /** Removes the door's own entry: it follows the settings for all doors again, and shows in Home. */
 function backToAll(store: Store, door: DoorView, render: () => void): void {
-  const doors = getField(store.block, 'doors');
-  const rest = Array.isArray(doors) ? doors.filter((entry) => (entry as Record<string, unknown>).id !== door.id) : [];
-  store.set(setField(store.block, 'doors', rest));
+  store.set(removeDoorEntry(store.block, door.id));
   render();
   // The row was drawn again: the keyboard stays on it, or on the filter when "changed only" has just hidden it.
   const row = document.querySelector<HTMLElement>(`[data-door-row="${CSS.escape(door.id)}"]`);
@@ -166,14 +192,17 @@ function backToAll(store: Store, door: DoorView, render: () => void): void {
 
 function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement {
   const own = doorEntry(store.block, door.id);
-  const reason = store.check?.excluded[door.id];
+  const entries = doorEntriesOf(store.block, door.id);
+  const locked = lockedWhy(store, door);
+  const reason = store.check?.excluded.get(door.id);
   const show = h('input', {
     class: 'form-check-input',
     type: 'checkbox',
     id: `ac-show-${door.id}`,
-    checked: own?.hide !== true,
+    checked: !entries.some((entry) => entry.hide === true),
     'data-door': door.id,
     'data-field': 'show',
+    disabled: locked !== undefined,
   });
   show.addEventListener('change', () => store.set(setDoorField(store.block, door.id, 'hide', show.checked ? undefined : true)));
   const name = h('input', {
@@ -184,6 +213,7 @@ function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement 
     'data-door': door.id,
     'data-field': 'name',
     'aria-label': `Name in Home of ${door.name}`,
+    disabled: locked !== undefined,
   });
   name.addEventListener('change', () => store.set(setDoorField(store.block, door.id, 'name', name.value.trim())));
   const labelled = (title: string, ...controls: (HTMLElement | false)[]) =>
@@ -192,7 +222,12 @@ function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement 
   // Drawn for every door, shown once the door has settings of its own (refreshDoorStatus follows each change).
   const reset = h(
     'button',
-    { class: 'btn btn-outline-secondary btn-sm', type: 'button', 'data-door-reset': door.id, hidden: own === undefined },
+    {
+      class: 'btn btn-outline-secondary btn-sm',
+      type: 'button',
+      'data-door-reset': door.id,
+      hidden: own === undefined || locked !== undefined,
+    },
     'Back to all-doors settings',
   );
   reset.addEventListener('click', () => backToAll(store, door, render));
@@ -203,7 +238,7 @@ function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement 
       class: reason ? 'ac-door ac-out' : 'ac-door',
       'data-door-row': door.id,
       [`data-${SEARCH_TEXT}`]: [door.name, typeof own?.name === 'string' ? own.name : '', controller, door.id].join(' ').toLowerCase(),
-      [`data-${CHANGED}`]: own !== undefined,
+      [`data-${CHANGED}`]: entries.length > 0,
       open: openRows.has(door.id),
     },
     h(
@@ -211,13 +246,14 @@ function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement 
       { class: 'ac-door-head' },
       h('span', { class: 'ac-door-name', 'data-door-name': '' }, door.name),
       h('span', { class: 'ac-help', 'data-door-note': describe(door) }, reason ? `Not in Home: ${reason}` : describe(door)),
-      h('span', { class: 'ac-help ac-door-changes', 'data-door-changes': '' }, changesOf(own)),
+      h('span', { class: 'ac-help ac-door-changes', 'data-door-changes': '' }, changesOf(entries)),
     ),
     h(
       'div',
       { class: 'ac-door-body' },
       h('div', { class: 'form-check' }, show, h('label', { class: 'form-check-label', for: show.id }, 'Show in Home')),
       h('div', { class: 'ac-door-id' }, `On ${controller} · door id ${door.id}`),
+      locked !== undefined && h('p', { class: 'status status-warn', 'data-door-kept': '' }, locked),
       h(
         'div',
         { class: 'ac-door-options' },
@@ -249,14 +285,11 @@ function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement 
   return row;
 }
 
-/** Doors the config has settings for that the list does not show (gone from the account, or typed by hand). */
+/** Doors the config has settings for that the list does not show (gone from the account, or typed by hand), by the plugin's reading of their ids. */
 function configuredOnly(store: Store, listed: DoorView[]): DoorView[] {
-  const doors = store.block.doors;
-  const ids = Array.isArray(doors)
-    ? doors.map((entry) => (entry as Record<string, unknown>).id).filter((id): id is string => typeof id === 'string')
-    : [];
-  return ids
-    .filter((id) => !listed.some((door) => door.id === id))
+  const known = new Set(listed.map((door) => door.id));
+  return configuredDoorIds(store.block)
+    .filter((id) => !known.has(id))
     .map((id) => ({
       id,
       name: id,
@@ -278,6 +311,12 @@ function renderControllers(store: Store, render: () => void): void {
     fill(box);
     return;
   }
+  // A controller list the page cannot read is kept as written: its ticks show what the plugin applies, and are off.
+  const editable = controllersEditable(store.block);
+  const kept = (['includeDeviceIds', 'excludeDeviceIds'] as const).flatMap((key) => {
+    const why = store.check?.kept.get(key);
+    return why === undefined ? [] : [h('p', { class: 'status status-warn', 'data-kept': key }, `Kept as written: ${why}`)];
+  });
   const items = account.controllers.map((controller) => {
     const count = account.doors.filter((door) => door.controllerId === controller.id).length;
     const box = h('input', {
@@ -286,6 +325,7 @@ function renderControllers(store: Store, render: () => void): void {
       id: `ac-controller-${controller.id}`,
       'data-controller': controller.id,
       checked: controllerIncluded(store.block, controller.id),
+      disabled: !editable,
     });
     box.addEventListener('change', () => store.set(setControllerIncluded(store.block, controller.id, box.checked)));
     // In words first (whose it is, how many doors), the id second.
@@ -297,7 +337,13 @@ function renderControllers(store: Store, render: () => void): void {
       h('label', { class: 'form-check-label', for: box.id }, `${whose}, ${count} door${count === 1 ? '' : 's'} (id ${controller.id})`),
     );
   });
-  fill(box, h('p', { class: 'ac-help' }, 'Controllers whose doors this entry shows:'), ...items, splitButton(store, render) ?? false);
+  fill(
+    box,
+    h('p', { class: 'ac-help' }, 'Controllers whose doors this entry shows:'),
+    ...kept,
+    ...items,
+    (editable && splitButton(store, render)) ?? false,
+  );
 }
 
 function renderCount(store: Store): void {
@@ -363,6 +409,8 @@ export function renderDoors(store: Store, render: () => void): void {
   renderControllers(store, render);
   renderCount(store);
   const doors = [...listed, ...configuredOnly(store, listed)];
+  const kept = store.check?.kept.get('doors');
+  status(byId('ac-doors-kept'), kept === undefined ? 'info' : 'warn', kept === undefined ? '' : `Kept as written: ${kept}`);
   const list = byId('ac-door-list', HTMLDetailsElement);
   byId('ac-door-list-title').textContent = `${doors.length} door${doors.length === 1 ? '' : 's'}: show, name and options per door`;
   if (!list.dataset.folded && doors.length > 0) {
@@ -378,14 +426,15 @@ export function refreshDoorStatus(store: Store, render: () => void): void {
   renderControllers(store, render);
   renderCount(store);
   for (const row of document.querySelectorAll<HTMLElement>('[data-door-row]')) {
-    const reason = store.check?.excluded[row.dataset.doorRow ?? ''];
+    const doorId = row.dataset.doorRow ?? '';
+    const reason = store.check?.excluded.get(doorId);
     row.classList.toggle('ac-out', reason !== undefined);
-    const own = doorEntry(store.block, row.dataset.doorRow ?? '');
-    row.toggleAttribute(`data-${CHANGED}`, own !== undefined);
+    const entries = doorEntriesOf(store.block, doorId);
+    row.toggleAttribute(`data-${CHANGED}`, entries.length > 0);
     const changes = row.querySelector<HTMLElement>('[data-door-changes]');
-    if (changes) changes.textContent = changesOf(own);
+    if (changes) changes.textContent = changesOf(entries);
     const reset = row.querySelector<HTMLElement>('[data-door-reset]');
-    if (reset) reset.hidden = own === undefined;
+    if (reset) reset.hidden = entries.length !== 1 || !doorEditable(store.block, doorId);
     const note = row.querySelector<HTMLElement>('[data-door-note]');
     if (note) {
       note.textContent = reason ? `Not in Home: ${reason}` : (note.dataset.doorNote ?? '');

@@ -50,7 +50,8 @@ export function bindNumber(store: Store, path: string, range: NumberRange): () =
     }
     const outside = value !== undefined && (value < range.min || value > range.max);
     status(note, outside ? 'error' : 'info', outside ? `Between ${range.min} and ${range.max} ${range.unit}.` : '');
-    store.set(setField(store.block, path, value));
+    // The default typed writes nothing, as a choice's default does: the plugin uses it anyway.
+    store.set(setField(store.block, path, value === fallback ? undefined : value));
   });
   return () => {
     const value = getField(store.block, path);

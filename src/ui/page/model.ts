@@ -1,4 +1,4 @@
-// The settings page's edits of one platform block, as pure functions: only what the user set is written, never a default.
+// The settings page's edits of one platform block, as pure functions: each changes the one value it is for and keeps the rest as written.
 import { OPTIONS } from '../../option-catalog.js';
 import type { ChoiceOption } from '../../option-catalog.js';
 import type { Defaults } from './views.js';
@@ -46,6 +46,8 @@ export function setField(block: Block, path: string, value: unknown): Block {
     parents.push(node);
   }
   if (isEmpty(value)) {
+    // Nothing to remove: the block stays as it is (an empty object it holds included).
+    if (!Object.hasOwn(node, last)) return block;
     delete node[last];
   } else {
     node[last] = value;
@@ -61,31 +63,88 @@ export function setField(block: Block, path: string, value: unknown): Block {
   return next;
 }
 
-function doorEntries(block: Block): Record<string, unknown>[] {
+/**
+ * A door or controller id as the plugin reads it: text trimmed, or a number that JSON holds exactly (a safe integer) as
+ * its decimal text. Undefined: not an id (a number beyond 2^53 may stand for another id, so it matches nothing).
+ * Must match the runtime's reading of ids (idOf in src/config.ts); to be unified with it once it is exported there.
+ */
+export function idOf(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : undefined;
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** A value the plugin reads as "not set": what a form writes for a field left empty. */
+const isBlank = (value: unknown): boolean => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/** Whether `doors` is a list the page can edit entry by entry: absent (or blank), or an array. Else it is kept as written. */
+export function doorsEditable(block: Block): boolean {
+  return isBlank(block.doors) || Array.isArray(block.doors);
+}
+
+/** The door entries written for a door, matched by the plugin's reading of their id; several when the door is written twice. */
+export function doorEntriesOf(block: Block, doorId: string): Record<string, unknown>[] {
   const doors = block.doors;
-  return Array.isArray(doors) ? doors.filter(isRecord) : [];
+  return Array.isArray(doors)
+    ? doors.filter((entry): entry is Record<string, unknown> => isRecord(entry) && idOf(entry.id) === doorId)
+    : [];
 }
 
+/** The door's entry, when it has exactly one (the page edits no door written twice or in a `doors` it cannot read). */
 export function doorEntry(block: Block, doorId: string): Record<string, unknown> | undefined {
-  return doorEntries(block).find((entry) => entry.id === doorId);
+  const entries = doorEntriesOf(block, doorId);
+  return entries.length === 1 ? entries[0] : undefined;
 }
 
-/** Sets one door's own setting; an entry left with its id only is removed, so `doors` lists only doors the user changed. */
+/** Whether the page may change this door's own settings: `doors` is a list and holds at most one entry for it. */
+export function doorEditable(block: Block, doorId: string): boolean {
+  return doorsEditable(block) && doorEntriesOf(block, doorId).length <= 1;
+}
+
+/** The ids of the door entries, as the plugin reads them, each once, in their order. */
+export function configuredDoorIds(block: Block): string[] {
+  const doors = block.doors;
+  if (!Array.isArray(doors)) return [];
+  const ids = doors.map((entry) => (isRecord(entry) ? idOf(entry.id) : undefined)).filter((id): id is string => id !== undefined);
+  return [...new Set(ids)];
+}
+
+/**
+ * Sets one door's own setting and nothing else: the key of its one entry (the id kept as written, a number stays a
+ * number), or a new entry at the end. An entry this edit leaves with its id only is removed, and a list it empties.
+ * A door the page may not edit (doorEditable) is left as it is.
+ */
 export function setDoorField(block: Block, doorId: string, key: string, value: unknown): Block {
+  if (!doorEditable(block, doorId)) return block;
   const next = copy(block);
-  const doors = doorEntries(next);
-  let entry = doors.find((candidate) => candidate.id === doorId);
-  if (!entry) {
-    entry = { id: doorId };
-    doors.push(entry);
+  const doors: unknown[] = Array.isArray(next.doors) ? next.doors : [];
+  const index = doors.findIndex((entry) => isRecord(entry) && idOf(entry.id) === doorId);
+  const entry = doors[index];
+  if (!isRecord(entry)) {
+    if (isEmpty(value)) return block;
+    next.doors = [...doors, { id: doorId, [key]: value }];
+    return next;
   }
-  if (isEmpty(value)) {
-    delete entry[key];
-  } else {
+  if (!isEmpty(value)) {
     entry[key] = value;
+    return next;
   }
-  const kept = doors.filter((candidate) => Object.keys(candidate).some((k) => k !== 'id'));
-  return setField(next, 'doors', kept);
+  if (!Object.hasOwn(entry, key)) return block;
+  delete entry[key];
+  if (Object.keys(entry).every((k) => k === 'id')) {
+    doors.splice(index, 1);
+    if (doors.length === 0) delete next.doors;
+  }
+  return next;
+}
+
+/** Removes the door's own entry (it follows the settings for all doors again); a list emptied by it goes. */
+export function removeDoorEntry(block: Block, doorId: string): Block {
+  if (!doorEditable(block, doorId) || doorEntriesOf(block, doorId).length === 0 || !Array.isArray(block.doors)) return block;
+  const next = copy(block);
+  const rest = (next.doors as unknown[]).filter((entry) => !(isRecord(entry) && idOf(entry.id) === doorId));
+  if (rest.length === 0) delete next.doors;
+  else next.doors = rest;
+  return next;
 }
 
 export function doorChoice(block: Block, doorId: string, flag: DoorFlag): Choice {
@@ -126,57 +185,70 @@ export function setDoorChoiceOf(block: Block, doorId: string, option: ChoiceOpti
   return setDoorField(block, doorId, option.key, value);
 }
 
-function idList(block: Block, key: IdList): string[] {
-  const list = block[key];
-  return Array.isArray(list) ? list.filter((id): id is string => typeof id === 'string') : [];
+/** An id filter as the plugin reads it: its ids, and whether the page can tick it (a list of ids, or absent). */
+export interface IdListReading {
+  /** The ids the plugin applies (an include list with an element it cannot read applies none). */
+  ids: string[];
+  /** A list the page may add to and remove from: absent, or an array whose every element is an id or blank. */
+  editable: boolean;
+}
+
+/** Reads a filter as the plugin's parser does (readFilter in src/config.ts): elements trimmed, safe-integer numbers as text. */
+export function readIdList(block: Block, key: IdList): IdListReading {
+  const value = block[key];
+  if (isBlank(value)) return { ids: [], editable: true };
+  if (!Array.isArray(value)) {
+    const lone = idOf(value);
+    return { ids: lone === undefined ? [] : [lone], editable: false };
+  }
+  const read = value.filter((element) => !isBlank(element)).map(idOf);
+  const ids = read.filter((id): id is string => id !== undefined);
+  if (ids.length === read.length) return { ids, editable: true };
+  // An include list with an element that cannot be read hides nothing (the plugin keeps those doors read-only instead).
+  return { ids: key === 'includeDeviceIds' || key === 'includeDoorIds' ? [] : ids, editable: false };
+}
+
+/** Whether the controller ticks can change both controller lists: each absent or a list of ids. */
+export function controllersEditable(block: Block): boolean {
+  return readIdList(block, 'includeDeviceIds').editable && readIdList(block, 'excludeDeviceIds').editable;
 }
 
 /** Whether the filters let a controller's doors in (the plugin applies the same two lists). */
 export function controllerIncluded(block: Block, controllerId: string): boolean {
-  const include = idList(block, 'includeDeviceIds');
-  return (include.length === 0 || include.includes(controllerId)) && !idList(block, 'excludeDeviceIds').includes(controllerId);
+  const include = readIdList(block, 'includeDeviceIds').ids;
+  return (include.length === 0 || include.includes(controllerId)) && !readIdList(block, 'excludeDeviceIds').ids.includes(controllerId);
 }
 
-/** Lets a controller's doors in or keeps them out, with the smallest change to the two lists. */
-export function setControllerIncluded(block: Block, controllerId: string, included: boolean): Block {
-  const include = idList(block, 'includeDeviceIds');
-  const exclude = idList(block, 'excludeDeviceIds').filter((id) => id !== controllerId);
-  let next = block;
-  if (included) {
-    if (include.length > 0 && !include.includes(controllerId)) {
-      next = setField(next, 'includeDeviceIds', [...include, controllerId]);
-    }
-    return setField(next, 'excludeDeviceIds', exclude);
-  }
-  const remaining = include.filter((id) => id !== controllerId);
-  if (remaining.length > 0) {
-    return setField(setField(next, 'includeDeviceIds', remaining), 'excludeDeviceIds', exclude);
-  }
-  // An emptied "only these" list would mean "all": the list stays and the other one keeps this controller out.
-  return setField(next, 'excludeDeviceIds', [...exclude, controllerId]);
+/** The list with the elements the plugin reads as `id` taken out, every other element as written; undefined when emptied. */
+function without(list: unknown, id: string): unknown[] | undefined {
+  const rest = (Array.isArray(list) ? (list as unknown[]) : []).filter((element) => idOf(element) !== id);
+  return rest.length > 0 ? rest : undefined;
 }
+
+/** The list with `id` added at its end, every other element as written. */
+const withId = (list: unknown, id: string): unknown[] => [...(Array.isArray(list) ? (list as unknown[]) : []), id];
 
 /**
- * What the block should be before it is handed to the Homebridge UI to save: no empty values, no value equal to the
- * plugin's default (older versions of the form wrote them all), and no door entry without an id or with nothing else.
+ * Lets a controller's doors in or keeps them out, changing only the elements for that controller: every other element
+ * of both lists stays as written (a number stays a number). Lists the page cannot read are left as they are.
  */
-export function tidy(block: Block, defaults: Defaults): Block {
-  let next = copy(block);
-  for (const [path, value] of Object.entries(defaults)) {
-    if (getField(next, path) === value) {
-      next = setField(next, path, undefined);
-    }
+export function setControllerIncluded(block: Block, controllerId: string, included: boolean): Block {
+  if (!controllersEditable(block) || controllerIncluded(block, controllerId) === included) return block;
+  const include = readIdList(block, 'includeDeviceIds').ids;
+  const excluded = readIdList(block, 'excludeDeviceIds').ids.includes(controllerId);
+  let next = block;
+  if (included) {
+    if (excluded) next = setField(next, 'excludeDeviceIds', without(next.excludeDeviceIds, controllerId));
+    if (include.length > 0 && !include.includes(controllerId))
+      next = setField(next, 'includeDeviceIds', withId(next.includeDeviceIds, controllerId));
+    return next;
   }
-  for (const key of Object.keys(next)) {
-    if (isEmpty(next[key])) {
-      next = setField(next, key, undefined);
-    }
+  const remaining = include.filter((id) => id !== controllerId);
+  if (include.includes(controllerId) && remaining.length > 0) {
+    return setField(next, 'includeDeviceIds', without(next.includeDeviceIds, controllerId));
   }
-  const doors = doorEntries(next).filter((entry) => typeof entry.id === 'string' && entry.id !== '');
-  const kept = doors
-    .map((entry) => Object.fromEntries(Object.entries(entry).filter(([, v]) => !isEmpty(v))))
-    .filter((entry) => Object.keys(entry).length > 1);
-  return setField(next, 'doors', kept);
+  // An emptied "only these" list would mean "all": the list stays and the other one keeps this controller out.
+  return setField(next, 'excludeDeviceIds', withId(next.excludeDeviceIds, controllerId));
 }
 
 /**

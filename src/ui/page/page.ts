@@ -7,11 +7,10 @@ import { server } from './api.js';
 import { byId, fill, h, status } from './dom.js';
 import { refreshDoorStatus, renderDoors } from './doors-view.js';
 import { bindNumber, bindText } from './fields.js';
-import { forUiUpdate, getField, tidy } from './model.js';
-import type { Block } from './model.js';
+import { forUiUpdate, getField } from './model.js';
 import { setUpOptions } from './options-view.js';
 import { Store } from './store.js';
-import { summarize } from './summary.js';
+import { summarize, WARNINGS_TEXT } from './summary.js';
 import type { DoorView } from './views.js';
 import { setUpWebhook } from './webhook-view.js';
 
@@ -73,6 +72,8 @@ function renderCheck(store: Store): void {
   fill(list, ...summary.lines.map((line) => h('li', {}, line)));
   status(note, summary.kind, summary.text);
   addDetails(note, summary.detail);
+  status(byId('ac-check-warnings-lead'), 'warn', summary.warnings.length > 0 ? WARNINGS_TEXT : '');
+  fill(byId('ac-check-warnings'), ...summary.warnings.map((line) => h('li', {}, line)));
   if (summary.saveOff) {
     hb.disableSaveButton();
   } else {
@@ -117,11 +118,12 @@ async function signIn(store: Store, render: () => void): Promise<void> {
 let checkTimer: ReturnType<typeof setTimeout> | undefined;
 
 /**
- * The plugin's own parser, bundled into the page, checks the block here: an edit asks the settings server nothing, so
- * the Homebridge UI logs no request for it. The doors "Sign in" read give the count the entry would show.
+ * The plugin's own parser, bundled into the page, checks the block exactly as it will be saved: an edit asks the
+ * settings server nothing, so the Homebridge UI logs no request for it. The doors "Sign in" read give the count the
+ * entry would show.
  */
 function runCheck(store: Store, render: () => void): void {
-  store.check = checkBlock(tidy(store.block, store.defaults), store.account);
+  store.check = checkBlock(store.block, store.account);
   renderCheck(store);
   refreshDoorStatus(store, render);
 }
@@ -129,18 +131,16 @@ function runCheck(store: Store, render: () => void): void {
 /** The keys the Homebridge UI holds of each entry (see forUiUpdate). */
 let uiKeys: Set<string>[] = [];
 
-/** Every change: the tidied entries go to the Homebridge UI (its Save writes them), then the plugin's parser checks them. */
+/**
+ * Every change: the entries go to the Homebridge UI as they are (its Save writes them), then the plugin's parser checks
+ * them. Each edit changed only its own value, so whatever the page cannot draw or does not know is saved as written.
+ */
 function onChange(store: Store, render: () => void): void {
   store.touched = true;
   if (store.signedIn !== undefined && store.signIn === undefined) {
     status(byId('ac-sign-in-status'), 'info', 'The Service address or Access token changed: press Sign in to check them.');
   }
-  void hb.updatePluginConfig(
-    forUiUpdate(
-      store.entries.map((entry: Block) => tidy(entry, store.defaults)),
-      uiKeys,
-    ),
-  );
+  void hb.updatePluginConfig(forUiUpdate(store.entries, uiKeys));
   clearTimeout(checkTimer);
   checkTimer = setTimeout(() => runCheck(store, render), CHECK_DELAY_MS);
 }

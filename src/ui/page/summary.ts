@@ -6,6 +6,8 @@ export interface Summary {
   text: string;
   /** The findings listed under it, each naming its field by the page's label. */
   lines: string[];
+  /** The parser's warnings (near misses read as what they nearly are, unknown keys): listed apart, Save stays on. */
+  warnings: string[];
   /** The raw reason (a code, an HTTP status), shown only behind "Details". */
   detail: string | undefined;
   /** Save stays off while the plugin would ignore part of the settings or sync nothing. */
@@ -15,6 +17,8 @@ export interface Summary {
 export const FRESH_TEXT = 'Type the Service address and Access token, then press Sign in.';
 export const ACCEPTED_TEXT =
   'The plugin accepts these settings, and they signed in. Press Save, then restart Homebridge (or the child bridge).';
+/** Said above the warnings: the settings run as read, so they do not keep Save off. */
+export const WARNINGS_TEXT = 'The plugin reads these settings as follows, and logs each line as a warning (Save stays on):';
 export const UNTRIED_TEXT =
   'The plugin can read these settings, but this Service address and Access token have not signed in yet: press Sign in to check them before you save.';
 
@@ -40,6 +44,13 @@ const firstSentence = (message: string): string => /^.*?[.!?](?=\s|$)/.exec(mess
  * accepts the settings and their address and token signed in; a failed sign-in is a warning in words, Save still on.
  */
 export function summarize(check: ConfigCheck, signIn: SignInView | undefined, touched: boolean): Summary {
+  const summary = summaryOf(check, signIn, touched);
+  // Warnings never keep Save off; they turn a green summary amber, so a near miss is not read as "all fine".
+  const { warnings } = check;
+  return { ...summary, kind: summary.kind === 'ok' && warnings.length > 0 ? 'warn' : summary.kind, warnings };
+}
+
+function summaryOf(check: ConfigCheck, signIn: SignInView | undefined, touched: boolean): Omit<Summary, 'warnings'> {
   const lines = [...check.problems, ...check.ignored];
   const saveOff = lines.length > 0;
   if (check.problems.length > 0) {

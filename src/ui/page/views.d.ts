@@ -49,15 +49,22 @@ export interface ShownCount {
   limit: number;
 }
 
+/** A part of the block the page keeps exactly as written and offers no edit of. */
+export type KeptPart = 'doors' | 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds';
+
 export interface ConfigCheck {
   /** Mistakes that stop syncing (token, address): Save would give zero doors. */
   problems: string[];
-  /** Mistakes in optional parts: the plugin logs each and goes on without that part. */
+  /** Mistakes in optional parts: the plugin logs each and goes on without that part (often fail-closed: read-only). */
   ignored: string[];
+  /** Keys or values read as what they nearly are, and keys the plugin does not know: said, but the settings run as read. */
+  warnings: string[];
   /** Known once the account was read by "Sign in". */
   shown: ShownCount | undefined;
-  /** Why a door of the account stays out of HomeKit, by door id; absent: it is shown. */
-  excluded: Record<string, string>;
+  /** Why a door of the account stays out of HomeKit, by door id; absent: it is shown. A Map: ids are outside text ("__proto__"). */
+  excluded: ReadonlyMap<string, string>;
+  /** The parts kept as written, each with the plugin's sentences about it in the page's words. */
+  kept: ReadonlyMap<KeptPart, string>;
 }
 
 export interface PageInfo {

@@ -84,7 +84,7 @@ describe('checking the block about to be saved', () => {
     const check = checkBlock(block, account);
     expect(check.problems).toEqual([]);
     expect(check.shown).toEqual({ count: 2, total: 3, limit: 149 });
-    expect(Object.values(check.excluded)).toEqual(['only owned doors are included and this one is "Has Access"']);
+    expect([...check.excluded.values()]).toEqual(['only owned doors are included and this one is "Has Access"']);
     expect(checkBlock({ platform: 'AccessControl' }, account).problems).toEqual([
       'Access token is required',
       'Service address is required',

@@ -1,4 +1,4 @@
-// The settings page's block edits: only what the user set is written, per-door choices inherit unless set, filters stay coherent.
+// The settings page's block edits: each changes its one value and keeps the rest as written, per-door choices inherit unless set.
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -15,10 +15,14 @@ import {
   setDoorChoiceOf,
   setDoorField,
   setField,
-  tidy,
+  controllersEditable,
+  doorEditable,
+  doorsEditable,
+  idOf,
+  readIdList,
+  removeDoorEntry,
 } from '../../../../src/ui/page/model.js';
 import type { Block } from '../../../../src/ui/page/model.js';
-import { pageInfo } from '../../../../src/ui/page-info.js';
 import { optionSpec } from '../../../../src/option-catalog.js';
 import { parseConfig } from '../../../../src/config.js';
 import { doorOptions } from '../../../../src/door/options.js';
@@ -26,7 +30,6 @@ import { doorOptions } from '../../../../src/door/options.js';
 const SWITCH = optionSpec('automationSwitch');
 
 const base: Block = { platform: 'AccessControl', accessToken: 't', baseUrl: 'https://api.example.com' };
-const defaults = pageInfo().defaults;
 
 describe('settings page model', () => {
   it('writes a field when set and removes it when emptied, with the object it emptied', () => {
@@ -114,19 +117,97 @@ describe('settings page model', () => {
     expect(forUiUpdate([base, { platform: 'AccessControl' }], known)[1]).toEqual({ platform: 'AccessControl' });
   });
 
-  it('tidies away defaults, empty values and door entries without an id or settings (what older forms saved)', () => {
+  it('keeps what it does not edit exactly as written: defaults, empty values, odd entries and unknown keys', () => {
     const saved: Block = {
       ...base,
       name: 'Access Control',
       pollInterval: 15,
-      transitionTimeout: 90,
-      readOnly: false,
-      includeDoors: 'all',
+      readOnly: {},
       includeDeviceIds: [],
-      webhook: { headerName: 'X-Service-API-Key', reconcileInterval: 300 },
-      doors: [{ hide: false, readOnly: false }, { id: 'door-3' }, { id: 'door-4', name: '', contactSensor: true }],
+      excludeDoorIDs: ['x'],
+      webhook: { headerName: 'X-Service-API-Key', reconcileInterval: 300, extra: 1 },
+      doors: [{ hide: false, readOnly: false }, { id: 'door-3' }, { id: 424242, readOnly: true }, 'door-5'],
     };
-    expect(tidy(saved, defaults)).toEqual({ ...base, transitionTimeout: 90, doors: [{ id: 'door-4', contactSensor: true }] });
+    const edited = setField(saved, 'transitionTimeout', 90);
+    expect(edited).toEqual({ ...saved, transitionTimeout: 90 });
+    const renamed = setDoorField(saved, 'door-3', 'name', 'Gate');
+    expect(renamed.doors).toEqual([
+      { hide: false, readOnly: false },
+      { id: 'door-3', name: 'Gate' },
+      { id: 424242, readOnly: true },
+      'door-5',
+    ]);
+    expect({ ...renamed, doors: saved.doors }).toEqual(saved);
+  });
+
+  it("finds a door entry by the plugin's reading of its id: a number id is edited in place and stays a number", () => {
+    const block: Block = {
+      ...base,
+      doors: [
+        { id: 424242, readOnly: true },
+        { id: ' door-2 ', hide: true },
+      ],
+    };
+    expect(doorChoice(block, '424242', 'readOnly')).toBe('on');
+    const named = setDoorField(block, '424242', 'name', 'Shed');
+    expect(named.doors).toEqual([
+      { id: 424242, readOnly: true, name: 'Shed' },
+      { id: ' door-2 ', hide: true },
+    ]);
+    expect(setDoorField(block, 'door-2', 'hide', undefined).doors).toEqual([{ id: 424242, readOnly: true }]);
+    // A number JSON cannot hold exactly matches no door: a new entry is written for the id, the number is kept.
+    const beyond: Block = { ...base, doors: [{ id: 2 ** 53 + 2, readOnly: true }] };
+    expect(idOf(2 ** 53 + 2)).toBeUndefined();
+    expect(doorChoice(beyond, String(2 ** 53 + 2), 'readOnly')).toBe('inherit');
+    expect(idOf(424242)).toBe('424242');
+    expect(idOf(' a ')).toBe('a');
+    expect(idOf(1.5)).toBeUndefined();
+  });
+
+  it('offers no per-door edit where the plugin merges several entries or `doors` is not a list, and leaves those as written', () => {
+    const twice: Block = {
+      ...base,
+      doors: [
+        { id: 'd', readOnly: false },
+        { id: 'd', readOnly: true },
+      ],
+    };
+    expect(doorEditable(twice, 'd')).toBe(false);
+    expect(setDoorChoice(twice, 'd', 'readOnly', 'off')).toBe(twice);
+    expect(removeDoorEntry(twice, 'd')).toBe(twice);
+    expect(doorEditable(twice, 'other')).toBe(true);
+    for (const doors of [{ id: 'd', readOnly: true }, {}, 'd']) {
+      const block: Block = { ...base, doors };
+      expect(doorsEditable(block)).toBe(false);
+      expect(setDoorField(block, 'd', 'name', 'x')).toBe(block);
+      expect(setDoorField(block, 'e', 'hide', true)).toBe(block);
+    }
+    expect(doorsEditable({ ...base, doors: null })).toBe(true);
+  });
+
+  it('reads id lists as the plugin does, and ticks add or remove one element, numbers staying numbers', () => {
+    const block: Block = { ...base, excludeDeviceIds: [555, ' dev-b '] };
+    expect(readIdList(block, 'excludeDeviceIds')).toEqual({ ids: ['555', 'dev-b'], editable: true });
+    expect(controllerIncluded(block, '555')).toBe(false);
+    const b = setControllerIncluded(block, 'dev-b', true);
+    expect(b).toEqual({ ...base, excludeDeviceIds: [555] });
+    expect(setControllerIncluded(b, 'dev-c', false)).toEqual({ ...base, excludeDeviceIds: [555, 'dev-c'] });
+    expect(setControllerIncluded(b, '555', true)).toEqual(base);
+    const only: Block = { ...base, includeDeviceIds: [7, 'dev-a'] };
+    expect(setControllerIncluded(only, 'dev-a', false)).toEqual({ ...base, includeDeviceIds: [7] });
+    expect(setControllerIncluded(only, 'dev-b', true)).toEqual({ ...base, includeDeviceIds: [7, 'dev-a', 'dev-b'] });
+  });
+
+  it('keeps an id list it cannot read as written, with its ticks off', () => {
+    for (const list of [{}, 'dev-a', [{}], [true, 'dev-a']]) {
+      const block: Block = { ...base, excludeDeviceIds: list };
+      expect(readIdList(block, 'excludeDeviceIds').editable).toBe(false);
+      expect(controllersEditable(block)).toBe(false);
+      expect(setControllerIncluded(block, 'dev-z', false)).toBe(block);
+    }
+    // An include list with an unreadable element hides nothing (the plugin keeps the doors read-only instead).
+    expect(readIdList({ ...base, includeDeviceIds: ['dev-a', {}] }, 'includeDeviceIds')).toEqual({ ids: [], editable: false });
+    expect(readIdList({ ...base, excludeDeviceIds: ['dev-a', {}] }, 'excludeDeviceIds')).toEqual({ ids: ['dev-a'], editable: false });
   });
 
   it("writes the access alert like the other door options: on for all doors, a door's own choice, its time only when not the default", () => {
@@ -137,9 +218,7 @@ describe('settings page model', () => {
     expect(doorChoice(oneOff, 'door-1', 'accessAlert')).toBe('off');
     expect(setDoorChoice(oneOff, 'door-1', 'accessAlert', 'inherit')).toEqual(all);
     const timed = setField(all, 'accessAlertDuration', 120);
-    expect(tidy(timed, defaults)).toEqual({ ...base, accessAlert: true, accessAlertDuration: 120 });
-    // Off and the default time are what the plugin uses anyway: not written.
-    expect(tidy({ ...base, accessAlert: false, accessAlertDuration: 30 }, defaults)).toEqual(base);
+    expect(timed).toEqual({ ...base, accessAlert: true, accessAlertDuration: 120 });
   });
 
   it('lets controllers in and out with the smallest change, never emptying an "only these" list into "all"', () => {

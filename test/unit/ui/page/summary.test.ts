@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ACCEPTED_TEXT, FRESH_TEXT, summarize, UNTRIED_TEXT } from '../../../../src/ui/page/summary.js';
 import type { ConfigCheck, SignInView } from '../../../../src/ui/page/views.js';
 
-const accepted: ConfigCheck = { problems: [], ignored: [], shown: undefined, excluded: {} };
+const accepted: ConfigCheck = { problems: [], ignored: [], warnings: [], shown: undefined, excluded: new Map(), kept: new Map() };
 const missing: ConfigCheck = { ...accepted, problems: ['Access token is required', 'Service address is required'] };
 const signedIn: SignInView = { ok: true, account: { controllers: [], doors: [], unreadable: [] } };
 const refused: SignInView = {
@@ -16,7 +16,14 @@ const refused: SignInView = {
 
 describe('the Before you save summary', () => {
   it('shows no problem on a fresh page, but keeps Save off', () => {
-    expect(summarize(missing, undefined, false)).toEqual({ kind: 'info', text: FRESH_TEXT, lines: [], detail: undefined, saveOff: true });
+    expect(summarize(missing, undefined, false)).toEqual({
+      kind: 'info',
+      text: FRESH_TEXT,
+      lines: [],
+      warnings: [],
+      detail: undefined,
+      saveOff: true,
+    });
   });
 
   it('lists the problems once a field was touched', () => {
@@ -35,5 +42,18 @@ describe('the Before you save summary', () => {
     expect(summary.text).not.toMatch(/401|accessToken/);
     expect(summary.detail).toBe('the service refused the access token (HTTP 401)');
     expect(summary.saveOff).toBe(false);
+  });
+
+  it('lists the warnings apart and keeps Save on: the settings run as read; a green summary turns amber', () => {
+    const warned: ConfigCheck = { ...accepted, warnings: ['Readonly is read as Read-only'] };
+    expect(summarize(warned, signedIn, true)).toMatchObject({ kind: 'warn', text: ACCEPTED_TEXT, lines: [], saveOff: false });
+    expect(summarize(warned, signedIn, true).warnings).toEqual(['Readonly is read as Read-only']);
+    // With a part the plugin ignores, Save is off for that part, not for the warning.
+    const both = summarize({ ...warned, ignored: ['Poll interval must be a number of seconds'] }, signedIn, true);
+    expect(both).toMatchObject({
+      lines: ['Poll interval must be a number of seconds'],
+      warnings: ['Readonly is read as Read-only'],
+      saveOff: true,
+    });
   });
 });

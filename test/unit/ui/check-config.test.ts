@@ -1,0 +1,82 @@
+// The page's own check of a block: the plugin's parser on the block as it will be saved, lookups by door id safe for any id.
+import { describe, expect, it } from 'vitest';
+
+import { parseConfig } from '../../../src/config.js';
+import { checkBlock } from '../../../src/ui/check-config.js';
+import { inPageWords, labelOf } from '../../../src/ui/labels.js';
+import type { AccountView, DoorView } from '../../../src/ui/page/views.js';
+
+const base = { platform: 'AccessControl', accessToken: 'token-1', baseUrl: 'https://api.example.com' };
+
+const door = (id: string, controllerId = 'dev-a'): DoorView => ({
+  id,
+  name: `Door ${id}`,
+  controllerId,
+  state: 'CLOSED',
+  active: true,
+  owned: true,
+  relationship: 'Owner',
+  sensor: false,
+  batteryPct: undefined,
+});
+
+/** Door ids an object's prototype also answers to: a lookup in a plain object would find a function, or set the prototype. */
+const HOSTILE = ['constructor', 'toString', '__proto__', 'hasOwnProperty'];
+const account: AccountView = { controllers: [], doors: [...HOSTILE.map((id) => door(id)), door('plain')], unreadable: [] };
+
+describe('the page check', () => {
+  it('counts a hidden door whatever its id: __proto__, constructor and toString are doors like any other', () => {
+    const hidden: unknown = JSON.parse(
+      JSON.stringify({
+        ...base,
+        doors: [
+          { id: '__proto__', hide: true },
+          { id: 'constructor', hide: true },
+        ],
+      }),
+    );
+    const check = checkBlock(hidden, account);
+    expect(check.shown).toEqual({ count: 3, total: 5, limit: 149 });
+    expect([...check.excluded.keys()]).toEqual(['constructor', '__proto__']);
+    expect(check.excluded.get('toString')).toBeUndefined();
+    expect(check.excluded.get('hasOwnProperty')).toBeUndefined();
+    const open = checkBlock(base, account);
+    expect(open.excluded.size).toBe(0);
+    expect(open.shown?.count).toBe(5);
+  });
+
+  it("checks the block as written: the shapes an old tidy dropped get the runtime's sentence", () => {
+    for (const [key, value] of [
+      ['readOnly', {}],
+      ['readOnly', []],
+      ['excludeDeviceIds', {}],
+      ['includeDoorIds', {}],
+      ['doors', {}],
+      ['matter', {}],
+    ] as const) {
+      const block = { ...base, [key]: value };
+      const parsed = parseConfig(block);
+      if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+      expect(parsed.ignored.length, key).toBeGreaterThan(0);
+      expect(checkBlock(block, undefined).ignored).toEqual(parsed.ignored.map(inPageWords));
+    }
+  });
+
+  it("names the parts kept as written with the plugin's own sentence", () => {
+    const check = checkBlock({ ...base, doors: { id: 'd-1', readOnly: true }, excludeDeviceIds: 'dev-a' }, undefined);
+    expect([...check.kept.keys()]).toEqual(['doors', 'excludeDeviceIds']);
+    expect(check.kept.get('doors')).toMatch(/^The per-door settings must be a list of door settings/);
+    expect(check.ignored).toContain(check.kept.get('doors'));
+    expect(check.ignored).toContain(check.kept.get('excludeDeviceIds'));
+    expect(checkBlock({ ...base, doors: [], excludeDeviceIds: [555] }, undefined).kept.size).toBe(0);
+  });
+
+  it('names no key by what an object inherits: "toString" and "constructor" are no labels', () => {
+    for (const key of ['toString', 'constructor', '__proto__', 'valueOf']) {
+      expect(labelOf(key)).toBeUndefined();
+      expect(labelOf(`webhook.${key}`)).toBeUndefined();
+      expect(labelOf(`doors.0.${key}`)).toBe(`${key} of door entry 1`);
+    }
+    expect(inPageWords('toString is not a key the plugin knows')).toBe('ToString is not a key the plugin knows');
+  });
+});
