@@ -157,7 +157,8 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
       choices: [{ name: 'As for all doors', value: null }, ...modes],
     });
     for (const field of [properties.automationSwitch, doorFields.automationSwitch]) {
-      expect(field?.oneOf?.map((choice) => choice.enum[0])).toEqual(['open', 'open-close', 'off']);
+      // In the catalog's order (the form is generated from it); the layout's titleMap orders the select.
+      expect(field?.oneOf?.map((choice) => choice.enum[0])).toEqual(['off', 'open', 'open-close']);
       expect(field?.enum).toBeUndefined();
     }
     expect(properties.automationSwitch?.description).toMatch(/true now gets open only/);
@@ -221,7 +222,7 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
     expect(choices('includeDoors')?.map((choice) => choice.value)).toEqual([null, 'owned', 'all']);
     // No enum beside the choices: the UI would drop the null one and add a "None" of its own.
     expect(properties.includeDoors?.enum).toBeUndefined();
-    expect(properties.includeDoors?.oneOf?.map((choice) => choice.enum[0])).toEqual(['owned', 'all']);
+    expect(properties.includeDoors?.oneOf?.map((choice) => choice.enum[0])).toEqual(['all', 'owned']);
     for (const { value } of choices('includeDoors') ?? []) {
       const result = parseConfig({ ...valid, ...(value === null ? {} : { includeDoors: value }) });
       expect(result).toMatchObject({ ok: true, ignored: [], config: { includeDoors: value ?? 'all' } });

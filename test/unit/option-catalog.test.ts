@@ -1,9 +1,12 @@
 // The option catalog and config.schema.json (the Homebridge UI's form and the plugin catalog's) say the same of every
 // option: title, type, default, range or values, for all doors and per door; the form has no option the catalog lacks.
+// The form's option fields are generated (dev/generate/, generated-files.test.ts holds the file to it): this checks what
+// the generator writes, fact by fact, and the layout's choices, which are still written by hand.
 import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
+import { DOOR_NOT_OPTIONS, NOT_OPTIONS } from '../../dev/generate/schema.js';
 import { configSchema } from '../../src/config.js';
 import { OPTIONS } from '../../src/option-catalog.js';
 import type { ChoiceOption, OptionSpec } from '../../src/option-catalog.js';
@@ -27,20 +30,6 @@ const form = JSON.parse(readFileSync(new URL('../../config.schema.json', import.
 const top = form.schema.properties;
 const perDoor = top.doors?.items?.properties ?? {};
 const options: readonly OptionSpec[] = OPTIONS;
-
-/** The top-level fields that are no option: the account, the webhook block, the door list and the id filters. */
-const NOT_OPTIONS = [
-  'accessToken',
-  'baseUrl',
-  'webhook',
-  'doors',
-  'includeDeviceIds',
-  'excludeDeviceIds',
-  'includeDoorIds',
-  'excludeDoorIds',
-];
-/** A door entry's fields that are no option: which door, and its name in Home. */
-const DOOR_NOT_OPTIONS = ['id', 'name'];
 
 const layoutNodes = (nodes: LayoutNode[]): LayoutNode[] =>
   nodes.flatMap((node) => [node, ...(typeof node === 'object' ? layoutNodes(node.items ?? []) : [])]);

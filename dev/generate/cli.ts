@@ -1,0 +1,34 @@
+// `npm run generate`: rewrites config.schema.json's option fields and docs/options.md from the option catalog.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+
+import { OPTIONS } from '../../src/option-catalog.js';
+import { generateOptionsDoc } from './options-doc.js';
+import { generateSchema } from './schema.js';
+
+// Two folders down from the repository both as source (dev/generate/) and as built (dist-dev/generate/).
+const root = new URL('../../', import.meta.url);
+
+/** Writes a file only when its text changes, and says which, so a run with nothing to do touches nothing. */
+function update(path: string, text: string): void {
+  const file = new URL(path, root);
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) {
+    console.log(`${path}: up to date`);
+    return;
+  }
+  writeFileSync(file, text);
+  console.log(`${path}: rewritten`);
+}
+
+const before = readFileSync(new URL('config.schema.json', root), 'utf8');
+const schema = generateSchema(OPTIONS, before);
+// A field by hand that is neither an option nor listed as none is dropped: say so, as a removed option is dropped alike.
+const fieldsOf = (text: string): string[] => {
+  const { properties } = (JSON.parse(text) as { schema: { properties: Record<string, { items?: { properties?: object } }> } }).schema;
+  return [...Object.keys(properties), ...Object.keys(properties.doors?.items?.properties ?? {}).map((key) => `doors[].${key}`)];
+};
+const kept = new Set(fieldsOf(schema));
+for (const field of fieldsOf(before).filter((path) => !kept.has(path))) {
+  console.log(`config.schema.json: dropped ${field}, no option of the catalog there (if it is none, list it in dev/generate/schema.ts)`);
+}
+update('config.schema.json', schema);
+update('docs/options.md', generateOptionsDoc(OPTIONS, schema));

@@ -1,0 +1,117 @@
+// config.schema.json's option fields and docs/options.md are what `npm run generate` makes of the option catalog: an
+// option changed in the catalog alone, or a generated file edited by hand, fails here.
+import { readFileSync } from 'node:fs';
+
+import { describe, expect, it } from 'vitest';
+
+import { generateOptionsDoc } from '../../dev/generate/options-doc.js';
+import { generateSchema } from '../../dev/generate/schema.js';
+import { OPTIONS } from '../../src/option-catalog.js';
+import type { OptionSpec } from '../../src/option-catalog.js';
+
+const read = (path: string): string => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const schemaOnDisk = read('config.schema.json');
+const docOnDisk = read('docs/options.md');
+const options: readonly OptionSpec[] = OPTIONS;
+
+const STALE = 'is not what src/option-catalog.ts generates: run npm run generate';
+
+type Json = Record<string, unknown>;
+type Form = Json & { schema: Json & { properties: Record<string, Json> } };
+const parse = (text: string): Form => JSON.parse(text) as Form;
+const doorFieldsOf = (form: Form): Record<string, Json> =>
+  ((form.schema.properties.doors?.items as Json | undefined)?.properties ?? {}) as Record<string, Json>;
+
+/** The catalog with one option's title changed, as an edit of src/option-catalog.ts would change it. */
+const retitled = (key: string, title: string): OptionSpec[] =>
+  options.map((option) => (option.key === key ? { ...option, title } : option));
+
+describe('the files generated from the option catalog', () => {
+  it('has config.schema.json as the catalog generates it', () => {
+    expect(generateSchema(options, schemaOnDisk), `config.schema.json ${STALE}`).toBe(schemaOnDisk);
+  });
+
+  it('has docs/options.md as the catalog generates it', () => {
+    expect(generateOptionsDoc(options, schemaOnDisk), `docs/options.md ${STALE}`).toBe(docOnDisk);
+  });
+
+  it('sees a title changed in the catalog, in the form and in the reference', () => {
+    const changed = retitled('pollInterval', 'Sync every (seconds)');
+    const schema = generateSchema(changed, schemaOnDisk);
+    expect(schema).not.toBe(schemaOnDisk);
+    expect(parse(schema).schema.properties.pollInterval?.title).toBe('Sync every (seconds)');
+    const doc = generateOptionsDoc(changed, schema);
+    expect(doc).not.toBe(docOnDisk);
+    expect(doc).toContain('### `pollInterval`: Sync every (seconds)');
+  });
+
+  it('writes a per-door option into the door entry, and a value title into both places it is offered', () => {
+    const changed = options.map((option) =>
+      option.key === 'showAs' && option.kind === 'choice'
+        ? { ...option, valueTitles: { 'garage-door': 'Garage door', lock: 'Door lock' } }
+        : option,
+    );
+    const form = parse(generateSchema(changed, schemaOnDisk));
+    const titles = (field: Json | undefined) => (field?.oneOf as { title: string }[] | undefined)?.map((choice) => choice.title);
+    expect(titles(form.schema.properties.showAs)).toEqual(['Garage door', 'Door lock']);
+    expect(titles(doorFieldsOf(form).showAs)).toEqual(['Garage door', 'Door lock']);
+  });
+
+  it('keeps everything that is no option as written, and in its place', () => {
+    const form = parse(schemaOnDisk);
+    const generated = parse(generateSchema(options, schemaOnDisk));
+    const withoutFields = (whole: Form) => ({ ...whole, schema: { ...whole.schema, properties: undefined } });
+    expect(withoutFields(generated)).toEqual(withoutFields(form));
+    expect(Object.keys(generated)).toEqual(Object.keys(form));
+    for (const key of ['accessToken', 'baseUrl', 'webhook', 'includeDeviceIds', 'excludeDoorIds']) {
+      expect(generated.schema.properties[key]).toEqual(form.schema.properties[key]);
+    }
+    expect(doorFieldsOf(generated).id).toEqual(doorFieldsOf(form).id);
+    expect(doorFieldsOf(generated).name).toEqual(doorFieldsOf(form).name);
+  });
+
+  it('puts back an option missing from the file where it belongs, and drops one the catalog no longer has there', () => {
+    const form = parse(schemaOnDisk);
+    delete form.schema.properties.transitionTimeout;
+    form.schema.properties.retired = { title: 'An option since removed', type: 'boolean' };
+    delete doorFieldsOf(form).hide;
+    expect(generateSchema(options, `${JSON.stringify(form, null, 2)}\n`)).toBe(schemaOnDisk);
+  });
+
+  it('adds a new option after the catalog option before it, at the top level and in the door entry', () => {
+    const added: OptionSpec = {
+      key: 'nightMode',
+      section: 'doors',
+      kind: 'flag',
+      title: 'Night mode',
+      global: true,
+      perDoor: true,
+      doorOption: true,
+      default: false,
+    };
+    const form = parse(generateSchema([...options, added], schemaOnDisk));
+    const keys = Object.keys(form.schema.properties);
+    expect(keys[keys.indexOf('nightMode') - 1]).toBe(options.filter((option) => option.global).at(-1)?.key);
+    expect(keys.at(-1)).toBe('excludeDoorIds');
+    expect(Object.keys(doorFieldsOf(form)).at(-1)).toBe('nightMode');
+    // With no words of its own yet, the form still says what an empty field means.
+    expect(form.schema.properties.nightMode).toEqual({ title: 'Night mode', type: 'boolean', description: 'Off by default.' });
+  });
+
+  it('gives the same file when run on its own output', () => {
+    const once = generateSchema(options, schemaOnDisk);
+    expect(generateSchema(options, once)).toBe(once);
+  });
+
+  it('lists every field of config.schema.json in the reference, options and the rest', () => {
+    const form = parse(schemaOnDisk);
+    const webhook = form.schema.properties.webhook?.properties as Record<string, Json>;
+    const paths = [
+      ...Object.keys(form.schema.properties),
+      ...Object.keys(webhook).map((key) => `webhook.${key}`),
+      ...['id', 'name'].map((key) => `doors[].${key}`),
+    ];
+    for (const path of paths) expect({ path, listed: docOnDisk.includes(`\`${path}\``) }).toEqual({ path, listed: true });
+    expect(docOnDisk).toMatch(/^# Options\n\n> Generated by `npm run generate` from `src\/option-catalog\.ts`.*do not edit it by hand\./);
+  });
+});
