@@ -84,7 +84,8 @@ export function closest(typed: string, known: readonly string[]): string | undef
   const maxEdits = Math.max(2, Math.floor(folded.length / 3));
   let best: { word: string; distance: number } | undefined;
   for (const word of known) {
-    const distance = editDistance(folded, fold(word), maxEdits);
+    // Of two as near, one that holds the typed word whole ("excludeDoor" in excludeDoorIds) is the likelier meaning.
+    const distance = editDistance(folded, fold(word), maxEdits) - (fold(word).includes(folded) ? 0.5 : 0);
     if (distance <= maxEdits && (best === undefined || distance < best.distance)) best = { word, distance };
   }
   return best?.word;

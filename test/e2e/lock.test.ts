@@ -25,8 +25,11 @@ let sim: AccessControlSimulator;
 let hb: HomebridgeProcess;
 let controller: HomeKitController;
 
-/** The front gate shown as `frontGate` (left out: as for all doors, a garage door); the garage door a read-only lock. */
-function platform(frontGate: 'lock' | 'garage-door' | undefined): Record<string, unknown> {
+/**
+ * The front gate shown as `frontGate` (left out: as for all doors, `forAll` or a garage door); the garage door a
+ * read-only lock. `forAll` may be a value typed by hand, as in config.json.
+ */
+function platform(frontGate: 'lock' | 'garage-door' | undefined, forAll?: unknown): Record<string, unknown> {
   return {
     platform: 'AccessControl',
     name: 'Access Control',
@@ -34,6 +37,7 @@ function platform(frontGate: 'lock' | 'garage-door' | undefined): Record<string,
     baseUrl: sim.baseUrl,
     pollInterval: POLL_INTERVAL_S,
     transitionTimeout: TRANSITION_TIMEOUT_S,
+    ...(forAll === undefined ? {} : { showAs: forAll }),
     doors: [
       ...(frontGate === undefined ? [] : [{ id: SAMPLE_FRONT_GATE_ID, showAs: frontGate }]),
       { id: SAMPLE_GARAGE_DOOR_ID, showAs: 'lock', readOnly: true },
@@ -48,9 +52,9 @@ const mainServices = async (doorId: string) =>
     .filter((type) => type === HAP_SERVICE.LockMechanism || type === HAP_SERVICE.GarageDoorOpener)
     .map((type) => (type === HAP_SERVICE.LockMechanism ? 'LockMechanism' : 'GarageDoorOpener'));
 
-async function restart(frontGate: 'lock' | 'garage-door' | undefined): Promise<void> {
+async function restart(frontGate: 'lock' | 'garage-door' | undefined, forAll?: unknown): Promise<void> {
   await hb.stop();
-  hb = await startHomebridge({ platforms: [platform(frontGate)], storageDir: hb.storageDir });
+  hb = await startHomebridge({ platforms: [platform(frontGate, forAll)], storageDir: hb.storageDir });
   await controller.reconnect(hb);
   await controller.waitForAccessory(SAMPLE_FRONT_GATE_ID, WAIT_MS);
 }
@@ -124,6 +128,31 @@ describe('a door shown as a lock, with a real Homebridge and a HomeKit controlle
       });
       expect(await controller.read(await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, shownAs, 'Name'))).toBe('Front Gate');
       await hb.waitForLog(/Syncing the account every/, WAIT_MS);
+    }
+    expect(togglesReceived(sim).length).toBe(before);
+  });
+
+  it('keeps the lock across restarts whose kind for all doors is mistyped: a near miss reads as lock, a value that is none keeps what Home shows (issue 29)', async () => {
+    await restart(undefined, 'lock');
+    const aid = (await controller.findAccessory(SAMPLE_FRONT_GATE_ID)).aid;
+    const before = togglesReceived(sim).length;
+    const typos: [unknown, RegExp][] = [
+      ['Locks', /In the configuration, showAs "Locks" is read as "lock"\./],
+      [true, /In the configuration, showAs must be "garage-door" or "lock"; each door keeps the kind Home shows now/],
+    ];
+    for (const [typo, line] of typos) {
+      await restart(undefined, typo);
+      await hb.waitForLog(line, WAIT_MS);
+      expect({
+        typo,
+        aid: (await controller.findAccessory(SAMPLE_FRONT_GATE_ID)).aid,
+        main: await mainServices(SAMPLE_FRONT_GATE_ID),
+      }).toEqual({
+        typo,
+        aid,
+        main: ['LockMechanism'],
+      });
+      expect(await controller.read(await lock(SAMPLE_FRONT_GATE_ID, 'LockCurrentState'))).toBe(LOCK_CURRENT_STATE.SECURED);
     }
     expect(togglesReceived(sim).length).toBe(before);
   });

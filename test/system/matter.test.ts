@@ -330,6 +330,30 @@ describe('a restart', () => {
     expect(await matterOf(second.api).command(uuidOf(second.api, SAMPLE_FRONT_GATE_ID), 'unlockDoor')).toBe('Success');
   });
 
+  it.each([
+    ['"Locks" (a near miss of locks)', 'Locks', 'locks'],
+    ['{} (no value at all)', {}, 'locks'],
+    ['"sensor" after sensors (a near miss)', 'sensor', 'sensors'],
+    ['true after sensors (no value at all)', true, 'sensors'],
+  ])(
+    'keeps every door on Matter, with the same devices and its handlers, when the setting becomes %s (issue 29)',
+    async (_, typo, before) => {
+      const first = await boot({ matter: before });
+      await first.platform.shutdown();
+      const api = new Homebridge2Double(first.api.savedCache(), new MatterApiDouble(matterOf(first.api).saved()));
+      const second = await boot({ matter: typo }, api);
+      const matter = matterOf(second.api);
+      expect(matter.devices.size).toBe(3);
+      expect(ALL_DOORS.map((id) => uuidOf(second.api, id))).toEqual(ALL_DOORS.map((id) => uuidOf(first.api, id)));
+      expect(ALL_DOORS.map((id) => deviceOf(second.api, id)?.deviceType)).toEqual(
+        Array(3).fill(before === 'locks' ? 'DoorLock' : 'ContactSensor'),
+      );
+      expect(ALL_DOORS.map((id) => deviceOf(second.api, id)?.restored)).toEqual([false, false, false]);
+      expect(second.log.texts('info').filter((t) => t.includes('from Matter'))).toEqual([]);
+      if (before === 'locks') expect(await matter.command(uuidOf(second.api, SAMPLE_FRONT_GATE_ID), 'unlockDoor')).toBe('Success');
+    },
+  );
+
   it('removes the doors from Matter when the option is turned off while the bridge still runs Matter', async () => {
     const first = await boot({ matter: 'locks' });
     expect(matterOf(first.api).devices.size).toBe(3);
