@@ -259,7 +259,13 @@ const FILTERS: Record<
 const PROTECTIVE = ['readOnly', 'hide', 'automationSwitch'] as const satisfies readonly OptionKey[];
 
 /** How much each automation switch value lets Home do, least first: of two, the lower is the more protective. */
-const SWITCH_REACH: Record<string, number> = { false: 0, off: 0, true: 1, open: 1, 'open-close': 2 };
+const SWITCH_REACH = new Map<string, number>([
+  ['false', 0],
+  ['off', 0],
+  ['true', 1],
+  ['open', 1],
+  ['open-close', 2],
+]);
 
 /** Keys of the platform block that are Homebridge's, not the plugin's: kept, never named. */
 const HOMEBRIDGE_KEYS = ['platform', '_bridge'];
@@ -269,7 +275,7 @@ const DOOR_KEYS = ['id', 'name', ...OPTIONS.filter((option) => option.perDoor).m
 /** How much an automation switch value lets Home do; one that cannot be read counts as least (it is read as off). */
 function switchReach(value: unknown): number {
   const text = typeof value === 'string' ? (nearMiss(value, ['off', 'open', 'open-close']) ?? value) : String(value);
-  return SWITCH_REACH[text] ?? -1;
+  return SWITCH_REACH.get(text) ?? -1;
 }
 
 /**
@@ -408,7 +414,7 @@ function merged(first: Record<string, unknown>, second: Record<string, unknown>)
   }
   // Both entries are already read, so each switch is a boolean or a mode.
   const reach = (value: unknown): number =>
-    SWITCH_REACH[typeof value === 'string' || typeof value === 'boolean' ? String(value) : 'off'] ?? 0;
+    SWITCH_REACH.get(typeof value === 'string' || typeof value === 'boolean' ? String(value) : 'off') ?? 0;
   const switches = [first.automationSwitch, second.automationSwitch].filter((value) => value !== undefined);
   if (switches.length > 0) {
     entry.automationSwitch = switches.reduce((a, b) => (reach(b) < reach(a) ? b : a));

@@ -79,7 +79,8 @@ let controller: MatterController | undefined;
 let bridge: MatterChildBridge;
 let webhookPort: number;
 
-function entry(matter: 'sensors' | 'locks', pollInterval: number): Record<string, unknown> & { _bridge: MatterChildBridge } {
+/** `matter` may be a value typed by hand, as in config.json. */
+function entry(matter: unknown, pollInterval: number): Record<string, unknown> & { _bridge: MatterChildBridge } {
   return {
     platform: 'AccessControl',
     name: 'Access Control',
@@ -103,7 +104,7 @@ function commissioned(): MatterController {
 }
 
 /** Restarts Homebridge on the same storage with `matter`, the controller closed meanwhile, and reconnects it. */
-async function restart(matter: 'sensors' | 'locks', pollInterval: number): Promise<void> {
+async function restart(matter: unknown, pollInterval: number): Promise<void> {
   if (hb === undefined) throw new Error('Homebridge is not running');
   const c = commissioned();
   await c.disconnect();
@@ -300,6 +301,26 @@ describe('the doors as Matter door locks (matter: "locks"), with a real Homebrid
     expect(c.door(FRONT_GATE).reachable).toBe(true);
     sim.setDeviceActive(SAMPLE_SHARED_DEVICE_ID, true);
     await c.waitForDoor(SHARED_GATE, (d) => d.reachable, WAIT_MS);
+  });
+
+  it('keeps every door on Matter as a lock that unlocks, across a restart whose Matter setting cannot be read (issue 29)', async () => {
+    const c = commissioned();
+    // Typed by hand: no value the plugin can read, and no near miss of one. Before, every door left Matter ("off").
+    await restart({ mode: 'locks' }, FAST_POLL_S);
+    await hb?.waitForLog(/In the configuration, matter must be .*; the doors stay on Matter as they are now/, WAIT_MS);
+    const ids = Object.keys(SHOWN_DOORS).sort();
+    await waitAll(c, (d) => d.reachable && d.deviceTypes.includes(MATTER_DEVICE_TYPE.DoorLock), 'every door is still a lock').toEqual(ids);
+    const toggles = togglesReceived(sim, SAMPLE_FRONT_GATE_ID).length;
+    const { endpoint } = c.door(FRONT_GATE);
+    expect(await c.unlockDoor(endpoint)).toEqual({ ok: true });
+    await c.waitForDoor(FRONT_GATE, (d) => d.lockState === LOCK_STATE.Unlocked, WAIT_MS);
+    expect(togglesReceived(sim, SAMPLE_FRONT_GATE_ID).slice(toggles)).toEqual([{ door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' }]);
+    expect(await c.lockDoor(endpoint)).toEqual({ ok: true });
+    await c.waitForDoor(
+      FRONT_GATE,
+      (d) => d.lockState === LOCK_STATE.Locked && sim.getDoor(SAMPLE_FRONT_GATE_ID)?.state === 'CLOSED',
+      WAIT_MS,
+    );
   });
 });
 
