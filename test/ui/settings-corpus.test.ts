@@ -1,0 +1,193 @@
+// The shared config corpus (test/support/config-corpus.ts) through the real settings page in the Homebridge UI 5.28 in
+// Chromium: for each shape the page says what the runtime says (its sentences, which doors show) and Save writes the block
+// with only the one edited value changed (issue 29, lossless editing). Several shapes go in one config, one entry each, so
+// one UI, one browser and a few saves cover them all.
+import type { Frame } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+import { AccessControlSimulator, makeDevice, makeDoor } from '../../dev/simulator/server.js';
+import { parseConfig } from '../../src/config.js';
+import { exclusionReason } from '../../src/door/options.js';
+import { MAX_ACCESSORIES_PER_BRIDGE, PLATFORM_NAME, PLUGIN_NAME } from '../../src/settings.js';
+import { inPageWords } from '../../src/ui/labels.js';
+import { CONFIG_CORPUS, CORPUS_ACCOUNT, withAccount } from '../support/config-corpus.js';
+import type { CorpusShape } from '../support/config-corpus.js';
+import { startUiHarness } from './ui-harness.js';
+import type { CustomUiSettings, PlatformBlock, UiHarness } from './ui-harness.js';
+
+const TOKEN = 'settings-corpus-e2e-token-31d7';
+/** Waits inside the page: a sign-in against the local simulator, the page's own check of the settings. */
+const PAGE_WAIT_MS = 20_000;
+/** Shapes per config (one entry each): a save and a page load per group, a sign-in and an edit per shape. */
+const GROUP_SIZE = 9;
+/** Every group ends with this entry, which the runtime reads without a word: Save is on while it is shown. */
+const CLEAN_NAME = 'Corpus clean entry';
+
+const DOOR_IDS = CORPUS_ACCOUNT.flatMap(({ doorIds }) => doorIds);
+const DOOR_COUNT = DOOR_IDS.length;
+
+let sim: AccessControlSimulator;
+let ui: UiHarness | undefined;
+
+function harness(): UiHarness {
+  if (!ui) throw new Error('the UI did not start (see beforeAll)');
+  return ui;
+}
+
+const account = () => ({ baseUrl: sim.baseUrl, accessToken: TOKEN });
+const blockOf = (shape: CorpusShape): PlatformBlock => ({ platform: PLATFORM_NAME, ...withAccount(shape.block, account()) });
+
+/** What the runtime says of a block, in the page's words: the parser's sentences and the doors it shows. */
+function runtimeReading(block: PlatformBlock): { lines: string[]; warnings: string[]; outDoors: string[] } {
+  const parsed = parseConfig(block);
+  if (!parsed.ok) throw new Error(`the corpus block does not run: ${parsed.problems.join('; ')}`);
+  const outDoors = CORPUS_ACCOUNT.flatMap(({ controllerId, doorIds }) =>
+    doorIds.filter((id) => exclusionReason(parsed.config, { id, relationship: 'Owner' }, controllerId) !== undefined),
+  );
+  return { lines: parsed.ignored.map(inPageWords), warnings: parsed.warnings.map(inPageWords), outDoors };
+}
+
+/** Replaces the plugin's blocks in config.json through the UI's own API, as its Save does. */
+async function setConfig(blocks: PlatformBlock[]): Promise<void> {
+  const response = await harness().server.api(`/api/config-editor/plugin/${encodeURIComponent(PLUGIN_NAME)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(blocks),
+  });
+  if (!response.ok) throw new Error(`setting the config answered ${response.status}: ${await response.text()}`);
+  expect(await harness().platformBlocks()).toEqual(blocks);
+}
+
+async function openPage(): Promise<{ settings: CustomUiSettings; page: Frame }> {
+  const settings = await harness().openCustomUi();
+  await settings.frame.locator('#ac-sign-in').waitFor({ timeout: PAGE_WAIT_MS });
+  return { settings, page: settings.frame };
+}
+
+const texts = (page: Frame, selector: string) => page.locator(selector).allTextContents();
+const row = (page: Frame, doorId: string) => page.locator(`[data-door-row="${doorId}"]`);
+
+/** Shows entry `index` and signs in with it, so the page knows the account's doors for that block. */
+async function showEntry(page: Frame, index: number): Promise<void> {
+  await page.locator('#ac-entry').selectOption(String(index));
+  await page.locator('#ac-sign-in').click();
+  await expect
+    .poll(() => page.locator('#ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS })
+    .toBe(`Signed in: ${CORPUS_ACCOUNT.length} controllers, ${DOOR_COUNT} doors.`);
+}
+
+/**
+ * The page against the runtime on one shape: the summary's lines, the warnings, the count, each door's note. Soft: a run
+ * lists every disagreement of every shape. The page checks synchronously once "Sign in" has answered, so no wait here.
+ */
+async function expectPageAgrees(page: Frame, shape: CorpusShape, block: PlatformBlock): Promise<void> {
+  const runtime = runtimeReading(block);
+  const at = `shape "${shape.name}"`;
+  expect.soft(await texts(page, '#ac-check-list li'), `${at}: the summary's lines`).toEqual(runtime.lines);
+  expect.soft(await texts(page, '#ac-check-warnings li'), `${at}: the warnings`).toEqual(runtime.warnings);
+  const shown = DOOR_COUNT - runtime.outDoors.length;
+  expect
+    .soft(await page.locator('#ac-count').textContent(), `${at}: the count`)
+    .toBe(`${shown} of ${DOOR_COUNT} doors will show in Home (one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE}).`);
+  for (const doorId of DOOR_IDS) {
+    const notes = await row(page, doorId).locator('[data-door-note]').allTextContents();
+    expect.soft(notes, `${at}: door ${doorId}'s rows`).toHaveLength(1);
+    const note = notes[0] ?? '';
+    expect.soft(note.startsWith('Not in Home: '), `${at}: door ${doorId}'s note "${note}"`).toBe(runtime.outDoors.includes(doorId));
+  }
+  // Save stays off exactly while the runtime would ignore part of the block; its warnings never turn it off.
+  const saveOff = runtime.lines.length > 0;
+  expect
+    .soft(await page.locator('#ac-check-status').getAttribute('class'), `${at}: the summary's colour`)
+    .toMatch(saveOff || runtime.warnings.length > 0 ? /status-warn/ : /status-ok/);
+}
+
+/** Makes the shape's one edit in the page, as a user does. */
+async function makeEdit(page: Frame, shape: CorpusShape): Promise<void> {
+  const { edit } = shape;
+  if (edit.kind === 'field') {
+    const field = page.locator(`#ac-${edit.path.replace(/\./g, '-')}`);
+    if (!(await field.isVisible())) await page.locator('#ac-timing-section > summary').click();
+    await field.fill(String(edit.value));
+    return;
+  }
+  const box = page.locator(`input[data-controller="${edit.controllerId}"]`);
+  expect.soft(await box.isEnabled(), `shape "${shape.name}": the box of ${edit.controllerId}`).toBe(true);
+  await box.setChecked(edit.included);
+}
+
+/** The block as the edit leaves it: the edited value, and every other key exactly as written. */
+function expectOnlyEdited(shape: CorpusShape, before: PlatformBlock, after: PlatformBlock | undefined): void {
+  const at = `shape "${shape.name}"`;
+  if (!after) throw new Error(`${at}: its entry is gone from config.json`);
+  const { edit } = shape;
+  const key = edit.kind === 'field' ? (edit.path.split('.')[0] ?? edit.path) : 'excludeDeviceIds';
+  // config.json as JSON.parse reads it: the rounding of a number beyond 2^53 is JSON's, not the page's.
+  const written = JSON.parse(JSON.stringify(before)) as PlatformBlock;
+  const rest = (block: PlatformBlock): PlatformBlock => Object.fromEntries(Object.entries(block).filter(([k]) => k !== key));
+  expect.soft(rest(after), `${at}: everything but ${key}`).toStrictEqual(rest(written));
+  if (edit.kind === 'field') {
+    expect.soft(after[key], `${at}: ${key}`).toBe(edit.value);
+  } else {
+    const list = Array.isArray(written[key]) ? (written[key] as unknown[]) : [];
+    expect.soft(after[key], `${at}: ${key}`).toEqual(edit.included ? list : [...list, edit.controllerId]);
+  }
+}
+
+beforeAll(async () => {
+  const devices = CORPUS_ACCOUNT.map(({ controllerId, doorIds }) =>
+    makeDevice({
+      id: controllerId,
+      doors: doorIds.map((id, index) => makeDoor({ id, name: `Door ${id}`, entityNumber: index + 1 })),
+    }),
+  );
+  sim = new AccessControlSimulator({ accessToken: TOKEN, devices });
+  await sim.start();
+  ui = await startUiHarness({ env: inject('uiEnv') });
+});
+
+afterAll(async () => {
+  await ui?.stop();
+  await sim.stop();
+});
+
+const groups: CorpusShape[][] = [];
+for (let start = 0; start < CONFIG_CORPUS.length; start += GROUP_SIZE) groups.push(CONFIG_CORPUS.slice(start, start + GROUP_SIZE));
+
+describe('the shared config corpus in the settings page', () => {
+  it.each(groups.map((group, index) => [index + 1, group.map((shape) => shape.name).join('; '), group] as const))(
+    'group %i (%s): the page says what the runtime says, and Save changes only the edited value',
+    async (_index, _names, group) => {
+      const blocks = [...group.map(blockOf), { platform: PLATFORM_NAME, name: CLEAN_NAME, ...account() }];
+      await setConfig(blocks);
+      const { settings, page } = await openPage();
+      for (const [index, shape] of group.entries()) {
+        const block = blocks[index];
+        if (!block) throw new Error('no block');
+        await showEntry(page, index);
+        await expectPageAgrees(page, shape, block);
+        if (shape.finding === 2) {
+          // Finding 2: the number 555 is the controller "555": its box is unticked, its doors are not in Home.
+          expect.soft(await page.locator('input[data-controller="555"]').isChecked(), 'the box of controller 555').toBe(false);
+          expect.soft(await page.locator('input[data-controller="dev-b"]').isChecked(), 'the box of controller dev-b').toBe(true);
+        }
+        if (shape.block.doors !== undefined && !Array.isArray(shape.block.doors)) {
+          // A doors the page cannot edit entry by entry: kept as written with the runtime's sentence, no door choice offered.
+          const kept = (await texts(page, '#ac-doors-kept')).join('');
+          expect.soft(kept, `shape "${shape.name}": the doors' note`).toMatch(/^Kept as written: The per-door settings must be a list/);
+          expect.soft(runtimeReading(block).lines).toContain(kept.replace(/^Kept as written: /, ''));
+          const enabled = page.locator('[data-door-row] select:enabled, [data-door-row] input:enabled');
+          expect.soft(await enabled.count(), `shape "${shape.name}": door controls offered`).toBe(0);
+        }
+        await makeEdit(page, shape);
+      }
+      // The clean entry last: Save is on while it is shown, and writes every entry.
+      await showEntry(page, group.length);
+      await expect.poll(() => page.locator('#ac-check-status').textContent()).toMatch(/^The plugin accepts these settings/);
+      const saved = await harness().save(settings);
+      expect(saved.blocks).toHaveLength(blocks.length);
+      group.forEach((shape, index) => expectOnlyEdited(shape, blocks[index] ?? {}, saved.blocks[index]));
+      expect(saved.blocks.at(-1)).toEqual(blocks.at(-1));
+    },
+  );
+});
