@@ -1,4 +1,5 @@
 // The settings page's edits of one platform block, as pure functions: each changes the one value it is for and keeps the rest as written.
+import { idOf } from '../../config.js';
 import { OPTIONS } from '../../option-catalog.js';
 import type { ChoiceOption } from '../../option-catalog.js';
 import type { Defaults } from './views.js';
@@ -13,6 +14,8 @@ export type DoorFlag = (typeof DOOR_FLAGS)[number];
 export type IdList = 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds';
 
 export type { Defaults };
+/** Ids are read as the plugin reads them: text trimmed, a safe-integer number as its text; anything else matches nothing. */
+export { idOf };
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isEmpty = (value: unknown): boolean =>
@@ -61,16 +64,6 @@ export function setField(block: Block, path: string, value: unknown): Block {
     }
   }
   return next;
-}
-
-/**
- * A door or controller id as the plugin reads it: text trimmed, or a number that JSON holds exactly (a safe integer) as
- * its decimal text. Undefined: not an id (a number beyond 2^53 may stand for another id, so it matches nothing).
- * Must match the runtime's reading of ids (idOf in src/config.ts); to be unified with it once it is exported there.
- */
-export function idOf(value: unknown): string | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : undefined;
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
 /** A value the plugin reads as "not set": what a form writes for a field left empty. */
