@@ -25,6 +25,7 @@ const doorSchema = z.looseObject({
   bluetooth_sensor_battery_level: optionalNumber,
   door_auto_close_enabled: flag(false),
   door_auto_close_delay: optionalNumber,
+  last_toggled: optionalText,
 });
 
 const deviceSchema = z.looseObject({
@@ -69,6 +70,7 @@ function toDoor(raw: z.output<typeof doorSchema>): Door {
     batteryLevel: raw.bluetooth_sensor_battery_level,
     autoCloseEnabled: raw.door_auto_close_enabled,
     autoCloseDelay: raw.door_auto_close_delay ?? 0,
+    lastToggled: raw.last_toggled?.trim() || undefined,
   };
 }
 

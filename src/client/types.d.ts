@@ -19,6 +19,11 @@ export interface Door {
   batteryLevel: number | undefined;
   autoCloseEnabled: boolean;
   autoCloseDelay: number;
+  /**
+   * When the door last moved, as the service writes it (its own clock and zone, so only ever compared with itself): a
+   * value that changed since a command proves the door moved, even when no sync saw it away from where it was.
+   */
+  lastToggled?: string | undefined;
 }
 
 export interface Device {

@@ -10,7 +10,10 @@ export interface DoorContext {
   accountName?: string;
   /** The name the user gave the door in the Home app (a controller wrote ConfiguredName); absent when none. */
   homeName?: string;
+  /** The last state the service reported; CLOSED, standing for nothing, while `stateUnknown` is set. */
   state: DoorState;
+  /** No state was ever known: the door was first seen with a state the plugin cannot read. Absent once one is. */
+  stateUnknown?: true;
   /** The state a command asked for that the door did not reach in time (Home shows an obstruction); absent otherwise. */
   missedTarget?: DoorState;
 }

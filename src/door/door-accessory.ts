@@ -10,6 +10,7 @@ import type { ReportOutcome } from './model/state-machine.js';
 import type { DoorOptions } from './options.js';
 import { homeKitSerial, homeKitVersion } from './homekit-name.js';
 import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL } from '../settings.js';
+import { SHOW_AS_KINDS } from '../option-catalog.js';
 import type { ShowAs } from '../option-catalog.js';
 import { DoorBattery } from './battery.js';
 import { DoorCommands } from './door-commands.js';
@@ -92,10 +93,16 @@ export class DoorAccessory {
     if (cached !== undefined && this.kindChanged) {
       this.replaceKind(cached);
     }
+    // A door-kind service of another kind (a cache that holds both) would take Home's writes with no handler: it goes.
+    for (const other of SHOW_AS_KINDS.filter((kind) => kind !== this.kind)) {
+      const stray = accessory.getService(mainServiceOf(deps.api.hap, other));
+      if (stray) accessory.removeService(stray);
+    }
     const faceDeps: FaceDeps = {
       hap: deps.api.hap,
       model: this.model,
-      answer: (value) => this.answer(value),
+      // A lock can say its state is unknown; a garage door cannot, so it answers No Response until a state is known.
+      answer: (value) => this.answer(value, this.kind === 'lock'),
       command: (wanted) => this.commands.enqueue(wanted),
     };
     this.face =
@@ -213,6 +220,11 @@ export class DoorAccessory {
     return this.model.available;
   }
 
+  /** False while no state of the door was ever known (see DoorModel.stateKnown). */
+  get stateKnown(): boolean {
+    return this.model.stateKnown;
+  }
+
   setAccountReadable(readable: boolean): void {
     this.model.setAccountReadable(readable);
     this.changed();
@@ -230,7 +242,8 @@ export class DoorAccessory {
       this.accessory.getService(this.deps.api.hap.Service.AccessoryInformation)?.updateCharacteristic(C.FirmwareRevision, version);
     }
     this.updateBattery(door);
-    const outcome = this.show(this.model.reportPolled(door, syncSentMs));
+    const knownBefore = this.model.stateKnown;
+    const outcome = this.show(this.model.reportPolled(door, syncSentMs), knownBefore);
     // The active flags may have made the door (un)available, whatever its state did.
     this.changed();
     return outcome;
@@ -241,15 +254,19 @@ export class DoorAccessory {
    * Returns 'stale' when the event is older than one already applied (webhooks can arrive out of order).
    */
   applyEvent(state: DoorState, occurredAtMs: number | undefined, who: string): ReportOutcome | 'stale' {
-    return this.show(this.model.applyEvent(state, occurredAtMs, who));
+    const knownBefore = this.model.stateKnown;
+    return this.show(this.model.applyEvent(state, occurredAtMs, who), knownBefore);
   }
 
-  /** Shows what a reported state meant: Home's state when it changed; the sensors, which follow the reported state, always. */
-  private show<T extends ReportOutcome | 'stale' | undefined>(outcome: T): T {
+  /**
+   * Shows what a reported state meant: Home's state when it changed (or is known for the first time, `knownBefore`
+   * false); the sensors, which follow the reported state, always.
+   */
+  private show<T extends ReportOutcome | 'stale' | undefined>(outcome: T, knownBefore: boolean): T {
     if (outcome === undefined || outcome === 'stale') {
       return outcome;
     }
-    if (whatToShow(outcome) === 'all') {
+    if (whatToShow(outcome) === 'all' || !knownBefore) {
       this.push();
     } else {
       // The door may have moved under a movement Home still shows; the sensors follow what it reports.
@@ -312,8 +329,9 @@ export class DoorAccessory {
     }
   }
 
-  private answer<T>(value: T): T {
-    if (!this.available) {
+  /** A read answered from memory; No Response while the state may be stale, or is not known and `unknownShown` is false. */
+  private answer<T>(value: T, unknownShown = false): T {
+    if (!this.available || (!this.model.stateKnown && !unknownShown)) {
       const { HapStatusError, HAPStatus } = this.deps.api.hap;
       throw new HapStatusError(HAPStatus.SERVICE_COMMUNICATION_FAILURE);
     }

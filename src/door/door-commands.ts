@@ -94,6 +94,14 @@ export class DoorCommands {
       setImmediate(() => this.deps.push());
       throw new HapStatusError(HAPStatus.INSUFFICIENT_PRIVILEGES);
     }
+    // A state that may be stale (No Response) or was never known cannot say "already closed": nothing is confirmed,
+    // nothing sent, as the automation switch refuses too.
+    if (!model.available || !model.stateKnown) {
+      const why = model.available ? 'its state is not known yet' : 'it answers No Response (its state may be stale)';
+      this.deps.log.warn(`${this.name}: the command to ${verb(wanted)} it was not sent: ${why}. Try again once it reports its state.`);
+      setImmediate(() => this.deps.push());
+      throw new HapStatusError(HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+    }
     if (model.isAlready(wanted)) {
       const where = model.isMoving ? (wanted === 'OPEN' ? 'opening' : 'closing') : describe(wanted);
       this.deps.log.info(`${this.name} is already ${where}; nothing sent.`);

@@ -36,6 +36,10 @@ export class LockFace implements DoorFace {
   private currentState(): number {
     const { LockCurrentState } = this.deps.hap.Characteristic;
     const model = this.deps.model;
+    // Never "locked" for a door whose state the plugin does not know.
+    if (!model.stateKnown) {
+      return LockCurrentState.UNKNOWN;
+    }
     if (model.missedTarget !== undefined) {
       return LockCurrentState.JAMMED;
     }

@@ -15,6 +15,8 @@ export interface MatterDoor {
   readonly missedTarget: DoorState | undefined;
   /** false while the door's state may be stale (HomeKit shows No Response; Matter shows it unreachable). */
   readonly available: boolean;
+  /** false while no state of the door was ever known: its `reported` and `target` stand for nothing. */
+  readonly stateKnown: boolean;
   /** A wish from a controller, through the same path as HomeKit's (door-commands.ts): one wish, at most one pulse. */
   command(wanted: DoorState): Promise<void>;
   /** Calls `listener` whenever what the door shows may have changed; returns the way to stop. */

@@ -217,11 +217,20 @@ export class DoorRegistry {
     const config = this.deps.config;
     const accountName = homeKitName(door.name, fallbackDoorName(door.id));
     // A new door comes with the name it shows from the start: a Name in Home from the settings, else the account's.
-    const context: DoorContext = { doorId: door.id, deviceId: device.id, name: accountName, accountName, state: door.state ?? 'CLOSED' };
+    // A door first seen with a state the plugin cannot read has none yet: CLOSED stands for nothing, and Home shows it
+    // unknown (model/door.ts, stateKnown) until the service reports one.
+    const context: DoorContext = {
+      doorId: door.id,
+      deviceId: device.id,
+      name: accountName,
+      accountName,
+      state: door.state ?? 'CLOSED',
+      ...(door.state === null ? { stateUnknown: true as const } : {}),
+    };
     const { name } = shownName(context, config ? doorOptions(config, door.id).name : undefined);
     context.name = name;
     const accessory = new this.deps.api.platformAccessory<DoorContext>(name, uuid);
-    // A new door starts from its reported state; an unknown one is shown closed until the service says otherwise.
+    // A new door starts from its reported state.
     accessory.context = context;
     const handler = this.take(accessory);
     this.deps.api.registerPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, [accessory]);

@@ -254,6 +254,8 @@ function expectedDoor(raw: Record<string, unknown>, id: string): DoorWithoutRaw 
     batteryLevel: finiteOrUndefined(raw.bluetooth_sensor_battery_level),
     autoCloseEnabled: flagOr(raw.door_auto_close_enabled, false),
     autoCloseDelay: finiteOrUndefined(raw.door_auto_close_delay) ?? 0,
+    // Text only, trimmed; blank is none (compared only with itself, it proves a move when it changes).
+    lastToggled: typeof raw.last_toggled === 'string' ? raw.last_toggled.trim() || undefined : undefined,
   };
 }
 

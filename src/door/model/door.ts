@@ -47,6 +47,11 @@ export class DoorModel {
   /** Which name the door shows, and what each rename means. */
   private readonly names: DoorNames;
   private unknownStateLogged = false;
+  /** False while no state of the door was ever known (first seen with a state the plugin cannot read). */
+  private stateKnownYet: boolean;
+  /** The service's last_toggled at the last sync, and at the last command: a change between them proves a move. */
+  private lastToggled: string | undefined;
+  private lastToggledAtCommand: string | undefined;
   /** The door's number on its controller, for webhooks that name doors by number (door1_open). */
   entityNumber: number | undefined;
 
@@ -59,6 +64,7 @@ export class DoorModel {
     const cachedMissed = context.missedTarget;
     const missed = (cachedMissed === 'OPEN' || cachedMissed === 'CLOSED') && cachedMissed !== context.state ? cachedMissed : undefined;
     this.machine = new DoorStateMachine(context.state, missed);
+    this.stateKnownYet = context.stateUnknown !== true;
     this.rememberMissed();
     this.timings = new DoorTimings(context.state === 'OPEN' ? deps.now() : undefined);
     this.names = new DoorNames(context, deps);
@@ -109,6 +115,14 @@ export class DoorModel {
     return this.availability.available;
   }
 
+  /**
+   * False until the service reports a state the plugin can read, for a door first seen without one: `reported` then
+   * stands for nothing, and Home must not show it (a lock shows unknown, a garage door No Response).
+   */
+  get stateKnown(): boolean {
+    return this.stateKnownYet;
+  }
+
   setAccountReadable(readable: boolean): void {
     this.availability.setAccountReadable(readable);
   }
@@ -138,6 +152,7 @@ export class DoorModel {
     this.context.deviceId = device.id;
     this.names.followAccount(door);
     this.setActive(device.active, door.active);
+    this.lastToggled = door.lastToggled;
     this.entityNumber = door.entityNumber;
     this.timings.learn(door, device);
   }
@@ -150,8 +165,11 @@ export class DoorModel {
     if (door.state === null) {
       if (!this.unknownStateLogged) {
         this.unknownStateLogged = true;
+        const raw = oneLine(door.rawState ?? '');
         this.deps.log.warn(
-          `${this.name}: the service reported an unknown state "${oneLine(door.rawState ?? '')}"; keeping the last known state (${this.machine.reported}).`,
+          this.stateKnownYet
+            ? `${this.name}: the service reported an unknown state "${raw}"; keeping the last known state (${this.machine.reported}).`
+            : `${this.name}: the service reported an unknown state "${raw}", and no earlier state is known; Home shows its state as unknown (a garage door: No Response) until the service reports open or closed.`,
         );
       }
       return undefined;
@@ -177,7 +195,9 @@ export class DoorModel {
   private applyState(state: DoorState, cause: string): ReportOutcome {
     const before = this.machine.target;
     const wasReported = this.machine.reported;
-    const outcome = this.machine.report(state, this.deps.now());
+    const outcome = this.machine.report(state, this.deps.now(), (target) => this.movedAndBack(target));
+    this.stateKnownYet = true;
+    delete this.context.stateUnknown;
     this.context.state = this.machine.reported;
     this.rememberMissed();
     this.timings.reported(state, wasReported, this.deps.now());
@@ -201,7 +221,7 @@ export class DoorModel {
   /** Ends a movement that took too long, also when syncs fail; true when it did (Home must see the real state again). */
   tick(): boolean {
     const before = this.machine.target;
-    if (!this.machine.expire(this.deps.now())) {
+    if (!this.machine.expire(this.deps.now(), (target) => this.movedAndBack(target))) {
       return false;
     }
     this.rememberMissed();
@@ -209,8 +229,27 @@ export class DoorModel {
     return true;
   }
 
+  /**
+   * A movement to open timed out with the door closed: did it open and close again by itself between two syncs? Yes when
+   * the service's last_toggled changed since the command; without last_toggled, when the service accepted the command
+   * and the door closes by itself (auto-close). An obstruction is shown only when the door may really not have moved; a
+   * close that did not arrive is always shown (a door that reverses on an obstacle is what it is for).
+   */
+  private movedAndBack(target: DoorState): boolean {
+    if (target !== 'OPEN' || this.machine.reported !== 'CLOSED') return false;
+    const [before, after] = [this.lastToggledAtCommand, this.lastToggled];
+    if (after !== undefined) return before !== undefined && after !== before;
+    return this.timings.closesByItself && this.machine.confirmedMovement;
+  }
+
   private warnTimedOut(target: DoorState): void {
     const seconds = Math.round(this.deps.transitionTimeoutMs / 1000);
+    if (this.machine.missedTarget === undefined) {
+      this.deps.log.info(
+        `${this.name} did not report open within ${seconds} s, but it moved since the command and closes by itself: it opened and closed again between two syncs. Showing it closed.`,
+      );
+      return;
+    }
     this.deps.log.warn(
       `${this.name} did not report ${describe(target)} within ${seconds} s; showing its last reported state (${describe(this.machine.reported)}) ` +
         `and an obstruction until it reports ${describe(target)} or gets a new command.`,
@@ -233,6 +272,7 @@ export class DoorModel {
    * reports the target or the transition timeout passes.
    */
   startMovement(target: DoorState, unconfirmed = false): void {
+    this.lastToggledAtCommand = this.lastToggled;
     this.machine.startMovement(target, this.deps.now(), this.deps.transitionTimeoutMs, unconfirmed);
   }
 

@@ -94,8 +94,11 @@ export class DoorStateMachine {
     return { target: this.movement.target, endsInMs: Math.max(0, this.movement.deadlineMs - nowMs) };
   }
 
-  /** A state the service reported. */
-  report(state: DoorState, nowMs: number): ReportOutcome {
+  /**
+   * A state the service reported. `movedAndBack`: asked when a movement times out, true when the door is known to have
+   * moved and come back by itself (auto-close) since the command, so no obstruction is shown for it.
+   */
+  report(state: DoorState, nowMs: number, movedAndBack: (target: DoorState) => boolean = () => false): ReportOutcome {
     const previous = this.known;
     this.known = state;
     // Only the state asked for ends the alert: a report of the old state (every poll) confirms the door did not get there.
@@ -107,18 +110,27 @@ export class DoorStateMachine {
         this.movement = undefined;
         return 'arrived';
       }
-      return this.expire(nowMs) ? 'timed-out' : 'moving';
+      return this.expire(nowMs, movedAndBack) ? 'timed-out' : 'moving';
     }
     return state === previous ? 'unchanged' : 'changed';
   }
 
-  /** Ends a movement whose deadline has passed, even when no report arrives (an outage must not leave "Opening..." forever). */
-  expire(nowMs: number): boolean {
+  /**
+   * Ends a movement whose deadline has passed, even when no report arrives (an outage must not leave "Opening..."
+   * forever): an obstruction, unless the door is known to have moved and come back by itself (`movedAndBack`).
+   */
+  expire(nowMs: number, movedAndBack: (target: DoorState) => boolean = () => false): boolean {
     if (this.movement && nowMs >= this.movement.deadlineMs) {
-      this.missed = this.movement.target;
+      const { target } = this.movement;
+      this.missed = movedAndBack(target) ? undefined : target;
       this.movement = undefined;
       return true;
     }
     return false;
+  }
+
+  /** Whether the movement under way was answered by the service (a toggle with no answer is unconfirmed). */
+  get confirmedMovement(): boolean {
+    return this.movement !== undefined && !this.movement.unconfirmed;
   }
 }

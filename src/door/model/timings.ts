@@ -29,6 +29,11 @@ export class DoorTimings {
     }
   }
 
+  /** Whether the service says the door closes by itself after a delay (auto-close). */
+  get closesByItself(): boolean {
+    return this.autoCloseDelayS !== undefined;
+  }
+
   /** When the door, still open, is expected to close by itself (auto-close), in local time. */
   get expectedAutoCloseAtMs(): number | undefined {
     return this.autoCloseDelayS && this.openSinceMs !== undefined ? this.openSinceMs + this.autoCloseDelayS * 1000 : undefined;

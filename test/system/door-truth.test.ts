@@ -1,0 +1,205 @@
+// Issue 30's HomeKit findings on the whole platform (Homebridge double with real hap-nodejs, simulator): Home says a door
+// is locked, closed or stuck only when the plugin knows it. A command while the state is stale is refused; a door first
+// seen in an unknown state shows unknown; a door that opened and closed itself between two polls is no obstruction; a
+// cache holding both kinds keeps only the door's own.
+import * as hap from 'hap-nodejs';
+import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type { AccessControlSimulator } from '../../dev/simulator/server.js';
+import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
+import { FAILED_SYNCS_BEFORE_NO_RESPONSE } from '../../src/settings.js';
+import type { DoorContext } from '../../src/door/context.js';
+import type { AccessControlPlatform } from '../../src/platform.js';
+import { HomebridgeDouble } from '../support/homebridge-double.js';
+import { bootPlatform } from '../support/platform-rig.js';
+import { togglesReceived, useSimulator } from '../support/simulator.js';
+import { sleep } from '../support/wait.js';
+
+const TOKEN = 'door-truth-token-3b8e1f';
+const { Service: S, Characteristic: C } = hap;
+/** The shortest travel time-out the config takes. */
+const TRANSITION_TIMEOUT_S = 10;
+
+let sim: AccessControlSimulator;
+const running: AccessControlPlatform[] = [];
+
+useSimulator({ accessToken: TOKEN, travelTimeMs: 20 }, (started) => (sim = started));
+
+afterEach(async () => {
+  for (const platform of running.splice(0)) {
+    await platform.shutdown();
+  }
+  sim.clearFaults();
+  sim.setOutage(false);
+  sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'CLOSED', { silent: true });
+});
+
+/** The front gate a lock, the garage door a garage door; the first sync run. */
+async function boot(extra: Record<string, unknown> = {}, api = new HomebridgeDouble()) {
+  const rig = bootPlatform(
+    {
+      accessToken: TOKEN,
+      baseUrl: sim.baseUrl,
+      pollInterval: 15,
+      transitionTimeout: TRANSITION_TIMEOUT_S,
+      doors: [{ id: SAMPLE_FRONT_GATE_ID, showAs: 'lock' }],
+      ...extra,
+    },
+    { api },
+  );
+  running.push(rig.platform);
+  await rig.poll();
+  return rig;
+}
+
+const lockOf = (api: HomebridgeDouble) => {
+  const lock = api.accessory(SAMPLE_FRONT_GATE_ID)?.getService(S.LockMechanism);
+  if (!lock) throw new Error('the front gate is no lock');
+  return lock;
+};
+
+/** The account as the simulator sends it, with `doorId`'s state replaced by `state` (text the plugin may not know). */
+async function accountWithState(doorId: string, state: string): Promise<string> {
+  const response = await fetch(`${sim.baseUrl}/oauth/v1/endpoints/sync`, {
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'accept-charset': 'utf-8',
+    },
+  });
+  const account = (await response.json()) as { devices: { doors: { id: string; state: string }[] }[] };
+  for (const door of account.devices.flatMap((device) => device.doors)) {
+    if (door.id === doorId) door.state = state;
+  }
+  return JSON.stringify(account);
+}
+
+describe('a command while the door answers No Response (issue 30.1)', () => {
+  it('is refused with the communication error and sends nothing, for a lock and a garage door alike, instead of "already closed"', async () => {
+    const { api, poll, log } = await boot();
+    sim.setFault('sync', { kind: 'status', status: 503 });
+    await poll(FAILED_SYNCS_BEFORE_NO_RESPONSE);
+    await expect(api.characteristic(SAMPLE_GARAGE_DOOR_ID, C.CurrentDoorState).handleGetRequest()).rejects.toBe(
+      hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE,
+    );
+    // Meanwhile someone opened both by keypad: the plugin cannot know.
+    sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'OPEN', { silent: true });
+    sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'OPEN', { silent: true });
+    const before = togglesReceived(sim).length;
+
+    const lockTarget = lockOf(api).getCharacteristic(C.LockTargetState);
+    await expect(lockTarget.handleSetRequest(C.LockTargetState.SECURED)).rejects.toBe(hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+    const garageTarget = api.characteristic(SAMPLE_GARAGE_DOOR_ID, C.TargetDoorState);
+    await expect(garageTarget.handleSetRequest(C.TargetDoorState.CLOSED)).rejects.toBe(hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+    await expect(garageTarget.handleSetRequest(C.TargetDoorState.OPEN)).rejects.toBe(hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+    expect(togglesReceived(sim).length).toBe(before);
+    expect(log.texts('info').filter((t) => t.includes('nothing sent'))).toEqual([]);
+    expect(log.texts('warn')).toContain(
+      'Front Gate: the command to close it was not sent: it answers No Response (its state may be stale). Try again once it reports its state.',
+    );
+
+    // Readable again: the true state shows, and a command goes through.
+    sim.clearFaults();
+    await poll();
+    expect(lockOf(api).getCharacteristic(C.LockCurrentState).value).toBe(C.LockCurrentState.UNSECURED);
+    await lockTarget.handleSetRequest(C.LockTargetState.SECURED);
+    expect(togglesReceived(sim, SAMPLE_FRONT_GATE_ID).at(-1)).toEqual({ door_id: SAMPLE_FRONT_GATE_ID, door_state: 'CLOSED' });
+    sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'CLOSED', { silent: true });
+  });
+});
+
+describe('a door first seen in a state the plugin cannot read (issue 30.2)', () => {
+  it('shows a lock as unknown, never locked, and a garage door as No Response, until a state is known; no command is sent meanwhile', async () => {
+    sim.setFault('sync', { kind: 'status', status: 200, body: await accountWithState(SAMPLE_FRONT_GATE_ID, 'MOVING') });
+    const garageBody = await accountWithState(SAMPLE_GARAGE_DOOR_ID, 'MOVING');
+    const { api, poll, log } = await boot();
+    const lock = lockOf(api);
+    expect(lock.getCharacteristic(C.LockCurrentState).value).toBe(C.LockCurrentState.UNKNOWN);
+    expect(await lock.getCharacteristic(C.LockCurrentState).handleGetRequest()).toBe(C.LockCurrentState.UNKNOWN);
+    expect(log.texts('warn')).toContain(
+      'Front Gate: the service reported an unknown state "MOVING", and no earlier state is known; Home shows its state as unknown (a garage door: No Response) until the service reports open or closed.',
+    );
+    expect(log.texts('warn').some((t) => t.includes('keeping the last known state'))).toBe(false);
+    const before = togglesReceived(sim).length;
+    await expect(lock.getCharacteristic(C.LockTargetState).handleSetRequest(C.LockTargetState.SECURED)).rejects.toBe(
+      hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE,
+    );
+    expect(togglesReceived(sim).length).toBe(before);
+
+    // Known at last, as closed (the placeholder's own value): Home shows it locked now.
+    sim.clearFaults();
+    await poll();
+    expect(lock.getCharacteristic(C.LockCurrentState).value).toBe(C.LockCurrentState.SECURED);
+
+    // A garage door first seen unknown answers No Response (a restart of the cache keeps it unknown too).
+    const second = new HomebridgeDouble();
+    sim.setFault('sync', { kind: 'status', status: 200, body: garageBody });
+    const garage = await boot({}, second);
+    await expect(garage.api.characteristic(SAMPLE_GARAGE_DOOR_ID, C.CurrentDoorState).handleGetRequest()).rejects.toBe(
+      hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE,
+    );
+    await garage.platform.shutdown();
+    const restarted = await boot({}, new HomebridgeDouble(second.savedCache()));
+    await expect(restarted.api.characteristic(SAMPLE_GARAGE_DOOR_ID, C.CurrentDoorState).handleGetRequest()).rejects.toBe(
+      hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE,
+    );
+    sim.clearFaults();
+    await restarted.poll();
+    expect(await restarted.api.characteristic(SAMPLE_GARAGE_DOOR_ID, C.CurrentDoorState).handleGetRequest()).toBe(
+      C.CurrentDoorState.CLOSED,
+    );
+  });
+});
+
+describe('a door that opens and closes by itself between two polls (issue 30.3)', () => {
+  it('shows no jam or obstruction once the service says it moved since the command; a door that never moved still does', async () => {
+    // The door last moved a minute ago (the service's last_toggled counts whole seconds).
+    const simDoor = sim.getDoor(SAMPLE_FRONT_GATE_ID);
+    if (simDoor) simDoor.lastToggled = new Date(Date.now() - 60_000);
+    const { api, poll, log, clock } = await boot();
+    const lock = lockOf(api);
+    // Opened (the toggle answered 200, last_toggled moves on), then closed again by itself before the next poll.
+    await lock.getCharacteristic(C.LockTargetState).handleSetRequest(C.LockTargetState.UNSECURED);
+    await sleep(60);
+    sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'CLOSED', { silent: true });
+    clock.advance(TRANSITION_TIMEOUT_S * 1000);
+    await poll(3);
+    expect(lock.getCharacteristic(C.LockCurrentState).value).toBe(C.LockCurrentState.SECURED);
+    expect(log.texts('warn').filter((t) => t.includes('did not report'))).toEqual([]);
+    expect(log.texts('info')).toContain(
+      `Front Gate did not report open within ${TRANSITION_TIMEOUT_S} s, but it moved since the command and closes by itself: it opened and closed again between two syncs. Showing it closed.`,
+    );
+
+    // The same with a door that accepts the toggle and never moves: jammed, as before.
+    sim.setToggleOutcome(SAMPLE_FRONT_GATE_ID, 200);
+    await lock.getCharacteristic(C.LockTargetState).handleSetRequest(C.LockTargetState.UNSECURED);
+    clock.advance(TRANSITION_TIMEOUT_S * 1000);
+    await poll(3);
+    expect(lock.getCharacteristic(C.LockCurrentState).value).toBe(C.LockCurrentState.JAMMED);
+    sim.setToggleOutcome(SAMPLE_FRONT_GATE_ID, null);
+  });
+});
+
+describe('a cached accessory holding both door kinds (issue 30.5)', () => {
+  it("keeps only the service of the door's kind, with the same UUID", async () => {
+    const cache = new HomebridgeDouble();
+    const first = await boot({}, cache);
+    await first.platform.shutdown();
+    const saved = cache.savedCache();
+    const { api } = await boot({}, new HomebridgeDouble(saved));
+    const gate = api.accessory(SAMPLE_FRONT_GATE_ID);
+    if (!gate) throw new Error('no front gate');
+    // As an older version (or a hand-edited cache) could leave it: a garage door service beside the lock.
+    const both = new PlatformAccessory<DoorContext>(gate.displayName, gate.UUID);
+    both.context = { ...gate.context };
+    both.addService(S.LockMechanism, 'Front Gate');
+    both.addService(S.GarageDoorOpener, 'Front Gate');
+    const withBoth = new HomebridgeDouble([both]);
+    const rig = await boot({}, withBoth);
+    const door = rig.api.accessory(SAMPLE_FRONT_GATE_ID);
+    expect(door?.UUID).toBe(gate.UUID);
+    expect([door?.getService(S.LockMechanism) !== undefined, door?.getService(S.GarageDoorOpener) !== undefined]).toEqual([true, false]);
+  });
+});
