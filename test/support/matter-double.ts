@@ -2,6 +2,7 @@
 // showed: registration happens after its promise resolves, a DoorLock without operatingMode drops the whole batch, a
 // device restored from the cache has no handlers and keeps its cached values over `clusters`, a cached device the
 // plugin did not register again is gone at the next start, and a handler that resolves lets Homebridge set lockState.
+// A test can make it refuse registrations and removals ("Matter server busy") or throw at once from any call.
 import * as hap from 'hap-nodejs';
 
 import type { AccessControlPlatform } from '../../src/platform.js';
@@ -101,6 +102,10 @@ export class MatterApiDouble {
   readonly refuseNextUpdate = new Set<string>();
   /** Registration calls, each with its accessories' UUIDs. */
   readonly registrations: string[][] = [];
+  /** How many of the next calls Homebridge refuses with "Matter server busy" (Infinity: every one), by call. */
+  readonly refuse = { register: 0, unregister: 0 };
+  /** Calls that throw at once instead of answering with a promise (a Homebridge bug, or a later one's changed API). */
+  readonly throwing = new Set<'registerPlatformAccessories' | 'unregisterPlatformAccessories' | 'updateAccessoryState'>();
   /** Set once Homebridge's Matter manager exists (before didFinishLaunching); earlier calls throw as Homebridge's do. */
   ready = false;
 
@@ -121,10 +126,15 @@ export class MatterApiDouble {
   }
 
   registerPlatformAccessories(plugin: string, _platform: string, accessories: RegisteredAccessory[]): Promise<void> {
+    this.throwIfAsked('registerPlatformAccessories');
     try {
       this.assertReady(`${plugin}: Cannot register Matter accessories`);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    if (this.refuse.register > 0) {
+      this.refuse.register -= 1;
+      return Promise.reject(new Error('Matter server busy'));
     }
     this.registrations.push(accessories.map((accessory) => accessory.UUID ?? ''));
     const valid = accessories.filter((accessory) => {
@@ -189,6 +199,11 @@ export class MatterApiDouble {
   }
 
   unregisterPlatformAccessories(plugin: string, _platform: string, accessories: RegisteredAccessory[]): Promise<void> {
+    this.throwIfAsked('unregisterPlatformAccessories');
+    if (this.refuse.unregister > 0) {
+      this.refuse.unregister -= 1;
+      return Promise.reject(new Error('Matter server busy'));
+    }
     try {
       this.assertReady(`${plugin}: Cannot unregister Matter accessories`);
       // Homebridge reads each one's device type to tell bridged from external devices.
@@ -203,6 +218,7 @@ export class MatterApiDouble {
   }
 
   updateAccessoryState(uuid: string, cluster: string, attributes: Attributes): Promise<void> {
+    this.throwIfAsked('updateAccessoryState');
     try {
       this.assertReady(`Cannot update Matter accessory ${uuid}`);
     } catch (error) {
@@ -226,6 +242,10 @@ export class MatterApiDouble {
       Object.assign(current, attributes);
     });
     return Promise.resolve();
+  }
+
+  private throwIfAsked(call: 'registerPlatformAccessories' | 'unregisterPlatformAccessories' | 'updateAccessoryState'): void {
+    if (this.throwing.has(call)) throw new TypeError(`${call} threw: Cannot read properties of undefined (reading 'server')`);
   }
 
   private assertReady(action: string): void {
@@ -283,7 +303,11 @@ export class Homebridge2Double extends HomebridgeDouble {
   /** api.matter: undefined when Matter is off for this bridge (`null` given). */
   readonly matter: MatterApiDouble | undefined;
 
+  /** An error isMatterEnabled() throws instead of answering (seen when Homebridge's Matter settings cannot be read). */
+  matterEnabledError: Error | undefined;
+
   isMatterEnabled(): boolean {
+    if (this.matterEnabledError) throw this.matterEnabledError;
     return this.matter !== undefined;
   }
 
