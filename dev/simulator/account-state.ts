@@ -99,7 +99,8 @@ export class AccountState {
       return 404;
     }
     const outcome = this.outcomes.get(doorId);
-    if (outcome !== undefined) {
+    // A programmed 2xx (202 Accepted, 204 No Content) is taken as 200 is: the door moves, only the answer differs.
+    if (outcome !== undefined && !isSuccess(outcome)) {
       this.record(location, target, API_CHANNEL, this.opts.accountUser, false, new Date(this.opts.now()));
       return outcome;
     }
@@ -108,7 +109,7 @@ export class AccountState {
     if (location.door.state !== target) {
       this.startTravel(doorId, target);
     }
-    return 200;
+    return outcome ?? 200;
   }
 
   /** A change made outside HomeKit; cancels any travel in progress. Returns false when nothing changed. */
@@ -206,4 +207,8 @@ export class AccountState {
       at,
     });
   }
+}
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
 }

@@ -6,7 +6,7 @@ import { historyEventToContract, syncBody } from './contract.js';
 import type { SimEndpoint } from './faults.js';
 import type { HistoryFilter, HistoryLog } from './history.js';
 import { parseHistoryQuery } from './history-query.js';
-import { parseJsonOrUndefined, sendJson } from './http-util.js';
+import { hasNoBody, parseJsonOrUndefined, sendEmpty, sendJson } from './http-util.js';
 import { toggleMessage } from './messages.js';
 
 export interface ApiContext {
@@ -47,6 +47,10 @@ export function handleToggle(ctx: ApiContext, req: IncomingMessage, res: ServerR
   const parsed = toggleBodySchema.safeParse(parseJsonOrUndefined(bodyText));
   // The contract's outcomes all carry success: true, errors included.
   const status = parsed.success ? ctx.state.toggle(parsed.data.door_id, parsed.data.door_state) : 400;
+  if (hasNoBody(status)) {
+    sendEmpty(res, status);
+    return;
+  }
   sendJson(req, res, status, { success: true, timestamp: ctx.now(), message: toggleMessage(status, ctx.hardwareName) });
 }
 

@@ -2,7 +2,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimEndpoint, SimFault } from './faults.js';
-import { parseJsonOrUndefined, sendText } from './http-util.js';
+import { hasNoBody, parseJsonOrUndefined, sendEmpty, sendText } from './http-util.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -31,6 +31,10 @@ function sendStatus(req: IncomingMessage, res: ServerResponse, fault: Extract<Si
   const contentType = parseJsonOrUndefined(body) === undefined ? 'text/html; charset=utf-8' : JSON_TYPE;
   const retryAfter = fault.retryAfter ?? (fault.retryAfterS === undefined ? undefined : String(fault.retryAfterS));
   const headers = retryAfter === undefined ? {} : { 'Retry-After': retryAfter };
+  if (hasNoBody(fault.status)) {
+    sendEmpty(res, fault.status, headers);
+    return;
+  }
   sendText(req, res, fault.status, body, contentType, headers);
 }
 

@@ -64,6 +64,17 @@ export function sendJson(
   sendText(req, res, status, JSON.stringify(body), 'application/json; charset=utf-8', extraHeaders);
 }
 
+/** 204, 205 and 304 carry no body by HTTP's rules, whatever a handler would write. */
+export function hasNoBody(status: number): boolean {
+  return status === 204 || status === 205 || status === 304;
+}
+
+/** A status alone, with no body and no Content-Type (a 204 No Content). */
+export function sendEmpty(res: ServerResponse, status: number, extraHeaders: OutgoingHttpHeaders = {}): void {
+  res.writeHead(status, extraHeaders);
+  res.end();
+}
+
 /** Parses JSON text, or returns undefined (zod then reports the body as malformed). */
 export function parseJsonOrUndefined(text: string): unknown {
   try {

@@ -16,6 +16,10 @@ export function toggleMessage(status: number, hardwareName: string): string {
     case 501:
       return `Error communicating with ${hardwareName}. Not Implemented error. (501)`;
     default:
+      // The contract shows 200's text only; another success (202 Accepted) is said the same way.
+      if (status >= 200 && status < 300) {
+        return String(status);
+      }
       // The contract shows no text for other statuses; keep the same shape so clients see something readable.
       return `Error communicating with ${hardwareName}. (${status})`;
   }

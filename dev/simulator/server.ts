@@ -126,7 +126,10 @@ export class AccessControlSimulator implements SimulatorControls {
     });
   }
 
-  /** Toggles of this door answer `status` (with the contract's message) and do not move it; null restores normal. */
+  /**
+   * Toggles of this door answer `status` (with the contract's message) and do not move it; a 2xx (202, 204 with no body)
+   * moves it as 200 does, only the answer differs. null restores normal.
+   */
   setToggleOutcome(doorId: string, status: number | null): void {
     this.state.setToggleOutcome(doorId, status);
   }

@@ -14,6 +14,21 @@ export type ServiceErrorKind =
   /** An answer that is not JSON, not the contract's shape, or not decodable. */
   | 'invalid-response';
 
+/** Any 2xx: the service took the request (200 as the contract shows, 202 Accepted, 204 No Content alike). */
+export function isSuccessStatus(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/**
+ * Whether an answer that is not a success leaves open that the service acts on the command: only a 4xx surely says it
+ * read the request and did not take it. A 5xx may come from a proxy or gateway that had already passed the command on
+ * (504 says exactly that), and a redirect or any other status says nothing of what became of it (303 answers a POST
+ * that was carried out).
+ */
+export function statusLeavesOutcomeOpen(status: number): boolean {
+  return !(status >= 400 && status < 500);
+}
+
 /** What an error status means for the plugin: the one place a status becomes a kind. */
 export function statusKind(status: number): ServiceErrorKind {
   if (status === 401 || status === 403) {
@@ -44,19 +59,22 @@ export class ServiceError extends Error {
   }
 }
 
-/** A toggle the service answered with an error status; `serviceMessage` is its text for the user (428: pair a door sensor). */
+/**
+ * A toggle answered with a status that is not a success; `serviceMessage` is its text for the user (428: pair a door
+ * sensor). `mayHaveArrived` unless the status surely says the command was not taken (statusLeavesOutcomeOpen).
+ */
 export class ToggleRejectedError extends ServiceError {
   constructor(
     status: number,
     readonly serviceMessage: string | undefined,
   ) {
+    const open = statusLeavesOutcomeOpen(status);
     super(
       statusKind(status),
-      `the service refused the command (HTTP ${status})${serviceMessage ? `: ${serviceMessage}` : ''}`,
+      `${open ? `the service answered HTTP ${status}` : `the service refused the command (HTTP ${status})`}${serviceMessage ? `: ${serviceMessage}` : ''}`,
       status,
       undefined,
-      // A 5xx may come from a proxy or gateway that had already passed the command on (504 says exactly that).
-      status >= 500,
+      open,
     );
   }
 }

@@ -2,7 +2,7 @@
 import type { Agent } from './undici.js';
 
 import { READ_TIMEOUT_MS, TOGGLE_TIMEOUT_MS } from '../settings.js';
-import { ServiceError, statusKind, ToggleRejectedError } from './errors.js';
+import { isSuccessStatus, ServiceError, statusKind, ToggleRejectedError } from './errors.js';
 import { createAgent, DEFAULT_TIMEOUTS, requestJson } from './http.js';
 import type { JsonResponse, Timeouts } from './http.js';
 import { parseHistory, parseSync, toggleResponseSchema } from './schemas.js';
@@ -92,7 +92,7 @@ export class AccessControlClient {
 
   /**
    * Asks the controller to open or close one door. Never retried here: after a time-out the service may have acted.
-   * The status code decides the outcome; error bodies carry `success: true` too.
+   * The status code decides the outcome (any 2xx is taken, a 202 or a bodiless 204 as a 200); error bodies carry `success: true` too.
    */
   async toggle(doorId: string, state: DoorState): Promise<void> {
     const response = await requestJson(this.agent, {
@@ -102,7 +102,7 @@ export class AccessControlClient {
       body: { door_id: doorId, door_state: state },
       timeoutMs: this.toggleTimeoutMs,
     });
-    if (response.status === 200) {
+    if (isSuccessStatus(response.status)) {
       return;
     }
     if (statusKind(response.status) === 'rate-limited') {

@@ -315,6 +315,22 @@ describe('toggle', () => {
     expect((await toggle(sim, { door_id: SAMPLE_SHARED_GATE_ID, door_state: 'OPEN' })).status).toBe(200);
   });
 
+  it('answers a programmed 202 with the contract body and a 204 with no body, and moves the door as for a 200', async () => {
+    const sim = await startSim();
+    sim.setToggleOutcome(SAMPLE_SHARED_GATE_ID, 202);
+    const accepted = await toggle(sim, { door_id: SAMPLE_SHARED_GATE_ID, door_state: 'OPEN' });
+    expect(accepted.status).toBe(202);
+    expect(await accepted.json()).toMatchObject({ success: true, message: '202' });
+    expect(sim.pendingTravels()).toMatchObject([{ doorId: SAMPLE_SHARED_GATE_ID, target: 'OPEN' }]);
+
+    sim.setToggleOutcome(SAMPLE_FRONT_GATE_ID, 204);
+    const empty = await toggle(sim, { door_id: SAMPLE_FRONT_GATE_ID, door_state: 'OPEN' });
+    expect(empty.status).toBe(204);
+    expect(empty.headers.get('content-type')).toBeNull();
+    expect(await empty.text()).toBe('');
+    expect(sim.pendingTravels().map((travel) => travel.doorId)).toEqual([SAMPLE_SHARED_GATE_ID, SAMPLE_FRONT_GATE_ID]);
+  });
+
   it('answers 400 for malformed bodies and 404 for unknown doors or inactive controllers', async () => {
     const sim = await startSim();
     for (const bad of ['{not json', { door_id: SAMPLE_FRONT_GATE_ID }, { door_id: SAMPLE_FRONT_GATE_ID, door_state: 'open' }]) {

@@ -161,6 +161,17 @@ describe('toggle', () => {
     await expect.poll(() => sim.getDoor(SAMPLE_FRONT_GATE_ID)?.state).toBe('CLOSED');
   });
 
+  it.each([202, 204])('takes a toggle answered HTTP %i as it takes a 200: the door moves', async (status) => {
+    sim.setToggleOutcome(SAMPLE_FRONT_GATE_ID, status);
+    try {
+      await client.toggle(SAMPLE_FRONT_GATE_ID, 'OPEN');
+      await expect.poll(() => sim.getDoor(SAMPLE_FRONT_GATE_ID)?.state).toBe('OPEN');
+    } finally {
+      sim.setToggleOutcome(SAMPLE_FRONT_GATE_ID, null);
+      sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'CLOSED', { silent: true });
+    }
+  });
+
   it.each([400, 401, 404, 428, 501, 500])('tells HTTP %i apart by status although the body says success', async (status) => {
     sim.setToggleOutcome(SAMPLE_GARAGE_DOOR_ID, status);
     try {
@@ -195,6 +206,8 @@ describe('toggle', () => {
     ['a connection closed after the request arrived', { kind: 'refuse' }, true],
     ['an unreadable answer', { kind: 'invalid-json' }, true],
     ['a gateway time-out', { kind: 'status', status: 504 }, true],
+    ['a redirect, which says nothing of what became of it', { kind: 'status', status: 302 }, true],
+    ['a See Other, the answer to a POST that was carried out', { kind: 'status', status: 303 }, true],
     ['an error status from the service', { kind: 'status', status: 404 }, false],
     ['rate limiting', { kind: 'status', status: 429 }, false],
   ])('says whether a toggle that failed with %s may still have reached the service (%s)', async (_what, fault, mayHaveArrived) => {
