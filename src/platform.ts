@@ -282,29 +282,39 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     }
     // A Matter setting that cannot be read keeps the doors on Matter as they are: a typo must not drop Google Home routines.
     const mode = config.keptAsCached.matter ? 'as-cached' : config.matter;
-    const matterDoors = new Doors({ api: this.api, log: this.log, mode });
-    for (const accessory of this.cachedMatter.splice(0)) {
-      matterDoors.fromCache(accessory);
+    // MatterDoors contains Homebridge's own throws; what is left would be the plugin's bug, and must not reject matterLoaded.
+    try {
+      const matterDoors = new Doors({ api: this.api, log: this.log, mode, now: () => this.clock.now() });
+      for (const accessory of this.cachedMatter.splice(0)) {
+        matterDoors.fromCache(accessory);
+      }
+      this.matterDoors = matterDoors;
+      matterDoors.follow(
+        this.shownOnMatter().filter(
+          ({ door }) => exclusionReason(config, { id: door.doorId, relationship: undefined }, door.deviceId) === undefined,
+        ),
+        false,
+      );
+    } catch (error) {
+      this.bugs.report('starting the doors on Matter', error);
     }
-    this.matterDoors = matterDoors;
-    matterDoors.follow(
-      this.shownOnMatter().filter(
-        ({ door }) => exclusionReason(config, { id: door.doorId, relationship: undefined }, door.deviceId) === undefined,
-      ),
-      false,
-    );
   }
 
   /** A sync's doors for Matter; a sync that ends before the Matter side has loaded hands them over once it has. */
   private followOnMatter(complete: boolean): void {
+    const follow = (): void => {
+      try {
+        this.matterDoors?.follow(this.shownOnMatter(), complete);
+      } catch (error) {
+        this.bugs.report('following the doors on Matter', error);
+      }
+    };
     if (this.matterDoors) {
-      this.matterDoors.follow(this.shownOnMatter(), complete);
+      follow();
       return;
     }
     void this.matterLoaded.then(() => {
-      if (!this.stoppedMeanwhile()) {
-        this.matterDoors?.follow(this.shownOnMatter(), complete);
-      }
+      if (!this.stoppedMeanwhile()) follow();
     });
   }
 

@@ -120,6 +120,13 @@ export const MAX_ACCESSORIES_PER_BRIDGE = 149;
 // Matter (Homebridge 2.x).
 /** Matter's longest node label and serial number (characters, as matter.js counts them); a longer one fails registration. */
 export const MATTER_MAX_STRING_LENGTH = 32;
+/**
+ * Milliseconds between two warnings that Homebridge refused a Matter call for one cause (registration, removal): an
+ * incident is said when it starts and when it ends, and one that keeps coming back is said at most three times an hour.
+ */
+export const MATTER_REFUSAL_LOG_INTERVAL_MS = 20 * 60_000;
+/** Milliseconds between two debug lines of refused Matter state updates (the ones held back are counted). */
+export const MATTER_UPDATE_DEBUG_LOG_INTERVAL_MS = 10 * 60_000;
 
 // Webhooks.
 /** Largest webhook body read (bytes, also after decompression); one event is a few hundred bytes. */

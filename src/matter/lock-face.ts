@@ -12,12 +12,17 @@ export class MatterLockFace implements MatterFace {
   /** Commands from controllers being handled now (HomeKit's wait in the same queue but are not counted here). */
   private inFlight = 0;
 
-  /** `settled`: a command ended, however: Homebridge has set lockState by itself if it resolved, so the truth is pushed after. */
+  /**
+   * `settled`: a command ended, however: Homebridge has set lockState by itself if it resolved, so the truth is pushed
+   * after. `shown`: false once the door is no longer shown; its device may stay on the bridge (Homebridge may refuse
+   * to remove it), but it takes no command.
+   */
   constructor(
     private readonly matter: MatterApi,
     private readonly hap: HAP,
     private readonly door: MatterDoor,
     private readonly settled: () => void,
+    private readonly shown: () => boolean = () => true,
   ) {
     this.deviceType = matter.deviceTypes.DoorLock;
     this.handlers = {
@@ -54,6 +59,9 @@ export class MatterLockFace implements MatterFace {
   }
 
   private async command(wanted: DoorState): Promise<void> {
+    if (!this.shown()) {
+      throw new this.matter.status.Failure(`${this.door.name} is no longer shown, so it takes no command`);
+    }
     this.inFlight += 1;
     try {
       await this.door.command(wanted);

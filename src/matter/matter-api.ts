@@ -72,8 +72,12 @@ const matterApiSchema = z.object({
   updateAccessoryState: fn,
 });
 
-/** What the bridge the plugin runs on offers: Matter, Matter in a shape this plugin does not know, or no Matter. */
-export type MatterOnBridge = { kind: 'on'; matter: MatterApi } | { kind: 'unknown-shape' } | { kind: 'off' };
+/**
+ * What the bridge the plugin runs on offers: Matter, Matter in a shape this plugin does not know, no Matter, or no
+ * answer (Homebridge threw while asked: `message` says what it threw).
+ */
+export type MatterOnBridge =
+  { kind: 'on'; matter: MatterApi } | { kind: 'unknown-shape' } | { kind: 'off' } | { kind: 'no-answer'; message: string };
 
 /** Homebridge 2.x's API beyond 1.11's types: both members absent on 1.11. */
 interface MaybeMatterHost {
@@ -87,9 +91,15 @@ interface MaybeMatterHost {
  */
 export function matterOnBridge(api: API): MatterOnBridge {
   const host = api as API & MaybeMatterHost;
-  const enabled = typeof host.isMatterEnabled === 'function' && (host.isMatterEnabled as () => unknown).call(api) === true;
-  if (!enabled || host.matter === undefined || host.matter === null) {
-    return { kind: 'off' };
+  // isMatterEnabled(), the api.matter getter and the members the check reads are Homebridge's code: any of them may throw.
+  try {
+    const enabled = typeof host.isMatterEnabled === 'function' && (host.isMatterEnabled as () => unknown).call(api) === true;
+    const matter = enabled ? host.matter : undefined;
+    if (matter === undefined || matter === null) {
+      return { kind: 'off' };
+    }
+    return matterApiSchema.safeParse(matter).success ? { kind: 'on', matter: matter as MatterApi } : { kind: 'unknown-shape' };
+  } catch (error) {
+    return { kind: 'no-answer', message: error instanceof Error ? error.message : String(error) };
   }
-  return matterApiSchema.safeParse(host.matter).success ? { kind: 'on', matter: host.matter as MatterApi } : { kind: 'unknown-shape' };
 }

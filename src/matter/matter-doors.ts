@@ -1,18 +1,28 @@
 // The doors on Matter (Homebridge 2.x, for Google Home and Alexa): the doors HomeKit shows, each registered as one
 // bridged Matter device on every start (cached ones come back without handlers), removed when HomeKit removes it, and
-// its state pushed to Matter whenever the door changes.
+// its state pushed to Matter whenever the door changes. Homebridge may refuse or throw at any call: each is tried again
+// at the next sync, said once per incident, and a door no longer shown refuses every command meanwhile.
 import { createHash } from 'node:crypto';
 
 import type { API, Logging } from 'homebridge';
 
 import { cut } from '../door/homekit-name.js';
 import type { MatterMode } from '../option-catalog.js';
-import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL, MATTER_MAX_STRING_LENGTH, PLATFORM_NAME, PLUGIN_NAME } from '../settings.js';
+import {
+  ACCESSORY_MANUFACTURER,
+  ACCESSORY_MODEL,
+  MATTER_MAX_STRING_LENGTH,
+  MATTER_UPDATE_DEBUG_LOG_INTERVAL_MS,
+  PLATFORM_NAME,
+  PLUGIN_NAME,
+} from '../settings.js';
+import { LogRateLimit } from '../util/log-rate-limit.js';
 import { oneLine } from '../util/log-text.js';
 import { MatterLockFace } from './lock-face.js';
 import { matterOnBridge } from './matter-api.js';
 import type { MatterAccessory, MatterApi } from './matter-api.js';
 import type { ClusterState, MatterDoor, MatterFace } from './matter-face.js';
+import { MatterRefusals } from './refusals.js';
 import { MatterSensorFace } from './sensor-face.js';
 
 /** A door HomeKit shows, with the UUID its accessory has (the Matter device uses the same). */
@@ -26,6 +36,8 @@ export interface MatterDoorsDeps {
   log: Logging;
   /** `as-cached`: the setting could not be read, so the doors stay on Matter as the cache has them (none, if none is). */
   mode: MatterMode | 'as-cached';
+  /** The plugin's clock (the time an incident began, in its log line); Date.now when not given. */
+  now?: () => number;
 }
 
 /** One door on Matter. */
@@ -36,13 +48,30 @@ interface OnMatter {
   stopFollowing: () => void;
   /** What was last pushed, by cluster, so a sync that changed nothing sends nothing. */
   pushed: Map<string, string>;
-  /** Where registration stands: asked, resolved (Homebridge may still be registering), or pushed again after it. */
-  registration: 'asked' | 'resolved' | 'settled';
+  /**
+   * Where registration stands: asked, refused (asked again at the next sync), resolved (Homebridge may still be
+   * registering), or pushed again after it.
+   */
+  registration: 'asked' | 'refused' | 'resolved' | 'settled';
+  /** Homebridge restored the device from its cache: it is on the bridge whatever becomes of this run's registration. */
+  restored: boolean;
   /**
    * The node label the plugin last gave the device (a controller may have given it another since, which stands): the
    * door's name is written again only when the plugin's own name for it changes.
    */
   label: string;
+}
+
+/** A device on its way off Matter, asked again at each sync until Homebridge takes it. */
+interface Leaving {
+  accessory: MatterAccessory;
+  name: string;
+  /** What the line that says it was removed adds (`: why`), or ''. */
+  reason: string;
+  /** The door's entry, whose registration may still be under way: its removal waits for Homebridge's answer. */
+  entry: OnMatter | undefined;
+  /** An unregistration is under way. */
+  asked: boolean;
 }
 
 /** Hex digits of the digest that keeps a cut serial number apart from another id's. */
@@ -103,6 +132,11 @@ function labelGiven(cached: MatterAccessory | undefined): string | undefined {
   return typeof cached?.displayName === 'string' ? cached.displayName : undefined;
 }
 
+/** One door by its name, or several by their count (a batch of a whole account would not fit one line). */
+function doorsForLog(names: readonly string[]): string {
+  return names.length === 1 ? oneLine(names[0] ?? '') : `${names.length} doors`;
+}
+
 /** A call into Homebridge as a promise, also when it throws at once: nothing of Matter may break the HomeKit side. */
 function settle(call: () => Promise<void>): Promise<void> {
   try {
@@ -120,16 +154,33 @@ export class MatterDoors {
   /** Matter devices Homebridge restored from its cache (configureMatterAccessory), by UUID, until a complete sync decides. */
   private readonly cached = new Map<string, MatterAccessory>();
   private readonly onMatter = new Map<string, OnMatter>();
+  /** Devices of doors no longer shown that Homebridge has not removed yet, by UUID (a door in it is not added again). */
+  private readonly leaving = new Map<string, Leaving>();
   /** Set when the bridge turns out not to run Matter after all: nothing more is tried. */
   private stopped = false;
+  private readonly registerRefusals: MatterRefusals;
+  private readonly unregisterRefusals: MatterRefusals;
+  /** Refused state updates, at debug level: at most one line per interval, with the count held back. */
+  private readonly updateRefusals: LogRateLimit;
 
   constructor(private readonly deps: MatterDoorsDeps) {
+    const now = deps.now ?? Date.now;
+    this.registerRefusals = new MatterRefusals(deps.log, now);
+    this.unregisterRefusals = new MatterRefusals(deps.log, now);
+    this.updateRefusals = new LogRateLimit(MATTER_UPDATE_DEBUG_LOG_INTERVAL_MS, now);
     const onBridge = matterOnBridge(deps.api);
     this.mode = deps.mode === 'off' || deps.mode === 'as-cached' ? undefined : deps.mode;
     this.modeAsCached = deps.mode === 'as-cached';
     this.matter = onBridge.kind === 'on' ? onBridge.matter : undefined;
     if (this.mode !== undefined && onBridge.kind === 'off') {
       this.sayMatterOff();
+    } else if (onBridge.kind === 'no-answer' && (this.mode !== undefined || this.modeAsCached)) {
+      const why = `Homebridge could not say whether this bridge runs Matter (${oneLine(onBridge.message)})`;
+      deps.log.warn(
+        this.mode !== undefined
+          ? `"Google Home and Alexa (Matter)" is set to ${this.mode}, but ${why}, so the doors are on HomeKit only. Restart Homebridge; if it stays, report it to Homebridge.`
+          : `${why}, so the doors on Matter are left as they are. Restart Homebridge; if it stays, report it to Homebridge.`,
+      );
     } else if (this.mode !== undefined && onBridge.kind === 'unknown-shape') {
       deps.log.error(
         `"Google Home and Alexa (Matter)" is set to ${this.mode}, but this Homebridge's Matter API is not the one the plugin knows (Homebridge 2.4), so the doors are on HomeKit only. Update the plugin.`,
@@ -168,19 +219,27 @@ export class MatterDoors {
     }
     if (this.mode === undefined) {
       // Matter runs on the bridge but the plugin's Matter is off: its devices left there would answer nothing.
-      if (complete) this.removeCached(matter, 'Google Home and Alexa (Matter) is off in the plugin settings');
+      if (complete) this.removeCached('Google Home and Alexa (Matter) is off in the plugin settings');
+      this.removeLeaving(matter);
       return;
     }
     const wanted = new Map(doors.map((shown) => [shown.uuid, shown.door]));
-    const gone = [...this.onMatter].filter(([uuid]) => !wanted.has(uuid)).map(([, entry]) => entry);
-    this.remove(matter, gone);
-    const added = [...wanted].filter(([uuid]) => !this.onMatter.has(uuid)).map(([uuid, door]) => this.add(matter, uuid, door));
-    if (added.length > 0) {
-      this.register(matter, added);
+    for (const [uuid, entry] of this.onMatter) {
+      if (!wanted.has(uuid)) this.leave(entry);
+    }
+    // A door shown again before Homebridge removed its device waits for the removal: one registration per UUID at a time.
+    for (const [uuid, door] of wanted) {
+      if (!this.onMatter.has(uuid) && !this.leaving.has(uuid)) this.add(matter, uuid, door);
+    }
+    // New doors, and those whose registration Homebridge refused: each keeps the label its device carries meanwhile.
+    const toRegister = [...this.onMatter.values()].filter((entry) => entry.registration === 'refused');
+    if (toRegister.length > 0) {
+      this.register(matter, toRegister);
     }
     if (complete) {
-      this.removeCached(matter, 'the door is no longer shown');
+      this.removeCached('the door is no longer shown');
     }
+    this.removeLeaving(matter);
     // Homebridge registers after its promise resolves and drops a push to a device it has not registered yet: the
     // state is pushed once more at the next sync after registration.
     for (const entry of this.onMatter.values()) {
@@ -200,9 +259,19 @@ export class MatterDoors {
 
   private add(matter: MatterApi, uuid: string, door: MatterDoor): OnMatter {
     const label = matterName(door.name);
+    // A device Homebridge restored keeps the node label it had (the door may have been renamed since); a new one takes `label`.
+    const cached = this.cached.get(uuid);
+    const given = labelGiven(cached) ?? label;
     const face: MatterFace =
       this.mode === 'locks'
-        ? new MatterLockFace(matter, this.deps.api.hap, door, () => setImmediate(() => this.push(entry, true)))
+        ? new MatterLockFace(
+            matter,
+            this.deps.api.hap,
+            door,
+            () => setImmediate(() => this.push(entry, true)),
+            // Whatever Homebridge did with the device, a door no longer shown takes no command.
+            () => this.onMatter.get(uuid) === entry,
+          )
         : new MatterSensorFace(matter, door);
     const state = face.state();
     const accessory: MatterAccessory = {
@@ -212,20 +281,22 @@ export class MatterDoors {
       serialNumber: matterSerial(door.doorId),
       manufacturer: ACCESSORY_MANUFACTURER,
       model: ACCESSORY_MODEL,
-      context: { doorId: door.doorId, [LABEL_KEY]: label, [MODE_KEY]: this.mode },
+      // The label the device carries, until it carries the new one (`labelled`): a restart before then sends it again.
+      context: { doorId: door.doorId, [LABEL_KEY]: given, [MODE_KEY]: this.mode },
       // Registration resolves before Homebridge registers: the state a controller first reads must be the true one.
       clusters: { [state.cluster]: { ...face.fixed(), ...state.attributes } },
       ...(face.handlers ? { handlers: face.handlers } : {}),
     };
-    // A device Homebridge restored keeps the node label it had (the door may have been renamed since); a new one takes `label`.
     const entry: OnMatter = {
       accessory,
       face,
       door,
       stopFollowing: () => undefined,
       pushed: new Map(),
-      registration: 'asked',
-      label: labelGiven(this.cached.get(uuid)) ?? label,
+      // Not asked yet: follow() asks for it with the others.
+      registration: 'refused',
+      restored: cached !== undefined,
+      label: given,
     };
     entry.stopFollowing = door.onChange(() => this.push(entry, false));
     this.onMatter.set(uuid, entry);
@@ -236,10 +307,14 @@ export class MatterDoors {
   /** Every door in one batch, every start: Homebridge attaches the handlers to the devices it restored from its cache. */
   private register(matter: MatterApi, entries: OnMatter[]): void {
     const accessories = entries.map((entry) => entry.accessory);
+    for (const entry of entries) {
+      entry.registration = 'asked';
+    }
     settle(() => matter.registerPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, accessories)).then(
       () => {
-        const names = entries.length === 1 ? (entries[0]?.door.name ?? '') : `${entries.length} doors`;
-        this.deps.log.info(`Added ${names} to Matter (Google Home, Alexa) as ${MODE_WORDS[this.mode ?? 'locks']}.`);
+        this.deps.log.info(
+          `Added ${doorsForLog(entries.map((entry) => entry.door.name))} to Matter (Google Home, Alexa) as ${MODE_WORDS[this.mode ?? 'locks']}${this.registerRefusals.taken()}.`,
+        );
         // A restored device keeps its cached values over `clusters`: the true state now (and at the next sync, see follow).
         for (const entry of entries) {
           entry.registration = 'resolved';
@@ -250,10 +325,13 @@ export class MatterDoors {
     );
   }
 
+  /** The entries stay, with the label their devices carry, and are asked for again at the next sync. */
   private registrationFailed(entries: OnMatter[], error: unknown): void {
     for (const entry of entries) {
-      entry.stopFollowing();
-      this.onMatter.delete(entry.accessory.UUID);
+      entry.registration = 'refused';
+      // A door that left meanwhile: a device never registered and not restored is not on the bridge, nothing to remove.
+      const leaving = this.leaving.get(entry.accessory.UUID);
+      if (leaving?.entry === entry && !entry.restored) this.leaving.delete(entry.accessory.UUID);
     }
     const message = error instanceof Error ? error.message : String(error);
     // Homebridge 2 offers api.matter on the main bridge when only a child bridge runs Matter.
@@ -262,40 +340,58 @@ export class MatterDoors {
       this.sayMatterOff();
       return;
     }
-    this.deps.log.warn(`Could not add ${entries.length} doors to Matter: ${oneLine(message)}. Trying again at the next sync.`);
-  }
-
-  private remove(matter: MatterApi, entries: OnMatter[]): void {
-    if (entries.length === 0) {
-      return;
-    }
-    for (const entry of entries) {
-      entry.stopFollowing();
-      this.onMatter.delete(entry.accessory.UUID);
-      this.deps.log.info(`Removed ${entry.door.name} from Matter.`);
-    }
-    this.unregister(
-      matter,
-      entries.map((entry) => entry.accessory),
+    this.registerRefusals.refused(
+      `Could not add ${doorsForLog(entries.map((entry) => entry.door.name))} to Matter: ${oneLine(message)}. Trying again at each sync; said again once it works.`,
     );
   }
 
-  /** Cached Matter devices no door took over: without handlers they answer nothing, so they leave. */
-  private removeCached(matter: MatterApi, reason: string): void {
-    const leftovers = [...this.cached.values()];
-    this.cached.clear();
-    if (leftovers.length === 0) {
+  /** The door is no longer shown: its device leaves Matter, and refuses every command until Homebridge has removed it. */
+  private leave(entry: OnMatter): void {
+    entry.stopFollowing();
+    this.onMatter.delete(entry.accessory.UUID);
+    if (entry.registration === 'refused' && !entry.restored) {
       return;
     }
-    const names = leftovers.map((accessory) => oneLine(accessory.displayName));
-    this.deps.log.info(`Removed ${names.join(', ')} from Matter: ${reason}.`);
-    this.unregister(matter, leftovers);
+    this.leaving.set(entry.accessory.UUID, { accessory: entry.accessory, name: entry.door.name, reason: '', entry, asked: false });
   }
 
-  private unregister(matter: MatterApi, accessories: MatterAccessory[]): void {
-    settle(() => matter.unregisterPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, accessories)).catch((error: unknown) => {
-      this.deps.log.warn(`Could not remove ${accessories.length} doors from Matter: ${oneLine(String(error))}.`);
-    });
+  /** Cached Matter devices no door took over: without handlers they answer nothing, so they leave. */
+  private removeCached(reason: string): void {
+    for (const accessory of this.cached.values()) {
+      this.leaving.set(accessory.UUID, { accessory, name: accessory.displayName, reason: `: ${reason}`, entry: undefined, asked: false });
+    }
+    this.cached.clear();
+  }
+
+  /** Asks Homebridge to remove every leaving device not being removed already; said removed only once it is. */
+  private removeLeaving(matter: MatterApi): void {
+    const ready = [...this.leaving.values()].filter((leaving) => !leaving.asked && leaving.entry?.registration !== 'asked');
+    for (const reason of new Set(ready.map((leaving) => leaving.reason))) {
+      const batch = ready.filter((leaving) => leaving.reason === reason);
+      for (const leaving of batch) leaving.asked = true;
+      const names = batch.map((leaving) => oneLine(leaving.name)).join(', ');
+      settle(() =>
+        matter.unregisterPlatformAccessories(
+          PLUGIN_NAME,
+          PLATFORM_NAME,
+          batch.map((leaving) => leaving.accessory),
+        ),
+      ).then(
+        () => {
+          for (const leaving of batch) {
+            if (this.leaving.get(leaving.accessory.UUID) === leaving) this.leaving.delete(leaving.accessory.UUID);
+          }
+          this.deps.log.info(`Removed ${names} from Matter${reason}${this.unregisterRefusals.taken()}.`);
+        },
+        (error: unknown) => {
+          for (const leaving of batch) leaving.asked = false;
+          const [it, refuses] = batch.length === 1 ? ['it is', 'it refuses'] : ['they are', 'they refuse'];
+          this.unregisterRefusals.refused(
+            `Could not remove ${names} from Matter: ${oneLine(error instanceof Error ? error.message : String(error))}. Until ${it} removed ${refuses} every command; trying again at each sync.`,
+          );
+        },
+      );
+    }
   }
 
   /** The door's state and reachability to Matter; `force` also sends what seems sent already (Homebridge may differ). */
@@ -303,7 +399,7 @@ export class MatterDoors {
     const matter = this.matter;
     // Homebridge sets lockState itself when a command's handler resolves, and the command holds the device meanwhile:
     // the state follows once it has ended (the face's `settled`).
-    if (!matter || this.onMatter.get(entry.accessory.UUID) !== entry || entry.face.busy) {
+    if (!matter || this.stopped || this.onMatter.get(entry.accessory.UUID) !== entry || entry.face.busy) {
       return;
     }
     const state = entry.face.state();
@@ -312,7 +408,7 @@ export class MatterDoors {
     // Renamed (in the account, the settings or the Home app) since the device got its label: the new name, once
     // Homebridge has the device (it drops updates before), as a controller reads it in the Matter device's information.
     const label = matterName(entry.door.name);
-    const relabel = label !== entry.label && entry.registration !== 'asked';
+    const relabel = label !== entry.label && (entry.registration === 'resolved' || entry.registration === 'settled');
     if (relabel) info.nodeLabel = label;
     const parts: (ClusterState & { taken?: () => void })[] = [
       state,
@@ -333,7 +429,12 @@ export class MatterDoors {
         (error: unknown) => {
           // Not sent after all: the next push sends it again, even if nothing changed by then.
           if (entry.pushed.get(cluster) === text) entry.pushed.delete(cluster);
-          this.deps.log.debug(`Matter did not take the state of ${entry.door.name}: ${oneLine(String(error))}.`);
+          const held = this.updateRefusals.take();
+          if (held !== undefined) {
+            const more = held > 0 ? ` (${held} more refused since the last such line)` : '';
+            const reason = oneLine(error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+            this.deps.log.debug(`Matter did not take the state of ${entry.door.name}: ${reason}${more}.`);
+          }
         },
       );
     }

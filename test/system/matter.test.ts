@@ -401,3 +401,149 @@ describe('matter set but the bridge does not run Matter', () => {
     expect(matter.devices.size).toBe(0);
   });
 });
+
+describe('Homebridge refusing or throwing (issue 30)', () => {
+  const RESTART_AT = '2026-11-21 12:00 UTC';
+  const restartWith = async (matter: MatterApiDouble, config: Record<string, unknown>, before: Record<string, unknown> = {}) => {
+    const first = await boot({ matter: 'locks', ...before });
+    await first.platform.shutdown();
+    const saved = new MatterApiDouble(matterOf(first.api).saved());
+    Object.assign(saved.refuse, matter.refuse);
+    const api = new Homebridge2Double(first.api.savedCache(), saved);
+    return { first, second: await boot({ matter: 'locks', ...config }, api) };
+  };
+
+  it('refuses every Matter command to a door no longer shown while Homebridge refuses its removal, and says it removed once it is', async () => {
+    const refusing = new MatterApiDouble();
+    refusing.refuse.unregister = Infinity;
+    // Restarted with the shared gate left out: the cached door reaches Matter before the first sync tells it is shared.
+    const { first, second } = await restartWith(refusing, { includeDoors: 'owned' });
+    const matter = matterOf(second.api);
+    const uuid = uuidOf(first.api, SAMPLE_SHARED_GATE_ID);
+    const name = deviceOf(first.api, SAMPLE_SHARED_GATE_ID)?.displayName ?? '';
+    expect(second.api.accessory(SAMPLE_SHARED_GATE_ID)).toBeUndefined();
+    expect(matter.devices.has(uuid)).toBe(true);
+    const before = togglesReceived(sim, SAMPLE_SHARED_GATE_ID).length;
+    expect(await matter.command(uuid, 'unlockDoor')).toBe('Failure');
+    expect(await matter.command(uuid, 'lockDoor')).toBe('Failure');
+    await sleep(60);
+    expect(togglesReceived(sim, SAMPLE_SHARED_GATE_ID).length).toBe(before);
+    expect(second.log.texts('info').filter((t) => t.includes('from Matter'))).toEqual([]);
+
+    // Tried again at each sync, said once.
+    await second.poll(5);
+    await matterSettled();
+    expect(matter.devices.has(uuid)).toBe(true);
+    expect(await matter.command(uuid, 'unlockDoor')).toBe('Failure');
+    const refusals = second.log.lines.filter((l) => l.level !== 'debug' && l.text.includes('from Matter'));
+    expect(refusals.map((l) => l.level)).toEqual(['warn']);
+    expect(refusals[0]?.text).toBe(
+      `Could not remove ${name} from Matter: Matter server busy. Until it is removed it refuses every command; trying again at each sync.`,
+    );
+
+    matter.refuse.unregister = 0;
+    await second.poll();
+    await matterSettled();
+    expect(matter.devices.has(uuid)).toBe(false);
+    expect(second.log.texts('info').filter((t) => t.includes('from Matter'))).toEqual([
+      `Removed ${name} from Matter (Homebridge refused 6 times since ${RESTART_AT}).`,
+    ]);
+    // The doors still shown answer as before.
+    expect(await matter.command(uuidOf(second.api, SAMPLE_FRONT_GATE_ID), 'unlockDoor')).toBe('Success');
+  });
+
+  it('gives a door renamed while Homebridge was down its new name once a registration succeeds, when the first was refused', async () => {
+    const refusing = new MatterApiDouble();
+    refusing.refuse.register = 1;
+    const first = await boot({ matter: 'locks' });
+    await first.platform.shutdown();
+    sim.renameDoor(SAMPLE_FRONT_GATE_ID, 'Main Gate');
+    try {
+      const saved = new MatterApiDouble(matterOf(first.api).saved());
+      saved.refuse.register = 1;
+      const api = new Homebridge2Double(first.api.savedCache(), saved);
+      const { poll } = await boot({ matter: 'locks' }, api);
+      const label = () => deviceOf(api, SAMPLE_FRONT_GATE_ID)?.clusters.bridgedDeviceBasicInformation?.nodeLabel;
+      await poll(2);
+      await matterSettled();
+      expect(deviceOf(api, SAMPLE_FRONT_GATE_ID)?.restored).toBe(false);
+      expect(label()).toBe('Main Gate');
+      expect((deviceOf(api, SAMPLE_FRONT_GATE_ID)?.context as Record<string, unknown>).label).toBe('Main Gate');
+    } finally {
+      sim.renameDoor(SAMPLE_FRONT_GATE_ID, 'Front Gate');
+    }
+  });
+
+  it('says a refused registration once, and when it ends with how often and since when', async () => {
+    const matter = new MatterApiDouble();
+    matter.refuse.register = Infinity;
+    const { log, poll } = await boot({ matter: 'locks' }, new Homebridge2Double([], matter));
+    await poll(40);
+    await matterSettled();
+    const lines = () => log.lines.filter((l) => l.level !== 'debug' && l.text.includes('to Matter'));
+    expect(lines()).toEqual([
+      { level: 'warn', text: 'Could not add 3 doors to Matter: Matter server busy. Trying again at each sync; said again once it works.' },
+    ]);
+    matter.refuse.register = 0;
+    await poll();
+    await matterSettled();
+    expect(lines().slice(1)).toEqual([
+      { level: 'info', text: `Added 3 doors to Matter (Google Home, Alexa) as locks (Homebridge refused 41 times since ${RESTART_AT}).` },
+    ]);
+    expect(matter.devices.size).toBe(3);
+  });
+
+  const unhandled = () => {
+    const seen: unknown[] = [];
+    const listener = (reason: unknown) => seen.push(reason);
+    process.on('unhandledRejection', listener);
+    return { seen, stop: () => process.off('unhandledRejection', listener) };
+  };
+
+  it('contains isMatterEnabled() throwing: one line, every door on HomeKit, no unhandled rejection', async () => {
+    const rejections = unhandled();
+    try {
+      const api = new Homebridge2Double();
+      api.matterEnabledError = new TypeError("Cannot read properties of undefined (reading 'matter')");
+      const { log, poll } = await boot({ matter: 'locks' }, api);
+      await poll(3);
+      await matterSettled();
+      await sleep(10);
+      expect(rejections.seen).toEqual([]);
+      expect(log.lines.filter((l) => l.text.includes('Matter'))).toEqual([
+        {
+          level: 'warn',
+          text: `"Google Home and Alexa (Matter)" is set to locks, but Homebridge could not say whether this bridge runs Matter (Cannot read properties of undefined (reading 'matter')), so the doors are on HomeKit only. Restart Homebridge; if it stays, report it to Homebridge.`,
+        },
+      ]);
+      expect(api.registered.size).toBe(3);
+      expect(matterOf(api).devices.size).toBe(0);
+    } finally {
+      rejections.stop();
+    }
+  });
+
+  it.each(['registerPlatformAccessories', 'updateAccessoryState'] as const)(
+    'contains %s throwing at once: at most one line, every door on HomeKit, no unhandled rejection',
+    async (call) => {
+      const rejections = unhandled();
+      try {
+        const matter = new MatterApiDouble();
+        matter.throwing.add(call);
+        const { log, poll, api } = await boot({ matter: 'locks' }, new Homebridge2Double([], matter));
+        sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'OPEN');
+        await poll(5);
+        await matterSettled();
+        await sleep(10);
+        expect(rejections.seen).toEqual([]);
+        expect(log.lines.filter((l) => l.level !== 'debug' && l.text.includes('Matter') && !l.text.startsWith('Added'))).toHaveLength(
+          call === 'registerPlatformAccessories' ? 1 : 0,
+        );
+        expect(log.texts('error')).toEqual([]);
+        expect(api.registered.size).toBe(3);
+      } finally {
+        rejections.stop();
+      }
+    },
+  );
+});

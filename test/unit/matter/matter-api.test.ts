@@ -17,6 +17,15 @@ describe('matterOnBridge', () => {
     expect(matterOnBridge(asApi({ isMatterEnabled: () => true })).kind).toBe('off');
   });
 
+  it('is no answer, with what was thrown, when isMatterEnabled() or the api.matter getter throws (issue 30)', () => {
+    const throwing = () => {
+      throw new TypeError('settings unreadable');
+    };
+    expect(matterOnBridge(asApi({ isMatterEnabled: throwing }))).toEqual({ kind: 'no-answer', message: 'settings unreadable' });
+    const getter = Object.defineProperty({ isMatterEnabled: () => true }, 'matter', { get: throwing });
+    expect(matterOnBridge(asApi(getter))).toEqual({ kind: 'no-answer', message: 'settings unreadable' });
+  });
+
   it('is on with a Matter API of the shape Homebridge 2.4 has, and gives that very object (its methods need it)', () => {
     const matter = new MatterApiDouble();
     const found = matterOnBridge(asApi({ isMatterEnabled: () => true, matter }));
