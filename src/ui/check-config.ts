@@ -4,7 +4,7 @@ import { parseConfig } from '../config.js';
 import { exclusionReason } from '../door/options.js';
 import { MAX_ACCESSORIES_PER_BRIDGE } from '../settings.js';
 import { inPageWords } from './labels.js';
-import { doorsEditable, readIdList } from './page/model.js';
+import { doorsEditable, readIdList, webhookEditable } from './page/model.js';
 import type { IdList } from './page/model.js';
 import type { AccountView, ConfigCheck, KeptPart } from './page/views.js';
 
@@ -16,8 +16,8 @@ const KEPT_AS_WRITTEN = 'This part of the settings is kept as written: the page 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The parts of the block the page keeps exactly as written and offers no edit of (a `doors` that is not a list, a
- * filter that is not a list of ids), each with the parser's own sentences about it in the page's words.
+ * The parts of the block the page keeps exactly as written and offers no edit of (a webhook that is not a block, a
+ * `doors` that is not a list, a filter that is not a list of ids), each with the parser's own sentences about it in the page's words.
  */
 function keptParts(block: unknown, sentences: readonly string[]): Map<KeptPart, string> {
   const kept = new Map<KeptPart, string>();
@@ -27,6 +27,7 @@ function keptParts(block: unknown, sentences: readonly string[]): Map<KeptPart, 
       .filter((sentence) => sentence.startsWith(`${key} `) || sentence.startsWith(`${key}.`))
       .map(inPageWords)
       .join(' ') || KEPT_AS_WRITTEN;
+  if (!webhookEditable(block)) kept.set('webhook', about('webhook'));
   if (!doorsEditable(block)) kept.set('doors', about('doors'));
   for (const key of ID_LISTS) {
     if (!readIdList(block, key).editable) kept.set(key, about(key));

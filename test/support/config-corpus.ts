@@ -137,6 +137,11 @@ export const CONFIG_CORPUS: CorpusShape[] = [
     block: { ...ACCOUNT_FIELDS, webhook: { port: 51828, apiKey: HEX_KEY, pathname: '/hooks' } },
     edit: POLL_EDIT,
   },
+  {
+    name: 'a webhook written as text, not a block',
+    block: { ...ACCOUNT_FIELDS, webhook: 'on' },
+    edit: POLL_EDIT,
+  },
 ];
 
 /** A deep copy of the shape's block with the test's own address and token in place of the placeholders. */

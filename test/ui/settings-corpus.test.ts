@@ -197,6 +197,15 @@ describe('the shared config corpus in the settings page', () => {
           expect.soft(kept, `shape "${shape.name}": the controllers' note`).toMatch(/^Kept as written: The controllers /);
           expect.soft(await page.locator('input[data-controller]:enabled').count(), `shape "${shape.name}": ticks offered`).toBe(0);
         }
+        const { webhook } = shape.block;
+        if (webhook !== undefined && (typeof webhook !== 'object' || webhook === null || Array.isArray(webhook))) {
+          // A webhook that is not a block: kept as written with the runtime's sentence, its box off.
+          const kept = (await texts(page, '#ac-webhook-kept')).join('');
+          expect
+            .soft(kept, `shape "${shape.name}": the webhook's note`)
+            .toMatch(/^Kept as written: Real-time updates \(webhooks\) must be/);
+          expect.soft(await page.locator('#ac-webhook-enabled').isDisabled(), `shape "${shape.name}": the webhook box`).toBe(true);
+        }
         for (const doorId of doorsWrittenTwice(shape.block)) {
           // A door written twice: the page says the runtime merges the entries and offers no choice of its own.
           const twice = row(page, doorId);

@@ -25,6 +25,9 @@ const isEmpty = (value: unknown): boolean =>
   (Array.isArray(value) && value.length === 0) ||
   (isRecord(value) && Object.keys(value).length === 0);
 
+/** A value the plugin reads as "not set": what a form writes for a field left empty. */
+const isBlank = (value: unknown): boolean => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
 /** A copy deep enough that the Homebridge UI's own object is never changed behind its back. */
 const copy = (block: Block): Block => structuredClone(block);
 
@@ -36,7 +39,10 @@ export function getField(block: Block, path: string): unknown {
   return node;
 }
 
-/** Sets `path` ("pollInterval", "webhook.port"); an empty value removes the field, and an emptied object goes with it. */
+/**
+ * Sets `path` ("pollInterval", "webhook.port"); an empty value removes the field, and an emptied object goes with it.
+ * A block on the way that is written as something else ("webhook": "on") is kept as written: the edit does nothing.
+ */
 export function setField(block: Block, path: string, value: unknown): Block {
   const next = copy(block);
   const keys = path.split('.');
@@ -45,6 +51,7 @@ export function setField(block: Block, path: string, value: unknown): Block {
   let node: Record<string, unknown> = next;
   for (const key of keys) {
     const child = node[key];
+    if (!isRecord(child) && !isBlank(child)) return block;
     node = isRecord(child) ? child : (node[key] = {});
     parents.push(node);
   }
@@ -66,8 +73,10 @@ export function setField(block: Block, path: string, value: unknown): Block {
   return next;
 }
 
-/** A value the plugin reads as "not set": what a form writes for a field left empty. */
-const isBlank = (value: unknown): boolean => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+/** Whether the webhook block can be edited field by field: absent (or blank), or a block of settings. Else it is kept as written. */
+export function webhookEditable(block: Block): boolean {
+  return isBlank(block.webhook) || isRecord(block.webhook);
+}
 
 /** Whether `doors` is a list the page can edit entry by entry: absent (or blank), or an array. Else it is kept as written. */
 export function doorsEditable(block: Block): boolean {

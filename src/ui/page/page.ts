@@ -74,6 +74,12 @@ function renderCheck(store: Store): void {
   addDetails(note, summary.detail);
   status(byId('ac-check-warnings-lead'), 'warn', summary.warnings.length > 0 ? WARNINGS_TEXT : '');
   fill(byId('ac-check-warnings'), ...summary.warnings.map((line) => h('li', {}, line)));
+  const webhookKept = check.kept.get('webhook');
+  status(
+    byId('ac-webhook-kept'),
+    webhookKept === undefined ? 'info' : 'warn',
+    webhookKept === undefined ? '' : `Kept as written: ${webhookKept}`,
+  );
   if (summary.saveOff) {
     hb.disableSaveButton();
   } else {

@@ -50,7 +50,7 @@ export interface ShownCount {
 }
 
 /** A part of the block the page keeps exactly as written and offers no edit of. */
-export type KeptPart = 'doors' | 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds';
+export type KeptPart = 'webhook' | 'doors' | 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds';
 
 export interface ConfigCheck {
   /** Mistakes that stop syncing (token, address): Save would give zero doors. */

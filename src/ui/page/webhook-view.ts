@@ -1,7 +1,7 @@
 // The webhook part of the settings page: a typed port checked against what already uses it, the key checked as 96 hex, the URL, a test.
 import { server } from './api.js';
 import { byId, status } from './dom.js';
-import { apiKeyProblem, getField, setField } from './model.js';
+import { apiKeyProblem, getField, setField, webhookEditable } from './model.js';
 import type { Store } from './store.js';
 
 /** Port checks wait until the user stops typing for this long. */
@@ -96,6 +96,8 @@ export function setUpWebhook(store: Store): () => void {
   byId('ac-test-event').addEventListener('click', () => void sendTest(store));
   const refresh = (): void => {
     enabled.checked = webhookEnabled(store);
+    // A webhook written as something else than a block is kept as written (its sentence is in #ac-webhook-kept).
+    enabled.disabled = !webhookEditable(store.block);
     body.hidden = !enabled.checked;
     byId('ac-webhook-url').textContent = describeUrl(store);
     status(byId('ac-test-event-status'), 'info', '');

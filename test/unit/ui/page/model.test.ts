@@ -164,6 +164,13 @@ describe('settings page model', () => {
     expect(idOf(1.5)).toBeUndefined();
   });
 
+  it('keeps a block written as something else as written: an edit inside it does nothing', () => {
+    const block: Block = { ...base, webhook: 'on' };
+    expect(setField(block, 'webhook.port', 51828)).toBe(block);
+    expect(setField(block, 'webhook.enabled', true)).toBe(block);
+    expect(setField({ ...base, webhook: null }, 'webhook.port', 51828)).toEqual({ ...base, webhook: { port: 51828 } });
+  });
+
   it('offers no per-door edit where the plugin merges several entries or `doors` is not a list, and leaves those as written', () => {
     const twice: Block = {
       ...base,
