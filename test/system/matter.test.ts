@@ -452,6 +452,46 @@ describe('Homebridge refusing or throwing (issue 30)', () => {
     expect(await matter.command(uuidOf(second.api, SAMPLE_FRONT_GATE_ID), 'unlockDoor')).toBe('Success');
   });
 
+  it('refuses Matter commands to a door gone from the account until Homebridge removes it, and adds it again after when it is back', async () => {
+    const { api, poll, log } = await boot({ matter: 'locks' });
+    const matter = matterOf(api);
+    const uuid = uuidOf(api, SAMPLE_FRONT_GATE_ID);
+    const door = sim.getDoor(SAMPLE_FRONT_GATE_ID);
+    if (!door) throw new Error('no front gate in the simulator');
+    matter.refuse.unregister = Infinity;
+    sim.removeDoor(SAMPLE_FRONT_GATE_ID);
+    try {
+      // A door leaves HomeKit after two syncs without it.
+      await poll(2);
+      await matterSettled();
+      expect(api.accessory(SAMPLE_FRONT_GATE_ID)).toBeUndefined();
+      const before = togglesReceived(sim).length;
+      expect(await matter.command(uuid, 'unlockDoor')).toBe('Failure');
+      // Back in the account while Homebridge still keeps the old device: it waits for the removal, and refuses meanwhile.
+      sim.addDoor(SAMPLE_OWNED_DEVICE_ID, door);
+      await poll(2);
+      await matterSettled();
+      expect(api.accessory(SAMPLE_FRONT_GATE_ID)).toBeDefined();
+      expect(await matter.command(uuid, 'unlockDoor')).toBe('Failure');
+      await sleep(60);
+      expect(togglesReceived(sim).length).toBe(before);
+      expect(log.texts('info').filter((t) => t.includes('Front Gate from Matter'))).toEqual([]);
+      expect(matter.registrations).toHaveLength(1);
+
+      matter.refuse.unregister = 0;
+      await poll(3);
+      await matterSettled();
+      expect(log.texts('info').filter((t) => t.includes('Front Gate') && t.includes('Matter'))).toEqual([
+        'Removed Front Gate from Matter (Homebridge refused 3 times since 2026-11-21 12:00 UTC).',
+        'Added Front Gate to Matter (Google Home, Alexa) as locks.',
+      ]);
+      expect(matter.errors).toEqual([]);
+      expect(await matter.command(uuidOf(api, SAMPLE_FRONT_GATE_ID), 'unlockDoor')).toBe('Success');
+    } finally {
+      if (!sim.getDoor(SAMPLE_FRONT_GATE_ID)) sim.addDoor(SAMPLE_OWNED_DEVICE_ID, door);
+    }
+  });
+
   it('gives a door renamed while Homebridge was down its new name once a registration succeeds, when the first was refused', async () => {
     const refusing = new MatterApiDouble();
     refusing.refuse.register = 1;
