@@ -32,6 +32,12 @@ export const DEFAULT_WEBHOOK_HEADER_NAME = 'X-Service-API-Key';
 // Failures and back-off.
 /** Consecutive failed syncs after which doors answer "No Response" instead of a stale state. */
 export const FAILED_SYNCS_BEFORE_NO_RESPONSE = 2;
+/**
+ * Milliseconds a door's flapping condition (its controller's active flag, a state the plugin cannot read) must stay away
+ * before its incident ends: until then, coming back is counted, not logged, so one cause says at most three lines (start,
+ * first end, the count) per incident and a few an hour.
+ */
+export const FLAP_QUIET_MS = 30 * 60_000;
 /** Upper bound of the exponential back-off between failed syncs. */
 export const MAX_BACKOFF_MS = 5 * 60_000;
 /** Share of each back-off delay that is randomised so many bridges do not retry in step. */

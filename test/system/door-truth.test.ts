@@ -7,11 +7,12 @@ import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
-import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
-import { FAILED_SYNCS_BEFORE_NO_RESPONSE } from '../../src/settings.js';
+import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_OWNED_DEVICE_ID } from '../../dev/simulator/server.js';
+import { FAILED_SYNCS_BEFORE_NO_RESPONSE, FLAP_QUIET_MS } from '../../src/settings.js';
 import type { DoorContext } from '../../src/door/context.js';
 import type { AccessControlPlatform } from '../../src/platform.js';
 import { HomebridgeDouble } from '../support/homebridge-double.js';
+import type { CapturedLog } from '../support/log.js';
 import { bootPlatform } from '../support/platform-rig.js';
 import { togglesReceived, useSimulator } from '../support/simulator.js';
 import { sleep } from '../support/wait.js';
@@ -32,6 +33,7 @@ afterEach(async () => {
   }
   sim.clearFaults();
   sim.setOutage(false);
+  sim.setDeviceActive(SAMPLE_OWNED_DEVICE_ID, true);
   sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'CLOSED', { silent: true });
 });
 
@@ -187,19 +189,68 @@ describe('a cached accessory holding both door kinds (issue 30.5)', () => {
     const cache = new HomebridgeDouble();
     const first = await boot({}, cache);
     await first.platform.shutdown();
-    const saved = cache.savedCache();
-    const { api } = await boot({}, new HomebridgeDouble(saved));
-    const gate = api.accessory(SAMPLE_FRONT_GATE_ID);
-    if (!gate) throw new Error('no front gate');
     // As an older version (or a hand-edited cache) could leave it: a garage door service beside the lock.
-    const both = new PlatformAccessory<DoorContext>(gate.displayName, gate.UUID);
-    both.context = { ...gate.context };
-    both.addService(S.LockMechanism, 'Front Gate');
-    both.addService(S.GarageDoorOpener, 'Front Gate');
-    const withBoth = new HomebridgeDouble([both]);
+    const saved = cache.savedCache().map((entry) => {
+      const accessory = PlatformAccessory.deserialize(entry);
+      if ((accessory.context as Partial<DoorContext>).doorId === SAMPLE_FRONT_GATE_ID)
+        accessory.addService(S.GarageDoorOpener, 'Front Gate');
+      return PlatformAccessory.serialize(accessory);
+    });
+    const uuid = saved.find((entry) => (entry.context as Partial<DoorContext>).doorId === SAMPLE_FRONT_GATE_ID)?.UUID;
+    const withBoth = new HomebridgeDouble(saved);
     const rig = await boot({}, withBoth);
     const door = rig.api.accessory(SAMPLE_FRONT_GATE_ID);
-    expect(door?.UUID).toBe(gate.UUID);
+    expect(door?.UUID).toBe(uuid);
     expect([door?.getService(S.LockMechanism) !== undefined, door?.getService(S.GarageDoorOpener) !== undefined]).toEqual([true, false]);
+  });
+});
+
+describe('a condition that flaps at every sync (issue 30.9)', () => {
+  /** Syncs, each one a minute apart. */
+  const POLL_S = 60;
+  const FLAPS = 40;
+  const QUIET_SYNCS = FLAP_QUIET_MS / 1000 / POLL_S + 1;
+  /** The gate's lines above debug, in order. */
+  const aboutGate = (log: CapturedLog) =>
+    log.lines.filter((line) => line.level !== 'debug' && line.text.startsWith('Front Gate')).map((line) => line.text);
+
+  it('says a controller whose active flag flips every sync once when it starts, once when it first ends, and a count once it settles', async () => {
+    const { poll, log } = await boot({ pollInterval: POLL_S });
+    for (let i = 0; i < FLAPS; i += 1) {
+      sim.setDeviceActive(SAMPLE_OWNED_DEVICE_ID, i % 2 === 1);
+      await poll();
+    }
+    sim.setDeviceActive(SAMPLE_OWNED_DEVICE_ID, true);
+    await poll(QUIET_SYNCS);
+    const lines = aboutGate(log);
+    expect(lines).toEqual([
+      'Front Gate shows No Response: the service reports its controller as inactive.',
+      'Front Gate is active again.',
+      expect.stringMatching(
+        new RegExp(
+          `^Front Gate went inactive ${FLAPS / 2 - 1} times more after \\d\\d:\\d\\d \\(No Response each time\\); it has been active for 30 minutes now\\.$`,
+        ),
+      ),
+    ]);
+  });
+
+  it('says a state the plugin cannot read, coming and going every sync, once, and a count once it settles', async () => {
+    const { poll, log } = await boot({ pollInterval: POLL_S });
+    const unknown = await accountWithState(SAMPLE_FRONT_GATE_ID, 'FAULT');
+    for (let i = 0; i < FLAPS; i += 1) {
+      if (i % 2 === 0) sim.setFault('sync', { kind: 'status', status: 200, body: unknown });
+      else sim.clearFaults();
+      await poll();
+    }
+    sim.clearFaults();
+    await poll(QUIET_SYNCS);
+    expect(aboutGate(log)).toEqual([
+      'Front Gate: the service reported an unknown state "FAULT"; keeping the last known state (CLOSED).',
+      expect.stringMatching(
+        new RegExp(
+          `^Front Gate: the service reported a state the plugin cannot read ${FLAPS / 2 - 1} times more after \\d\\d:\\d\\d; it has reported open or closed for 30 minutes now\\.$`,
+        ),
+      ),
+    ]);
   });
 });

@@ -3,7 +3,9 @@
 import type { Device, Door, DoorState } from '../../client/types.js';
 import { oneLine } from '../../util/log-text.js';
 import type { DoorContext } from '../context.js';
+import { FLAP_QUIET_MS } from '../../settings.js';
 import { DoorAvailability } from './availability.js';
+import { FlapNotice, timeOfDay } from './flap-notice.js';
 import { EventOrder } from './event-order.js';
 import type { DoorLog } from './log.js';
 import { DoorNames } from './naming.js';
@@ -46,7 +48,9 @@ export class DoorModel {
   private readonly timings: DoorTimings;
   /** Which name the door shows, and what each rename means. */
   private readonly names: DoorNames;
-  private unknownStateLogged = false;
+  /** The service reporting the door (or its controller) inactive, and a state the plugin cannot read: each said once per incident. */
+  private readonly inactiveFlap = new FlapNotice(FLAP_QUIET_MS);
+  private readonly unknownFlap = new FlapNotice(FLAP_QUIET_MS);
   /** False while no state of the door was ever known (first seen with a state the plugin cannot read). */
   private stateKnownYet: boolean;
   /** The service's last_toggled at the last sync, and at the last command: a change between them proves a move. */
@@ -163,8 +167,7 @@ export class DoorModel {
    */
   reportPolled(door: Door, syncSentMs: number): ReportOutcome | undefined {
     if (door.state === null) {
-      if (!this.unknownStateLogged) {
-        this.unknownStateLogged = true;
+      if (this.unknownFlap.holds(this.deps.now())?.kind === 'start') {
         const raw = oneLine(door.rawState ?? '');
         this.deps.log.warn(
           this.stateKnownYet
@@ -174,7 +177,12 @@ export class DoorModel {
       }
       return undefined;
     }
-    this.unknownStateLogged = false;
+    const unknownLine = this.unknownFlap.absent(this.deps.now());
+    if (unknownLine?.kind === 'settled') {
+      this.deps.log.info(
+        `${this.name}: the service reported a state the plugin cannot read ${times(unknownLine.returns)} more after ${timeOfDay(unknownLine.sinceMs)}; it has reported open or closed for ${FLAP_QUIET_MS / 60_000} minutes now.`,
+      );
+    }
     if (this.eventOrder.outdates(syncSentMs)) {
       return undefined;
     }
@@ -301,15 +309,27 @@ export class DoorModel {
     return this.names.renamedInHome(value);
   }
 
+  /** A flag that flips at every sync says its start, its first end, and then only a count once it has settled. */
   private setActive(deviceActive: boolean, doorActive: boolean): void {
-    const change = this.availability.setActive(deviceActive, doorActive);
-    if (change === 'door-inactive' || change === 'controller-inactive') {
-      const what = change === 'door-inactive' ? 'the door' : 'its controller';
+    this.availability.setActive(deviceActive, doorActive);
+    const now = this.deps.now();
+    const line = deviceActive && doorActive ? this.inactiveFlap.absent(now) : this.inactiveFlap.holds(now);
+    if (line?.kind === 'start') {
+      const what = deviceActive ? 'the door' : 'its controller';
       this.deps.log.warn(`${this.name} shows No Response: the service reports ${what} as inactive.`);
-    } else if (change === 'active-again') {
+    } else if (line?.kind === 'end') {
       this.deps.log.info(`${this.name} is active again.`);
+    } else if (line?.kind === 'settled') {
+      this.deps.log.info(
+        `${this.name} went inactive ${times(line.returns)} more after ${timeOfDay(line.sinceMs)} (No Response each time); it has been active for ${FLAP_QUIET_MS / 60_000} minutes now.`,
+      );
     }
   }
+}
+
+/** "once", "twice", "3 times". */
+function times(count: number): string {
+  return count === 1 ? 'once' : count === 2 ? 'twice' : `${count} times`;
 }
 
 function describe(state: DoorState): string {

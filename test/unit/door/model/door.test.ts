@@ -5,7 +5,7 @@ import type { Device, Door } from '../../../../src/client/types.js';
 import type { DoorContext } from '../../../../src/door/context.js';
 import { DoorModel, whatToShow } from '../../../../src/door/model/door.js';
 import type { DoorModelOptions } from '../../../../src/door/model/door.js';
-import { ACCOUNT_RENAMES_BEFORE_QUIET, WEBHOOK_OUT_OF_ORDER_WINDOW_MS } from '../../../../src/settings.js';
+import { ACCOUNT_RENAMES_BEFORE_QUIET, FLAP_QUIET_MS, WEBHOOK_OUT_OF_ORDER_WINDOW_MS } from '../../../../src/settings.js';
 import { reportedDevice, reportedDoor } from '../../../support/door-fixtures.js';
 import { captureLog } from '../../../support/log.js';
 
@@ -106,12 +106,22 @@ describe('DoorModel: availability', () => {
     t.model.learn(door({ active: false }), device());
     t.model.learn(door(), device());
     expect(t.model.available).toBe(true);
+    // Deliberate change (issue 30.9): inactive again soon after is the same incident, counted rather than said again.
+    t.model.learn(door({ active: false }), device());
+    t.model.learn(door(), device());
+    expect(t.log.texts('warn')).toEqual(['Front Gate shows No Response: the service reports its controller as inactive.']);
+    expect(t.log.texts('info')).toEqual(['Front Gate is active again.']);
+    t.clock.now += FLAP_QUIET_MS;
+    t.model.learn(door(), device());
+    expect(t.log.texts('info')[1]).toMatch(
+      /^Front Gate went inactive once more after \d\d:\d\d \(No Response each time\); it has been active for 30 minutes now\.$/,
+    );
+    // Settled: a new incident is said again.
     t.model.learn(door({ active: false }), device());
     expect(t.log.texts('warn')).toEqual([
       'Front Gate shows No Response: the service reports its controller as inactive.',
       'Front Gate shows No Response: the service reports the door as inactive.',
     ]);
-    expect(t.log.texts('info')).toEqual(['Front Gate is active again.']);
     const u = setup();
     u.model.setAccountReadable(false);
     expect({ available: u.model.available, lines: u.log.lines }).toEqual({ available: false, lines: [] });
