@@ -24,7 +24,9 @@ export type CorpusEdit =
   /** A number or text typed for all doors (the page's field for `path`; "pollInterval" is in the timing section). */
   | { kind: 'field'; path: string; value: string | number }
   /** A controller's box ticked (included) or unticked, once signed in. */
-  | { kind: 'controller'; controllerId: string; included: boolean };
+  | { kind: 'controller'; controllerId: string; included: boolean }
+  /** A text typed for one door in its row (its "Name in Home": key "name"), once signed in. */
+  | { kind: 'door'; doorId: string; key: 'name'; value: string };
 
 export interface CorpusShape {
   /** What the shape is, as a test's name shows it. */
@@ -48,6 +50,18 @@ export const CONFIG_CORPUS: CorpusShape[] = [
     finding: 1,
     block: { ...ACCOUNT_FIELDS, doors: [{ id: 424242, readOnly: true }] },
     edit: POLL_EDIT,
+  },
+  {
+    name: 'a door entry with a number id, renamed',
+    finding: 1,
+    block: {
+      ...ACCOUNT_FIELDS,
+      doors: [
+        { id: 424242, readOnly: true },
+        { id: 'gate-c', hide: true },
+      ],
+    },
+    edit: { kind: 'door', doorId: '424242', key: 'name', value: 'Shed' },
   },
   {
     name: 'doors written as one entry, not a list',

@@ -123,6 +123,15 @@ async function makeEdit(page: Frame, shape: CorpusShape): Promise<void> {
     await field.fill(String(edit.value));
     return;
   }
+  if (edit.kind === 'door') {
+    const door = row(page, edit.doorId);
+    if ((await door.getAttribute('open')) === null) await door.locator('summary').click();
+    const input = door.locator(`input[data-field="${edit.key}"]`);
+    expect.soft(await input.isEnabled(), `shape "${shape.name}": ${edit.doorId}'s ${edit.key}`).toBe(true);
+    await input.fill(edit.value);
+    await input.press('Tab');
+    return;
+  }
   const box = page.locator(`input[data-controller="${edit.controllerId}"]`);
   expect.soft(await box.isEnabled(), `shape "${shape.name}": the box of ${edit.controllerId}`).toBe(true);
   await box.setChecked(edit.included);
@@ -133,13 +142,19 @@ function expectOnlyEdited(shape: CorpusShape, before: PlatformBlock, after: Plat
   const at = `shape "${shape.name}"`;
   if (!after) throw new Error(`${at}: its entry is gone from config.json`);
   const { edit } = shape;
-  const key = edit.kind === 'field' ? (edit.path.split('.')[0] ?? edit.path) : 'excludeDeviceIds';
+  const key = edit.kind === 'field' ? (edit.path.split('.')[0] ?? edit.path) : edit.kind === 'controller' ? 'excludeDeviceIds' : 'doors';
   // config.json as JSON.parse reads it: the rounding of a number beyond 2^53 is JSON's, not the page's.
   const written = JSON.parse(JSON.stringify(before)) as PlatformBlock;
   const rest = (block: PlatformBlock): PlatformBlock => Object.fromEntries(Object.entries(block).filter(([k]) => k !== key));
   expect.soft(rest(after), `${at}: everything but ${key}`).toStrictEqual(rest(written));
   if (edit.kind === 'field') {
     expect.soft(after[key], `${at}: ${key}`).toBe(edit.value);
+  } else if (edit.kind === 'door') {
+    // The door's one entry gets the key; its id stays as written (a number stays a number), every other entry too.
+    const entries = Array.isArray(written.doors) ? (written.doors as Record<string, unknown>[]) : [];
+    const index = entries.findIndex((entry) => String(entry.id) === edit.doorId);
+    const expected = entries.map((entry, i) => (i === index ? { ...entry, [edit.key]: edit.value } : entry));
+    expect.soft(after.doors, `${at}: doors`).toEqual(index === -1 ? [...entries, { id: edit.doorId, [edit.key]: edit.value }] : expected);
   } else {
     const list = Array.isArray(written[key]) ? (written[key] as unknown[]) : [];
     expect.soft(after[key], `${at}: ${key}`).toEqual(edit.included ? list : [...list, edit.controllerId]);

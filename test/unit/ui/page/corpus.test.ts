@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../../src/config.js';
 import type { ConfigResult } from '../../../../src/config.js';
 import { PLATFORM_NAME } from '../../../../src/settings.js';
-import { setControllerIncluded, setField } from '../../../../src/ui/page/model.js';
+import { setControllerIncluded, setDoorField, setField } from '../../../../src/ui/page/model.js';
 import type { Block } from '../../../../src/ui/page/model.js';
 import { CONFIG_CORPUS, withAccount } from '../../../support/config-corpus.js';
 import type { CorpusEdit } from '../../../support/config-corpus.js';
@@ -14,11 +14,19 @@ const ACCOUNT = { baseUrl: 'https://api.example.com', accessToken: 'corpus-unit-
 
 /** The edit as the page's model makes it: what typing in the field or ticking the box calls. */
 function applyEdit(block: Block, edit: CorpusEdit): Block {
-  return edit.kind === 'field' ? setField(block, edit.path, edit.value) : setControllerIncluded(block, edit.controllerId, edit.included);
+  switch (edit.kind) {
+    case 'field':
+      return setField(block, edit.path, edit.value);
+    case 'controller':
+      return setControllerIncluded(block, edit.controllerId, edit.included);
+    case 'door':
+      return setDoorField(block, edit.doorId, edit.key, edit.value);
+  }
 }
 
 /** The top-level key an edit writes. */
-const keyOf = (edit: CorpusEdit): string => (edit.kind === 'field' ? (edit.path.split('.')[0] ?? edit.path) : 'excludeDeviceIds');
+const keyOf = (edit: CorpusEdit): string =>
+  edit.kind === 'field' ? (edit.path.split('.')[0] ?? edit.path) : edit.kind === 'controller' ? 'excludeDeviceIds' : 'doors';
 
 /** The runtime's reading without the edited key: its value in the config, and every sentence naming it. */
 function readingWithout(result: ConfigResult, key: string): unknown {
@@ -60,6 +68,21 @@ describe('the settings page model on the shared corpus', () => {
     expect(after.excludeDeviceIds).toEqual([555, 'dev-b']);
     const parsed = parseConfig(after);
     expect(parsed.ok && parsed.config.excludeDeviceIds).toEqual(['555', 'dev-b']);
+  });
+
+  it('a door entry with a number id keeps its number and its other keys when the door is renamed (finding 1)', () => {
+    const shape = CONFIG_CORPUS.find((candidate) => candidate.edit.kind === 'door');
+    if (!shape) throw new Error('the corpus lacks a door edit');
+    const before = withAccount(shape.block, ACCOUNT);
+    const after = applyEdit(before, shape.edit);
+    expect(after.doors).toEqual([
+      { id: 424242, readOnly: true, name: 'Shed' },
+      { id: 'gate-c', hide: true },
+    ]);
+    const [was, is] = [parseConfig(before), parseConfig(after)];
+    if (!was.ok || !is.ok) throw new Error('the shape does not run');
+    expect(is.config.doors).toEqual([{ ...was.config.doors[0], name: 'Shed' }, was.config.doors[1]]);
+    expect([is.ignored, is.warnings]).toEqual([was.ignored, was.warnings]);
   });
 
   it('holds every shape the brief names', () => {
