@@ -187,6 +187,12 @@ export const PAGE_REQUEST_LIMIT_MS = SIGN_IN_DEADLINE_MS + 10_000;
 export const TEST_EVENT_TIMEOUT_MS = 5_000;
 /** Event type of the settings page's test webhook: logged as a test, it moves no door and does not count as webhooks arriving. */
 export const WEBHOOK_TEST_EVENT_TYPE = 'settings_page_test';
+/**
+ * The settings page's one-time value, sent to the listener before the key, and the listener's answer derived from it
+ * and its key: "Send test event" sends the key only to a listener that proved it holds the same key.
+ */
+export const LISTENER_NONCE_HEADER = 'x-access-control-nonce';
+export const LISTENER_PROOF_HEADER = 'x-access-control-proof';
 /** The Homebridge UI's own port when its config block names none: a webhook listener must not take it. */
 export const DEFAULT_HOMEBRIDGE_UI_PORT = 8581;
 

@@ -1,8 +1,17 @@
 // "Send test event" on the settings page: one authenticated, harmless event to the running listener, and what came back in words.
+import { randomBytes } from 'node:crypto';
+
 import { Agent, request } from 'undici';
 
 import { deadlineSignal } from '../util/clock.js';
-import { DEFAULT_WEBHOOK_HEADER_NAME, TEST_EVENT_TIMEOUT_MS, WEBHOOK_TEST_EVENT_TYPE } from '../settings.js';
+import {
+  DEFAULT_WEBHOOK_HEADER_NAME,
+  LISTENER_NONCE_HEADER,
+  LISTENER_PROOF_HEADER,
+  TEST_EVENT_TIMEOUT_MS,
+  WEBHOOK_TEST_EVENT_TYPE,
+} from '../settings.js';
+import { keyDigest, listenerProof } from '../webhook/api-key.js';
 import { listenerTrust, OTHER_CERTIFICATE } from './listener-tls.js';
 import type { ListenerTrust } from './listener-tls.js';
 
@@ -67,21 +76,56 @@ function fromListener(status: number, answer: string): boolean {
   }
 }
 
-/** Never throws. The event names no door, so it can move none, and the plugin logs it as a test. */
+/** A one-time value for the listener to prove itself with (128 bits, as hexadecimal). */
+const nonce = (): string => randomBytes(16).toString('hex');
+
+/** Whether an answer carries the proof that only a listener holding `apiKey` can give for `sent`. */
+function proved(headers: Record<string, string | string[] | undefined>, apiKey: string, sent: string): boolean {
+  const expected = listenerProof(keyDigest(apiKey), sent);
+  const given = headers[LISTENER_PROOF_HEADER];
+  return expected !== undefined && given === expected;
+}
+
+/**
+ * Never throws. First a question without the key: only a listener that answers it with the proof of holding the same
+ * key (the plugin's, running with these settings) is then sent the key, with the event. The event names no door, so it
+ * can move none, and the plugin logs it as a test.
+ */
 export async function sendTestEvent(target: TestEventTarget, options: TestEventOptions = {}): Promise<TestEventResult> {
   const deadlineMs = options.deadlineMs ?? TEST_EVENT_TIMEOUT_MS;
   const url = listenerUrl(target);
   const trust = target.tls ? await listenerTrust(target.certFile, target.port) : undefined;
   const agent = new Agent({ connect: { timeout: deadlineMs, ...trust?.connect }, headersTimeout: deadlineMs, bodyTimeout: deadlineMs });
   const nowS = Math.floor(Date.now() / 1000);
+  // The body time-out runs between chunks only: a listener trickling its answer a byte at a time would hold the
+  // request for ever, so the whole exchange has this one deadline too.
+  const signal = deadlineSignal(deadlineMs);
   try {
-    // The body time-out runs between chunks only: a listener trickling its answer a byte at a time would hold the
-    // request for ever, so the whole request has this one deadline too.
+    const question = nonce();
+    const probe = await request(url, {
+      method: 'POST',
+      dispatcher: agent,
+      signal,
+      headers: { 'content-type': 'application/json', [LISTENER_NONCE_HEADER]: question },
+      body: '{}',
+    });
+    const probeAnswer = await readAnswer(probe.body);
+    if (!proved(probe.headers, target.apiKey, question)) {
+      return unproven(probe.statusCode, fromListener(probe.statusCode, probeAnswer), url);
+    }
+    if (probe.statusCode === 404) {
+      return describeStatus(404, true, url, trust);
+    }
+    const check = nonce();
     const response = await request(url, {
       method: 'POST',
       dispatcher: agent,
-      signal: deadlineSignal(deadlineMs),
-      headers: { 'content-type': 'application/json', [target.headerName ?? DEFAULT_WEBHOOK_HEADER_NAME]: target.apiKey },
+      signal,
+      headers: {
+        'content-type': 'application/json',
+        [LISTENER_NONCE_HEADER]: check,
+        [target.headerName ?? DEFAULT_WEBHOOK_HEADER_NAME]: target.apiKey,
+      },
       body: JSON.stringify({
         id: `settings-page-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
         eventType: WEBHOOK_TEST_EVENT_TYPE,
@@ -89,13 +133,28 @@ export async function sendTestEvent(target: TestEventTarget, options: TestEventO
       }),
     });
     const answer = await readAnswer(response.body);
-    return describeStatus(response.statusCode, fromListener(response.statusCode, answer), url, trust);
+    const ours = fromListener(response.statusCode, answer) && proved(response.headers, target.apiKey, check);
+    return describeStatus(response.statusCode, ours, url, trust);
   } catch (error) {
     return describeFailure(error as NodeJS.ErrnoException, url, trust, deadlineMs);
   } finally {
     // Destroyed, not closed: after a deadline the connection is still open and would stay so.
     void agent.destroy();
   }
+}
+
+/** The answer to the question did not prove the key: what it looked like, and that the key was not sent. */
+function unproven(status: number, looksOurs: boolean, url: URL): TestEventResult {
+  if (looksOurs) {
+    return {
+      ok: false,
+      message: `A listener at ${url.origin} answers as this plugin's does, but could not prove it holds this API key, so the key was not sent: it runs with another API key (or is an older version of the plugin). Save, restart Homebridge, and try again.`,
+    };
+  }
+  return {
+    ok: false,
+    message: `Something at ${url.origin} answered ${status === 200 ? '200' : `HTTP ${status}`}, but not as this plugin's listener answers, so the key was not sent: another program may have port ${url.port || (url.protocol === 'https:' ? '443' : '80')}. The Homebridge log says "Webhook listener on …" when the plugin's listener runs, or why it could not start.`,
+  };
 }
 
 function describeStatus(status: number, ours: boolean, url: URL, trust: ListenerTrust | undefined): TestEventResult {
@@ -116,7 +175,7 @@ function describeStatus(status: number, ours: boolean, url: URL, trust: Listener
             : ` Its certificate was not verified: ${trust.why}.`;
       return {
         ok: true,
-        message: `${url.origin} answered 200 {"message":"ok"}, as this plugin's listener does when it takes the key: it works on this machine. The Homebridge log confirms it with "Webhook test from the settings page received". The service must still reach it at your public HTTPS address.${certificate}`,
+        message: `${url.origin} proved it holds this API key and answered 200 {"message":"ok"}, as this plugin's listener does when it takes the key: it works on this machine. The Homebridge log confirms it with "Webhook test from the settings page received". The service must still reach it at your public HTTPS address.${certificate}`,
       };
     }
     case 401:

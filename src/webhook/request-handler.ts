@@ -1,6 +1,7 @@
 // Answers one webhook request: path, method, key, size, JSON, then 200 first and the event handed on afterwards.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+import { LISTENER_NONCE_HEADER, LISTENER_PROOF_HEADER } from '../settings.js';
 import { decodeBody } from '../util/body.js';
 import type { LogRateLimit } from '../util/log-rate-limit.js';
 import type { ApiKeyCheck } from './api-key.js';
@@ -46,6 +47,11 @@ export async function handleWebhookRequest(
   expectsContinue = false,
 ): Promise<void> {
   const from = req.socket.remoteAddress ?? 'an unknown address';
+  // The settings page asks the listener to prove it holds the key before it sends the key (ui/test-event.ts).
+  const proof = ctx.apiKey.proof(req.headers[LISTENER_NONCE_HEADER]);
+  if (proof !== undefined) {
+    res.setHeader(LISTENER_PROOF_HEADER, proof);
+  }
   if (ctx.path !== undefined && pathOf(req.url) !== ctx.path) {
     refuse(ctx, req, res, 404, 'not found');
     return;
@@ -54,7 +60,14 @@ export async function handleWebhookRequest(
     refuse(ctx, req, res, 405, 'only POST is accepted', { allow: 'POST' });
     return;
   }
-  if (!ctx.apiKey.matches(req.headers[ctx.headerName.toLowerCase()])) {
+  const key = req.headers[ctx.headerName.toLowerCase()];
+  if (proof !== undefined && key === undefined) {
+    // The settings page's question, without a key: answered 401 with the proof, and no warning about a missing key.
+    ctx.log.debug(`Webhook listener asked to prove its key by ${from} (the settings page's "Send test event").`);
+    send(ctx, req, res, 401, 'missing or wrong API key');
+    return;
+  }
+  if (!ctx.apiKey.matches(key)) {
     // The body of an unauthenticated request is never read, let alone applied.
     unauthorized(ctx, req, res, from);
     return;

@@ -116,6 +116,77 @@ describe("Send test event, against what is not the plugin's listener", () => {
   });
 });
 
+describe('Send test event: the key only to a listener that proved it holds it (issue 30.10)', () => {
+  it('is not fooled by a program answering {"message":"ok"} to everything, and never sends it the key', async () => {
+    const keys: unknown[] = [];
+    const peer = await startPeer((req, res) => {
+      keys.push(req.headers['x-service-api-key']);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'ok' }));
+    });
+    try {
+      const result = await sendTestEvent(target(peer.port));
+      expect(result.ok).toBe(false);
+      expect(result.message).toMatch(/so the key was not sent/);
+      expect(keys).toEqual([undefined]);
+    } finally {
+      await stopPeer(peer);
+    }
+  });
+
+  it("is not fooled by a program that repeats the plugin's 401 either, nor by a proof it made up", async () => {
+    const keys: unknown[] = [];
+    const peer = await startPeer((req, res) => {
+      keys.push(req.headers['x-service-api-key']);
+      res.writeHead(401, { 'content-type': 'application/json', 'x-access-control-proof': 'f'.repeat(64) });
+      res.end(JSON.stringify({ message: 'missing or wrong API key' }));
+    });
+    try {
+      const result = await sendTestEvent(target(peer.port));
+      expect(result.ok).toBe(false);
+      expect(result.message).toMatch(/could not prove it holds this API key, so the key was not sent/);
+      expect(keys).toEqual([undefined]);
+    } finally {
+      await stopPeer(peer);
+    }
+  });
+
+  async function withListener(
+    apiKey: string,
+    run: (port: number, events: WebhookEvent[], log: ReturnType<typeof captureLog>) => Promise<void>,
+  ) {
+    const events: WebhookEvent[] = [];
+    const log = captureLog();
+    const receiver = new WebhookReceiver({ port: 0, host: '127.0.0.1', apiKey, onEvent: (event) => void events.push(event), log });
+    await receiver.start();
+    try {
+      await run(receiver.port, events, log);
+    } finally {
+      await receiver.stop();
+    }
+  }
+
+  it("is green for the plugin's own listener holding the same key, which gets the event once", async () => {
+    await withListener(KEY, async (port, events, log) => {
+      const result = await sendTestEvent(target(port));
+      expect(result).toEqual({ ok: true, message: expect.stringMatching(/proved it holds this API key and answered 200/) as string });
+      await expect.poll(() => events.length).toBe(1);
+      // The question without a key is no refused webhook worth a warning.
+      expect(log.texts('warn')).toEqual([]);
+    });
+  });
+
+  it("sends no key to the plugin's listener running with another key, and says so", async () => {
+    await withListener('cd34'.repeat(24), async (port, events, log) => {
+      const result = await sendTestEvent(target(port));
+      expect(result.ok).toBe(false);
+      expect(result.message).toMatch(/runs with another API key/);
+      expect(events).toEqual([]);
+      expect(log.texts('warn')).toEqual([]);
+    });
+  });
+});
+
 describe('Send test event over HTTPS', () => {
   let dir = '';
   let certFile = '';
