@@ -40,8 +40,13 @@ export class MatterLockFace implements MatterFace {
    */
   state(): ClusterState {
     const { LockState } = this.matter.types.DoorLock;
+    // Never Locked for a door whose state the plugin does not know.
     const lockState =
-      this.door.missedTarget !== undefined ? LockState.NotFullyLocked : this.door.target === 'OPEN' ? LockState.Unlocked : LockState.Locked;
+      this.door.missedTarget !== undefined || !this.door.stateKnown
+        ? LockState.NotFullyLocked
+        : this.door.target === 'OPEN'
+          ? LockState.Unlocked
+          : LockState.Locked;
     return { cluster: this.matter.clusterNames.DoorLock, attributes: { lockState } };
   }
 

@@ -403,8 +403,9 @@ export class MatterDoors {
       return;
     }
     const state = entry.face.state();
-    // A door whose state may be stale shows unreachable, as HomeKit shows No Response.
-    const info: Record<string, unknown> = { reachable: entry.door.available };
+    // A door whose state may be stale, or was never known (a contact sensor cannot say "unknown"), shows unreachable,
+    // as HomeKit shows No Response.
+    const info: Record<string, unknown> = { reachable: entry.door.available && entry.door.stateKnown };
     // Renamed (in the account, the settings or the Home app) since the device got its label: the new name, once
     // Homebridge has the device (it drops updates before), as a controller reads it in the Matter device's information.
     const label = matterName(entry.door.name);
