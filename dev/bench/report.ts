@@ -572,6 +572,17 @@ export function startupSection(r: StartupResult): string[] {
         `| ${n.target} | ${t.label} | ${t.bridgeRssKiB.map((b) => `${mib(b.rss.median)} (${mib(b.rss.min)}–${mib(b.rss.max)}); heap ${mib(b.heapUsed.median)}`).join(' | ')} | ${range(n.bareRssKiB, mib)}; heap ${mib(n.bareHeapKiB.median)} |`,
     ),
   );
+  // With a baseline, what this tree's import costs against it on each Node, in words (issue 30 asks it said plainly).
+  const compared = r.nodes.flatMap((n) => {
+    const [before, after] = n.trees;
+    if (n.trees.length !== 2 || before === undefined || after === undefined) return [];
+    const msMore = after.importMs.median - before.importMs.median;
+    const kibMore = after.importRssKiB.median - before.importRssKiB.median;
+    return [
+      `- ${n.target}: ${after.label} imports in ${ms(after.importMs.median)} and adds ${mib(after.importRssKiB.median)}, ` +
+        `${msMore >= 0 ? `${ms(msMore)} more` : `${ms(-msMore)} less`} and ${kibMore >= 0 ? `${mib(kibMore)} more` : `${mib(-kibMore)} less`} than ${before.label}.`,
+    ];
+  });
   const parts = r.nodes[0]?.parts ?? [];
   const partRows = parts.map((p) => `| ${p.label} | ${range(p.ms, ms)} | ${mib(p.rssKiB.median)} |`);
   const counts = STARTUP_DOOR_COUNTS.join(', ');
@@ -594,6 +605,11 @@ export function startupSection(r: StartupResult): string[] {
     `| Node | Homebridge | Plugin | Import, median (min–max) | RSS the import adds (median) | Bare Homebridge, VmRSS after GC | Added, ${STARTUP_DOOR_COUNTS.map((c) => `${c} doors`).join(' | Added, ')} | V8 heap added, ${STARTUP_DOOR_COUNTS.join(' / ')} doors |`,
     `|---|---|---|---:|---:|---:|${STARTUP_DOOR_COUNTS.map(() => '---:').join('|')}|---:|`,
     ...rows,
+    '',
+    ...(compared.length > 0 ? ['The import against the baseline, medians:', '', ...compared, ''] : []),
+    "The plugin loads three of undici's files and leaves them as undici loads them (`src/client/undici.ts`): nothing stands in for",
+    "undici's HTTP/2 connector any more (issue 30: plugins share one undici, and a stand-in in Node's require cache broke others),",
+    'so node:http2, tls and crypto load with them at import; the row of the three files below is what undici costs the plugin.',
     '',
     'VmRSS after a full GC of each bridge, median (min–max) over the rounds, and its V8 heap in use:',
     '',

@@ -31,11 +31,11 @@ const DEV_ONLY_PATH =
   /(^|\/)(dev|dist-dev|test|tests|bench|demo|simulator|harness|fixtures|coverage|reports|\.cache|\.demo)(\/|$)|\.test\.|\.spec\.|simulator|bench|demo/i;
 
 /**
- * Node's own modules only a setup or a moment that needs them may load (issue 22): the TLS webhook listener (https), zlib
- * (the first compressed answer), tls (the first https connection), and http2, which the plugin never speaks (undici's
- * HTTP/2 connector is stood in until called). Importing the plugin must load none of them.
+ * Node's own modules only a setup or a moment that needs them may load (issue 22): the TLS webhook listener (https) and
+ * zlib (the first compressed answer). Importing the plugin must load neither. tls and http2 do load: undici's client.js
+ * requires its HTTP/2 connector, and the plugin leaves undici's modules as undici loads them (issue 30).
  */
-const LOADED_ON_DEMAND = ['https', 'zlib', 'tls', 'http2'];
+const LOADED_ON_DEMAND = ['https', 'zlib'];
 /** A phrase of zod's German locale (ASCII: esbuild escapes the rest): the bundle holds English only (zod/mini, `en` alone), not zod's ~40 locales. */
 const OTHER_LOCALE_TEXT = 'Eingabe: erwartet';
 
@@ -113,7 +113,7 @@ describe('the packed plugin, installed as users install it', () => {
     expect(files.filter((file) => DEV_ONLY_PATH.test(file))).toEqual([]);
   });
 
-  it('loads lean: one bundle without source maps, English messages only, no listener, zlib, TLS or HTTP/2 until needed', async () => {
+  it('loads lean: one bundle without source maps, English messages only, three undici files, no listener or zlib until needed', async () => {
     const files = await listFiles(path.join(pluginDir, 'dist'));
     expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
     const scripts = files.filter((file) => file.endsWith('.js'));
@@ -126,13 +126,27 @@ describe('the packed plugin, installed as users install it', () => {
       'const before = new Set(process.moduleLoadList);',
       `const plugin = await import(${JSON.stringify(pathToFileURL(path.join(pluginDir, 'dist', 'index.js')).href)});`,
       "if (typeof plugin.default !== 'function') throw new Error('no default export');",
-      "console.log(JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m)).map((m) => m.replace('NativeModule ', ''))));",
+      "const { createRequire } = await import('node:module');",
+      // Node's one require cache, shared by every plugin of the bridge.
+      "const cache = createRequire(process.cwd() + '/').cache;",
+      "const files = Object.keys(cache).map((file) => file.split('\\\\').join('/'));",
+      'console.log(JSON.stringify({',
+      "  loaded: process.moduleLoadList.filter((m) => !before.has(m)).map((m) => m.replace('NativeModule ', '')),",
+      '  pathless: Object.values(cache).filter((m) => !Array.isArray(m.paths)).map((m) => m.filename),',
+      "  undici: files.filter((file) => file.includes('/node_modules/undici/')).map((file) => file.split('/node_modules/undici/')[1]),",
+      '}));',
     ].join('\n');
-    const loaded = JSON.parse(
+    const { loaded, pathless, undici } = JSON.parse(
       execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: prefix, encoding: 'utf8' }),
-    ) as string[];
+    ) as { loaded: string[]; pathless: string[]; undici: string[] };
     expect(loaded).toContain('http');
     expect(loaded.filter((name) => LOADED_ON_DEMAND.includes(name))).toEqual([]);
+    // Code walking require.cache finds only modules Node loaded itself (a stand-in without paths crashed it).
+    expect(pathless).toEqual([]);
+    // The narrow path with the undici npm installed: its agent, not its main entry (fetch, WebSocket, caches...).
+    expect(undici).toContain('lib/dispatcher/agent.js');
+    expect(undici).toContain('lib/dispatcher/client-h2.js');
+    expect(undici).not.toContain('index.js');
   });
 
   it('publishes every door of the account to HomeKit, with its state, from the installed Homebridge', async () => {

@@ -1,23 +1,25 @@
-// The narrow undici loader: its three files today, undici's main entry should a later undici 7 move them, and the
-// HTTP/2 connector left unloaded until something calls it (issue 22: node:http2, tls and crypto are not loaded at start).
-import { mkdtemp, rm } from 'node:fs/promises';
+// The narrow undici loader: its three files with the undici installed (or the one under test, see undici-under-test.ts),
+// undici's main entry when they moved or changed, Node's module state left as undici left it (issue 30: plugins share a
+// hoisted undici), and the package's undici range and Node engines in step with undici's own.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createSecureServer } from 'node:http2';
 import type { Http2SecureServer } from 'node:http2';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { HTTP2_CONNECTOR, deferHttp2Connector, loadUndiciParts } from '../../../src/client/undici.js';
+import { Agent, NARROW_FILES, loadUndiciParts, narrow, undiciErrors } from '../../../src/client/undici.js';
 import type { ModuleLoader, UndiciParts } from '../../../src/client/undici.js';
+import type * as Undici from 'undici';
 import type { AccessControlSimulator } from '../../../dev/simulator/server.js';
 import { makeSelfSignedCertificate } from '../../support/certificates.js';
 import { useSimulator } from '../../support/simulator.js';
+import { requireUndici, undiciManifest, UNDICI_PREFIX } from './undici-under-test.js';
 
 const TOKEN = 'undici-loader-token';
-const requireHere = createRequire(import.meta.url);
+const REPO_MANIFEST = new URL('../../../package.json', import.meta.url);
 
 let sim: AccessControlSimulator;
 
@@ -39,93 +41,83 @@ async function syncStatus(parts: UndiciParts): Promise<number> {
   }
 }
 
-/** A loader with a cache of its own, whose one module is `exports`; it counts how often it really loaded it. */
-function fakeLoader(exports: unknown): ModuleLoader & { loads: () => number } {
-  const file = '/fake/undici/lib/dispatcher/client-h2.js';
-  const cache: Record<string, NodeJS.Module | undefined> = {};
-  const counter = { loads: 0 };
-  const load = (id: string): unknown => {
-    if (id !== HTTP2_CONNECTOR) throw new Error(`unexpected ${id}`);
-    const cached = cache[file];
-    if (cached !== undefined) return cached.exports as unknown;
-    counter.loads += 1;
-    cache[file] = { exports } as NodeJS.Module;
-    return exports;
-  };
-  return Object.assign(load, {
-    resolve: (): string => file,
-    cache,
-    loads: (): number => counter.loads,
-  });
+function notFound(id: string): Error {
+  return Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
+}
+
+/** undici's require, except that `change` decides what each narrow file gives. */
+function loaderWhere(change: (id: string) => unknown): ModuleLoader {
+  return (id) => (id.startsWith('undici/lib/') ? change(id) : (requireUndici(id) as unknown));
+}
+
+interface Manifest {
+  version?: string;
+  engines?: { node?: string };
+  dependencies?: Record<string, string>;
+}
+
+type Version = [number, number, number];
+
+function parseVersion(text: string): Version {
+  const match = /^(\d+)\.(\d+)\.(\d+)$/.exec(text.trim());
+  if (!match) throw new Error(`not a plain version: ${text}`);
+  return [Number(match[1]), Number(match[2]), Number(match[3])];
+}
+
+function compare(a: Version, b: Version): number {
+  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 }
 
 describe('loading undici', () => {
-  it('takes the three narrow files when they are where undici 7 keeps them', async () => {
-    const parts = loadUndiciParts(requireHere);
+  it(`takes the three narrow files with the undici installed (${undiciManifest().version})`, async () => {
+    // What the client uses: the narrow files of the undici under test, not its main entry nor another copy.
+    expect(narrow).toBe(true);
+    expect(Agent).toBe(requireUndici(NARROW_FILES.agent));
+    expect(undiciErrors).toBe(requireUndici(NARROW_FILES.errors));
+    const parts = loadUndiciParts(requireUndici);
     expect(parts.narrow).toBe(true);
     expect(await syncStatus(parts)).toBe(401);
+    // The same classes the main entry hands out: an error of the narrow path is one of undici's, whoever checks.
+    const full = requireUndici('undici') as typeof Undici;
+    expect(parts.errors.HeadersTimeoutError).toBe(full.errors.HeadersTimeoutError);
+    expect(parts.Agent).toBe(full.Agent);
   });
 
   it('falls back to the main entry when those files moved, and works the same', async () => {
-    const moved: ModuleLoader = Object.assign(
-      (id: string): unknown => {
-        if (id.startsWith('undici/lib/')) {
-          throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
-        }
-        return requireHere(id);
-      },
-      {
-        resolve: (id: string): string => {
-          throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
-        },
-        cache: requireHere.cache,
-      },
+    const parts = loadUndiciParts(
+      loaderWhere((id) => {
+        throw notFound(id);
+      }),
     );
-    const parts = loadUndiciParts(moved);
     expect(parts.narrow).toBe(false);
     expect(await syncStatus(parts)).toBe(401);
     expect(new parts.errors.HeadersTimeoutError()).toBeInstanceOf(parts.errors.UndiciError);
   });
+
+  it.each(Object.entries(NARROW_FILES))(
+    'falls back to the main entry when the %s file is there but no longer what it was',
+    async (_part, file) => {
+      const parts = loadUndiciParts(loaderWhere((id) => (id === file ? {} : requireUndici(id))));
+      expect(parts.narrow).toBe(false);
+      expect(await syncStatus(parts)).toBe(401);
+    },
+  );
 });
 
-describe("undici's HTTP/2 connector, left unloaded until called", () => {
-  it('stands in without loading it, then loads it once at the first call and passes the call through', () => {
-    const calls: unknown[][] = [];
-    const real = function (this: unknown, ...args: unknown[]): string {
-      calls.push([this, ...args]);
-      return 'session';
-    };
-    const loader = fakeLoader(real);
-    deferHttp2Connector(loader);
-    const standIn = loader(HTTP2_CONNECTOR) as (this: unknown, ...args: unknown[]) => unknown;
-    expect(loader.loads()).toBe(0);
-    expect(standIn).not.toBe(real);
-
-    const self = { client: true };
-    expect(standIn.call(self, 'client', 'socket')).toBe('session');
-    expect(standIn.call(self, 'client', 'other socket')).toBe('session');
-    expect(loader.loads()).toBe(1);
-    expect(calls).toEqual([
-      [self, 'client', 'socket'],
-      [self, 'client', 'other socket'],
-    ]);
-    // From then on whoever asks gets the real connector.
-    expect(loader(HTTP2_CONNECTOR)).toBe(real);
-  });
-
-  it('leaves a connector that is already loaded, and a undici without one, alone', () => {
-    const real = (): string => 'session';
-    const loaded = fakeLoader(real);
-    expect(loaded(HTTP2_CONNECTOR)).toBe(real);
-    deferHttp2Connector(loaded);
-    expect(loaded(HTTP2_CONNECTOR)).toBe(real);
-
-    const missing = fakeLoader(real);
-    missing.resolve = () => {
-      throw Object.assign(new Error(`Cannot find module '${HTTP2_CONNECTOR}'`), { code: 'MODULE_NOT_FOUND' });
-    };
-    deferHttp2Connector(missing);
-    expect(missing.cache).toEqual({});
+describe("Node's module state, which every plugin on the bridge shares", () => {
+  it('holds only modules undici loaded itself: no stand-in, every entry walkable', () => {
+    const undiciRoot = path.dirname(requireUndici.resolve('undici/package.json')) + path.sep;
+    const undiciModules = Object.values(requireUndici.cache).filter(
+      (module): module is NodeJS.Module => module?.filename.startsWith(undiciRoot) === true,
+    );
+    expect(undiciModules.length).toBeGreaterThan(0);
+    for (const module of undiciModules) {
+      expect(Array.isArray(module.paths), module.filename).toBe(true);
+      expect(module.loaded, module.filename).toBe(true);
+    }
+    // undici's client.js requires its HTTP/2 connector at load: it is there, and it is undici's own.
+    const connector = requireUndici.cache[requireUndici.resolve('undici/lib/dispatcher/client-h2.js')];
+    expect(connector?.id).toBe(connector?.filename);
   });
 
   describe('with a real HTTP/2 server', () => {
@@ -137,29 +129,59 @@ describe("undici's HTTP/2 connector, left unloaded until called", () => {
       if (dir !== undefined) await rm(dir, { recursive: true, force: true });
     });
 
-    it('still speaks HTTP/2 through the stand-in when a dispatcher asks for it (the plugin never does)', async () => {
-      const file = requireHere.resolve(HTTP2_CONNECTOR);
-      const standIn = requireHere.cache[file];
-      // This file's import of src/client/undici.ts put the stand-in there: undici's real connector is not loaded yet.
-      expect(standIn?.exports).toBeTypeOf('function');
-
+    it("leaves another plugin's HTTP/2 through the same undici working, after the plugin loaded it", async () => {
       dir = await mkdtemp(path.join(tmpdir(), 'undici-h2-'));
       const { cert, key } = makeSelfSignedCertificate(dir, 'h2', 'IP:127.0.0.1');
       server = createSecureServer({ cert, key }, (req, res) => res.end(`HTTP/${req.httpVersion}`));
       await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
       const { port } = server.address() as AddressInfo;
 
-      const parts = loadUndiciParts(requireHere);
-      const agent = new parts.Agent({ allowH2: true, connect: { ca: cert } });
+      // Another plugin, with undici's main entry and HTTP/2 on.
+      const { Agent, request } = requireUndici('undici') as typeof Undici;
+      const agent = new Agent({ allowH2: true, connect: { ca: cert } });
       try {
-        const response = await parts.request(agent, { origin: `https://127.0.0.1:${String(port)}`, path: '/', method: 'GET' });
+        const response = await request(`https://127.0.0.1:${String(port)}/`, { dispatcher: agent });
         expect(await response.body.text()).toBe('HTTP/2.0');
       } finally {
         await agent.close();
       }
-      // The stand-in handed over: the real connector is in the cache now.
-      expect(requireHere.cache[file]).toBeDefined();
-      expect(requireHere.cache[file]).not.toBe(standIn);
     });
+  });
+});
+
+describe("the package's undici and Node ranges", () => {
+  it.skipIf(UNDICI_PREFIX !== undefined)("allows the undici installed, and the lowest undici it allows is the range's floor", async () => {
+    const manifest = JSON.parse(await readFile(REPO_MANIFEST, 'utf8')) as Manifest;
+    const range = manifest.dependencies?.undici ?? '';
+    // A caret range: the floor is the lowest version CI tests (test/package/undici-range.test.ts), the newest is 7.x's.
+    const match = /^\^(\d+\.\d+\.\d+)$/.exec(range);
+    expect(match, `undici's range "${range}" is a plain caret range`).not.toBeNull();
+    const floor = parseVersion(match?.[1] ?? '');
+    const installed = parseVersion(undiciManifest().version);
+    expect(installed[0]).toBe(floor[0]);
+    expect(compare(installed, floor)).toBeGreaterThanOrEqual(0);
+  });
+
+  it('claims no Node the undici under test refuses, and starts where it starts (engines.node)', async () => {
+    const manifest = JSON.parse(await readFile(REPO_MANIFEST, 'utf8')) as Manifest;
+    const theirs = /^>=\s*(\d+\.\d+\.\d+)$/.exec(undiciManifest().engines?.node ?? '');
+    expect(theirs, `undici's engines.node "${undiciManifest().engines?.node ?? ''}" is a plain lower bound`).not.toBeNull();
+    const undiciFloor = parseVersion(theirs?.[1] ?? '');
+    const ours = (manifest.engines?.node ?? '').split('||').map((part) => {
+      const caret = /^\s*\^(\d+\.\d+\.\d+)\s*$/.exec(part);
+      expect(caret, `engines.node part "${part}" is a caret range`).not.toBeNull();
+      return parseVersion(caret?.[1] ?? '');
+    });
+    for (const lowest of ours) {
+      expect(
+        compare(lowest, undiciFloor),
+        `^${lowest.join('.')} starts at or above undici's >=${undiciFloor.join('.')}`,
+      ).toBeGreaterThanOrEqual(0);
+    }
+    const ourFloor = [...ours].sort(compare)[0];
+    if (UNDICI_PREFIX === undefined) {
+      // With the installed undici (the newest the lock file holds), the package starts exactly where undici does.
+      expect(ourFloor).toEqual(undiciFloor);
+    }
   });
 });
