@@ -1,5 +1,7 @@
 // The platform booted on the Homebridge double, with a manual clock and the log double, and a way to run its next syncs:
 // what every system test starts from.
+import { afterEach } from 'vitest';
+
 import type { PlatformRuntime } from '../../src/platform.js';
 import type { AccessControlPlatform } from '../../src/platform.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
@@ -40,4 +42,18 @@ export function bootPlatform(
     return waited;
   };
   return { api, clock, log, platform, poll };
+}
+
+/**
+ * The platforms a test file boots, shut down after each test (it registers the afterEach): push each one booted. Its
+ * timers and listeners must not outlive the test that made them.
+ */
+export function shutDownAfterEach(): AccessControlPlatform[] {
+  const running: AccessControlPlatform[] = [];
+  afterEach(async () => {
+    for (const platform of running.splice(0)) {
+      await platform.shutdown();
+    }
+  });
+  return running;
 }

@@ -10,10 +10,9 @@ import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_OWNED_DEVICE_ID } from '../../dev/simulator/server.js';
 import { FAILED_SYNCS_BEFORE_NO_RESPONSE, FLAP_QUIET_MS } from '../../src/settings.js';
 import type { DoorContext } from '../../src/door/context.js';
-import type { AccessControlPlatform } from '../../src/platform.js';
 import { HomebridgeDouble } from '../support/homebridge-double.js';
 import type { CapturedLog } from '../support/log.js';
-import { bootPlatform } from '../support/platform-rig.js';
+import { bootPlatform, shutDownAfterEach } from '../support/platform-rig.js';
 import { togglesReceived, useSimulator } from '../support/simulator.js';
 import { sleep } from '../support/wait.js';
 
@@ -23,14 +22,11 @@ const { Service: S, Characteristic: C } = hap;
 const TRANSITION_TIMEOUT_S = 10;
 
 let sim: AccessControlSimulator;
-const running: AccessControlPlatform[] = [];
+const running = shutDownAfterEach();
 
 useSimulator({ accessToken: TOKEN, travelTimeMs: 20 }, (started) => (sim = started));
 
-afterEach(async () => {
-  for (const platform of running.splice(0)) {
-    await platform.shutdown();
-  }
+afterEach(() => {
   sim.clearFaults();
   sim.setOutage(false);
   sim.setDeviceActive(SAMPLE_OWNED_DEVICE_ID, true);

@@ -6,11 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_OWNED_DEVICE_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
 import { matterName, matterSerial } from '../../src/matter/matter-doors.js';
-import type { AccessControlPlatform } from '../../src/platform.js';
 import { HomebridgeDouble } from '../support/homebridge-double.js';
 import { Homebridge2Double, LockState, MatterApiDouble, matterSettled } from '../support/matter-double.js';
 import type { SavedMatterDevice } from '../support/matter-double.js';
-import { bootPlatform } from '../support/platform-rig.js';
+import { bootPlatform, shutDownAfterEach } from '../support/platform-rig.js';
 import { togglesReceived, useSimulator } from '../support/simulator.js';
 import { sleep } from '../support/wait.js';
 
@@ -18,14 +17,11 @@ const TOKEN = 'matter-token-4c1e9a';
 const ALL_DOORS = [SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID];
 
 let sim: AccessControlSimulator;
-const running: AccessControlPlatform[] = [];
+const running = shutDownAfterEach();
 
 useSimulator({ accessToken: TOKEN, travelTimeMs: 20 }, (started) => (sim = started));
 
-afterEach(async () => {
-  for (const platform of running.splice(0)) {
-    await platform.shutdown();
-  }
+afterEach(() => {
   sim.setOutage(false);
   sim.setDeviceActive(SAMPLE_OWNED_DEVICE_ID, true);
   sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'CLOSED');

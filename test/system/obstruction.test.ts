@@ -4,11 +4,10 @@
 import * as hap from 'hap-nodejs';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { AccessControlPlatform } from '../../src/platform.js';
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
 import { HomebridgeDouble } from '../support/homebridge-double.js';
-import { bootPlatform } from '../support/platform-rig.js';
+import { bootPlatform, shutDownAfterEach } from '../support/platform-rig.js';
 import { useSimulator } from '../support/simulator.js';
 
 const TOKEN = 'obstruction-token-7d2e4b';
@@ -19,14 +18,11 @@ const QUICK_TRAVEL_MS = 20;
 const NEVER_MS = 3_600_000;
 
 let sim: AccessControlSimulator;
-const running: AccessControlPlatform[] = [];
+const running = shutDownAfterEach();
 
 useSimulator({ accessToken: TOKEN, travelTimeMs: QUICK_TRAVEL_MS }, (started) => (sim = started));
 
-afterEach(async () => {
-  for (const platform of running.splice(0)) {
-    await platform.shutdown();
-  }
+afterEach(() => {
   sim.setTravelTime(QUICK_TRAVEL_MS);
   sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'CLOSED', { silent: true });
 });

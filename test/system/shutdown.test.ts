@@ -7,7 +7,7 @@ import type { AccessControlSimulator, SimEndpoint } from '../../dev/simulator/se
 import { SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
 import { ManualClock } from '../support/homebridge-double.js';
 import type { HomebridgeDouble } from '../support/homebridge-double.js';
-import { bootPlatform } from '../support/platform-rig.js';
+import { bootPlatform, shutDownAfterEach } from '../support/platform-rig.js';
 import type { CapturedLog } from '../support/log.js';
 import { useSimulator } from '../support/simulator.js';
 import { sleep } from '../support/wait.js';
@@ -23,11 +23,8 @@ let sim: AccessControlSimulator;
 let clockNow: () => number = Date.now;
 useSimulator({ accessToken: TOKEN, travelTimeMs: 20, now: () => clockNow() }, (started) => (sim = started));
 
-const running: AccessControlPlatform[] = [];
-afterEach(async () => {
-  for (const platform of running.splice(0)) {
-    await platform.shutdown();
-  }
+const running = shutDownAfterEach();
+afterEach(() => {
   sim.clearFaults();
   sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'CLOSED', { silent: true });
 });

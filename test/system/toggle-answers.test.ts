@@ -2,24 +2,20 @@
 import * as hap from 'hap-nodejs';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { AccessControlPlatform } from '../../src/platform.js';
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
-import { bootPlatform } from '../support/platform-rig.js';
+import { bootPlatform, shutDownAfterEach } from '../support/platform-rig.js';
 import { togglesReceived, useSimulator } from '../support/simulator.js';
 
 const TOKEN = 'toggle-answers-token-7d41e8';
 const { CurrentDoorState, TargetDoorState } = hap.Characteristic;
 
 let sim: AccessControlSimulator;
-const running: AccessControlPlatform[] = [];
+const running = shutDownAfterEach();
 
 useSimulator({ accessToken: TOKEN, travelTimeMs: 20 }, (started) => (sim = started));
 
-afterEach(async () => {
-  for (const platform of running.splice(0)) {
-    await platform.shutdown();
-  }
+afterEach(() => {
   sim.clearFaults();
   sim.setToggleOutcome(SAMPLE_GARAGE_DOOR_ID, null);
   sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'CLOSED', { silent: true });
