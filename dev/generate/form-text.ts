@@ -53,7 +53,7 @@ export const FORM_TEXT: Partial<Record<string, FormText>> = {
   },
   matter: {
     description:
-      "Off by default. Shows each door on Matter too, for Google Home, Alexa and SmartThings: as a contact sensor (open or closed, state only) or as a lock (unlock opens the door, lock closes it). Needs Homebridge 2 with Matter turned on for the bridge this plugin runs on (in the Homebridge UI: the plugin's child bridge settings, Matter); the plugin logs how when it is off. Apple users keep HomeKit: see Matter in the README.",
+      "Off by default. Shows each door on Matter too, for Google Home, Alexa and SmartThings: as a contact sensor (open or closed, state only) or as a lock (unlock opens the door, lock closes it). Needs Homebridge 2 with Matter turned on for the bridge this plugin runs on (in the Homebridge UI: the plugin's child bridge settings, Matter); the plugin logs how when it is off. Apple users keep HomeKit: see docs/matter.md.",
   },
   includeDoors: {
     description:
