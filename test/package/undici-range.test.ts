@@ -63,16 +63,19 @@ describe('the undici range in package.json, at both ends', async () => {
     const prefix = await installUndici(version);
     expect(await installedVersion(prefix, 'undici')).toBe(version);
     const vitest = path.join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-    const { stdout } = await execFileAsync(
+    const { stdout: raw } = await execFileAsync(
       process.execPath,
       [vitest, 'run', '--config', 'test/package/undici-range.config.ts', '--reporter=verbose'],
       {
         cwd: REPO_ROOT,
-        env: { ...process.env, UNDICI_UNDER_TEST: prefix, FORCE_COLOR: '0', REPORT_DIR: '' },
+        env: { ...process.env, UNDICI_UNDER_TEST: prefix, FORCE_COLOR: '0', NO_COLOR: '1', REPORT_DIR: '' },
         timeout: CLIENT_TESTS_TIMEOUT_MS,
         maxBuffer: 16 * 1024 * 1024,
       },
     );
+    // Plain text whatever the terminal: vitest colours its report when it thinks it may.
+    // eslint-disable-next-line no-control-regex
+    const stdout = raw.replace(/\u001b\[[0-9;]*m/g, '');
     // The narrow path was taken with this undici, and every client test passed on it.
     expect(stdout).toContain(`takes the three narrow files with the undici installed (${version})`);
     expect(stdout).toMatch(/Tests\s+\d+ passed/);
