@@ -49,6 +49,23 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/client/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(door|sync|registry|matter)(/|\\.js$)|^(homebridge|hap-nodejs)(/|$)',
+              message:
+                'client/ is transport only: it reads and writes the service and imports no door, sync, registry, Matter or Homebridge file (what both sides need lives in client/ or util/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/door/model/**'],
     rules: {
       'no-restricted-imports': [

@@ -1,7 +1,7 @@
 // zod schemas for the service's answers, liberal where the contract says "not shown": unknown fields pass, odd values fall back.
 import * as z from '../util/zod.js';
 
-import { fallbackDoorName } from '../door/model/naming.js';
+import { fallbackDoorName } from './fallback-name.js';
 import type { Account, Device, Door, ToggleEvent } from './types.js';
 
 /** Ids are strings in the contract; a numeric id is accepted and read as text. */

@@ -3,7 +3,8 @@
 import type { API, Logging, PlatformAccessory } from 'homebridge';
 
 import type { Account, Device, Door, DoorState } from '../client/types.js';
-import { fallbackDoorName, shownName } from '../door/model/naming.js';
+import { fallbackDoorName } from '../client/fallback-name.js';
+import { shownName } from '../door/model/naming.js';
 import type { PluginConfig } from '../config.js';
 import type { DoorContext } from '../door/context.js';
 import type { DuplicateDoor } from '../door/duplicates.js';

@@ -1,22 +1,12 @@
 // Which name a door shows and where its names come from: the user's choice (plugin settings, then Home app), else the
 // account's; renames in the account are followed, quietly once they keep coming.
+import { fallbackDoorName } from '../../client/fallback-name.js';
 import type { Door } from '../../client/types.js';
 import { ACCOUNT_RENAME_QUIET_WINDOW_MS, ACCOUNT_RENAMES_BEFORE_QUIET } from '../../settings.js';
 import type { DoorContext } from '../context.js';
 import { homeKitName } from '../homekit-name.js';
 import type { DoorLog } from './log.js';
 import { RenameRate } from './rename-rate.js';
-
-/** Characters of a door id the fallback name shows. */
-const FALLBACK_ID_CHARACTERS = 8;
-
-/**
- * The name of a door the service sent without one (or whose name leaves nothing HomeKit accepts). Cut between
- * characters: half of an emoji's surrogate pair in an odd id would be text no font shows and no JSON parser takes back.
- */
-export function fallbackDoorName(doorId: string): string {
-  return `Door ${Array.from(doorId).slice(0, FALLBACK_ID_CHARACTERS).join('')}`;
-}
 
 /** Who chose the name a door shows. */
 export type NameSource = 'settings' | 'home' | 'account';

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { fallbackDoorName } from '../../../src/door/model/naming.js';
+import { fallbackDoorName } from '../../../src/client/fallback-name.js';
 import { EXTRA_NAME_SUFFIXES, extraName, homeKitName, homeKitVersion } from '../../../src/door/homekit-name.js';
 
 /** HAP-NodeJS cuts a longer string value to 64 UTF-16 units, warning with the whole value in the log. */
