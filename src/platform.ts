@@ -13,6 +13,7 @@ import { parseConfig } from './config.js';
 import type { PluginConfig, WebhookConfig } from './config.js';
 import { doorOptions, exclusionReason } from './door/options.js';
 import type { MatterDoors, ShownDoor } from './matter/matter-doors.js';
+import { matterDoorOf } from './matter/matter-face.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
 import type { RealtimeUpdates } from './sync/realtime.js';
 import { nextSyncDelayMs } from './sync/schedule.js';
@@ -291,7 +292,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       this.matterDoors = matterDoors;
       matterDoors.follow(
         this.shownOnMatter().filter(
-          ({ door }) => exclusionReason(config, { id: door.doorId, relationship: undefined }, door.deviceId) === undefined,
+          ({ door, deviceId }) => exclusionReason(config, { id: door.doorId, relationship: undefined }, deviceId) === undefined,
         ),
         false,
       );
@@ -319,8 +320,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   }
 
   /** The doors HomeKit shows, as the Matter side follows them. */
-  private shownOnMatter(): (ShownDoor & { door: { deviceId: string } })[] {
-    return this.registry.all().map((door) => ({ uuid: door.accessory.UUID, door }));
+  private shownOnMatter(): (ShownDoor & { deviceId: string })[] {
+    return this.registry
+      .all()
+      .map((door) => ({ uuid: door.accessory.UUID, door: matterDoorOf(door), deviceId: door.accessory.context.deviceId }));
   }
 
   /** Read through a call: shutdown() may run while a sync awaits, which the type checker's narrowing of the field cannot see. */

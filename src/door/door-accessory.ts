@@ -1,5 +1,5 @@
-// One door in HomeKit: shows what the door model (model/door.ts) decides through its main service, a garage door or a
-// lock as the settings say (face.ts), with its battery, names and extras, and sends Home's commands through one path.
+// One door in HomeKit: shows what the door model (model/door.ts) decides through its main service, of the kind the
+// settings say (face.ts, FACES), with its battery, names and extras, and sends Home's commands through one path.
 import type { API, Characteristic, CharacteristicValue, Logging, PlatformAccessory } from 'homebridge';
 
 import type { Device, Door, DoorState } from '../client/types.js';
@@ -10,17 +10,14 @@ import type { ReportOutcome } from './model/state-machine.js';
 import type { DoorOptions } from './options.js';
 import { homeKitSerial, homeKitVersion } from './homekit-name.js';
 import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL } from '../settings.js';
-import { SHOW_AS_KINDS } from '../option-catalog.js';
 import type { ShowAs } from '../option-catalog.js';
 import { DoorBattery } from './battery.js';
 import { DoorCommands } from './door-commands.js';
 import { DoorExtras } from './extras.js';
 import type { DoorContext } from './context.js';
 import { configuredNameOf, renameDerivedServices } from './door-name.js';
-import { cachedKind, KIND_WORDS, mainServiceOf } from './face.js';
+import { cachedKind, FACES, mainServiceOf, otherKindServices } from './face.js';
 import type { DoorFace, FaceDeps } from './face.js';
-import { GarageDoorFace } from './garage-door.js';
-import { LockFace } from './lock.js';
 
 export interface DoorAccessoryDeps {
   api: API;
@@ -37,15 +34,40 @@ export interface DoorAccessoryDeps {
   clock?: Clock;
 }
 
+/**
+ * What the rest of the plugin reads of a door (the registry, the sync schedule, the Matter side): what its model
+ * decided, read-only. Only the door itself (this file, its face and its command path) moves the model.
+ */
+export type DoorView = Readonly<
+  Pick<
+    DoorModel,
+    | 'doorId'
+    | 'name'
+    | 'reported'
+    | 'target'
+    | 'missedTarget'
+    | 'isMoving'
+    | 'available'
+    | 'stateKnown'
+    | 'entityNumber'
+    | 'expectedAutoCloseAtMs'
+  >
+>;
+
 export class DoorAccessory {
-  /** The main service: a garage door or a lock. */
+  /** The main service, of the door's kind (FACES). */
   private readonly face: DoorFace;
   /** Which kind the door shows in Home. */
   readonly kind: ShowAs;
-  /** True when this start replaced the cached main service by another kind: the accessory cache must be written. */
+  /**
+   * True when this start replaced the cached main service by another kind, or removed a door-kind service of another
+   * kind from the cache: the accessory cache must be written.
+   */
   readonly kindChanged: boolean;
   /** What the door does and is called, decided apart from HomeKit; this class only shows it. */
   private readonly model: DoorModel;
+  /** The model, read-only, for those who only read the door (see DoorView). */
+  readonly view: DoorView;
   private battery: DoorBattery | undefined;
   private readonly commands: DoorCommands;
   private readonly extras: DoorExtras;
@@ -68,6 +90,7 @@ export class DoorAccessory {
       options: deps.options,
       onRename: (before, name) => this.applyName(before, name),
     });
+    this.view = this.model;
     this.commands = new DoorCommands({
       api: deps.api,
       log: deps.log,
@@ -87,26 +110,27 @@ export class DoorAccessory {
       .setCharacteristic(C.SerialNumber, homeKitSerial(context.doorId));
 
     // Without readable settings a cached door keeps the kind it has: a typo must not break automations.
-    const cached = cachedKind(deps.api.hap, accessory);
+    const cached = cachedKind(deps.api.hap, accessory, deps.options?.showAs);
     this.kind = deps.options?.showAs ?? cached ?? 'garage-door';
-    this.kindChanged = cached !== undefined && cached !== this.kind;
-    if (cached !== undefined && this.kindChanged) {
+    const replaced = cached !== undefined && cached !== this.kind;
+    if (cached !== undefined && replaced) {
       this.replaceKind(cached);
     }
-    // A door-kind service of another kind (a cache that holds both) would take Home's writes with no handler: it goes.
-    for (const other of SHOW_AS_KINDS.filter((kind) => kind !== this.kind)) {
-      const stray = accessory.getService(mainServiceOf(deps.api.hap, other));
-      if (stray) accessory.removeService(stray);
+    // A door-kind service of another kind (a cache that holds two) would take Home's writes with no handler: it goes.
+    const strays = otherKindServices(deps.api.hap, accessory, this.kind);
+    for (const stray of strays) {
+      accessory.removeService(stray);
     }
+    this.kindChanged = replaced || strays.length > 0;
+    const spec = FACES[this.kind];
     const faceDeps: FaceDeps = {
       hap: deps.api.hap,
       model: this.model,
-      // A lock can say its state is unknown; a garage door cannot, so it answers No Response until a state is known.
-      answer: (value) => this.answer(value, this.kind === 'lock'),
+      // A kind that can show "unknown" (a lock) shows it; another (a garage door) answers No Response until a state is known.
+      answer: (value) => this.answer(value, spec.showsUnknown),
       command: (wanted) => this.commands.enqueue(wanted),
     };
-    this.face =
-      this.kind === 'lock' ? new LockFace(faceDeps, accessory, context.name) : new GarageDoorFace(faceDeps, accessory, context.name);
+    this.face = new spec.Face(faceDeps, accessory, context.name);
     this.face.service.setCharacteristic(C.Name, context.name);
     this.configuredName = configuredNameOf(deps.api.hap, this.face.service, context.name);
     this.configuredName.onSet((value) => {
@@ -121,10 +145,10 @@ export class DoorAccessory {
       leftOpen: () => this.model.leftOpenSignal(),
       command: (wanted) => this.commands.enqueue(wanted),
       answer: (value) => this.answer(value),
-      available: () => this.available,
+      available: () => this.model.available,
       log: deps.log,
       clock: deps.clock ?? SYSTEM_CLOCK,
-      name: () => this.name,
+      name: () => this.model.name,
     });
     // Names the cache or the settings changed since the last start reach HomeKit, extras included.
     this.model.start();
@@ -140,15 +164,11 @@ export class DoorAccessory {
     if (old) {
       this.accessory.removeService(old);
     }
+    const [now, before] = [FACES[this.kind].words, FACES[cached].words];
     this.deps.log.warn(
-      `${this.name} is now shown in Home as ${KIND_WORDS[this.kind]} instead of ${KIND_WORDS[cached]} ("Show in Home as" in the plugin settings). ` +
-        `It keeps its name and room, but Home automations and scenes made for ${KIND_WORDS[cached]} must be made again.`,
+      `${this.name} is now shown in Home as ${now} instead of ${before} ("Show in Home as" in the plugin settings). ` +
+        `It keeps its name and room, but Home automations and scenes made for ${before} must be made again.`,
     );
-  }
-
-  /** When the door, still open, is expected to close by itself (auto-close), in local time. */
-  get expectedAutoCloseAtMs(): number | undefined {
-    return this.model.expectedAutoCloseAtMs;
   }
 
   /** Stops the door's timers (Homebridge is shutting down or the door leaves HomeKit). */
@@ -161,41 +181,9 @@ export class DoorAccessory {
     return this.extras.alertAccess();
   }
 
-  get doorId(): string {
-    return this.accessory.context.doorId;
-  }
-
-  /** The door's controller. */
-  get deviceId(): string {
-    return this.accessory.context.deviceId;
-  }
-
+  /** The name the accessory shows, which every line about the door names it by (real-time updates read it too). */
   get name(): string {
     return this.accessory.context.name;
-  }
-
-  /** The door's number on its controller, for webhooks that name doors by number (door1_open). */
-  get entityNumber(): number | undefined {
-    return this.model.entityNumber;
-  }
-
-  get isMoving(): boolean {
-    return this.model.isMoving;
-  }
-
-  /** The last state the service reported. */
-  get reported(): DoorState {
-    return this.model.reported;
-  }
-
-  /** Where the door is going, or where it is. */
-  get target(): DoorState {
-    return this.model.target;
-  }
-
-  /** The state a command asked for that the door did not reach in time (an obstruction in Home). */
-  get missedTarget(): DoorState | undefined {
-    return this.model.missedTarget;
   }
 
   /** A wish from another face of the door (Matter): the same command path as Home's, one wish at most one pulse. */
@@ -213,16 +201,6 @@ export class DoorAccessory {
     for (const listener of this.changeListeners) {
       listener();
     }
-  }
-
-  /** Home shows "No Response" while this is false, rather than a state that may be stale. */
-  get available(): boolean {
-    return this.model.available;
-  }
-
-  /** False while no state of the door was ever known (see DoorModel.stateKnown). */
-  get stateKnown(): boolean {
-    return this.model.stateKnown;
   }
 
   setAccountReadable(readable: boolean): void {
@@ -331,7 +309,7 @@ export class DoorAccessory {
 
   /** A read answered from memory; No Response while the state may be stale, or is not known and `unknownShown` is false. */
   private answer<T>(value: T, unknownShown = false): T {
-    if (!this.available || (!this.model.stateKnown && !unknownShown)) {
+    if (!this.model.available || (!this.model.stateKnown && !unknownShown)) {
       const { HapStatusError, HAPStatus } = this.deps.api.hap;
       throw new HapStatusError(HAPStatus.SERVICE_COMMUNICATION_FAILURE);
     }

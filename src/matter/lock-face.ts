@@ -4,29 +4,23 @@ import type { HAP } from 'homebridge';
 
 import type { DoorState } from '../client/types.js';
 import type { MatterApi } from './matter-api.js';
-import type { ClusterState, MatterDoor, MatterFace } from './matter-face.js';
+import type { ClusterState, MatterDoor, MatterFace, MatterFaceDeps } from './matter-face.js';
 
 export class MatterLockFace implements MatterFace {
-  readonly deviceType: unknown;
   readonly handlers: MatterFace['handlers'];
+  private readonly matter: MatterApi;
+  private readonly hap: HAP;
+  private readonly door: MatterDoor;
   /** Commands from controllers being handled now (HomeKit's wait in the same queue but are not counted here). */
   private inFlight = 0;
 
-  /**
-   * `settled`: a command ended, however: Homebridge has set lockState by itself if it resolved, so the truth is pushed
-   * after. `shown`: false once the door is no longer shown; its device may stay on the bridge (Homebridge may refuse
-   * to remove it), but it takes no command.
-   */
-  constructor(
-    private readonly matter: MatterApi,
-    private readonly hap: HAP,
-    private readonly door: MatterDoor,
-    private readonly settled: () => void,
-    private readonly shown: () => boolean = () => true,
-  ) {
-    this.deviceType = matter.deviceTypes.DoorLock;
+  /** `deps.settled`: Homebridge has set lockState by itself when a command resolved, so the truth is pushed after. */
+  constructor(private readonly deps: MatterFaceDeps) {
+    this.matter = deps.matter;
+    this.hap = deps.hap;
+    this.door = deps.door;
     this.handlers = {
-      [matter.clusterNames.DoorLock]: {
+      [this.matter.clusterNames.DoorLock]: {
         lockDoor: () => this.command('CLOSED'),
         unlockDoor: () => this.command('OPEN'),
       },
@@ -64,7 +58,7 @@ export class MatterLockFace implements MatterFace {
   }
 
   private async command(wanted: DoorState): Promise<void> {
-    if (!this.shown()) {
+    if (!this.deps.shown()) {
       throw new this.matter.status.Failure(`${this.door.name} is no longer shown, so it takes no command`);
     }
     this.inFlight += 1;
@@ -74,7 +68,7 @@ export class MatterLockFace implements MatterFace {
       throw this.matterError(error);
     } finally {
       this.inFlight -= 1;
-      this.settled();
+      this.deps.settled();
     }
   }
 

@@ -1,7 +1,8 @@
 // The doors on Matter (Homebridge 2.x, for Google Home and Alexa): the doors HomeKit shows, each registered as one
 // bridged Matter device on every start (cached ones come back without handlers), removed when HomeKit removes it, and
 // its state pushed to Matter whenever the door changes. Homebridge may refuse or throw at any call: each is tried again
-// at the next sync, said once per incident, and a door no longer shown refuses every command meanwhile.
+// at the next sync, said once per incident, and a door no longer shown refuses every command meanwhile. What differs by
+// mode (the face, the device type, the words) is one row of MATTER_FACES.
 import { createHash } from 'node:crypto';
 
 import type { API, Logging } from 'homebridge';
@@ -18,10 +19,10 @@ import {
 } from '../settings.js';
 import { LogRateLimit } from '../util/log-rate-limit.js';
 import { oneLine } from '../util/log-text.js';
-import { MatterLockFace } from './lock-face.js';
 import { matterOnBridge } from './matter-api.js';
 import type { MatterAccessory, MatterApi } from './matter-api.js';
-import type { ClusterState, MatterDoor, MatterFace } from './matter-face.js';
+import { MatterLockFace } from './lock-face.js';
+import type { ClusterState, MatterDoor, MatterFace, MatterFaceDeps } from './matter-face.js';
 import { MatterRefusals } from './refusals.js';
 import { MatterSensorFace } from './sensor-face.js';
 
@@ -74,6 +75,30 @@ interface Leaving {
   asked: boolean;
 }
 
+/** A mode of "Google Home and Alexa (Matter)" other than off. */
+export type MatterShownAs = Exclude<MatterMode, 'off'>;
+
+/** Everything about one Matter mode. */
+export interface MatterModeSpec {
+  /** The face: the door's state as the device type's clusters, and its command handlers. */
+  Face: new (deps: MatterFaceDeps) => MatterFace;
+  /** What the doors are called in the log: "Added 3 doors to Matter (Google Home, Alexa) as contact sensors." */
+  words: string;
+  /** The device type: its key in api.matter.deviceTypes, and the name a cached device of the mode carries. */
+  deviceType: keyof MatterApi['deviceTypes'];
+  /** The cluster a cached device of the mode holds its state in (a device cached without its device type's name). */
+  cachedCluster: string;
+}
+
+/** One row per Matter mode: a mode without a row, or a row of no mode, does not compile. */
+export type MatterModeTable = Readonly<Record<MatterShownAs, MatterModeSpec>>;
+
+/** The Matter modes, in the order a cached device is recognised (one that could be read as both is a lock). */
+export const MATTER_FACES: MatterModeTable = {
+  locks: { Face: MatterLockFace, words: 'locks', deviceType: 'DoorLock', cachedCluster: 'doorLock' },
+  sensors: { Face: MatterSensorFace, words: 'contact sensors', deviceType: 'ContactSensor', cachedCluster: 'booleanState' },
+};
+
 /** Hex digits of the digest that keeps a cut serial number apart from another id's. */
 const SERIAL_DIGEST_CHARS = 8;
 
@@ -86,22 +111,19 @@ const MODE_KEY = 'mode';
  * The mode the cached devices were registered in: as their context says, else as their device type or clusters show
  * (a device cached before the context kept it). Undefined: no cached device, or none that tells.
  */
-export function modeOfCached(devices: readonly MatterAccessory[]): Exclude<MatterMode, 'off'> | undefined {
-  const modes = devices.map((device): Exclude<MatterMode, 'off'> | undefined => {
+export function modeOfCached(devices: readonly MatterAccessory[]): MatterShownAs | undefined {
+  const all = Object.keys(MATTER_FACES) as MatterShownAs[];
+  const modes = devices.map((device): MatterShownAs | undefined => {
     const context: unknown = device.context;
     const kept = typeof context === 'object' && context !== null ? (context as Record<string, unknown>)[MODE_KEY] : undefined;
-    if (kept === 'locks' || kept === 'sensors') return kept;
+    const named = all.find((mode) => mode === kept);
+    if (named !== undefined) return named;
     const type = (device.deviceType as { name?: unknown } | undefined)?.name;
     const clusters = Object.keys((device as { clusters?: object }).clusters ?? {});
-    if (type === 'DoorLock' || clusters.includes('doorLock')) return 'locks';
-    if (type === 'ContactSensor' || clusters.includes('booleanState')) return 'sensors';
-    return undefined;
+    return all.find((mode) => type === MATTER_FACES[mode].deviceType || clusters.includes(MATTER_FACES[mode].cachedCluster));
   });
   return modes.find((mode) => mode !== undefined);
 }
-
-/** What each mode shows, for the log. */
-const MODE_WORDS: Record<Exclude<MatterMode, 'off'>, string> = { locks: 'locks', sensors: 'contact sensors' };
 
 /** A Matter name (node label) holds 32 characters: cut between two characters as the user sees them, never in one. */
 export function matterName(name: string): string {
@@ -148,7 +170,7 @@ function settle(call: () => Promise<void>): Promise<void> {
 
 export class MatterDoors {
   private readonly matter: MatterApi | undefined;
-  private mode: Exclude<MatterMode, 'off'> | undefined;
+  private mode: MatterShownAs | undefined;
   /** The mode is to be read from the cached devices, at the first follow (they are handed over after the constructor). */
   private modeAsCached: boolean;
   /** Matter devices Homebridge restored from its cache (configureMatterAccessory), by UUID, until a complete sync decides. */
@@ -229,7 +251,7 @@ export class MatterDoors {
     }
     // A door shown again before Homebridge removed its device waits for the removal: one registration per UUID at a time.
     for (const [uuid, door] of wanted) {
-      if (!this.onMatter.has(uuid) && !this.leaving.has(uuid)) this.add(matter, uuid, door);
+      if (!this.onMatter.has(uuid) && !this.leaving.has(uuid)) this.add(matter, this.mode, uuid, door);
     }
     // New doors, and those whose registration Homebridge refused: each keeps the label its device carries meanwhile.
     const toRegister = [...this.onMatter.values()].filter((entry) => entry.registration === 'refused');
@@ -257,32 +279,30 @@ export class MatterDoors {
     }
   }
 
-  private add(matter: MatterApi, uuid: string, door: MatterDoor): OnMatter {
+  private add(matter: MatterApi, mode: MatterShownAs, uuid: string, door: MatterDoor): OnMatter {
     const label = matterName(door.name);
     // A device Homebridge restored keeps the node label it had (the door may have been renamed since); a new one takes `label`.
     const cached = this.cached.get(uuid);
     const given = labelGiven(cached) ?? label;
-    const face: MatterFace =
-      this.mode === 'locks'
-        ? new MatterLockFace(
-            matter,
-            this.deps.api.hap,
-            door,
-            () => setImmediate(() => this.push(entry, true)),
-            // Whatever Homebridge did with the device, a door no longer shown takes no command.
-            () => this.onMatter.get(uuid) === entry,
-          )
-        : new MatterSensorFace(matter, door);
+    const spec = MATTER_FACES[mode];
+    const face: MatterFace = new spec.Face({
+      matter,
+      hap: this.deps.api.hap,
+      door,
+      settled: () => setImmediate(() => this.push(entry, true)),
+      // Whatever Homebridge did with the device, a door no longer shown takes no command.
+      shown: () => this.onMatter.get(uuid) === entry,
+    });
     const state = face.state();
     const accessory: MatterAccessory = {
       UUID: uuid,
       displayName: label,
-      deviceType: face.deviceType,
+      deviceType: matter.deviceTypes[spec.deviceType],
       serialNumber: matterSerial(door.doorId),
       manufacturer: ACCESSORY_MANUFACTURER,
       model: ACCESSORY_MODEL,
       // The label the device carries, until it carries the new one (`labelled`): a restart before then sends it again.
-      context: { doorId: door.doorId, [LABEL_KEY]: given, [MODE_KEY]: this.mode },
+      context: { doorId: door.doorId, [LABEL_KEY]: given, [MODE_KEY]: mode },
       // Registration resolves before Homebridge registers: the state a controller first reads must be the true one.
       clusters: { [state.cluster]: { ...face.fixed(), ...state.attributes } },
       ...(face.handlers ? { handlers: face.handlers } : {}),
@@ -313,7 +333,7 @@ export class MatterDoors {
     settle(() => matter.registerPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, accessories)).then(
       () => {
         this.deps.log.info(
-          `Added ${doorsForLog(entries.map((entry) => entry.door.name))} to Matter (Google Home, Alexa) as ${MODE_WORDS[this.mode ?? 'locks']}${this.registerRefusals.taken()}.`,
+          `Added ${doorsForLog(entries.map((entry) => entry.door.name))} to Matter (Google Home, Alexa) as ${MATTER_FACES[this.mode ?? 'locks'].words}${this.registerRefusals.taken()}.`,
         );
         // A restored device keeps its cached values over `clusters`: the true state now (and at the next sync, see follow).
         for (const entry of entries) {

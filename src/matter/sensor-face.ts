@@ -1,17 +1,16 @@
 // The door as a Matter ContactSensor (matter: "sensors"): its state only, no command.
 import type { MatterApi } from './matter-api.js';
-import type { ClusterState, MatterDoor, MatterFace } from './matter-face.js';
+import type { ClusterState, MatterDoor, MatterFace, MatterFaceDeps } from './matter-face.js';
 
 export class MatterSensorFace implements MatterFace {
-  readonly deviceType: unknown;
   readonly handlers = undefined;
   readonly busy = false;
+  private readonly matter: MatterApi;
+  private readonly door: MatterDoor;
 
-  constructor(
-    private readonly matter: MatterApi,
-    private readonly door: MatterDoor,
-  ) {
-    this.deviceType = matter.deviceTypes.ContactSensor;
+  constructor({ matter, door }: MatterFaceDeps) {
+    this.matter = matter;
+    this.door = door;
   }
 
   /** What the door last reported, as a contact sensor's: in Matter, true is contact, the door closed. */

@@ -138,7 +138,7 @@ export class DoorRegistry {
       return this.doors.get(this.uuid(event.doorId));
     }
     return [...this.doors.values()].find(
-      (door) => door.accessory.context.deviceId === event.deviceId && door.entityNumber === event.doorNumber,
+      (door) => door.accessory.context.deviceId === event.deviceId && door.view.entityNumber === event.doorNumber,
     );
   }
 
@@ -187,12 +187,12 @@ export class DoorRegistry {
 
   /** Whether a door is moving (the schedule then follows it closely). */
   get anyMoving(): boolean {
-    return [...this.doors.values()].some((door) => door.isMoving);
+    return [...this.doors.values()].some((door) => door.view.isMoving);
   }
 
   /** When the next door is expected to close by itself, if any. */
   get nextAutoCloseAtMs(): number | undefined {
-    const times = [...this.doors.values()].map((door) => door.expectedAutoCloseAtMs).filter((t) => t !== undefined);
+    const times = [...this.doors.values()].map((door) => door.view.expectedAutoCloseAtMs).filter((t) => t !== undefined);
     return times.length > 0 ? Math.min(...times) : undefined;
   }
 

@@ -1,10 +1,15 @@
-// "Show in Home as" on the whole platform (Homebridge double, simulator): a door shown as a lock opens and closes like a
-// garage door, and changing the kind across restarts keeps the accessory (UUID, Home-app name) and moves no door.
+// "Show in Home as" on the whole platform (Homebridge double, simulator): every kind of the table shows its own service
+// alone, a door shown as a lock opens and closes like a garage door, and changing the kind across restarts keeps the
+// accessory (UUID, Home-app name) and moves no door.
 import * as hap from 'hap-nodejs';
+import type { HAP } from 'homebridge';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
+import { FACES, mainServiceOf } from '../../src/door/face.js';
+import { SHOW_AS_KINDS } from '../../src/option-catalog.js';
+import type { ShowAs } from '../../src/option-catalog.js';
 import type { AccessControlPlatform } from '../../src/platform.js';
 import { HomebridgeDouble } from '../support/homebridge-double.js';
 import { bootPlatform } from '../support/platform-rig.js';
@@ -26,7 +31,7 @@ afterEach(async () => {
 });
 
 /** Boots with the front gate shown as `frontGate` (undefined: as for all doors, a garage door), from `api`'s cache. */
-async function boot(frontGate: 'lock' | 'garage-door' | undefined, api = new HomebridgeDouble()) {
+async function boot(frontGate: ShowAs | undefined, api = new HomebridgeDouble()) {
   const doors = frontGate === undefined ? [] : [{ id: SAMPLE_FRONT_GATE_ID, showAs: frontGate }];
   const rig = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, doors }, { api });
   running.push(rig.platform);
@@ -37,6 +42,18 @@ async function boot(frontGate: 'lock' | 'garage-door' | undefined, api = new Hom
 }
 
 const lockOf = (api: HomebridgeDouble) => api.accessory(SAMPLE_FRONT_GATE_ID)?.getService(S.LockMechanism);
+
+describe('every kind of "Show in Home as"', () => {
+  it.each(SHOW_AS_KINDS)('shows a door set to %s through its own service and no other kind, named as the door', async (kind) => {
+    const { api } = await boot(kind);
+    const gate = api.accessory(SAMPLE_FRONT_GATE_ID);
+    const hapApi = api.hap as unknown as HAP;
+    const held = SHOW_AS_KINDS.filter((each) => gate?.getService(mainServiceOf(hapApi, each)) !== undefined);
+    expect(held).toEqual([kind]);
+    expect(gate?.getService(mainServiceOf(hapApi, kind))?.getCharacteristic(C.Name).value).toBe('Front Gate');
+    expect(FACES[kind].words).toMatch(/^an? /);
+  });
+});
 
 describe('a door shown as a lock', () => {
   it('unlocks with one OPEN toggle and shows Unlocked once the door reports open; locks with one CLOSED toggle', async () => {

@@ -190,4 +190,16 @@ describe('changing "Show in Home as"', () => {
     expect(same.kindChanged).toBe(false);
     expect(t.log.lines.filter((line) => line.level === 'warn')).toEqual([]);
   });
+
+  it("keeps only the settings' kind of a cache that holds both, without a word, and has the cache written", () => {
+    const t = setup();
+    // As an older version (or an edited cache) could leave it: a lock service beside the garage door.
+    t.accessory.addService(S.GarageDoorOpener, 'Front Gate');
+    const garage = t.restart(NO_EXTRAS);
+    expect(garage.kind).toBe('garage-door');
+    expect(garage.kindChanged).toBe(true);
+    expect([t.accessory.getService(S.GarageDoorOpener) !== undefined, t.accessory.getService(S.LockMechanism)]).toEqual([true, undefined]);
+    expect(t.log.lines.filter((line) => line.level === 'warn')).toEqual([]);
+    expect(t.toggle).not.toHaveBeenCalled();
+  });
 });

@@ -1,7 +1,13 @@
-// A door's name and serial number on Matter, which caps both at 32 characters.
+// A door's name and serial number on Matter, which caps both at 32 characters; the Matter modes' table (a missing or
+// unknown mode is a type error, proven with @ts-expect-error) and the mode a cached device shows; a door's Matter view.
 import { describe, expect, it } from 'vitest';
 
-import { matterName, matterSerial } from '../../../src/matter/matter-doors.js';
+import type { DoorState } from '../../../src/client/types.js';
+import { MATTER_FACES, matterName, matterSerial, modeOfCached } from '../../../src/matter/matter-doors.js';
+import type { MatterModeTable } from '../../../src/matter/matter-doors.js';
+import type { MatterAccessory } from '../../../src/matter/matter-api.js';
+import { matterDoorOf } from '../../../src/matter/matter-face.js';
+import { MATTER_MODES } from '../../../src/option-catalog.js';
 
 describe('matterName', () => {
   it('keeps a name that fits', () => {
@@ -29,5 +35,56 @@ describe('matterSerial', () => {
     const b = matterSerial('x'.repeat(40) + 'b');
     expect(a).not.toBe(b);
     expect(Math.max(a.length, b.length)).toBeLessThanOrEqual(32);
+  });
+});
+
+describe('the Matter modes table', () => {
+  it('has one row per mode of the option catalog but off', () => {
+    expect(Object.keys(MATTER_FACES).sort()).toEqual(MATTER_MODES.filter((mode) => mode !== 'off').sort());
+    expect(Object.values(MATTER_FACES).map((spec) => [spec.words, spec.deviceType])).toEqual([
+      ['locks', 'DoorLock'],
+      ['contact sensors', 'ContactSensor'],
+    ]);
+  });
+
+  it('does not compile without a row for every mode, nor with a row for off', () => {
+    // @ts-expect-error a table without the sensors' row is not a MatterModeTable
+    const missing: MatterModeTable = { locks: MATTER_FACES.locks };
+    // @ts-expect-error off shows nothing on Matter, so it has no row
+    const off: MatterModeTable = { ...MATTER_FACES, off: MATTER_FACES.locks };
+    expect([missing, off]).toHaveLength(2);
+  });
+
+  it('tells the mode of cached devices by their context, else their device type, else their clusters', () => {
+    const device = (extra: Partial<MatterAccessory>) => ({ UUID: 'u', displayName: 'Front Gate', ...extra }) as MatterAccessory;
+    expect(modeOfCached([])).toBeUndefined();
+    expect(modeOfCached([device({ context: { mode: 'sensors' }, deviceType: { name: 'DoorLock' } })])).toBe('sensors');
+    expect(modeOfCached([device({ deviceType: { name: 'DoorLock' } })])).toBe('locks');
+    expect(modeOfCached([device({ deviceType: { name: 'ContactSensor' } })])).toBe('sensors');
+    expect(modeOfCached([device({ clusters: { booleanState: {} } })])).toBe('sensors');
+    expect(modeOfCached([device({ clusters: { doorLock: {} } })])).toBe('locks');
+    expect(modeOfCached([device({ context: { mode: 'off' } }), device({ deviceType: { name: 'ContactSensor' } })])).toBe('sensors');
+    expect(modeOfCached([device({ deviceType: { name: 'Light' } })])).toBeUndefined();
+  });
+});
+
+describe('matterDoorOf', () => {
+  it("reads the door's model at each call, never a copy, and passes commands and listeners to the door", async () => {
+    const view = { doorId: 'door-1', name: 'Front Gate', reported: 'CLOSED' as DoorState, target: 'CLOSED' as DoorState };
+    const model = { ...view, missedTarget: undefined, available: true, stateKnown: true };
+    const wishes: DoorState[] = [];
+    const door = matterDoorOf({
+      view: model,
+      command: (wanted) => {
+        wishes.push(wanted);
+        return Promise.resolve();
+      },
+      onChange: () => () => undefined,
+    });
+    model.target = 'OPEN';
+    model.name = 'Office Door';
+    expect([door.target, door.name, door.reported, door.available]).toEqual(['OPEN', 'Office Door', 'CLOSED', true]);
+    await door.command('OPEN');
+    expect(wishes).toEqual(['OPEN']);
   });
 });

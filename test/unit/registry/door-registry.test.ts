@@ -205,11 +205,11 @@ describe('DoorRegistry', () => {
         device('dev-2', [door('d3', { entityNumber: 1 })]),
       ]),
     );
-    expect(t.registry.find(event({ doorId: 'd2' }))?.doorId).toBe('d2');
-    expect(t.registry.find(event({ deviceId: 'dev-2', doorNumber: 1 }))?.doorId).toBe('d3');
+    expect(t.registry.find(event({ doorId: 'd2' }))?.view.doorId).toBe('d2');
+    expect(t.registry.find(event({ deviceId: 'dev-2', doorNumber: 1 }))?.view.doorId).toBe('d3');
     expect(t.registry.find(event({ doorId: 'nope' }))).toBeUndefined();
-    expect(t.registry.alertDoors(event({ deviceId: 'dev-1' })).map((d) => d.doorId)).toEqual(['d1', 'd2']);
-    expect(t.registry.alertDoors(event({ doorId: 'd3' })).map((d) => d.doorId)).toEqual(['d3']);
+    expect(t.registry.alertDoors(event({ deviceId: 'dev-1' })).map((d) => d.view.doorId)).toEqual(['d1', 'd2']);
+    expect(t.registry.alertDoors(event({ doorId: 'd3' })).map((d) => d.view.doorId)).toEqual(['d3']);
     expect(t.registry.alertDoors(event({}))).toEqual([]);
   });
 
@@ -220,7 +220,7 @@ describe('DoorRegistry', () => {
     for (const d of [t.registry.find(event({ doorId: 'd1' })), t.registry.find(event({ doorId: 'd2' }))]) {
       if (!d) throw new Error('door missing');
       vi.spyOn(d, 'tick').mockImplementation(() => {
-        ticks.push(d.doorId);
+        ticks.push(d.view.doorId);
         throw new Error('tick broke');
       });
     }
