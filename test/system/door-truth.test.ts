@@ -4,7 +4,7 @@
 // cache holding both kinds keeps only the door's own.
 import * as hap from 'hap-nodejs';
 import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_OWNED_DEVICE_ID } from '../../dev/simulator/server.js';
@@ -14,7 +14,6 @@ import { HomebridgeDouble } from '../support/homebridge-double.js';
 import type { CapturedLog } from '../support/log.js';
 import { bootPlatform, shutDownAfterEach } from '../support/platform-rig.js';
 import { togglesReceived, useSimulator } from '../support/simulator.js';
-import { sleep } from '../support/wait.js';
 
 const TOKEN = 'door-truth-token-3b8e1f';
 const { Service: S, Characteristic: C } = hap;
@@ -24,7 +23,11 @@ const TRANSITION_TIMEOUT_S = 10;
 let sim: AccessControlSimulator;
 const running = shutDownAfterEach();
 
-useSimulator({ accessToken: TOKEN, travelTimeMs: 20 }, (started) => (sim = started));
+/** The simulator's door travel, and one far longer than any test: the service accepts the toggle and the door never moves. */
+const TRAVEL_MS = 20;
+const NEVER_MS = 3_600_000;
+
+useSimulator({ accessToken: TOKEN, travelTimeMs: TRAVEL_MS }, (started) => (sim = started));
 
 afterEach(() => {
   sim.clearFaults();
@@ -160,7 +163,7 @@ describe('a door that opens and closes by itself between two polls (issue 30.3)'
     const lock = lockOf(api);
     // Opened (the toggle answered 200, last_toggled moves on), then closed again by itself before the next poll.
     await lock.getCharacteristic(C.LockTargetState).handleSetRequest(C.LockTargetState.UNSECURED);
-    await sleep(60);
+    await vi.waitFor(() => expect(sim.getDoor(SAMPLE_FRONT_GATE_ID)?.state).toBe('OPEN'));
     sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'CLOSED', { silent: true });
     clock.advance(TRANSITION_TIMEOUT_S * 1000);
     await poll(3);
@@ -171,12 +174,15 @@ describe('a door that opens and closes by itself between two polls (issue 30.3)'
     );
 
     // The same with a door that accepts the toggle and never moves: jammed, as before.
-    sim.setToggleOutcome(SAMPLE_FRONT_GATE_ID, 200);
-    await lock.getCharacteristic(C.LockTargetState).handleSetRequest(C.LockTargetState.UNSECURED);
-    clock.advance(TRANSITION_TIMEOUT_S * 1000);
-    await poll(3);
-    expect(lock.getCharacteristic(C.LockCurrentState).value).toBe(C.LockCurrentState.JAMMED);
-    sim.setToggleOutcome(SAMPLE_FRONT_GATE_ID, null);
+    sim.setTravelTime(NEVER_MS);
+    try {
+      await lock.getCharacteristic(C.LockTargetState).handleSetRequest(C.LockTargetState.UNSECURED);
+      clock.advance(TRANSITION_TIMEOUT_S * 1000);
+      await poll(3);
+      expect(lock.getCharacteristic(C.LockCurrentState).value).toBe(C.LockCurrentState.JAMMED);
+    } finally {
+      sim.setTravelTime(TRAVEL_MS);
+    }
   });
 });
 
