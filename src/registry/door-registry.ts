@@ -91,7 +91,7 @@ export class DoorRegistry {
     if (overLimit !== undefined) {
       this.overLimit.holds(() =>
         this.deps.log.warn(
-          `The account has ${overLimit} doors but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE}; the first ${MAX_ACCESSORIES_PER_BRIDGE} by door id are shown (see "Limits" in the README).`,
+          `The account has ${overLimit} doors but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE}; the first ${MAX_ACCESSORIES_PER_BRIDGE} by door id are shown (see docs/limits.md).`,
         ),
       );
     }

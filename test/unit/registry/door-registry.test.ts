@@ -165,7 +165,7 @@ describe('DoorRegistry', () => {
     t.sync(big);
     expect(t.shownIds()).toEqual(ids.slice(0, MAX_ACCESSORIES_PER_BRIDGE));
     expect(t.log.texts('warn')).toEqual([
-      `The account has ${ids.length} doors but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE}; the first ${MAX_ACCESSORIES_PER_BRIDGE} by door id are shown (see "Limits" in the README).`,
+      `The account has ${ids.length} doors but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE}; the first ${MAX_ACCESSORIES_PER_BRIDGE} by door id are shown (see docs/limits.md).`,
     ]);
   });
 
