@@ -21,14 +21,19 @@ export interface PlatformRig {
   poll: (times?: number) => Promise<number>;
 }
 
+/** What a test may hand the platform instead of a fresh one: a double holding a saved cache, a clock, a log, a runtime. */
+export interface BootOptions {
+  api?: HomebridgeDouble;
+  clock?: ManualClock;
+  log?: CapturedLog;
+  runtime?: PlatformRuntime;
+}
+
 /**
  * Boots the platform as Homebridge does, with `config` under `platform: 'AccessControl'`; runs no sync yet (`poll()` does).
  * `api` (a double holding a saved cache, for a restart), `clock` (one the simulator shares) and `runtime` as a test needs.
  */
-export function bootPlatform(
-  config: Record<string, unknown>,
-  options: { api?: HomebridgeDouble; clock?: ManualClock; log?: CapturedLog; runtime?: PlatformRuntime } = {},
-): PlatformRig {
+export function bootPlatform(config: Record<string, unknown>, options: BootOptions = {}): PlatformRig {
   const { api = new HomebridgeDouble(), clock = new ManualClock(), log = captureLog(), runtime } = options;
   const platform = api.boot({ platform: PLATFORM_NAME, ...config }, log, clock, runtime);
   const poll = async (times = 1): Promise<number> => {
@@ -56,4 +61,31 @@ export function shutDownAfterEach(): AccessControlPlatform[] {
     }
   });
   return running;
+}
+
+/** bootSynced's options: bootPlatform's, and the file's shutdown list. */
+export interface SyncedOptions extends BootOptions {
+  /** The list `shutDownAfterEach()` returned in the test file: the platform is shut down after the test. */
+  running: AccessControlPlatform[];
+  /** `false` boots only: the test runs the first sync itself, after what must come first (Matter's cache settling). */
+  firstSync?: boolean;
+}
+
+/**
+ * The platform booted against the simulator `sim` (its address as `baseUrl`; `config` holds the token the simulator was
+ * started with and what the file adds), registered for shutdown after the test, its first sync run: what most system
+ * tests start from.
+ */
+export async function bootSynced(
+  sim: { readonly baseUrl: string },
+  config: { accessToken: string } & Record<string, unknown>,
+  options: SyncedOptions,
+): Promise<PlatformRig> {
+  const { running, firstSync = true, ...boot } = options;
+  const rig = bootPlatform({ baseUrl: sim.baseUrl, ...config }, boot);
+  running.push(rig.platform);
+  if (firstSync) {
+    await rig.poll();
+  }
+  return rig;
 }

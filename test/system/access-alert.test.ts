@@ -4,7 +4,6 @@ import * as hap from 'hap-nodejs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { freePort } from '../../dev/harness/homebridge-process.js';
-import type { AccessControlPlatform } from '../../src/platform.js';
 import { ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS } from '../../src/settings.js';
 import {
   AccessControlSimulator,
@@ -15,7 +14,7 @@ import {
   SAMPLE_SHARED_GATE_ID,
 } from '../../dev/simulator/server.js';
 import { ManualClock } from '../support/homebridge-double.js';
-import { bootPlatform } from '../support/platform-rig.js';
+import { bootPlatform, shutDownAfterEach } from '../support/platform-rig.js';
 
 const { Characteristic: C, Service: S } = hap;
 const TOKEN = 'alert-token-5e1d';
@@ -23,14 +22,13 @@ const API_KEY = 'ab'.repeat(48);
 const DURATION_S = 20;
 
 let sim: AccessControlSimulator | undefined;
-let platform: AccessControlPlatform | undefined;
 
+// Registered before the shutdown, so it runs after it (vitest runs after-hooks last registered first).
 afterEach(async () => {
-  await platform?.shutdown();
   await sim?.stop();
-  platform = undefined;
   sim = undefined;
 });
+const running = shutDownAfterEach();
 
 async function boot(options: Record<string, unknown>) {
   const clock = new ManualClock();
@@ -45,7 +43,7 @@ async function boot(options: Record<string, unknown>) {
     { accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, webhook: { port, host: '127.0.0.1', apiKey: API_KEY }, ...options },
     { clock },
   );
-  platform = booted;
+  running.push(booted);
   const wait = async (ms: number): Promise<void> => {
     clock.advance(ms);
     await booted.syncSettled();
@@ -130,9 +128,9 @@ describe('access alerts', () => {
       { accessToken: TOKEN, baseUrl: sim.baseUrl, doors: [{ id: SAMPLE_FRONT_GATE_ID, accessAlert: true }] },
       { clock },
     );
-    platform = booted;
+    running.push(booted);
     clock.advance(0);
-    await platform.syncSettled();
+    await booted.syncSettled();
     expect(log.texts('warn')).toEqual([
       'The access alert is on, but webhooks are off, so it can never detect: the service reports unauthorized users and vehicles only by webhook. Turn on "Receive webhooks".',
     ]);

@@ -7,7 +7,7 @@ import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { makeDevice, makeDoor, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
 import type { HomebridgeDouble } from '../support/homebridge-double.js';
 import type { CapturedLog } from '../support/log.js';
-import { bootPlatform, shutDownAfterEach } from '../support/platform-rig.js';
+import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
 import { useSimulator } from '../support/simulator.js';
 
 const TOKEN = 'config-platform-token-6b1e2d';
@@ -18,9 +18,7 @@ const running = shutDownAfterEach();
 useSimulator({ accessToken: TOKEN, travelTimeMs: 20 }, (started) => (sim = started));
 
 async function boot(extra: Record<string, unknown>, accessToken = TOKEN, baseUrl = sim.baseUrl) {
-  const { api, log, platform, poll } = bootPlatform({ accessToken, baseUrl, ...extra });
-  running.push(platform);
-  await poll();
+  const { api, log } = await bootSynced({ baseUrl }, { accessToken, ...extra }, { running });
   return { api, log };
 }
 

@@ -3,16 +3,15 @@
 // accessory (UUID, Home-app name) and moves no door.
 import * as hap from 'hap-nodejs';
 import type { HAP } from 'homebridge';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
 import { FACES, mainServiceOf } from '../../src/door/face.js';
 import { SHOW_AS_KINDS } from '../../src/option-catalog.js';
 import type { ShowAs } from '../../src/option-catalog.js';
-import type { AccessControlPlatform } from '../../src/platform.js';
 import { HomebridgeDouble } from '../support/homebridge-double.js';
-import { bootPlatform } from '../support/platform-rig.js';
+import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
 import { togglesReceived, useSimulator } from '../support/simulator.js';
 import { sleep } from '../support/wait.js';
 
@@ -20,21 +19,14 @@ const TOKEN = 'door-kinds-token-5e1b7c';
 const { Service: S, Characteristic: C } = hap;
 
 let sim: AccessControlSimulator;
-const running: AccessControlPlatform[] = [];
+const running = shutDownAfterEach();
 
 useSimulator({ accessToken: TOKEN, travelTimeMs: 20 }, (started) => (sim = started));
-
-afterEach(async () => {
-  for (const platform of running.splice(0)) {
-    await platform.shutdown();
-  }
-});
 
 /** Boots with the front gate shown as `frontGate` (undefined: as for all doors, a garage door), from `api`'s cache. */
 async function boot(frontGate: ShowAs | undefined, api = new HomebridgeDouble()) {
   const doors = frontGate === undefined ? [] : [{ id: SAMPLE_FRONT_GATE_ID, showAs: frontGate }];
-  const rig = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, doors }, { api });
-  running.push(rig.platform);
+  const rig = await bootSynced(sim, { accessToken: TOKEN, pollInterval: 15, doors }, { api, running, firstSync: false });
   // Homebridge writes its cache when asked: at start only for doors whose cached record or services changed.
   const cacheWritesAtStart = rig.api.cacheWrites.length;
   await rig.poll();

@@ -7,7 +7,7 @@ import type { SimDevice, SimDoor } from '../../dev/simulator/server.js';
 import { ACCOUNT_RENAMES_BEFORE_QUIET, ACCOUNT_RENAME_QUIET_WINDOW_MS } from '../../src/settings.js';
 import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
 import { captureLog } from '../support/log.js';
-import { bootPlatform } from '../support/platform-rig.js';
+import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
 import type { CapturedLog } from '../support/log.js';
 
 const { Characteristic: C, Service: S } = hap;
@@ -19,6 +19,7 @@ let sim: AccessControlSimulator;
 let device: SimDevice;
 let gate: SimDoor;
 let garage: SimDoor;
+const running = shutDownAfterEach();
 
 beforeAll(async () => {
   gate = makeDoor({ name: 'Front Gate', entityNumber: 1 });
@@ -41,11 +42,11 @@ type Cache = ReturnType<HomebridgeDouble['savedCache']>;
 
 /** One Homebridge run on the double: boots from `cache`, syncs once, and polls on demand. */
 async function boot(extra: Record<string, unknown> = {}, cache: Cache = []) {
-  const { api, clock, log, platform, poll } = bootPlatform(
-    { accessToken: TOKEN, baseUrl: sim.baseUrl, ...EXTRAS, ...extra },
-    { api: new HomebridgeDouble(cache) },
+  const { api, clock, log, platform, poll } = await bootSynced(
+    sim,
+    { accessToken: TOKEN, ...EXTRAS, ...extra },
+    { api: new HomebridgeDouble(cache), running },
   );
-  await poll(1);
   const accessory = (doorId: string) => {
     const found = api.accessory(doorId);
     if (!found) throw new Error(`no door ${doorId}`);

@@ -12,7 +12,7 @@ import { FAILED_SYNCS_BEFORE_NO_RESPONSE, FLAP_QUIET_MS } from '../../src/settin
 import type { DoorContext } from '../../src/door/context.js';
 import { HomebridgeDouble } from '../support/homebridge-double.js';
 import type { CapturedLog } from '../support/log.js';
-import { bootPlatform, shutDownAfterEach } from '../support/platform-rig.js';
+import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
 import { togglesReceived, useSimulator } from '../support/simulator.js';
 
 const TOKEN = 'door-truth-token-3b8e1f';
@@ -38,20 +38,17 @@ afterEach(() => {
 
 /** The front gate a lock, the garage door a garage door; the first sync run. */
 async function boot(extra: Record<string, unknown> = {}, api = new HomebridgeDouble()) {
-  const rig = bootPlatform(
+  return bootSynced(
+    sim,
     {
       accessToken: TOKEN,
-      baseUrl: sim.baseUrl,
       pollInterval: 15,
       transitionTimeout: TRANSITION_TIMEOUT_S,
       doors: [{ id: SAMPLE_FRONT_GATE_ID, showAs: 'lock' }],
       ...extra,
     },
-    { api },
+    { api, running },
   );
-  running.push(rig.platform);
-  await rig.poll();
-  return rig;
 }
 
 const lockOf = (api: HomebridgeDouble) => {

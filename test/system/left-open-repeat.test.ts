@@ -3,39 +3,38 @@
 import * as hap from 'hap-nodejs';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { AccessControlPlatform } from '../../src/platform.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
-import { bootPlatform } from '../support/platform-rig.js';
+import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
 
 const { Characteristic: C, Service: S } = hap;
 const TOKEN = 'repeat-token-7c2a';
 const MINUTE_MS = 60_000;
 
 let sim: AccessControlSimulator | undefined;
-let platform: AccessControlPlatform | undefined;
 
+// Registered before the shutdown, so it runs after it (vitest runs after-hooks last registered first).
 afterEach(async () => {
-  await platform?.shutdown();
   await sim?.stop();
-  platform = undefined;
   sim = undefined;
 });
+const running = shutDownAfterEach();
 
 describe('the left-open sensor with a repeat, through the platform', () => {
   it('tells Home detected, cleared, detected again while a door stays open, stops when it closes; a door set to 0 is told once', async () => {
     sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 20 });
     await sim.start();
-    const rig = bootPlatform({
-      accessToken: TOKEN,
-      baseUrl: sim.baseUrl,
-      pollInterval: 15,
-      leftOpenSensor: true,
-      leftOpenAfter: 60,
-      leftOpenRepeat: 1,
-      doors: [{ id: SAMPLE_GARAGE_DOOR_ID, leftOpenRepeat: 0 }],
-    });
-    platform = rig.platform;
-    await rig.poll();
+    const rig = await bootSynced(
+      sim,
+      {
+        accessToken: TOKEN,
+        pollInterval: 15,
+        leftOpenSensor: true,
+        leftOpenAfter: 60,
+        leftOpenRepeat: 1,
+        doors: [{ id: SAMPLE_GARAGE_DOOR_ID, leftOpenRepeat: 0 }],
+      },
+      { running },
+    );
     /** Each value Home is sent for a door's left-open sensor: HAP sends only values that differ from the one before. */
     const told = new Map<string, boolean[]>();
     for (const doorId of [SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID]) {

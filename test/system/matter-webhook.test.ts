@@ -4,23 +4,21 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../dev/harness/homebridge-process.js';
 import { AccessControlSimulator, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
 import { matterSerial } from '../../src/matter/matter-doors.js';
-import type { AccessControlPlatform } from '../../src/platform.js';
 import { ManualClock } from '../support/homebridge-double.js';
 import { Homebridge2Double, LockState, MatterApiDouble, matterSettled } from '../support/matter-double.js';
-import { bootPlatform } from '../support/platform-rig.js';
+import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
 
 const TOKEN = 'matter-webhook-token-77d1';
 const API_KEY = 'ab'.repeat(48);
 
 let sim: AccessControlSimulator | undefined;
-let platform: AccessControlPlatform | undefined;
 
+// Registered before the shutdown, so it runs after it (vitest runs after-hooks last registered first).
 afterEach(async () => {
-  await platform?.shutdown();
   await sim?.stop();
-  platform = undefined;
   sim = undefined;
 });
+const running = shutDownAfterEach();
 
 describe('a door moved by someone else, on Matter', () => {
   it('shows on the Matter device when the webhook arrives, before any sync', async () => {
@@ -30,18 +28,11 @@ describe('a door moved by someone else, on Matter', () => {
     await service.start();
     const port = await freePort();
     const matter = new MatterApiDouble();
-    const rig = bootPlatform(
-      {
-        accessToken: TOKEN,
-        baseUrl: service.baseUrl,
-        pollInterval: 15,
-        matter: 'locks',
-        webhook: { port, host: '127.0.0.1', apiKey: API_KEY },
-      },
-      { clock, api: new Homebridge2Double([], matter) },
+    const rig = await bootSynced(
+      service,
+      { accessToken: TOKEN, pollInterval: 15, matter: 'locks', webhook: { port, host: '127.0.0.1', apiKey: API_KEY } },
+      { clock, api: new Homebridge2Double([], matter), running },
     );
-    platform = rig.platform;
-    await rig.poll();
     await matterSettled();
     await vi.waitFor(() => expect(rig.log.texts('info').some((t) => t.startsWith('Webhook listener on'))).toBe(true));
     service.setWebhook({ url: `http://127.0.0.1:${port}/`, apiKey: API_KEY });

@@ -9,7 +9,7 @@ import { matterName, matterSerial } from '../../src/matter/matter-doors.js';
 import { HomebridgeDouble } from '../support/homebridge-double.js';
 import { Homebridge2Double, LockState, MatterApiDouble, matterSettled } from '../support/matter-double.js';
 import type { SavedMatterDevice } from '../support/matter-double.js';
-import { bootPlatform, shutDownAfterEach } from '../support/platform-rig.js';
+import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
 import { togglesReceived, useSimulator } from '../support/simulator.js';
 import { sleep } from '../support/wait.js';
 
@@ -29,8 +29,7 @@ afterEach(() => {
 
 /** Boots on Homebridge 2.4 with `matter` set, from `api`'s caches, and runs the first sync. */
 async function boot(config: Record<string, unknown>, api: HomebridgeDouble = new Homebridge2Double()) {
-  const rig = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, ...config }, { api });
-  running.push(rig.platform);
+  const rig = await bootSynced(sim, { accessToken: TOKEN, pollInterval: 15, ...config }, { api, running, firstSync: false });
   await matterSettled();
   await rig.poll();
   await matterSettled();

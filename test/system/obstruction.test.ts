@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
 import { HomebridgeDouble } from '../support/homebridge-double.js';
-import { bootPlatform, shutDownAfterEach } from '../support/platform-rig.js';
+import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
 import { useSimulator } from '../support/simulator.js';
 
 const TOKEN = 'obstruction-token-7d2e4b';
@@ -28,11 +28,11 @@ afterEach(() => {
 });
 
 async function boot(api = new HomebridgeDouble()) {
-  const { clock, log, platform, poll } = bootPlatform(
-    { accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, transitionTimeout: TIMEOUT_S },
-    { api },
+  const { clock, log, platform, poll } = await bootSynced(
+    sim,
+    { accessToken: TOKEN, pollInterval: 15, transitionTimeout: TIMEOUT_S },
+    { api, running },
   );
-  running.push(platform);
   /** Polls (fast after a command, then at the regular pace) until the time-out has passed. */
   const pastTimeout = async (): Promise<void> => {
     const end = clock.now() + TIMEOUT_S * 1000;
@@ -47,7 +47,6 @@ async function boot(api = new HomebridgeDouble()) {
     const characteristic = garage().getCharacteristic(ObstructionDetected);
     return [await characteristic.handleGetRequest(), characteristic.value];
   };
-  await poll();
   return { api, platform, log, clock, poll, pastTimeout, garage, obstruction };
 }
 

@@ -2,12 +2,11 @@
 import * as hap from 'hap-nodejs';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { AccessControlPlatform } from '../../src/platform.js';
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
 import { DEFAULT_TRANSITION_TIMEOUT_S } from '../../src/settings.js';
 import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
-import { bootPlatform } from '../support/platform-rig.js';
+import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
 import { useSimulator } from '../support/simulator.js';
 
 const TOKEN = 'safety-token-3c9a1f';
@@ -15,25 +14,20 @@ const { CurrentDoorState, TargetDoorState } = hap.Characteristic;
 const POLLS = 6;
 
 let sim: AccessControlSimulator;
-const running: { api: HomebridgeDouble; platform: AccessControlPlatform }[] = [];
 
 useSimulator({ accessToken: TOKEN, travelTimeMs: 20 }, (started) => (sim = started));
 
-afterEach(async () => {
-  for (const { platform } of running.splice(0)) {
-    await platform.shutdown();
-  }
+// Registered before the shutdown, so it runs after it (vitest runs after-hooks last registered first).
+afterEach(() => {
   sim.clearFaults();
   sim.setOutage(false);
 });
+const running = shutDownAfterEach();
 
 const toggles = (): number => sim.countRequests('/endpoint/toggle');
 
 async function boot(api = new HomebridgeDouble(), clock = new ManualClock()) {
-  const { platform, poll } = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15 }, { api, clock });
-  running.push({ api, platform });
-  await poll();
-  return { api, platform, clock, poll };
+  return bootSynced(sim, { accessToken: TOKEN, pollInterval: 15 }, { api, clock, running });
 }
 
 describe('the plugin never moves a door by itself', () => {

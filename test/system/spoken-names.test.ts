@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { AccessControlSimulator, makeDevice, makeDoor } from '../../dev/simulator/server.js';
 import type { SimDevice } from '../../dev/simulator/server.js';
-import { bootPlatform } from '../support/platform-rig.js';
+import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
 import type { CapturedLog } from '../support/log.js';
 
 const TOKEN = 'spoken-names-token-3a9e';
@@ -11,6 +11,7 @@ const POLLS = 3;
 
 let sim: AccessControlSimulator;
 let device: SimDevice;
+const running = shutDownAfterEach();
 
 beforeAll(async () => {
   device = makeDevice({
@@ -32,14 +33,12 @@ const alikeWarnings = (log: CapturedLog) => log.lines.filter((line) => line.leve
 const doorId = (index: number): string => device.doors[index]?.id ?? '';
 
 async function boot(extra: Record<string, unknown>) {
-  const { log, platform, poll } = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, ...extra });
-  await poll(1);
-  return { log, platform, poll };
+  return bootSynced(sim, { accessToken: TOKEN, ...extra }, { running });
 }
 
 describe('doors whose names Siri cannot tell apart', () => {
   it('warns once per pair, naming both doors and the fix, and again only for a new pair', async () => {
-    const { log, platform, poll } = await boot({});
+    const { log, poll } = await boot({});
     await poll(POLLS);
     expect(alikeWarnings(log).map((line) => line.text)).toEqual([
       `Siri cannot tell Gate (door ${doorId(0)}) from gate (door ${doorId(1)}) apart: their names differ only in case, spaces or punctuation. Give one of them its own "Name in Home" in the plugin settings.`,
@@ -50,13 +49,11 @@ describe('doors whose names Siri cannot tell apart', () => {
     expect(alikeWarnings(log)).toHaveLength(2);
     expect(alikeWarnings(log)[1]?.text).toContain(`Garage (door ${doorId(2)}) from GARAGE (door ${garage2.id})`);
     sim.removeDoor(garage2.id);
-    await platform.shutdown();
   });
 
   it('says nothing once the user gave one of them a name of its own', async () => {
-    const { log, platform, poll } = await boot({ doors: [{ id: doorId(1), name: 'Side Gate' }] });
+    const { log, poll } = await boot({ doors: [{ id: doorId(1), name: 'Side Gate' }] });
     await poll(POLLS);
     expect(alikeWarnings(log)).toEqual([]);
-    await platform.shutdown();
   });
 });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
-import { bootPlatform, shutDownAfterEach } from '../support/platform-rig.js';
+import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
 import { togglesReceived, useSimulator } from '../support/simulator.js';
 
 const TOKEN = 'toggle-answers-token-7d41e8';
@@ -22,9 +22,7 @@ afterEach(() => {
 });
 
 async function boot() {
-  const rig = bootPlatform({ accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15 });
-  running.push(rig.platform);
-  await rig.poll();
+  const rig = await bootSynced(sim, { accessToken: TOKEN, pollInterval: 15 }, { running });
   const shown = () => ({
     current: rig.api.characteristic(SAMPLE_GARAGE_DOOR_ID, CurrentDoorState).value,
     target: rig.api.characteristic(SAMPLE_GARAGE_DOOR_ID, TargetDoorState).value,

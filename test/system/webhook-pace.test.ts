@@ -3,12 +3,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { freePort } from '../../dev/harness/homebridge-process.js';
-import type { AccessControlPlatform } from '../../src/platform.js';
 import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
 import { fillPerClientCap } from '../support/busy-listener.js';
 import type { BusyListener } from '../support/busy-listener.js';
 import { ManualClock } from '../support/homebridge-double.js';
-import { bootPlatform } from '../support/platform-rig.js';
+import { bootPlatform, shutDownAfterEach } from '../support/platform-rig.js';
 
 const TOKEN = 'pace-token-4a91';
 const API_KEY = 'ef'.repeat(48);
@@ -16,17 +15,16 @@ const POLL_INTERVAL_S = 15;
 const SAFETY_NET_S = 300;
 
 let sim: AccessControlSimulator | undefined;
-let platform: AccessControlPlatform | undefined;
 let busy: BusyListener | undefined;
 
+// Registered before the shutdown, so it runs after it (vitest runs after-hooks last registered first).
 afterEach(async () => {
   busy?.close();
-  await platform?.shutdown();
   await sim?.stop();
   busy = undefined;
-  platform = undefined;
   sim = undefined;
 });
+const running = shutDownAfterEach();
 
 describe('the poll pace and a full webhook listener', () => {
   it('polls at the normal interval from a refused connection until a webhook is applied, then at the safety-net interval again', async () => {
@@ -44,7 +42,7 @@ describe('the poll pace and a full webhook listener', () => {
       },
       { clock },
     );
-    platform = booted;
+    running.push(booted);
     /** Syncs the service saw while `ms` of simulated time passed. */
     const syncsOver = async (ms: number): Promise<number> => {
       const before = service.countRequests('/endpoints/sync');
