@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
 const E2E_TIMEOUT_MS = 120_000;
 /** Homebridges booted side by side; each is light, but the machine has two cores. E2E_WORKERS lowers it when suites run side by side. */
 const E2E_WORKERS = Number(process.env.E2E_WORKERS ?? 2);
+/** UI test files side by side (issue 32.4: CI in ten minutes); each starts its own UI, Homebridge and Chromium. */
+const UI_WORKERS = Number(process.env.UI_WORKERS ?? 2);
 /** One UI test: opening the settings, a save and a Homebridge restart (~10 s of it) fit well within this. */
 const UI_TEST_TIMEOUT_MS = 180_000;
 /** beforeAll/afterAll of a UI file start or stop hb-service, Homebridge and Chromium. */
@@ -82,9 +84,10 @@ export default defineConfig({
           globalSetup: ['test/ui/global-setup.ts'],
           testTimeout: UI_TEST_TIMEOUT_MS,
           hookTimeout: UI_HOOK_TIMEOUT_MS,
-          // A UI (Node 24), Homebridge and Chromium per file: one file at a time on two cores.
-          fileParallelism: false,
-          maxWorkers: 1,
+          // A UI (Node 24), Homebridge and Chromium per file, each on its own ports and storage: two files side by side
+          // (they mostly wait on Homebridge and the page); UI_WORKERS=1 runs one at a time.
+          fileParallelism: UI_WORKERS > 1,
+          maxWorkers: UI_WORKERS,
           // Last, after the fast projects and the e2e tests.
           sequence: { groupOrder: 2 },
         },

@@ -16,19 +16,25 @@ NODES="${MATRIX_NODES:-22 24 26}"
 # crypto and timers) rather than the plugin's logic, which the full suites cover. MATRIX_SMOKE="" runs every file there too.
 SMOKE="${MATRIX_SMOKE-test/e2e/plugin.test.ts}"
 FULL_NODE="${NODES%% *}"
-# Two files at a time per suite would put six Homebridges on two cores; one each keeps three.
-WORKERS="${E2E_WORKERS:-1}"
+# The full suite runs two files at a time (each mostly waits on real time); a smoke suite one. Two full suites side by side
+# would put six Homebridges on two cores; this keeps at most four, and two once the smoke files are done.
+FULL_WORKERS="${E2E_WORKERS:-2}"
+SMOKE_WORKERS="${E2E_SMOKE_WORKERS:-1}"
 
-npm run build >/dev/null || { echo "matrix: npm run build failed" >&2; exit 1; }
+# `npm test` (test/run-all.sh) builds once for every part running side by side: a build here would empty dist/ under them.
+if [ "${E2E_SKIP_BUILD:-0}" != 1 ]; then
+  npm run build >/dev/null || { echo "matrix: npm run build failed" >&2; exit 1; }
+fi
 
 status_dir="$(mktemp -d)"
 trap 'rm -rf "$status_dir"' EXIT
 for node in $NODES; do
   files=""
-  [ "$node" = "$FULL_NODE" ] || files="$SMOKE"
+  workers="$FULL_WORKERS"
+  [ "$node" = "$FULL_NODE" ] || { files="$SMOKE"; workers="$SMOKE_WORKERS"; }
   (
     # shellcheck disable=SC2086 # files is a list of paths without spaces
-    E2E_SKIP_BUILD=1 E2E_HOMEBRIDGE="$HOMEBRIDGE" E2E_WORKERS="$WORKERS" \
+    E2E_SKIP_BUILD=1 E2E_HOMEBRIDGE="$HOMEBRIDGE" E2E_WORKERS="$workers" \
       npx -y "node@$node" node_modules/vitest/vitest.mjs run --project e2e --exclude test/e2e/harness.test.ts $files 2>&1
     echo $? >"$status_dir/$node"
   ) | sed -u "s/^/[homebridge $HOMEBRIDGE, node $node] /" &
