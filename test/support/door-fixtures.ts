@@ -1,11 +1,20 @@
 // Builders for the tests of one door (DoorAccessory and its parts): Front Gate and its controller as a sync
-// reports them, door options with no extras, and Front Gate's accessory as Homebridge hands it over from the cache.
+// reports them, door options with no extras, Front Gate's accessory as Homebridge hands it over from the cache, and
+// a DoorAccessory on it with the dependencies the platform would give it.
 import * as hap from 'hap-nodejs';
+import type { API } from 'homebridge';
 import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
+import { vi } from 'vitest';
+import type { Mock } from 'vitest';
 
-import type { Device, Door } from '../../src/client/types.js';
+import type { Device, Door, DoorState } from '../../src/client/types.js';
 import type { DoorContext } from '../../src/door/context.js';
+import { DoorAccessory } from '../../src/door/door-accessory.js';
+import type { DoorAccessoryDeps } from '../../src/door/door-accessory.js';
 import type { DoorOptions } from '../../src/door/options.js';
+import { ManualClock } from './homebridge-double.js';
+import { captureLog } from './log.js';
+import type { CapturedLog } from './log.js';
 
 /**
  * Front Gate (door-1) as the client hands a synced door over (src/client/types.ts, not the simulator's SimDoor):
@@ -58,4 +67,48 @@ export function frontGateAccessory(cached: Partial<DoorContext> = {}): PlatformA
   const accessory = new PlatformAccessory<DoorContext>('Front Gate', hap.uuid.generate('door-1'));
   accessory.context = { doorId: 'door-1', deviceId: 'dev-1', name: 'Front Gate', state: 'CLOSED', ...cached };
   return accessory;
+}
+
+/** A door built by `doorRig`, with what a test reads back of its dependencies. */
+export interface DoorRig {
+  door: DoorAccessory;
+  accessory: PlatformAccessory<DoorContext>;
+  /** The dependencies it was built with: spread them to build a second handler on the same accessory (a restart). */
+  deps: DoorAccessoryDeps;
+  /** The clock `now` reads and the door's timers run on, unless the test gave its own. */
+  clock: ManualClock;
+  log: CapturedLog;
+  /** Every toggle the door sent (the test's toggle, or one the service accepts, behind a spy). */
+  toggle: Mock<DoorAccessoryDeps['toggle']>;
+  /** The platform's "a command was accepted, sync soon" hook, a spy. */
+  hurried: Mock<() => void>;
+}
+
+/**
+ * A DoorAccessory on `accessory` (Front Gate from the cache by default) with the dependencies the platform gives it:
+ * Homebridge's HAP, a captured log, a toggle the service accepts, a 60 s travel time-out, a 20 % low battery, no extras,
+ * and a ManualClock for `now` and the door's timers. `deps` replaces any of them: `options: undefined` is a config that
+ * could not be read, `clock: undefined` leaves the door's timers on the real clock (for vi's fake timers).
+ */
+export function doorRig(
+  deps: Partial<Omit<DoorAccessoryDeps, 'log'>> & { log?: CapturedLog } = {},
+  accessory: PlatformAccessory<DoorContext> = frontGateAccessory(),
+): DoorRig {
+  const clock = new ManualClock();
+  const log = deps.log ?? captureLog();
+  const toggle = vi.fn(deps.toggle ?? ((_doorId: string, _state: DoorState) => Promise.resolve()));
+  const hurried = vi.fn(deps.onCommandAccepted ?? (() => undefined));
+  const built: DoorAccessoryDeps = {
+    api: { hap } as unknown as API,
+    transitionTimeoutMs: 60_000,
+    lowBatteryThresholdPct: 20,
+    options: NO_EXTRAS,
+    now: () => clock.now(),
+    clock,
+    ...deps,
+    log,
+    toggle,
+    onCommandAccepted: hurried,
+  };
+  return { door: new DoorAccessory(built, accessory), accessory, deps: built, clock, log, toggle, hurried };
 }

@@ -1,40 +1,18 @@
 // The access alert of a door (a MotionSensor) on the real HAP-NodeJS, with a simulated clock: detects, extends, clears, leaves.
 import * as hap from 'hap-nodejs';
-import type { API } from 'homebridge';
-import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { DoorContext } from '../../../src/door/context.js';
-import { DoorAccessory } from '../../../src/door/door-accessory.js';
-import type { DoorAccessoryDeps } from '../../../src/door/door-accessory.js';
 import type { DoorOptions } from '../../../src/door/options.js';
-import { NO_EXTRAS } from '../../support/door-fixtures.js';
-import { ManualClock } from '../../support/homebridge-double.js';
-import { captureLog } from '../../support/log.js';
+import { doorRig, frontGateAccessory, NO_EXTRAS } from '../../support/door-fixtures.js';
 
 const { Characteristic: C, Service: S } = hap;
 const DURATION_S = 30;
 const OPTIONS: DoorOptions = { ...NO_EXTRAS, accessAlert: true, accessAlertDurationS: DURATION_S };
 
-function setup(
-  options: DoorOptions | undefined = OPTIONS,
-  accessory = new PlatformAccessory<DoorContext>('Front Gate', hap.uuid.generate('door-1')),
-) {
-  accessory.context = { doorId: 'door-1', deviceId: 'dev-1', name: 'Front Gate', state: 'CLOSED' };
-  const clock = new ManualClock();
-  const toggle = vi.fn(() => Promise.resolve());
-  const deps: DoorAccessoryDeps = {
-    api: { hap } as unknown as API,
-    log: captureLog(),
-    toggle,
-    transitionTimeoutMs: 60_000,
-    lowBatteryThresholdPct: 20,
-    options,
-    onCommandAccepted: () => undefined,
-    now: () => clock.now(),
-    clock,
-  };
-  const door = new DoorAccessory(deps, accessory);
+function setup(options: DoorOptions | undefined = OPTIONS, accessory = frontGateAccessory()) {
+  // A handler built again on the same accessory starts from the same cached record.
+  accessory.context = frontGateAccessory().context;
+  const { door, clock, toggle } = doorRig({ options }, accessory);
   const sensor = () => accessory.getServiceById(S.MotionSensor, 'access-alert');
   const detected = async (): Promise<unknown> => sensor()?.getCharacteristic(C.MotionDetected).handleGetRequest();
   return { door, accessory, clock, toggle, sensor, detected };

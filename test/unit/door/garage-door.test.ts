@@ -1,6 +1,5 @@
 // DoorAccessory on the real HAP-NodeJS and Homebridge PlatformAccessory, with a simulated clock and a scripted toggle.
 import * as hap from 'hap-nodejs';
-import type { API } from 'homebridge';
 import { describe, expect, it, vi } from 'vitest';
 
 import { DoorAccessory } from '../../../src/door/door-accessory.js';
@@ -8,49 +7,33 @@ import { ServiceError, ToggleRejectedError } from '../../../src/client/errors.js
 import type { DoorState } from '../../../src/client/types.js';
 import type { DoorOptions } from '../../../src/door/options.js';
 import { AUTOMATION_SWITCH_RESET_MS } from '../../../src/settings.js';
-import { frontGateAccessory, NO_EXTRAS, reportedDevice as device, reportedDoor as makeDoor } from '../../support/door-fixtures.js';
-import { captureLog } from '../../support/log.js';
+import { doorRig, NO_EXTRAS, reportedDevice as device, reportedDoor as makeDoor } from '../../support/door-fixtures.js';
 
 const { Characteristic: C, Service: S } = hap;
 const TIMEOUT_MS = 60_000;
 
 function setup(toggle: (doorId: string, state: DoorState) => Promise<void> = () => Promise.resolve(), options: DoorOptions = NO_EXTRAS) {
+  // A plain number for now, and the door's timers on the real clock, which some tests fake with vi.
   const clock = { now: 0 };
-  const log = captureLog();
-  const hurried = vi.fn();
-  const accessory = frontGateAccessory();
-  const toggleSpy = vi.fn(toggle);
-  const door = new DoorAccessory(
-    {
-      api: { hap } as unknown as API,
-      log,
-      toggle: toggleSpy,
-      transitionTimeoutMs: TIMEOUT_MS,
-      lowBatteryThresholdPct: 20,
-      options,
-      onCommandAccepted: hurried,
-      now: () => clock.now,
-    },
+  const {
+    door,
     accessory,
-  );
+    deps,
+    log,
+    hurried,
+    toggle: toggleSpy,
+  } = doorRig({
+    toggle,
+    options,
+    transitionTimeoutMs: TIMEOUT_MS,
+    now: () => clock.now,
+    clock: undefined,
+  });
   const garage = accessory.getService(S.GarageDoorOpener);
   if (!garage) throw new Error('no garage door service');
   const current = garage.getCharacteristic(C.CurrentDoorState);
   const target = garage.getCharacteristic(C.TargetDoorState);
-  return { door, accessory, log, clock, hurried, toggle: toggleSpy, current, target };
-}
-
-/** The deps of a set-up door, to build a second handler on the same accessory (a restart with other options). */
-function depsOf(t: ReturnType<typeof setup>) {
-  return {
-    api: { hap } as unknown as API,
-    log: t.log,
-    toggle: t.toggle,
-    transitionTimeoutMs: TIMEOUT_MS,
-    lowBatteryThresholdPct: 20,
-    onCommandAccepted: t.hurried,
-    now: () => t.clock.now,
-  };
+  return { door, accessory, deps, log, clock, hurried, toggle: toggleSpy, current, target };
 }
 
 describe('DoorAccessory', () => {
@@ -184,7 +167,7 @@ describe('DoorAccessory', () => {
     t.door.update(makeDoor({ hasBluetoothSensor: true, batteryLevel: 5 }), device);
     expect(t.accessory.getService(S.Battery)).toBeDefined();
     // Homebridge restarts with the option on: the cached service must go, taking its low-battery alarm with it.
-    const hidden = new DoorAccessory({ ...depsOf(t), options: { ...NO_EXTRAS, hideBattery: true } }, t.accessory);
+    const hidden = new DoorAccessory({ ...t.deps, options: { ...NO_EXTRAS, hideBattery: true } }, t.accessory);
     expect(t.accessory.getService(S.Battery)).toBeUndefined();
     hidden.update(makeDoor({ hasBluetoothSensor: true, batteryLevel: 5 }), device);
     expect(t.accessory.getService(S.Battery)).toBeUndefined();
@@ -384,10 +367,10 @@ describe('DoorAccessory options', () => {
   it('removes extras switched off and keeps the accessory, and keeps them all when the config is unreadable', () => {
     const t = setup(undefined, ALL_EXTRAS);
     t.door.dispose();
-    const kept = new DoorAccessory({ ...depsOf(t), options: undefined }, t.accessory);
+    const kept = new DoorAccessory({ ...t.deps, options: undefined }, t.accessory);
     expect(t.accessory.getServiceById(S.Switch, 'automation-switch')).toBeDefined();
     kept.dispose();
-    const trimmed = new DoorAccessory({ ...depsOf(t), options: { ...NO_EXTRAS, contactSensor: true } }, t.accessory);
+    const trimmed = new DoorAccessory({ ...t.deps, options: { ...NO_EXTRAS, contactSensor: true } }, t.accessory);
     expect(t.accessory.getServiceById(S.Switch, 'automation-switch')).toBeUndefined();
     expect(t.accessory.getServiceById(S.OccupancySensor, 'left-open')).toBeUndefined();
     expect(t.accessory.getServiceById(S.ContactSensor, 'contact')).toBeDefined();

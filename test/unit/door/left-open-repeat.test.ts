@@ -1,18 +1,14 @@
 // The left-open sensor's repeat (leftOpenRepeat) on the real HAP-NodeJS, with a simulated clock: what Home is told while
 // a door stays open, and that the repeat stops when the door closes, answers No Response or goes.
 import * as hap from 'hap-nodejs';
-import type { API } from 'homebridge';
 import type { PlatformAccessory } from 'homebridge';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { DoorContext } from '../../../src/door/context.js';
-import { DoorAccessory } from '../../../src/door/door-accessory.js';
-import type { DoorAccessoryDeps } from '../../../src/door/door-accessory.js';
 import type { DoorOptions } from '../../../src/door/options.js';
 import { LEFT_OPEN_REPEAT_CLEARED_MS } from '../../../src/settings.js';
-import { frontGateAccessory, NO_EXTRAS, reportedDevice as device, reportedDoor as makeDoor } from '../../support/door-fixtures.js';
+import { doorRig, frontGateAccessory, NO_EXTRAS, reportedDevice as device, reportedDoor as makeDoor } from '../../support/door-fixtures.js';
 import { ManualClock } from '../../support/homebridge-double.js';
-import { captureLog } from '../../support/log.js';
 
 const { Characteristic: C, Service: S } = hap;
 const LEFT_OPEN_AFTER_S = 60;
@@ -31,18 +27,7 @@ function setup(
   accessory: PlatformAccessory<DoorContext> = frontGateAccessory(),
   clock = new ManualClock(),
 ) {
-  const deps: DoorAccessoryDeps = {
-    api: { hap } as unknown as API,
-    log: captureLog(),
-    toggle: vi.fn(() => Promise.resolve()),
-    transitionTimeoutMs: 60_000,
-    lowBatteryThresholdPct: 20,
-    options,
-    onCommandAccepted: () => undefined,
-    now: () => clock.now(),
-    clock,
-  };
-  const door = new DoorAccessory(deps, accessory);
+  const { door, deps } = doorRig({ options, now: () => clock.now(), clock }, accessory);
   const occupancy = accessory.getServiceById(S.OccupancySensor, 'left-open')?.getCharacteristic(C.OccupancyDetected);
   if (!occupancy) throw new Error('no left-open sensor');
   const startMs = clock.now();

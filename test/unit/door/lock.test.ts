@@ -2,15 +2,12 @@
 // and a scripted toggle: unlock opens, lock closes, jammed when a commanded move does not arrive, and a kind change
 // that keeps the accessory.
 import * as hap from 'hap-nodejs';
-import type { API } from 'homebridge';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { ServiceError } from '../../../src/client/errors.js';
-import type { DoorState } from '../../../src/client/types.js';
 import { DoorAccessory } from '../../../src/door/door-accessory.js';
 import type { DoorOptions } from '../../../src/door/options.js';
-import { frontGateAccessory, NO_EXTRAS, reportedDevice as device, reportedDoor as makeDoor } from '../../support/door-fixtures.js';
-import { captureLog } from '../../support/log.js';
+import { doorRig, frontGateAccessory, NO_EXTRAS, reportedDevice as device, reportedDoor as makeDoor } from '../../support/door-fixtures.js';
 
 const { Characteristic: C, Service: S } = hap;
 const TIMEOUT_MS = 60_000;
@@ -18,19 +15,10 @@ const LOCK: DoorOptions = { ...NO_EXTRAS, showAs: 'lock' };
 
 function setup(options: DoorOptions = LOCK, accessory = frontGateAccessory()) {
   const clock = { now: 0 };
-  const log = captureLog();
-  const hurried = vi.fn();
-  const toggle = vi.fn((_doorId: string, _state: DoorState) => Promise.resolve());
-  const deps = {
-    api: { hap } as unknown as API,
-    log,
-    toggle,
-    transitionTimeoutMs: TIMEOUT_MS,
-    lowBatteryThresholdPct: 20,
-    onCommandAccepted: hurried,
-    now: () => clock.now,
-  };
-  const door = new DoorAccessory({ ...deps, options }, accessory);
+  const { door, deps, log, hurried, toggle } = doorRig(
+    { options, transitionTimeoutMs: TIMEOUT_MS, now: () => clock.now, clock: undefined },
+    accessory,
+  );
   const lock = accessory.getService(S.LockMechanism);
   if (!lock) throw new Error('no lock service');
   const current = lock.getCharacteristic(C.LockCurrentState);

@@ -1,16 +1,13 @@
 // ObstructionDetected: on when a commanded move does not arrive in time, off when the door reports the state asked for
 // or at the next command, and through a restart (the accessory cache) exactly as it was.
 import * as hap from 'hap-nodejs';
-import type { API } from 'homebridge';
 import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { DoorContext } from '../../../src/door/context.js';
-import { DoorAccessory } from '../../../src/door/door-accessory.js';
 import { ToggleRejectedError } from '../../../src/client/errors.js';
 import type { Door, DoorState } from '../../../src/client/types.js';
-import { frontGateAccessory, reportedDevice as device, reportedDoor } from '../../support/door-fixtures.js';
-import { captureLog } from '../../support/log.js';
+import { doorRig, frontGateAccessory, reportedDevice as device, reportedDoor } from '../../support/door-fixtures.js';
 
 const { Characteristic: C, Service: S } = hap;
 const TIMEOUT_MS = 30_000;
@@ -22,19 +19,9 @@ function handler(
   toggle: (id: string, state: DoorState) => Promise<void> = () => Promise.resolve(),
 ) {
   const clock = { now: 0 };
-  const log = captureLog();
-  const door = new DoorAccessory(
-    {
-      api: { hap } as unknown as API,
-      log,
-      toggle: vi.fn(toggle),
-      transitionTimeoutMs: TIMEOUT_MS,
-      lowBatteryThresholdPct: 20,
-      // No options: a fresh accessory gets no extras, and the door is not read-only.
-      options: undefined,
-      onCommandAccepted: () => undefined,
-      now: () => clock.now,
-    },
+  const { door, log } = doorRig(
+    // No options: a fresh accessory gets no extras, and the door is not read-only.
+    { toggle, transitionTimeoutMs: TIMEOUT_MS, options: undefined, now: () => clock.now, clock: undefined },
     accessory,
   );
   const garage = accessory.getService(S.GarageDoorOpener);

@@ -6,14 +6,13 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Account, Device, Door } from '../../../src/client/types.js';
 import { parseConfig } from '../../../src/config.js';
 import type { DoorContext } from '../../../src/door/context.js';
-import { DoorAccessory } from '../../../src/door/door-accessory.js';
 import { doorOptions } from '../../../src/door/options.js';
 import { DoorRegistry } from '../../../src/registry/door-registry.js';
 import { MAX_ACCESSORIES_PER_BRIDGE, PLUGIN_NAME, SYNCS_MISSING_BEFORE_REMOVAL } from '../../../src/settings.js';
 import { BugLog } from '../../../src/util/bug-log.js';
 import type { WebhookEvent } from '../../../src/webhook/event.js';
 import { HomebridgeDouble, ManualClock } from '../../support/homebridge-double.js';
-import { reportedDevice, reportedDoor } from '../../support/door-fixtures.js';
+import { doorRig, reportedDevice, reportedDoor } from '../../support/door-fixtures.js';
 import { captureLog } from '../../support/log.js';
 import { webhookEvent } from '../../support/realtime-harness.js';
 
@@ -44,20 +43,18 @@ function setup(extra: Record<string, unknown> = {}, cache: ReturnType<Homebridge
     bugs: new BugLog(log, config.accessToken),
     config,
     createDoor: (accessory: PlatformAccessory<DoorContext>) =>
-      new DoorAccessory(
+      doorRig(
         {
           api: api as unknown as API,
           log,
-          toggle: () => Promise.resolve(),
           transitionTimeoutMs: config.transitionTimeout * 1000,
           lowBatteryThresholdPct: config.lowBatteryThreshold,
-          onCommandAccepted: () => undefined,
           now: () => clock.now(),
           clock,
           options: doorOptions(config, accessory.context.doorId, accessory.context.deviceId),
         },
         accessory,
-      ),
+      ).door,
     notePolled,
     doorMoved,
   });
