@@ -6,48 +6,22 @@ import { describe, expect, it } from 'vitest';
 
 import { parseConfig } from '../../src/config.js';
 import { doorOptions } from '../../src/door/options.js';
+import { doorFieldsOf, fieldsOf, layoutNode as layoutNodeOf, layoutNodes, readConfigForm } from '../support/config-schema.js';
+import type { SchemaField as JsonField } from '../support/config-schema.js';
 
-type JsonField = Record<string, unknown> & {
-  type?: string;
-  properties?: Record<string, JsonField>;
-  items?: JsonField;
-  oneOf?: { title: string; enum: unknown[] }[];
-};
-type LayoutNode = string | (Record<string, unknown> & { key?: string; items?: LayoutNode[] });
-
-const form = JSON.parse(readFileSync(new URL('../../config.schema.json', import.meta.url), 'utf8')) as Record<string, unknown> & {
-  schema: JsonField & { properties: Record<string, JsonField> };
-  layout: LayoutNode[];
-};
+const form = readConfigForm();
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const properties = form.schema.properties;
 const webhook = properties.webhook as JsonField & { properties: Record<string, JsonField> };
-const doorFields = properties.doors?.items?.properties ?? {};
+const doorFields = doorFieldsOf(form);
 
 const valid = { accessToken: 'tok-secret-123', baseUrl: 'https://api.example.com' };
 
-/** Every field of the form with its dotted path (array items as `doors[].id`). */
-function fieldsOf(fields: Record<string, JsonField>, prefix = ''): [string, JsonField][] {
-  return Object.entries(fields).flatMap(([key, field]): [string, JsonField][] => [
-    [prefix + key, field],
-    ...fieldsOf(field.properties ?? {}, `${prefix}${key}.`),
-    ...fieldsOf(field.items?.properties ?? {}, `${prefix}${key}[].`),
-    ...(field.items && !field.items.properties ? ([[`${prefix}${key}[]`, field.items]] as [string, JsonField][]) : []),
-  ]);
-}
-
-/** Every layout node, depth first. */
-function layoutNodes(nodes: LayoutNode[]): LayoutNode[] {
-  return nodes.flatMap((node) => [node, ...(typeof node === 'object' ? layoutNodes(node.items ?? []) : [])]);
-}
-
-function layoutNode(key: string): Record<string, unknown> | undefined {
-  return layoutNodes(form.layout).find((node): node is Exclude<LayoutNode, string> => typeof node === 'object' && node.key === key);
-}
+const layoutNode = (key: string) => layoutNodeOf(form, key);
 
 /** A per-door or global choice drawn as a select: the layout's type and its titleMap (the UI's form reads them there). */
 function choices(path: string): { name: string; value: unknown }[] | undefined {
-  return layoutNode(path)?.titleMap as { name: string; value: unknown }[] | undefined;
+  return layoutNode(path)?.titleMap;
 }
 
 /**

@@ -1,6 +1,4 @@
 // Config parsing: defaults, every bad field reported by path, no secret in any message, and config.schema.json kept in step.
-import { readFileSync } from 'node:fs';
-
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -8,6 +6,8 @@ import { configSchema, parseConfig } from '../../src/config.js';
 import { checkBlock } from '../../src/ui/check-config.js';
 import type { PluginConfig } from '../../src/config.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
+import { fieldsOf, readConfigForm } from '../support/config-schema.js';
+import type { SchemaField as JsonField } from '../support/config-schema.js';
 
 const valid = { platform: PLATFORM_NAME, accessToken: 'tok-secret-123', baseUrl: 'https://api.example.com/' };
 
@@ -396,12 +396,7 @@ describe('parseConfig: what can never work is refused, with the field named (iss
 });
 
 describe('config.schema.json', () => {
-  type JsonField = Record<string, unknown> & { properties?: Record<string, JsonField>; items?: JsonField };
-  const form = JSON.parse(readFileSync(new URL('../../config.schema.json', import.meta.url), 'utf8')) as {
-    pluginAlias: string;
-    pluginType: string;
-    schema: { properties: Record<string, JsonField>; required: string[] };
-  };
+  const form = readConfigForm();
   const zodSchema = z.toJSONSchema(configSchema, { io: 'input' }) as {
     properties: Record<string, JsonField>;
     required: string[];
@@ -476,35 +471,33 @@ describe('config.schema.json', () => {
   it('has exactly the fields, types, bounds, defaults and required list of the zod schema, but for the listed differences', () => {
     expect(Object.keys(form.schema.properties).sort()).toEqual(Object.keys(zodSchema.properties).sort());
     expect([...form.schema.required].sort()).toEqual([...zodSchema.required].sort());
+    // Every field of both by its dotted path (a block's as `webhook.port`, a door entry's as `doors[].id`); a list of
+    // plain values is compared as the list.
+    const fieldsByPath = (properties: Record<string, JsonField>) => new Map(fieldsOf(properties).filter(([path]) => !path.endsWith('[]')));
+    const zodFields = fieldsByPath(zodSchema.properties);
+    const formFields = fieldsByPath(form.schema.properties);
+    expect([...formFields.keys()].sort()).toEqual([...zodFields.keys()].sort());
     const seen = new Set<string>();
-    const compare = (zodFields: Record<string, JsonField>, formFields: Record<string, JsonField>, prefix: string): void => {
-      expect(Object.keys(formFields).sort()).toEqual(Object.keys(zodFields).sort());
-      for (const [key, field] of Object.entries(zodFields)) {
-        const formField = formFields[key];
-        for (const rule of ['type', 'default', 'minimum', 'maximum', 'minLength', 'pattern', 'enum', 'required']) {
-          const difference = deliberate[prefix + key]?.[rule];
-          if (difference) {
-            seen.add(`${prefix}${key} ${rule}`);
-            // A listed difference must still be one (and hold the value listed), or the list would hide drift.
-            expect({ key: prefix + key, rule, differs: JSON.stringify(field[rule]) !== JSON.stringify(difference.form) }).toEqual({
-              key: prefix + key,
-              rule,
-              differs: true,
-            });
-          }
-          const expected = difference ? difference.form : field[rule];
-          expect({ key: prefix + key, rule, value: formField?.[rule] }).toEqual({ key: prefix + key, rule, value: expected });
+    for (const [key, field] of zodFields) {
+      const formField = formFields.get(key);
+      for (const rule of ['type', 'default', 'minimum', 'maximum', 'minLength', 'pattern', 'enum', 'required']) {
+        const difference = deliberate[key]?.[rule];
+        if (difference) {
+          seen.add(`${key} ${rule}`);
+          // A listed difference must still be one (and hold the value listed), or the list would hide drift.
+          expect({ key, rule, differs: JSON.stringify(field[rule]) !== JSON.stringify(difference.form) }).toEqual({
+            key,
+            rule,
+            differs: true,
+          });
         }
-        if (field.properties) {
-          compare(field.properties, formField?.properties ?? {}, `${prefix}${key}.`);
-        }
-        if (field.items?.properties) {
-          compare(field.items.properties, formField?.items?.properties ?? {}, `${prefix}${key}[].`);
-          expect(formField?.items?.required).toEqual(field.items.required);
-        }
+        const expected = difference ? difference.form : field[rule];
+        expect({ key, rule, value: formField?.[rule] }).toEqual({ key, rule, value: expected });
       }
-    };
-    compare(zodSchema.properties, form.schema.properties, '');
+      if (field.items?.properties) {
+        expect(formField?.items?.required).toEqual(field.items.required);
+      }
+    }
     const listed = Object.entries(deliberate).flatMap(([key, rules]) => Object.keys(rules).map((rule) => `${key} ${rule}`));
     expect([...seen].sort()).toEqual(listed.sort());
   });

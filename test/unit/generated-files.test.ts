@@ -8,19 +8,15 @@ import { generateOptionsDoc } from '../../dev/generate/options-doc.js';
 import { generateSchema } from '../../dev/generate/schema.js';
 import { OPTIONS } from '../../src/option-catalog.js';
 import type { OptionSpec } from '../../src/option-catalog.js';
+import { CONFIG_SCHEMA_TEXT, doorFieldsOf, readConfigForm as parse } from '../support/config-schema.js';
+import type { ConfigForm as Form, SchemaField } from '../support/config-schema.js';
 
 const read = (path: string): string => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
-const schemaOnDisk = read('config.schema.json');
+const schemaOnDisk = CONFIG_SCHEMA_TEXT;
 const docOnDisk = read('docs/options.md');
 const options: readonly OptionSpec[] = OPTIONS;
 
 const STALE = 'is not what src/option-catalog.ts generates: run npm run generate';
-
-type Json = Record<string, unknown>;
-type Form = Json & { schema: Json & { properties: Record<string, Json> } };
-const parse = (text: string): Form => JSON.parse(text) as Form;
-const doorFieldsOf = (form: Form): Record<string, Json> =>
-  ((form.schema.properties.doors?.items as Json | undefined)?.properties ?? {}) as Record<string, Json>;
 
 /** The catalog with one option's title changed, as an edit of src/option-catalog.ts would change it. */
 const retitled = (key: string, title: string): OptionSpec[] =>
@@ -52,7 +48,7 @@ describe('the files generated from the option catalog', () => {
         : option,
     );
     const form = parse(generateSchema(changed, schemaOnDisk));
-    const titles = (field: Json | undefined) => (field?.oneOf as { title: string }[] | undefined)?.map((choice) => choice.title);
+    const titles = (field: SchemaField | undefined) => field?.oneOf?.map((choice) => choice.title);
     expect(titles(form.schema.properties.showAs)).toEqual(['Garage door', 'Door lock']);
     expect(titles(doorFieldsOf(form).showAs)).toEqual(['Garage door', 'Door lock']);
   });
@@ -105,7 +101,7 @@ describe('the files generated from the option catalog', () => {
 
   it('lists every field of config.schema.json in the reference, options and the rest', () => {
     const form = parse(schemaOnDisk);
-    const webhook = form.schema.properties.webhook?.properties as Record<string, Json>;
+    const webhook = form.schema.properties.webhook?.properties ?? {};
     const paths = [
       ...Object.keys(form.schema.properties),
       ...Object.keys(webhook).map((key) => `webhook.${key}`),

@@ -2,8 +2,6 @@
 // option: title, type, default, range or values, for all doors and per door; the form has no option the catalog lacks.
 // The form's option fields are generated (dev/generate/, generated-files.test.ts holds the file to it): this checks what
 // the generator writes, fact by fact, and the layout's choices, which are still written by hand.
-import { readFileSync } from 'node:fs';
-
 import { describe, expect, it } from 'vitest';
 
 import { DOOR_NOT_OPTIONS, NOT_OPTIONS } from '../../dev/generate/schema.js';
@@ -11,30 +9,15 @@ import { configSchema } from '../../src/config.js';
 import { OPTIONS } from '../../src/option-catalog.js';
 import type { ChoiceOption, OptionSpec } from '../../src/option-catalog.js';
 import { pageInfo } from '../../src/ui/page-info.js';
+import { doorFieldsOf, layoutNode, readConfigForm } from '../support/config-schema.js';
+import type { SchemaField as JsonField } from '../support/config-schema.js';
 
-type JsonField = Record<string, unknown> & {
-  title?: string;
-  type?: string;
-  description?: string;
-  properties?: Record<string, JsonField>;
-  items?: JsonField;
-  oneOf?: { title: string; enum: unknown[] }[];
-};
-type LayoutNode =
-  string | (Record<string, unknown> & { key?: string; items?: LayoutNode[]; titleMap?: { name: string; value: unknown }[] });
-
-const form = JSON.parse(readFileSync(new URL('../../config.schema.json', import.meta.url), 'utf8')) as {
-  schema: { properties: Record<string, JsonField> };
-  layout: LayoutNode[];
-};
+const form = readConfigForm();
 const top = form.schema.properties;
-const perDoor = top.doors?.items?.properties ?? {};
+const perDoor = doorFieldsOf(form);
 const options: readonly OptionSpec[] = OPTIONS;
 
-const layoutNodes = (nodes: LayoutNode[]): LayoutNode[] =>
-  nodes.flatMap((node) => [node, ...(typeof node === 'object' ? layoutNodes(node.items ?? []) : [])]);
-const choicesOf = (key: string) =>
-  layoutNodes(form.layout).find((node): node is Exclude<LayoutNode, string> => typeof node === 'object' && node.key === key)?.titleMap;
+const choicesOf = (key: string) => layoutNode(form, key)?.titleMap;
 
 const JSON_TYPE: Record<OptionSpec['kind'], string> = { flag: 'boolean', number: 'integer', choice: 'string', text: 'string' };
 

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 import { PLATFORM_NAME } from '../../src/settings.js';
+import { readConfigForm, valuesOfKey } from '../support/config-schema.js';
 import { HOMEBRIDGE_2_VERSION } from '../support/npm-prefix.js';
 
 interface Manifest {
@@ -18,7 +19,6 @@ interface Manifest {
 }
 
 const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Manifest;
-const schemaText = readFileSync(new URL('../../config.schema.json', import.meta.url), 'utf8');
 
 /** Whether the `||` range (of `^x.y.z` parts, the only form used here) holds `version`. */
 function caretRangeHolds(range: string, version: string): boolean {
@@ -29,15 +29,6 @@ function caretRangeHolds(range: string, version: string): boolean {
     const [want, wantMinor, wantPatch] = match.slice(1).map(Number);
     return major === want && ((minor ?? 0) > (wantMinor ?? 0) || (minor === wantMinor && (patch ?? 0) >= (wantPatch ?? 0)));
   });
-}
-
-/** Every `"required"` key's value anywhere in the schema file. */
-function requiredValues(node: unknown): unknown[] {
-  if (Array.isArray(node)) return node.flatMap(requiredValues);
-  if (typeof node !== 'object' || node === null) return [];
-  return Object.entries(node as Record<string, unknown>).flatMap(([key, value]) =>
-    key === 'required' ? [value, ...requiredValues(value)] : requiredValues(value),
-  );
 }
 
 describe('package.json, as the plugin checker reads it', () => {
@@ -68,9 +59,9 @@ describe('package.json, as the plugin checker reads it', () => {
 
 describe('config.schema.json, as the plugin checker reads it', () => {
   it('is registered under the platform name, has a name field and no boolean "required"', () => {
-    const schema = JSON.parse(schemaText) as { pluginAlias?: string; schema?: { properties?: Record<string, unknown> } };
+    const schema = readConfigForm();
     expect(schema.pluginAlias).toBe(PLATFORM_NAME);
-    expect(schema.schema?.properties?.name).toBeDefined();
-    expect(requiredValues(schema).filter((value) => typeof value === 'boolean')).toEqual([]);
+    expect(schema.schema.properties.name).toBeDefined();
+    expect(valuesOfKey(schema, 'required').filter((value) => typeof value === 'boolean')).toEqual([]);
   });
 });
