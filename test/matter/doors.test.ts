@@ -329,6 +329,34 @@ describe('the doors as Matter door locks (matter: "locks"), with a real Homebrid
   });
 });
 
+describe('a new door whose state the service cannot tell (issue 30.2)', () => {
+  it('shows it not fully locked and unreachable, never Locked, until the service reports its state', async () => {
+    const c = commissioned();
+    const newDoorId = '3f1c6a52-8d0e-4c1b-9a57-0c2f4d6e8a13';
+    sim.addDoor(SAMPLE_OWNED_DEVICE_ID, makeDoor({ id: newDoorId, name: 'Loading Bay', entityNumber: 5 }));
+    // The account as the service sends it, the new door's state one the plugin cannot read.
+    const response = await fetch(`${sim.baseUrl}/oauth/v1/endpoints/sync`, {
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        accept: 'application/json',
+        'content-type': 'application/json',
+        'accept-charset': 'utf-8',
+      },
+    });
+    const body = (await response.json()) as { devices: { doors: { id: string; state: string }[] }[] };
+    for (const door of body.devices.flatMap((device) => device.doors)) if (door.id === newDoorId) door.state = 'MOVING';
+    sim.setFault('sync', { kind: 'status', status: 200, body: JSON.stringify(body) });
+    try {
+      await c.waitForDoor(serialOf(newDoorId), (d) => d.lockState === LOCK_STATE.NotFullyLocked && !d.reachable, WAIT_MS);
+    } finally {
+      sim.clearFaults();
+    }
+    await c.waitForDoor(serialOf(newDoorId), (d) => d.lockState === LOCK_STATE.Locked && d.reachable, WAIT_MS);
+    // It stays: the doors after this test count it.
+    SHOWN_DOORS[serialOf(newDoorId)] = 'Loading Bay';
+  });
+});
+
 describe('the doors as Matter contact sensors (matter: "sensors")', () => {
   it('shows every door as a contact sensor in its state, following a door moved by someone else', async () => {
     const c = commissioned();
