@@ -1,6 +1,6 @@
 // One simulator for a test file or describe block (started before its tests, stopped after, handed over once it listens),
 // and what it received from the plugin.
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 import { AccessControlSimulator } from '../../dev/simulator/server.js';
 import type { SimulatorOptions } from '../../dev/simulator/server.js';
@@ -16,6 +16,26 @@ export function useSimulator(options: SimulatorOptions, onStarted: (sim: AccessC
   afterAll(async () => {
     await sim?.stop();
   });
+}
+
+/**
+ * For tests that each need a simulator of their own (their devices, the test's clock): returns `start(options)`, which
+ * starts one, stopped after the test. Call it at the top of the file before `shutDownAfterEach()`, so the simulators
+ * stop after the platforms calling them (vitest runs after-hooks last registered first).
+ */
+export function simulatorPerTest(): (options: SimulatorOptions) => Promise<AccessControlSimulator> {
+  const started: AccessControlSimulator[] = [];
+  afterEach(async () => {
+    for (const sim of started.splice(0)) {
+      await sim.stop();
+    }
+  });
+  return async (options) => {
+    const sim = new AccessControlSimulator(options);
+    started.push(sim);
+    await sim.start();
+    return sim;
+  };
 }
 
 /** A toggle's body as the plugin sent it (contract: door id and the state asked for). */

@@ -1,12 +1,12 @@
 // Access alerts through the whole platform on the Homebridge double: the simulator posts enforcer webhooks to the real
 // listener, the opted-in doors' motion sensors detect for their time on a simulated clock, and no door ever moves.
 import * as hap from 'hap-nodejs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { freePort } from '../../dev/harness/homebridge-process.js';
 import { ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS } from '../../src/settings.js';
+import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import {
-  AccessControlSimulator,
   SAMPLE_FRONT_GATE_ID,
   SAMPLE_GARAGE_DOOR_ID,
   SAMPLE_OWNED_DEVICE_ID,
@@ -15,6 +15,7 @@ import {
 } from '../../dev/simulator/server.js';
 import { ManualClock } from '../support/homebridge-double.js';
 import { bootPlatform, shutDownAfterEach } from '../support/platform-rig.js';
+import { simulatorPerTest } from '../support/simulator.js';
 
 const { Characteristic: C, Service: S } = hap;
 const TOKEN = 'alert-token-5e1d';
@@ -23,18 +24,13 @@ const DURATION_S = 20;
 
 let sim: AccessControlSimulator | undefined;
 
-// Registered before the shutdown, so it runs after it (vitest runs after-hooks last registered first).
-afterEach(async () => {
-  await sim?.stop();
-  sim = undefined;
-});
+const startSimulator = simulatorPerTest();
 const running = shutDownAfterEach();
 
 async function boot(options: Record<string, unknown>) {
   const clock = new ManualClock();
   const port = await freePort();
-  sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 20 });
-  await sim.start();
+  sim = await startSimulator({ accessToken: TOKEN, travelTimeMs: 20 });
   const {
     api,
     log,
@@ -122,8 +118,7 @@ describe('access alerts', () => {
 
   it('say at start, once, that they cannot detect without webhooks', async () => {
     const clock = new ManualClock();
-    sim = new AccessControlSimulator({ accessToken: TOKEN });
-    await sim.start();
+    sim = await startSimulator({ accessToken: TOKEN });
     const { log, platform: booted } = bootPlatform(
       { accessToken: TOKEN, baseUrl: sim.baseUrl, doors: [{ id: SAMPLE_FRONT_GATE_ID, accessAlert: true }] },
       { clock },

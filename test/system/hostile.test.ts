@@ -3,10 +3,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { freePort } from '../../dev/harness/homebridge-process.js';
-import { AccessControlSimulator, makeDevice, makeDoor, SAMPLE_ACCOUNT_USER } from '../../dev/simulator/server.js';
-import type { SimDevice } from '../../dev/simulator/server.js';
+import { makeDevice, makeDoor, SAMPLE_ACCOUNT_USER } from '../../dev/simulator/server.js';
+import type { SimDevice, AccessControlSimulator } from '../../dev/simulator/server.js';
 import { ManualClock } from '../support/homebridge-double.js';
 import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
+import { simulatorPerTest } from '../support/simulator.js';
 
 const TOKEN = 'hostile-token-2b7e';
 const API_KEY = 'cd'.repeat(48);
@@ -24,20 +25,16 @@ function hostile(label: string): string {
 
 let sim: AccessControlSimulator | undefined;
 
-// Registered before the shutdown, so it runs after it (vitest runs after-hooks last registered first): the simulator
-// stops once the platform no longer calls it.
-afterEach(async () => {
+afterEach(() => {
   vi.restoreAllMocks();
-  await sim?.stop();
-  sim = undefined;
 });
+const startSimulator = simulatorPerTest();
 const running = shutDownAfterEach();
 
 async function boot(devices: SimDevice[], extra: Record<string, unknown> = {}) {
   const clock = new ManualClock();
   // The service's clock is the plugin's, so the history a sync asks for covers the change it found.
-  sim = new AccessControlSimulator({ accessToken: TOKEN, devices, now: () => clock.now() });
-  await sim.start();
+  sim = await startSimulator({ accessToken: TOKEN, devices, now: () => clock.now() });
   const { api, log, poll } = await bootSynced(sim, { accessToken: TOKEN, pollInterval: 15, ...extra }, { clock, running });
   const texts = (level?: string): string[] => log.lines.filter((l) => level === undefined || l.level === level).map((l) => l.text);
   return { sim, api, log, poll, texts };

@@ -1,28 +1,22 @@
 // The left-open sensor's repeat through the whole platform on the Homebridge double, against the simulator, on a simulated
 // clock: what Home is told while doors stand open (detected, cleared, detected...), per door and for all doors.
 import * as hap from 'hap-nodejs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
+import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
 import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
+import { simulatorPerTest } from '../support/simulator.js';
 
 const { Characteristic: C, Service: S } = hap;
 const TOKEN = 'repeat-token-7c2a';
 const MINUTE_MS = 60_000;
 
-let sim: AccessControlSimulator | undefined;
-
-// Registered before the shutdown, so it runs after it (vitest runs after-hooks last registered first).
-afterEach(async () => {
-  await sim?.stop();
-  sim = undefined;
-});
+const startSimulator = simulatorPerTest();
 const running = shutDownAfterEach();
 
 describe('the left-open sensor with a repeat, through the platform', () => {
   it('tells Home detected, cleared, detected again while a door stays open, stops when it closes; a door set to 0 is told once', async () => {
-    sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 20 });
-    await sim.start();
+    const sim = await startSimulator({ accessToken: TOKEN, travelTimeMs: 20 });
     const rig = await bootSynced(
       sim,
       {

@@ -1,31 +1,24 @@
 // On Matter, a door moved by someone else shows as soon as the webhook arrives, with no sync in between (issue 23, item 3).
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { freePort } from '../../dev/harness/homebridge-process.js';
-import { AccessControlSimulator, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
+import { SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
 import { matterSerial } from '../../src/matter/matter-doors.js';
 import { ManualClock } from '../support/homebridge-double.js';
 import { Homebridge2Double, LockState, MatterApiDouble, matterSettled } from '../support/matter-double.js';
 import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
+import { simulatorPerTest } from '../support/simulator.js';
 
 const TOKEN = 'matter-webhook-token-77d1';
 const API_KEY = 'ab'.repeat(48);
 
-let sim: AccessControlSimulator | undefined;
-
-// Registered before the shutdown, so it runs after it (vitest runs after-hooks last registered first).
-afterEach(async () => {
-  await sim?.stop();
-  sim = undefined;
-});
+const startSimulator = simulatorPerTest();
 const running = shutDownAfterEach();
 
 describe('a door moved by someone else, on Matter', () => {
   it('shows on the Matter device when the webhook arrives, before any sync', async () => {
     const clock = new ManualClock();
-    const service = new AccessControlSimulator({ accessToken: TOKEN, now: () => clock.now() });
-    sim = service;
-    await service.start();
+    const service = await startSimulator({ accessToken: TOKEN, now: () => clock.now() });
     const port = await freePort();
     const matter = new MatterApiDouble();
     const rig = await bootSynced(

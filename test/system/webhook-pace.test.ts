@@ -3,35 +3,33 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { freePort } from '../../dev/harness/homebridge-process.js';
-import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
+import { SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
 import { fillPerClientCap } from '../support/busy-listener.js';
 import type { BusyListener } from '../support/busy-listener.js';
 import { ManualClock } from '../support/homebridge-double.js';
 import { bootPlatform, shutDownAfterEach } from '../support/platform-rig.js';
+import { simulatorPerTest } from '../support/simulator.js';
 
 const TOKEN = 'pace-token-4a91';
 const API_KEY = 'ef'.repeat(48);
 const POLL_INTERVAL_S = 15;
 const SAFETY_NET_S = 300;
 
-let sim: AccessControlSimulator | undefined;
 let busy: BusyListener | undefined;
 
-// Registered before the shutdown, so it runs after it (vitest runs after-hooks last registered first).
-afterEach(async () => {
-  busy?.close();
-  await sim?.stop();
-  busy = undefined;
-  sim = undefined;
-});
+const startSimulator = simulatorPerTest();
 const running = shutDownAfterEach();
+// Registered after the shutdown, so it runs before it (vitest runs after-hooks last registered first): the busy
+// connections close before the listener does.
+afterEach(() => {
+  busy?.close();
+  busy = undefined;
+});
 
 describe('the poll pace and a full webhook listener', () => {
   it('polls at the normal interval from a refused connection until a webhook is applied, then at the safety-net interval again', async () => {
     const clock = new ManualClock();
-    const service = new AccessControlSimulator({ accessToken: TOKEN, now: () => clock.now() });
-    sim = service;
-    await service.start();
+    const service = await startSimulator({ accessToken: TOKEN, now: () => clock.now() });
     const port = await freePort();
     const { log, platform: booted } = bootPlatform(
       {
