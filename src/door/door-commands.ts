@@ -158,7 +158,7 @@ export class DoorCommands {
     }
     const { HapStatusError, HAPStatus } = this.deps.api.hap;
     this.deps.log.warn(
-      `${this.name}: the command to ${verb(wanted)} it was not sent: the service never answered the command to ${verb(held.target)} it, ` +
+      `${this.name}: the command to ${verb(wanted)} it was not sent: the service did not say whether it took the command to ${verb(held.target)} it (no answer, or an answer such as a 5xx or a redirect), ` +
         `which may still move it. Try again once it reports where it is (at most ${formatSeconds(held.endsInMs)}).`,
     );
     setImmediate(() => this.deps.push());

@@ -83,7 +83,7 @@ export class MatterLockFace implements MatterFace {
       case HAPStatus.INSUFFICIENT_PRIVILEGES:
         return new status.PermissionDenied(`${this.door.name} is read-only in the plugin settings`);
       case HAPStatus.RESOURCE_BUSY:
-        return new status.Busy(`${this.door.name} may still move after a command the service never answered`);
+        return new status.Busy(`${this.door.name} may still move after a command whose outcome the service did not say`);
       case HAPStatus.OPERATION_TIMED_OUT:
         return new status.Timeout(`${this.door.name}: the command waited too long behind the previous one`);
       default:

@@ -429,7 +429,7 @@ describe('DoorAccessory: no second pulse behind a slow or silent service', () =>
     expect(t.log.lines.at(-1)).toEqual({
       level: 'warn',
       text:
-        'Front Gate: the command to close it was not sent: the service never answered the command to open it, which may still move it. ' +
+        'Front Gate: the command to close it was not sent: the service did not say whether it took the command to open it (no answer, or an answer such as a 5xx or a redirect), which may still move it. ' +
         'Try again once it reports where it is (at most 51 s).',
     });
     // A sync that still finds it closed says nothing about a pulse the service may act on later: still held.
