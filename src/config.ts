@@ -4,6 +4,7 @@
 import * as z from './util/zod.js';
 
 import { readKeys } from './config-keys.js';
+import { peopleSchema, readPeople } from './people/people-config.js';
 import { choiceProblem, fallbackSentence, OPTIONS } from './option-catalog.js';
 import type { ChoiceOption, GlobalOption, OptionKey, OptionSpec, PerDoorOption, ValueOf } from './option-catalog.js';
 import { nearMiss, nearSecret, quoted, REDACTED } from './util/near-miss.js';
@@ -200,6 +201,8 @@ export const configSchema = z.looseObject({
   excludeDeviceIds: idList,
   includeDoorIds: idList,
   excludeDoorIds: idList,
+  // Person sensors (issue 31): who came through, for automations.
+  people: peopleSchema,
 });
 
 /**
@@ -695,6 +698,12 @@ export function parseConfig(raw: unknown): ConfigResult {
       input[key] = readWebhook(value, findings, secrets);
     } else if (key === 'doors') {
       input[key] = readDoors(value, findings, secrets);
+    } else if (key === 'people') {
+      input[key] = readPeople(
+        value,
+        { add: (issues, sentence) => findings.add(issues, sentence), warn: (sentence) => findings.warnings.push(sentence) },
+        secrets,
+      );
     } else if (key in FILTERS) {
       input[key] = readFilter(key as keyof typeof FILTERS, value, findings);
     } else if (isBlank(value)) {

@@ -22,6 +22,10 @@ import { ACTIVE_POLL_INTERVAL_MS } from './settings.js';
 import { SyncLoop } from './sync/loop.js';
 import { SyncHealth } from './sync/health.js';
 import { DoorRegistry } from './registry/door-registry.js';
+import { People } from './people/people.js';
+import { serviceTimeMs } from './people/match.js';
+import type { DoorState, ToggleEvent } from './client/types.js';
+import { DEFAULT_PERSON_SENSOR_DURATION_S } from './settings.js';
 
 export interface PlatformRuntime {
   clock?: Clock;
@@ -32,6 +36,8 @@ export interface PlatformRuntime {
 
 export class AccessControlPlatform implements DynamicPlatformPlugin {
   private readonly registry: DoorRegistry;
+  /** The person sensors (`people`): who came through, for automations. */
+  private readonly people: People;
   private readonly health: SyncHealth;
   private readonly bugs: BugLog;
   private readonly config: PluginConfig | undefined;
@@ -66,6 +72,13 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     const parsed = parseConfig(rawConfig);
     this.config = parsed.ok ? parsed.config : undefined;
     this.bugs = new BugLog(log, parsed.ok ? parsed.config.accessToken : undefined);
+    this.people = new People({
+      api,
+      log,
+      entries: this.config?.people,
+      durationMs: (this.config?.personSensorDuration ?? DEFAULT_PERSON_SENSOR_DURATION_S) * 1000,
+      clock: this.clock,
+    });
     this.registry = new DoorRegistry({
       api,
       log,
@@ -74,6 +87,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       createDoor: (accessory) => this.createDoor(accessory),
       notePolled: (door, outcome) => this.realtime?.notePolled(door, outcome),
       doorMoved: (doorId, name, state) => this.whoMovedIt?.explain(doorId, name, state),
+      takeOther: (accessory) => this.people.fromCache(accessory),
     });
     this.health = new SyncHealth({ log, accountUnreadable: () => this.registry.setAccountReadable(false) });
     if (!parsed.ok) {
@@ -130,8 +144,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       (query) => client.history(query),
       this.log,
       () => this.clock.now(),
+      (doorId, doorName, state, event) => this.historyNamed(doorId, doorName, state, event),
     );
     this.registry.adoptCached(true);
+    this.people.start();
     if (config.matter !== 'off' || this.cachedMatter.length > 0) {
       this.matterLoaded = this.startMatter(config);
     }
@@ -193,8 +209,20 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       pollIntervals: { normalS: config.pollInterval, safetyNetS: reconcileIntervalS },
       // A sync due at the safety-net pace is brought forward to the normal one.
       onWebhooksAtRisk: () => this.loop?.hurry(config.pollInterval * 1000),
+      doorEvent: (door, event) => {
+        const doorId = door.doorId ?? event.doorId;
+        if (doorId === undefined) return;
+        this.people.moved({ doorId, state: event.doorState, atMs: event.occurredAtMs ?? this.clock.now(), user: event.user }, door.name);
+      },
     });
     await this.realtime.start();
+  }
+
+  /** The toggle history named who made a move a sync found: the person sensors take it, if its time can be read. */
+  private historyNamed(doorId: string, doorName: string, state: DoorState, event: ToggleEvent): void {
+    const atMs = serviceTimeMs(event.at);
+    if (atMs === undefined || this.stopped) return;
+    this.people.moved({ doorId, state, atMs, user: event.user }, doorName);
   }
 
   /** One door's HomeKit side, wired to the client, the clock and the sync schedule. */
@@ -354,6 +382,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     // A listener start still waiting for the first sync must end too (it sees the stop and opens nothing).
     this.firstSyncEnded();
     this.registry.dispose();
+    this.people.dispose();
     this.matterDoors?.dispose();
     await Promise.all([this.client?.close(), this.realtime?.stop()]);
   }

@@ -122,6 +122,18 @@ export const ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS = 60_000;
 export const ACCESS_ALERT_LOG_PLACES_MAX = 100;
 /** HAP-NodeJS refuses more accessories than this on one bridge. */
 export const MAX_ACCESSORIES_PER_BRIDGE = 149;
+/** How long a person sensor detects after that person's move (seconds; personSensorDuration, all people). */
+export const DEFAULT_PERSON_SENSOR_DURATION_S = 60;
+export const MIN_PERSON_SENSOR_DURATION_S = 1;
+export const MAX_PERSON_SENSOR_DURATION_S = 60 * 60;
+/** Moves remembered so one move detects once (webhook then history, two syncs); a bounded memory, in moves. */
+export const PERSON_MOVES_REMEMBERED_MAX = 1_000;
+/** A move the toggle history names that is older than this (ms) is old news: it detects nothing (a restart after a long stop). */
+export const PERSON_MOVE_MAX_AGE_MS = 10 * 60_000;
+/** The longest a person's name in HomeKit or the log may be, and an e-mail or name read from config.json (characters). */
+export const PERSON_USER_MAX_CHARS = 254;
+/** The most `people` entries one platform entry shows (they take accessories from the bridge's cap). */
+export const MAX_PEOPLE = 50;
 
 // Matter (Homebridge 2.x).
 /** Matter's longest node label and serial number (characters, as matter.js counts them); a longer one fails registration. */

@@ -6,17 +6,20 @@ import {
   DEFAULT_ACCESS_ALERT_DURATION_S,
   DEFAULT_LEFT_OPEN_AFTER_S,
   DEFAULT_LOW_BATTERY_THRESHOLD_PCT,
+  DEFAULT_PERSON_SENSOR_DURATION_S,
   DEFAULT_POLL_INTERVAL_S,
   DEFAULT_TRANSITION_TIMEOUT_S,
   LEFT_OPEN_REPEAT_CLEARED_MS,
   MAX_ACCESS_ALERT_DURATION_S,
   MAX_LEFT_OPEN_AFTER_S,
   MAX_LEFT_OPEN_REPEAT_MIN,
+  MAX_PERSON_SENSOR_DURATION_S,
   MAX_POLL_INTERVAL_S,
   MAX_TRANSITION_TIMEOUT_S,
   MIN_ACCESS_ALERT_DURATION_S,
   MIN_LEFT_OPEN_AFTER_S,
   MIN_LEFT_OPEN_REPEAT_MIN,
+  MIN_PERSON_SENSOR_DURATION_S,
   MIN_POLL_INTERVAL_S,
   MIN_TRANSITION_TIMEOUT_S,
 } from '../../src/settings.js';
@@ -103,6 +106,9 @@ export const FORM_TEXT: Partial<Record<string, FormText>> = {
   accessAlertDuration: {
     description: `How long the access alert detects after an event: ${MIN_ACCESS_ALERT_DURATION_S} to ${MAX_ACCESS_ALERT_DURATION_S} seconds; another event meanwhile extends it. Empty: ${DEFAULT_ACCESS_ALERT_DURATION_S} seconds.`,
     shownWith: 'accessAlert',
+  },
+  personSensorDuration: {
+    description: `How long each person's sensor (the people list) detects after that person opens or closes one of their doors: ${MIN_PERSON_SENSOR_DURATION_S} to ${MAX_PERSON_SENSOR_DURATION_S} seconds; another such move meanwhile starts the time again. Empty: ${DEFAULT_PERSON_SENSOR_DURATION_S} seconds.`,
   },
 };
 

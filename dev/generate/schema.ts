@@ -15,6 +15,7 @@ export const NOT_OPTIONS: readonly string[] = [
   'excludeDeviceIds',
   'includeDoorIds',
   'excludeDoorIds',
+  'people',
 ];
 /** A door entry's fields that are no option: which door, and its name in Home. */
 export const DOOR_NOT_OPTIONS: readonly string[] = ['id', 'name'];

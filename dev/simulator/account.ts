@@ -52,6 +52,12 @@ export const SAMPLE_FRONT_GATE_ID = '3f1c6a52-8d0e-4c1b-9a57-0c2f4d6e8a01';
 export const SAMPLE_GARAGE_DOOR_ID = '3f1c6a52-8d0e-4c1b-9a57-0c2f4d6e8a02';
 export const SAMPLE_SHARED_GATE_ID = '3f1c6a52-8d0e-4c1b-9a57-0c2f4d6e8a03';
 
+/** People of the household besides the account's user, for changes made outside HomeKit in tests and the demo. */
+export const SAMPLE_PEOPLE = {
+  grace: { id: '5d8e2f71-4b6a-4c39-9e10-7a3b5c9d1e02', firstName: 'Grace', lastName: 'Hopper', emailAddress: 'grace@example.com' },
+  alan: { id: '5d8e2f71-4b6a-4c39-9e10-7a3b5c9d1e03', firstName: 'Alan', lastName: 'Turing', emailAddress: 'alan@example.com' },
+} as const satisfies Record<string, SimUser>;
+
 /** The user whose access token the simulator accepts: owner of device 1, guest on device 2. */
 export const SAMPLE_ACCOUNT_USER: SimUser = {
   id: '5d8e2f71-4b6a-4c39-9e10-7a3b5c9d1e01',

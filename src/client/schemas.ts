@@ -127,7 +127,7 @@ const historyEventSchema = z.looseObject({
   door_name: optionalText,
   door_state: optionalText,
   channel: optionalText,
-  user: z.missingIfNot(z.looseObject({ first_name: optionalText, last_name: optionalText })),
+  user: z.missingIfNot(z.looseObject({ first_name: optionalText, last_name: optionalText, email_address: optionalText })),
   was_success: z.missingIfNot(z.boolean()),
   toggle_date_time: optionalText,
 });
@@ -156,6 +156,7 @@ export function parseHistory(body: unknown): ToggleEvent[] | z.core.$ZodError {
         doorState: e.door_state,
         channel: e.channel,
         userName: userName || undefined,
+        user: e.user ? { firstName: e.user.first_name, lastName: e.user.last_name, email: e.user.email_address } : undefined,
         wasSuccess: e.was_success,
         at: e.toggle_date_time,
       },

@@ -48,6 +48,8 @@ export interface ToggleEvent {
   doorState: string | undefined;
   channel: string | undefined;
   userName: string | undefined;
+  /** Who, as the history names them: the person sensors match on these. */
+  user?: { firstName?: string | undefined; lastName?: string | undefined; email?: string | undefined };
   wasSuccess: boolean | undefined;
   at: string | undefined;
 }

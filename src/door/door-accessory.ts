@@ -182,6 +182,11 @@ export class DoorAccessory {
   }
 
   /** The name the accessory shows, which every line about the door names it by (real-time updates read it too). */
+  /** The service's id of the door. */
+  get doorId(): string {
+    return this.accessory.context.doorId;
+  }
+
   get name(): string {
     return this.accessory.context.name;
   }

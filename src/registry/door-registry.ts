@@ -18,7 +18,7 @@ import type { BugLog } from '../util/bug-log.js';
 import { listForLog, oneLine } from '../util/log-text.js';
 import { NoticeOnce, NoticeOnceEach } from '../util/notice-once.js';
 import type { WebhookEvent } from '../webhook/event.js';
-import { shownDoors } from './shown-doors.js';
+import { doorCap, shownDoors } from './shown-doors.js';
 
 /** What a sync's report did to a door (whether it changed what Home shows). */
 export type SyncOutcome = ReturnType<DoorAccessory['update']>;
@@ -35,6 +35,8 @@ export interface DoorRegistryDeps {
   notePolled: (door: DoorAccessory, outcome: SyncOutcome) => void;
   /** A sync found a door moved to `state`. */
   doorMoved: (doorId: string, name: string, state: DoorState) => void;
+  /** Takes a cached accessory that holds no door but is the plugin's all the same (a person sensor); false: not one. */
+  takeOther?: (accessory: PlatformAccessory) => boolean;
 }
 
 export class DoorRegistry {
@@ -56,7 +58,7 @@ export class DoorRegistry {
   fromCache(accessory: PlatformAccessory): void {
     if (isDoorContext(accessory.context)) {
       this.cached.set(accessory.UUID, accessory as PlatformAccessory<DoorContext>);
-    } else {
+    } else if (this.deps.takeOther?.(accessory) !== true) {
       this.deps.log.warn(`Removing cached accessory "${accessory.displayName}": it does not hold a door.`);
       this.deps.api.unregisterPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, [accessory]);
     }
@@ -91,7 +93,9 @@ export class DoorRegistry {
     if (overLimit !== undefined) {
       this.overLimit.holds(() =>
         this.deps.log.warn(
-          `The account has ${overLimit} doors but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE}; the first ${MAX_ACCESSORIES_PER_BRIDGE} by door id are shown (see docs/limits.md).`,
+          config.people.length === 0
+            ? `The account has ${overLimit} doors but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE}; the first ${MAX_ACCESSORIES_PER_BRIDGE} by door id are shown (see docs/limits.md).`
+            : `The account has ${overLimit} doors but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE} accessories and ${config.people.length} of them are person sensors; the first ${doorCap(config)} doors by door id are shown (see docs/limits.md).`,
         ),
       );
     }

@@ -25,6 +25,8 @@ export interface ShownDoors {
 
 /** Every door of every device the options let in, capped at what one bridge can hold, in a stable order. */
 export function shownDoors(account: Account, config: PluginConfig): ShownDoors {
+  // The person sensors are accessories of the same bridge: the doors get what they leave.
+  const cap = doorCap(config);
   const shown: DoorOfDevice[] = [];
   const excluded: ExcludedDoor[] = [];
   for (const device of account.devices) {
@@ -41,10 +43,15 @@ export function shownDoors(account: Account, config: PluginConfig): ShownDoors {
   // A door shown under one controller is not removed for being filtered out under another.
   const keptIds = new Set(kept.map(({ door }) => door.id));
   const stillExcluded = excluded.filter(({ door }) => !keptIds.has(door.id));
-  if (kept.length <= MAX_ACCESSORIES_PER_BRIDGE) {
+  if (kept.length <= cap) {
     return { shown: kept, excluded: stillExcluded, duplicates, overLimit: undefined };
   }
   // Cut by door id, so the same doors stay shown whatever order the service lists them in.
   kept.sort((a, b) => a.door.id.localeCompare(b.door.id));
-  return { shown: kept.slice(0, MAX_ACCESSORIES_PER_BRIDGE), excluded: stillExcluded, duplicates, overLimit: kept.length };
+  return { shown: kept.slice(0, cap), excluded: stillExcluded, duplicates, overLimit: kept.length };
+}
+
+/** How many doors one bridge shows: what its cap leaves beside the platform entry's person sensors. */
+export function doorCap(config: Pick<PluginConfig, 'people'>): number {
+  return Math.max(0, MAX_ACCESSORIES_PER_BRIDGE - config.people.length);
 }

@@ -26,6 +26,8 @@ import type { WebhookLog } from '../webhook/receiver.js';
 /** What real-time updates need of a door: its name for the log, and a way to apply a webhook's state. */
 export interface RealtimeDoor {
   readonly name: string;
+  /** The service's id of the door (the person sensors key each move by it). */
+  readonly doorId?: string;
   /** Applies a state pushed by webhook; 'stale' when the event is older than one already applied. */
   applyEvent(state: DoorState, occurredAtMs: number | undefined, who: string): ReportOutcome | 'stale';
   /** An enforcer event names the door: its access alert detects; false when it has none. Never moves the door. */
@@ -53,6 +55,8 @@ export interface RealtimeDeps {
   onWebhooksAtRisk?: () => void;
   /** Settles once Homebridge's bridge has surely taken its port (after the first sync): the fallback when its port is unknown. */
   bridgeUp?: Promise<void>;
+  /** A door-state event moved (or confirmed) a door this bridge shows: the person sensors take who it names. */
+  doorEvent?: (door: RealtimeDoor, event: WebhookEvent & { doorState: DoorState }) => void;
 }
 
 export class RealtimeUpdates {
@@ -270,7 +274,9 @@ export class RealtimeUpdates {
     const outcome = door.applyEvent(event.doorState, event.occurredAtMs, whoMoved(event));
     if (outcome === 'stale') {
       log.debug(`Webhook older than the state ${door.name} shows; ignored: ${event.summary}`);
+      return;
     }
+    this.deps.doorEvent?.(door, { ...event, doorState: event.doorState });
   }
 
   /**

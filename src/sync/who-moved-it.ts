@@ -22,6 +22,8 @@ export class WhoMovedIt {
     private readonly history: (query: HistoryQuery) => Promise<ToggleEvent[]>,
     private readonly log: Logging,
     private readonly now: () => number = Date.now,
+    /** The successful toggle the history names for a move (the person sensors take it); not for an unsuccessful one. */
+    private readonly found?: (doorId: string, doorName: string, state: DoorState, event: ToggleEvent) => void,
   ) {}
 
   stop(): void {
@@ -62,5 +64,6 @@ export class WhoMovedIt {
     // The name and channel are the service's text: one clean, bounded piece each, so they cannot forge log lines.
     const how = match.channel ? ` (${oneLine(match.channel)})` : '';
     this.log.info(`${doorName} was ${state === 'OPEN' ? 'opened' : 'closed'} by ${oneLine(match.userName ?? '') || 'someone'}${how}.`);
+    this.found?.(doorId, doorName, state, match);
   }
 }

@@ -6,6 +6,11 @@ export class RecentIds {
 
   constructor(readonly capacity: number) {}
 
+  /** Whether `id` is remembered. */
+  has(id: string): boolean {
+    return this.seen.has(id);
+  }
+
   /** Remembers `id`; returns false when it was already remembered. */
   add(id: string): boolean {
     if (this.seen.has(id)) {

@@ -432,6 +432,13 @@ function expectedHistory(body: unknown): ToggleEvent[] | 'wrong-shape' {
       doorState: textOrUndefined(e.door_state),
       channel: textOrUndefined(e.channel),
       userName: [textOrUndefined(user?.first_name), textOrUndefined(user?.last_name)].filter(Boolean).join(' ') || undefined,
+      user: user
+        ? {
+            firstName: textOrUndefined(user.first_name),
+            lastName: textOrUndefined(user.last_name),
+            email: textOrUndefined(user.email_address),
+          }
+        : undefined,
       wasSuccess: typeof success === 'boolean' ? success : undefined,
       at: textOrUndefined(e.toggle_date_time),
     };

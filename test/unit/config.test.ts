@@ -459,6 +459,8 @@ describe('config.schema.json', () => {
     hideBattery: { default: { form: undefined, why: NO_DEFAULT } },
     accessAlert: { default: { form: undefined, why: NO_DEFAULT } },
     accessAlertDuration: { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
+    personSensorDuration: { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
+    people: { default: { form: undefined, why: NO_DEFAULT } },
     doors: { default: { form: undefined, why: NO_DEFAULT } },
     'doors[].leftOpenAfter': { maximum: { form: undefined, why: NO_MAXIMUM } },
     'doors[].leftOpenRepeat': { maximum: { form: undefined, why: NO_MAXIMUM } },

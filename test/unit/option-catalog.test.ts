@@ -162,6 +162,7 @@ describe('what the catalog gives the settings page', () => {
       hideBattery: false,
       accessAlert: false,
       accessAlertDuration: 30,
+      personSensorDuration: 60,
       'webhook.headerName': 'X-Service-API-Key',
       'webhook.reconcileInterval': 300,
     });

@@ -1,0 +1,119 @@
+// The person sensors in HomeKit: one accessory per `people` entry, tied to its user, and the moves that make them detect.
+import type { API, Logging, PlatformAccessory } from 'homebridge';
+
+import { homeKitName } from '../door/homekit-name.js';
+import { PERSON_MOVE_MAX_AGE_MS, PERSON_MOVES_REMEMBERED_MAX, PLATFORM_NAME, PLUGIN_NAME } from '../settings.js';
+import type { Clock } from '../util/clock.js';
+import { oneLine } from '../util/log-text.js';
+import { RecentIds } from '../util/recent-ids.js';
+import { detectsFor, moveKey, userKey } from './match.js';
+import type { PersonMove, PersonRule } from './match.js';
+import { PersonSensor, isPersonContext } from './person-sensor.js';
+import type { PersonContext } from './person-sensor.js';
+
+/** One `people` entry as the config holds it. */
+export interface PersonEntry extends PersonRule {
+  name: string;
+}
+
+export interface PeopleDeps {
+  api: API;
+  log: Logging;
+  /** Undefined when the config cannot be read: cached people then stay as they are (automations survive a typo). */
+  entries: readonly PersonEntry[] | undefined;
+  durationMs: number;
+  clock: Clock;
+}
+
+/** The name a person's accessory shows: the entry's name, cleaned as door names are. */
+const FALLBACK_NAME = 'Person';
+
+/** A neighbouring second counts as the same move: the service's webhook and history may round its time apart. */
+const SAME_MOVE_SECONDS = [-2, -1, 0, 1, 2];
+
+export class People {
+  private readonly cached = new Map<string, PlatformAccessory<PersonContext>>();
+  /** The sensors, in the order of the entries. */
+  private sensors: PersonSensor[] = [];
+  private readonly seenMoves = new RecentIds(PERSON_MOVES_REMEMBERED_MAX);
+
+  constructor(private readonly deps: PeopleDeps) {}
+
+  /** Takes a cached accessory when it holds a person; false when it is not one of ours to take. */
+  fromCache(accessory: PlatformAccessory): boolean {
+    if (!isPersonContext(accessory.context)) return false;
+    this.cached.set(accessory.UUID, accessory as PlatformAccessory<PersonContext>);
+    return true;
+  }
+
+  /** How many accessories the people take on this bridge (they count toward its cap). */
+  get count(): number {
+    return this.deps.entries?.length ?? this.cached.size;
+  }
+
+  /** At launch: a sensor per entry (its cached accessory taken over, renamed as the entry says), and removed people leave. */
+  start(): void {
+    const { api, log, entries } = this.deps;
+    if (entries === undefined) return;
+    const renamed: PlatformAccessory[] = [];
+    const added: PlatformAccessory[] = [];
+    this.sensors = entries.map((entry) => {
+      const key = userKey(entry.user);
+      const uuid = api.hap.uuid.generate(`${PLUGIN_NAME}:person:${key}`);
+      const name = homeKitName(entry.name, FALLBACK_NAME);
+      const cached = this.cached.get(uuid);
+      this.cached.delete(uuid);
+      if (cached) {
+        const sensor = new PersonSensor(api, cached, this.deps.durationMs, this.deps.clock);
+        if (sensor.rename(name)) renamed.push(cached);
+        return sensor;
+      }
+      const accessory = new api.platformAccessory<PersonContext>(name, uuid);
+      accessory.context = { personUser: key, name };
+      added.push(accessory);
+      log.info(`Added ${name} to HomeKit (a person sensor).`);
+      return new PersonSensor(api, accessory, this.deps.durationMs, this.deps.clock);
+    });
+    if (added.length > 0) api.registerPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, added);
+    if (renamed.length > 0) api.updatePlatformAccessories(renamed);
+    const gone = [...this.cached.values()];
+    this.cached.clear();
+    for (const accessory of gone) {
+      log.info(`Removed ${accessory.context.name} from HomeKit: the person is no longer in the people settings.`);
+    }
+    if (gone.length > 0) api.unregisterPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, gone);
+  }
+
+  /**
+   * A shown door moved successfully, told by `source`: the sensors of the people it names detect, once per move (the
+   * same move from the other source, or from a later sync, detects nothing). A move older than PERSON_MOVE_MAX_AGE_MS
+   * is old news and detects nothing.
+   */
+  moved(move: PersonMove, doorName: string): void {
+    const entries = this.deps.entries;
+    if (entries === undefined || this.sensors.length === 0) return;
+    if (this.deps.clock.now() - move.atMs > PERSON_MOVE_MAX_AGE_MS) return;
+    const second = Math.floor(move.atMs / 1000);
+    const keys = SAME_MOVE_SECONDS.map((offset) => moveKey({ ...move, atMs: (second + offset) * 1000 }));
+    if (keys.some((key) => this.seenMoves.has(key))) return;
+    this.seenMoves.add(moveKey(move));
+    const sensors = detectsFor(entries, move).flatMap((index) => this.sensors[index] ?? []);
+    for (const sensor of sensors) {
+      sensor.trigger();
+      this.deps.log.debug(
+        `${sensor.name} detects: ${doorName} was ${move.state === 'OPEN' ? 'opened' : 'closed'} by ${oneLine(whoOf(move))}.`,
+      );
+    }
+  }
+
+  /** Stops every sensor's timer (at Homebridge's shutdown). */
+  dispose(): void {
+    for (const sensor of this.sensors) sensor.dispose();
+  }
+}
+
+function whoOf(move: PersonMove): string {
+  const user = move.user;
+  const name = [user?.firstName, user?.lastName].filter(Boolean).join(' ') || user?.name || '';
+  return name || 'someone';
+}

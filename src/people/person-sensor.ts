@@ -1,0 +1,98 @@
+// One person's accessory: a MotionSensor named for them that detects for a while after they open or close one of their doors.
+import type { API, PlatformAccessory, Service } from 'homebridge';
+
+import { configuredNameOf } from '../door/door-name.js';
+import { ACCESSORY_MANUFACTURER } from '../settings.js';
+import type { Clock } from '../util/clock.js';
+
+/** What a person's accessory keeps in Homebridge's cache: who it is for (the key of `user`) and the name it shows. */
+export interface PersonContext {
+  personUser: string;
+  name: string;
+}
+
+export function isPersonContext(value: unknown): value is PersonContext {
+  const c = value as Partial<PersonContext> | undefined;
+  return typeof c?.personUser === 'string' && typeof c.name === 'string';
+}
+
+/** Keeps the service stable across restarts and renames. */
+const SUBTYPE = 'person';
+const MODEL = 'Person Sensor';
+
+/**
+ * Home notifies and runs automations on a motion sensor turning to detected. It detects for the set time after the last
+ * move; another move meanwhile starts the time again. Reads answer from memory; a restart forgets a detection in progress.
+ */
+export class PersonSensor {
+  private readonly service: Service;
+  private detected = false;
+  private timer: unknown;
+
+  constructor(
+    private readonly api: API,
+    readonly accessory: PlatformAccessory<PersonContext>,
+    private readonly durationMs: number,
+    private readonly clock: Clock,
+  ) {
+    const { Characteristic: C, Service: S } = api.hap;
+    const name = accessory.context.name;
+    accessory
+      .getService(S.AccessoryInformation)
+      ?.setCharacteristic(C.Manufacturer, ACCESSORY_MANUFACTURER)
+      .setCharacteristic(C.Model, MODEL)
+      .setCharacteristic(C.SerialNumber, accessory.UUID.slice(0, 8));
+    this.service = accessory.getServiceById(S.MotionSensor, SUBTYPE) ?? accessory.addService(S.MotionSensor, name, SUBTYPE);
+    configuredNameOf(api.hap, this.service, name);
+    // A restart forgets any detection in progress: the cached value must not say "detected" for ever.
+    this.service.updateCharacteristic(C.MotionDetected, false);
+    this.service.getCharacteristic(C.MotionDetected).onGet(() => this.detected);
+  }
+
+  get name(): string {
+    return this.accessory.context.name;
+  }
+
+  get isDetecting(): boolean {
+    return this.detected;
+  }
+
+  /**
+   * The entry's name changed in the settings: the accessory and its sensor follow, but a sensor the user renamed in the
+   * Home app keeps that name. Returns whether the cache should be written.
+   */
+  rename(name: string): boolean {
+    const old = this.accessory.context.name;
+    if (old === name) return false;
+    const { Characteristic: C, Service: S } = this.api.hap;
+    this.accessory.context.name = name;
+    this.accessory.updateDisplayName(name);
+    this.accessory.getService(S.AccessoryInformation)?.updateCharacteristic(C.Name, name);
+    this.service.displayName = name;
+    this.service.updateCharacteristic(C.Name, name);
+    const configured = configuredNameOf(this.api.hap, this.service, name);
+    if (configured.value === old) configured.updateValue(name);
+    return true;
+  }
+
+  /** The person moved one of their doors: detect now, until the time has passed since this move. */
+  trigger(): void {
+    this.clock.clearTimeout(this.timer);
+    this.timer = this.clock.setTimeout(() => this.clear(), this.durationMs);
+    if (!this.detected) {
+      this.detected = true;
+      this.service.updateCharacteristic(this.api.hap.Characteristic.MotionDetected, true);
+    }
+  }
+
+  dispose(): void {
+    this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private clear(): void {
+    this.timer = undefined;
+    this.detected = false;
+    this.service.updateCharacteristic(this.api.hap.Characteristic.MotionDetected, false);
+  }
+}

@@ -1,0 +1,210 @@
+// Person sensors through the whole platform on the Homebridge double: the simulator's webhooks and toggle history name
+// who moved a door, and each person's motion sensor detects for its time on a simulated clock, once per move.
+import * as hap from 'hap-nodejs';
+import type { PlatformAccessory } from 'homebridge';
+import { describe, expect, it, vi } from 'vitest';
+
+import { freePort } from '../../dev/harness/homebridge-process.js';
+import type { AccessControlSimulator } from '../../dev/simulator/server.js';
+import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_PEOPLE } from '../../dev/simulator/server.js';
+import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
+import { bootPlatform, shutDownAfterEach } from '../support/platform-rig.js';
+import { simulatorPerTest } from '../support/simulator.js';
+
+const { Characteristic: C, Service: S } = hap;
+const TOKEN = 'people-token-7c2a';
+const API_KEY = 'cd'.repeat(48);
+const DURATION_S = 20;
+const { grace, alan } = SAMPLE_PEOPLE;
+
+const startSimulator = simulatorPerTest();
+const running = shutDownAfterEach();
+
+interface BootWith {
+  webhook?: boolean;
+  api?: HomebridgeDouble;
+  clock?: ManualClock;
+  sim?: AccessControlSimulator;
+}
+
+async function boot(options: Record<string, unknown>, how: BootWith = {}) {
+  const clock = how.clock ?? new ManualClock();
+  const sim = how.sim ?? (await startSimulator({ accessToken: TOKEN, travelTimeMs: 0, now: () => clock.now() }));
+  const port = await freePort();
+  const webhook = how.webhook === false ? {} : { webhook: { port, host: '127.0.0.1', apiKey: API_KEY } };
+  const { api, log, platform } = bootPlatform(
+    { accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, personSensorDuration: DURATION_S, ...webhook, ...options },
+    { clock, ...(how.api ? { api: how.api } : {}) },
+  );
+  running.push(platform);
+  const wait = async (ms: number): Promise<void> => {
+    clock.advance(ms);
+    await platform.syncSettled();
+  };
+  await wait(0);
+  const texts = (level: string): string[] => log.lines.filter((l) => l.level === level).map((l) => l.text);
+  if (how.webhook !== false) {
+    await vi.waitFor(() => expect(texts('info').some((t) => t.startsWith('Webhook listener on'))).toBe(true));
+    sim.setWebhook({ url: `http://127.0.0.1:${port}/`, apiKey: API_KEY });
+  }
+  const people = (): PlatformAccessory[] =>
+    [...api.registered.values()].filter((a) => typeof (a.context as { personUser?: unknown }).personUser === 'string');
+  const person = (name: string): PlatformAccessory | undefined => people().find((a) => a.displayName === name);
+  const detected = (name: string): unknown =>
+    person(name)?.getServiceById(S.MotionSensor, 'person')?.getCharacteristic(C.MotionDetected).value;
+  const doorState = (doorId: string): unknown => api.characteristic(doorId, C.CurrentDoorState).value;
+  /** A change outside HomeKit told by webhook, applied once the door shows it. */
+  const moveByWebhook = async (doorId: string, state: 'OPEN' | 'CLOSED', user = grace as typeof grace | typeof alan) => {
+    sim.setDoorState(doorId, state, { user });
+    await sim.flushWebhooks();
+    const shown = state === 'OPEN' ? C.CurrentDoorState.OPEN : C.CurrentDoorState.CLOSED;
+    await vi.waitFor(() => expect(doorState(doorId)).toBe(shown));
+  };
+  return { sim, api, log, clock, texts, wait, people, person, detected, moveByWebhook };
+}
+
+describe('person sensors', () => {
+  it('adds one accessory per person, named for them, with one motion sensor that is off', async () => {
+    const rig = await boot({
+      people: [
+        { name: 'Grace', user: 'grace@example.com' },
+        { name: 'Someone Else', user: '*' },
+      ],
+    });
+    expect(rig.people().map((a) => a.displayName)).toEqual(['Grace', 'Someone Else']);
+    expect(rig.person('Grace')?.services.filter((s) => s.UUID === S.MotionSensor.UUID)).toHaveLength(1);
+    expect(rig.detected('Grace')).toBe(false);
+    expect(rig.texts('info')).toContain('Added Grace to HomeKit (a person sensor).');
+  });
+
+  it('detects by webhook for the person named, for the set time, and a move meanwhile starts the time again', async () => {
+    const rig = await boot({
+      people: [
+        { name: 'Grace', user: 'GRACE@example.com' },
+        { name: 'Alan', user: 'Alan Turing' },
+      ],
+    });
+    await rig.moveByWebhook(SAMPLE_FRONT_GATE_ID, 'OPEN');
+    expect(rig.detected('Grace')).toBe(true);
+    expect(rig.detected('Alan')).toBe(false);
+    await rig.wait(DURATION_S * 1000 - 5000);
+    await rig.moveByWebhook(SAMPLE_FRONT_GATE_ID, 'CLOSED');
+    await rig.wait(10_000);
+    expect(rig.detected('Grace')).toBe(true);
+    await rig.wait(DURATION_S * 1000);
+    expect(rig.detected('Grace')).toBe(false);
+    // The syncs after it find nothing new: the move detects once.
+    await rig.wait(60_000);
+    expect(rig.detected('Grace')).toBe(false);
+    await rig.moveByWebhook(SAMPLE_GARAGE_DOOR_ID, 'OPEN', alan);
+    expect(rig.detected('Alan')).toBe(true);
+    expect(rig.detected('Grace')).toBe(false);
+  });
+
+  it('counts only the doors an entry lists, and gives anyone not listed to the "*" entry', async () => {
+    const rig = await boot({
+      people: [
+        { name: 'Grace', user: 'grace@example.com', doors: [SAMPLE_GARAGE_DOOR_ID] },
+        { name: 'Someone Else', user: '*', doors: [SAMPLE_FRONT_GATE_ID] },
+      ],
+    });
+    await rig.moveByWebhook(SAMPLE_FRONT_GATE_ID, 'OPEN');
+    expect(rig.detected('Grace')).toBe(false);
+    expect(rig.detected('Someone Else')).toBe(false);
+    await rig.moveByWebhook(SAMPLE_FRONT_GATE_ID, 'CLOSED', alan);
+    expect(rig.detected('Someone Else')).toBe(true);
+    await rig.moveByWebhook(SAMPLE_GARAGE_DOOR_ID, 'OPEN');
+    expect(rig.detected('Grace')).toBe(true);
+  });
+
+  it('detects nothing for an enforcer event, or a hidden door', async () => {
+    const rig = await boot({
+      people: [{ name: 'Someone Else', user: '*' }],
+      doors: [{ id: SAMPLE_GARAGE_DOOR_ID, hide: true }],
+    });
+    const before = rig.log.lines.length;
+    await rig.sim.sendRawWebhook(rig.sim.buildEnforcerEvent('unauthorized-user', { doorId: SAMPLE_FRONT_GATE_ID }));
+    await vi.waitFor(() => expect(rig.log.lines.slice(before).some((l) => l.text.startsWith('Webhook: '))).toBe(true));
+    rig.sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'OPEN', { user: alan });
+    await rig.sim.flushWebhooks();
+    await rig.wait(15_000);
+    expect(rig.detected('Someone Else')).toBe(false);
+  });
+
+  it('detects from the toggle history when a sync finds a move no webhook told of, once, and never for a refused toggle', async () => {
+    const rig = await boot(
+      {
+        people: [
+          { name: 'Alan', user: 'alan@example.com' },
+          { name: 'Grace', user: 'Grace Hopper' },
+        ],
+      },
+      { webhook: false },
+    );
+    rig.sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'OPEN', { user: alan, silent: true });
+    await rig.wait(15_000);
+    await vi.waitFor(() => expect(rig.texts('info')).toContain('Garage Door was opened by Alan Turing (Keypad).'));
+    expect(rig.detected('Alan')).toBe(true);
+    expect(rig.detected('Grace')).toBe(false);
+    await rig.wait(DURATION_S * 1000);
+    expect(rig.detected('Alan')).toBe(false);
+    await rig.wait(60_000);
+    expect(rig.detected('Alan')).toBe(false);
+
+    // Closed by someone not listed, then Grace tried and was refused: the history's newest entry is hers, unsuccessful.
+    rig.sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'CLOSED', {
+      user: { ...alan, emailAddress: 'x@example.com', firstName: 'X' },
+      silent: true,
+    });
+    rig.sim.addHistoryEvent({
+      doorId: SAMPLE_GARAGE_DOOR_ID,
+      doorState: 'CLOSED',
+      at: new Date(rig.clock.now()),
+      user: grace,
+      wasSuccess: false,
+    });
+    await rig.wait(15_000);
+    await vi.waitFor(() => expect(rig.texts('info')).toContain('Garage Door was closed by X Turing (Keypad).'));
+    expect(rig.detected('Grace')).toBe(false);
+    expect(rig.detected('Alan')).toBe(false);
+  });
+
+  it('detects once for a move the history told of first and a late webhook tells of again', async () => {
+    const rig = await boot({ people: [{ name: 'Grace', user: 'grace@example.com' }] });
+    const movedAt = rig.clock.now();
+    rig.sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'OPEN', { user: grace, silent: true });
+    await rig.wait(15_000);
+    await vi.waitFor(() => expect(rig.texts('info')).toContain('Garage Door was opened by Grace Hopper (Keypad).'));
+    expect(rig.detected('Grace')).toBe(true);
+    await rig.wait(DURATION_S * 1000);
+    expect(rig.detected('Grace')).toBe(false);
+    // The service's webhook for the same move, late: same door, state and time.
+    const late = rig.sim.buildWebhookEvent(SAMPLE_GARAGE_DOOR_ID, {
+      eventOccurred: Math.floor(movedAt / 1000),
+      userThatToggled: { firstName: 'Grace', lastName: 'Hopper', emailAddress: 'grace@example.com' },
+    });
+    expect((await rig.sim.sendRawWebhook(late)).status).toBe(200);
+    await rig.wait(1000);
+    expect(rig.detected('Grace')).toBe(false);
+  });
+
+  it('keeps a renamed person’s accessory and removes a person no longer listed, at the next start', async () => {
+    const first = await boot(
+      {
+        people: [
+          { name: 'Grace', user: 'grace@example.com' },
+          { name: 'Alan', user: 'alan@example.com' },
+        ],
+      },
+      { webhook: false },
+    );
+    const uuid = first.person('Grace')?.UUID;
+    const cache = first.api.savedCache();
+    await first.api.shutdown();
+    const api = new HomebridgeDouble(cache);
+    const second = await boot({ people: [{ name: 'Grace H', user: ' Grace@Example.com' }] }, { webhook: false, api, sim: first.sim });
+    expect(second.people().map((a) => [a.displayName, a.UUID])).toEqual([['Grace H', uuid]]);
+    expect(second.texts('info')).toContain('Removed Alan from HomeKit: the person is no longer in the people settings.');
+    expect(second.texts('info').some((t) => t.startsWith('Added Grace'))).toBe(false);
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+
+import { detectsFor, moveKey, names, serviceTimeMs, userKey } from '../../../src/people/match.js';
+
+const grace = { email: 'Grace@Example.com', firstName: 'Grace', lastName: 'Hopper' };
+const alan = { email: 'alan@example.com', firstName: 'Alan', lastName: 'Turing' };
+
+describe('who a person entry names', () => {
+  it('matches the e-mail address case-insensitively and trimmed', () => {
+    expect(names({ user: ' grace@EXAMPLE.com ' }, grace)).toBe(true);
+    expect(names({ user: 'grace@example.org' }, grace)).toBe(false);
+  });
+
+  it('matches "First Last" as the service spells it, case and spaces ignored', () => {
+    expect(names({ user: 'grace hopper' }, grace)).toBe(true);
+    expect(names({ user: 'GraceHopper' }, grace)).toBe(true);
+    expect(names({ user: 'Grace' }, grace)).toBe(false);
+    expect(names({ user: 'Ada Lovelace' }, { name: 'Ada  Lovelace' })).toBe(true);
+  });
+
+  it('never takes a name for an e-mail address, nor "*" for a person', () => {
+    expect(names({ user: 'grace@example.com' }, { name: 'grace@example.com' })).toBe(false);
+    expect(names({ user: '*' }, grace)).toBe(false);
+    expect(userKey(' A@B.C ')).toBe('a@b.c');
+  });
+});
+
+describe('whose sensors a move makes detect', () => {
+  const people = [{ user: 'grace@example.com' }, { user: 'Alan Turing', doors: ['gate'] }, { user: '*', doors: ['gate', 'garage'] }];
+
+  it('detects for the person named, on their doors only', () => {
+    expect(detectsFor(people, { doorId: 'gate', user: grace })).toEqual([0]);
+    expect(detectsFor(people, { doorId: 'gate', user: alan })).toEqual([1]);
+    expect(detectsFor(people, { doorId: 'garage', user: alan })).toEqual([]);
+  });
+
+  it('gives anyone not listed to the "*" entry, on its doors only', () => {
+    const mallory = { email: 'mallory@example.com', firstName: 'Mallory', lastName: 'Doe' };
+    expect(detectsFor(people, { doorId: 'garage', user: mallory })).toEqual([2]);
+    expect(detectsFor(people, { doorId: 'side', user: mallory })).toEqual([]);
+  });
+
+  it('detects for nobody when the move names nobody', () => {
+    expect(detectsFor(people, { doorId: 'gate', user: undefined })).toEqual([]);
+    expect(detectsFor(people, { doorId: 'gate', user: {} })).toEqual([]);
+    expect(detectsFor(people, { doorId: 'gate', user: { firstName: '  ' } })).toEqual([]);
+  });
+});
+
+describe('one key per move', () => {
+  it('is the door, the state and the second', () => {
+    const at = Date.parse('2026-11-21T12:00:00Z');
+    expect(moveKey({ doorId: 'gate', state: 'OPEN', atMs: at + 400 })).toBe(moveKey({ doorId: 'gate', state: 'OPEN', atMs: at }));
+    expect(moveKey({ doorId: 'gate', state: 'CLOSED', atMs: at })).not.toBe(moveKey({ doorId: 'gate', state: 'OPEN', atMs: at }));
+  });
+
+  it("reads the history's time as UTC, and nothing from a day alone", () => {
+    expect(serviceTimeMs('2026-11-21 12:00:05')).toBe(Date.parse('2026-11-21T12:00:05Z'));
+    expect(serviceTimeMs('2026-11-21T12:00:05+01:00')).toBe(Date.parse('2026-11-21T11:00:05Z'));
+    expect(serviceTimeMs('2026-11-21')).toBeUndefined();
+    expect(serviceTimeMs(undefined)).toBeUndefined();
+  });
+});
