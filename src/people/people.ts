@@ -46,11 +46,6 @@ export class People {
     return true;
   }
 
-  /** How many accessories the people take on this bridge (they count toward its cap). */
-  get count(): number {
-    return this.deps.entries?.length ?? this.cached.size;
-  }
-
   /** At launch: a sensor per entry (its cached accessory taken over, renamed as the entry says), and removed people leave. */
   start(): void {
     const { api, log, entries } = this.deps;

@@ -188,6 +188,23 @@ describe('person sensors', () => {
     expect(rig.detected('Grace')).toBe(false);
   });
 
+  it('detects nothing again at a restart for a move a webhook told of before it', async () => {
+    const clock = new ManualClock();
+    const first = await boot({ people: [{ name: 'Grace', user: 'grace@example.com' }] }, { clock });
+    await first.moveByWebhook(SAMPLE_GARAGE_DOOR_ID, 'OPEN');
+    expect(first.detected('Grace')).toBe(true);
+    const cache = first.api.savedCache();
+    await first.api.shutdown();
+    const second = await boot(
+      { people: [{ name: 'Grace', user: 'grace@example.com' }] },
+      { webhook: false, api: new HomebridgeDouble(cache), sim: first.sim, clock },
+    );
+    await second.wait(15_000);
+    await second.wait(15_000);
+    expect(second.detected('Grace')).toBe(false);
+    expect(second.texts('info').filter((t) => t.includes('was opened by'))).toEqual([]);
+  });
+
   it('keeps a renamed person’s accessory and removes a person no longer listed, at the next start', async () => {
     const first = await boot(
       {

@@ -1,0 +1,83 @@
+// The person sensors on the Homebridge double with a manual clock: the time they detect, one detection per move, old
+// news, and a rename that keeps a name given in the Home app.
+import * as hap from 'hap-nodejs';
+import type { API } from 'homebridge';
+import { describe, expect, it } from 'vitest';
+
+import { People } from '../../../src/people/people.js';
+import type { PersonEntry } from '../../../src/people/people.js';
+import { PERSON_MOVE_MAX_AGE_MS } from '../../../src/settings.js';
+import { HomebridgeDouble, ManualClock } from '../../support/homebridge-double.js';
+import { captureLog } from '../../support/log.js';
+
+const { Characteristic: C, Service: S } = hap;
+const DURATION_MS = 30_000;
+const grace = { email: 'grace@example.com', firstName: 'Grace', lastName: 'Hopper' };
+
+function setup(entries: PersonEntry[], cache: ReturnType<HomebridgeDouble['savedCache']> = []) {
+  // A copy, as Homebridge reads its cache from disk: the accessories must not share their context with another run.
+  cache = structuredClone(cache);
+  const api = new HomebridgeDouble(cache);
+  const clock = new ManualClock();
+  const log = captureLog();
+  const people = new People({ api: api as unknown as API, log, entries, durationMs: DURATION_MS, clock });
+  for (const json of cache) {
+    const accessory = api.platformAccessory.deserialize(json);
+    api.registered.set(accessory.UUID, accessory);
+    people.fromCache(accessory);
+  }
+  people.start();
+  const sensor = (name: string) =>
+    [...api.registered.values()].find((a) => a.displayName === name)?.getServiceById(S.MotionSensor, 'person');
+  const detected = (name: string): unknown => sensor(name)?.getCharacteristic(C.MotionDetected).value;
+  const move = (atMs = clock.now(), state: 'OPEN' | 'CLOSED' = 'OPEN') =>
+    people.moved({ doorId: 'gate', state, atMs, user: grace }, 'Front Gate');
+  return { api, clock, log, people, sensor, detected, move };
+}
+
+describe('a person sensor', () => {
+  it('detects for the set time after a move, and a move meanwhile starts the time again', () => {
+    const t = setup([{ name: 'Grace', user: 'grace@example.com' }]);
+    t.move();
+    expect(t.detected('Grace')).toBe(true);
+    expect(t.log.texts('debug')).toContain('Grace detects: Front Gate was opened by Grace Hopper.');
+    t.clock.advance(DURATION_MS - 1000);
+    t.move(t.clock.now(), 'CLOSED');
+    t.clock.advance(DURATION_MS - 1);
+    expect(t.detected('Grace')).toBe(true);
+    t.clock.advance(1);
+    expect(t.detected('Grace')).toBe(false);
+  });
+
+  it('detects once per move, also when the other source gives its time a second or two apart', () => {
+    const t = setup([{ name: 'Grace', user: 'grace@example.com' }]);
+    const at = t.clock.now();
+    t.move(at);
+    t.clock.advance(DURATION_MS);
+    expect(t.detected('Grace')).toBe(false);
+    t.move(at + 2000);
+    t.move(at - 1500);
+    expect(t.detected('Grace')).toBe(false);
+    // The next move of the same door is another move.
+    t.move(at + 10_000, 'CLOSED');
+    expect(t.detected('Grace')).toBe(true);
+  });
+
+  it('takes a move older than the limit for old news', () => {
+    const t = setup([{ name: 'Grace', user: 'grace@example.com' }]);
+    t.move(t.clock.now() - PERSON_MOVE_MAX_AGE_MS - 1);
+    expect(t.detected('Grace')).toBe(false);
+  });
+
+  it('follows a new name from the settings, but keeps a name given in the Home app', () => {
+    const first = setup([{ name: 'Grace', user: 'grace@example.com' }]);
+    const cache = first.api.savedCache();
+    const renamed = setup([{ name: 'Grace H', user: 'grace@example.com' }], cache);
+    expect(renamed.sensor('Grace H')?.getCharacteristic(C.ConfiguredName).value).toBe('Grace H');
+    expect(renamed.detected('Grace H')).toBe(false);
+
+    first.sensor('Grace')?.getCharacteristic(C.ConfiguredName).updateValue('Mum');
+    const mine = setup([{ name: 'Grace H', user: 'grace@example.com' }], first.api.savedCache());
+    expect(mine.sensor('Grace H')?.getCharacteristic(C.ConfiguredName).value).toBe('Mum');
+  });
+});
