@@ -229,6 +229,8 @@ export interface KeptAsCached {
   showAsDoorIds: string[];
   /** The Matter mode could not be read: the doors stay on Matter as the cache has them (none, if none is). */
   matter: boolean;
+  /** A `people` entry (or the list) could not be read: no cached person sensor is removed, a typo must not drop automations. */
+  people?: boolean;
 }
 
 /** The parsed configuration: every default filled in; keys Homebridge adds (such as _bridge) kept. */
@@ -369,7 +371,7 @@ class Findings {
   readonly warnings: string[] = [];
   /** Doors kept read-only because something protective could not be read. */
   readonly lock: ReadOnlyLock = { all: false };
-  readonly kept: KeptAsCached = { showAs: false, showAsDoorIds: [], matter: false };
+  readonly kept: KeptAsCached = { showAs: false, showAsDoorIds: [], matter: false, people: false };
   /** Every mistake as "<path> <message>", for the one line of a config that cannot run at all. */
   readonly plain: string[] = [];
 
@@ -701,7 +703,11 @@ export function parseConfig(raw: unknown): ConfigResult {
     } else if (key === 'people') {
       input[key] = readPeople(
         value,
-        { add: (issues, sentence) => findings.add(issues, sentence), warn: (sentence) => findings.warnings.push(sentence) },
+        {
+          add: (issues, sentence) => findings.add(issues, sentence),
+          warn: (sentence) => findings.warnings.push(sentence),
+          keepCached: () => (findings.kept.people = true),
+        },
         secrets,
       );
     } else if (key in FILTERS) {

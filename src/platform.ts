@@ -76,6 +76,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       api,
       log,
       entries: this.config?.people,
+      keepUnlisted: this.config?.keptAsCached.people,
       durationMs: (this.config?.personSensorDuration ?? DEFAULT_PERSON_SENSOR_DURATION_S) * 1000,
       clock: this.clock,
     });

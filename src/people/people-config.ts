@@ -37,6 +37,8 @@ export interface PeopleFindings {
   add(issues: Issue[], sentence: string): void;
   /** A key read as what it nearly is, an unknown key, a merge: one sentence, the entry still counts. */
   warn(sentence: string): void;
+  /** An entry (or the list) could not be read: the person sensors in the cache stay, whoever they are for. */
+  keepCached(): void;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -64,6 +66,7 @@ export function readPeople(value: unknown, findings: PeopleFindings, secrets: un
     const at = `people.${index}`;
     if (isBlank(raw) || (isRecord(raw) && Object.values(raw).every(isBlank))) return; // An entry the form opened and nobody filled in.
     if (!isRecord(raw)) {
+      findings.keepCached();
       findings.add(
         [{ path: ['people', index], message: 'must be one person' }],
         `${at} must be one person ({ "name": …, "user": … }); it is ignored`,
@@ -77,6 +80,7 @@ export function readPeople(value: unknown, findings: PeopleFindings, secrets: un
     const entry = { name: block.name, user: block.user, ...(isBlank(doors) ? {} : { doors }) };
     const parsed = personSchema.safeParse(entry);
     if (!parsed.success) {
+      findings.keepCached();
       const issues = parsed.error.issues.map((issue) => ({ path: ['people', index, ...issue.path], message: issue.message }));
       const said = [...new Set(issues.map((issue) => `${issue.path.slice(2).map(String).join('.')} ${issue.message}`))].join(', ');
       findings.add(issues, `${at} ${said}; this person is left out`);

@@ -21,6 +21,8 @@ export interface PeopleDeps {
   log: Logging;
   /** Undefined when the config cannot be read: cached people then stay as they are (automations survive a typo). */
   entries: readonly PersonEntry[] | undefined;
+  /** An entry of `people` could not be read: a cached person no entry names stays (it may be that entry's). */
+  keepUnlisted?: boolean;
   durationMs: number;
   clock: Clock;
 }
@@ -35,6 +37,8 @@ export class People {
   private readonly cached = new Map<string, PlatformAccessory<PersonContext>>();
   /** The sensors, in the order of the entries. */
   private sensors: PersonSensor[] = [];
+  /** Cached people kept while an entry cannot be read; they never detect. */
+  private kept: PersonSensor[] = [];
   private readonly seenMoves = new RecentIds(PERSON_MOVES_REMEMBERED_MAX);
 
   constructor(private readonly deps: PeopleDeps) {}
@@ -73,6 +77,16 @@ export class People {
     if (renamed.length > 0) api.updatePlatformAccessories(renamed);
     const gone = [...this.cached.values()];
     this.cached.clear();
+    if (this.deps.keepUnlisted === true) {
+      // Kept with a sensor that never detects: it answers from memory, and a detection cached at shutdown ends.
+      this.kept = gone.map((accessory) => new PersonSensor(api, accessory, this.deps.durationMs, this.deps.clock));
+      for (const accessory of gone) {
+        log.warn(
+          `Kept ${accessory.context.name} in HomeKit as it is: an entry of the people settings cannot be read, and it may be this person's.`,
+        );
+      }
+      return;
+    }
     for (const accessory of gone) {
       log.info(`Removed ${accessory.context.name} from HomeKit: the person is no longer in the people settings.`);
     }
@@ -103,7 +117,7 @@ export class People {
 
   /** Stops every sensor's timer (at Homebridge's shutdown). */
   dispose(): void {
-    for (const sensor of this.sensors) sensor.dispose();
+    for (const sensor of [...this.sensors, ...this.kept]) sensor.dispose();
   }
 }
 

@@ -205,6 +205,36 @@ describe('person sensors', () => {
     expect(second.texts('info').filter((t) => t.includes('was opened by'))).toEqual([]);
   });
 
+  it('keeps a cached person while an entry of people cannot be read, and says so', async () => {
+    const first = await boot(
+      {
+        people: [
+          { name: 'Grace', user: 'grace@example.com' },
+          { name: 'Alan', user: 'alan@example.com' },
+        ],
+      },
+      { webhook: false },
+    );
+    const cache = first.api.savedCache();
+    await first.api.shutdown();
+    const api = new HomebridgeDouble(cache);
+    const second = await boot(
+      {
+        people: [
+          { name: 'Grace', user: 'grace@example.com' },
+          { name: 'Alan', usr: 42 },
+        ],
+      },
+      { webhook: false, api, sim: first.sim },
+    );
+    expect(second.people().map((a) => a.displayName)).toEqual(['Grace', 'Alan']);
+    expect(second.detected('Alan')).toBe(false);
+    expect(second.texts('warn')).toContain(
+      "Kept Alan in HomeKit as it is: an entry of the people settings cannot be read, and it may be this person's.",
+    );
+    expect(second.texts('info').some((t) => t.startsWith('Removed Alan'))).toBe(false);
+  });
+
   it('keeps a renamed person’s accessory and removes a person no longer listed, at the next start', async () => {
     const first = await boot(
       {
