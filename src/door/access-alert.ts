@@ -1,8 +1,9 @@
 // The access alert: a MotionSensor that detects for a while after an enforcer event (an unauthorized user or vehicle) names the door.
-import type { API, PlatformAccessory, Service } from 'homebridge';
+import type { API, PlatformAccessory } from 'homebridge';
 
 import type { Clock } from '../util/clock.js';
 import { ensureNamedService } from './door-name.js';
+import { TimedMotion } from './timed-motion.js';
 
 /** Keeps the service stable across restarts and apart from the door's other services. */
 const SUBTYPE = 'access-alert';
@@ -15,22 +16,11 @@ const SUBTYPE = 'access-alert';
  * whose syncs fail is still worth showing.
  */
 export class AccessAlertSensor {
-  private readonly service: Service;
-  private detected = false;
-  private timer: unknown;
+  private readonly motion: TimedMotion;
 
-  constructor(
-    private readonly api: API,
-    accessory: PlatformAccessory,
-    doorName: string,
-    private readonly durationMs: number,
-    private readonly clock: Clock,
-  ) {
-    const { Characteristic: C, Service: S } = api.hap;
-    this.service = ensureNamedService(api.hap, accessory, S.MotionSensor, doorName, SUBTYPE);
-    // A restart forgets any alert in progress: the cached value must not say "detected" for ever.
-    this.service.updateCharacteristic(C.MotionDetected, false);
-    this.service.getCharacteristic(C.MotionDetected).onGet(() => this.detected);
+  constructor(api: API, accessory: PlatformAccessory, doorName: string, durationMs: number, clock: Clock) {
+    const service = ensureNamedService(api.hap, accessory, api.hap.Service.MotionSensor, doorName, SUBTYPE);
+    this.motion = new TimedMotion(api.hap, service, durationMs, clock);
   }
 
   static remove(api: API, accessory: PlatformAccessory): void {
@@ -47,22 +37,10 @@ export class AccessAlertSensor {
 
   /** An enforcer event named the door: detect now, until the duration has passed since this event. */
   trigger(): void {
-    this.clock.clearTimeout(this.timer);
-    this.timer = this.clock.setTimeout(() => this.clear(), this.durationMs);
-    if (!this.detected) {
-      this.detected = true;
-      this.service.updateCharacteristic(this.api.hap.Characteristic.MotionDetected, true);
-    }
+    this.motion.trigger();
   }
 
   dispose(): void {
-    this.clock.clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  private clear(): void {
-    this.timer = undefined;
-    this.detected = false;
-    this.service.updateCharacteristic(this.api.hap.Characteristic.MotionDetected, false);
+    this.motion.dispose();
   }
 }

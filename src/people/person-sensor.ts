@@ -2,6 +2,7 @@
 import type { API, PlatformAccessory, Service } from 'homebridge';
 
 import { configuredNameOf } from '../door/door-name.js';
+import { TimedMotion } from '../door/timed-motion.js';
 import { ACCESSORY_MANUFACTURER } from '../settings.js';
 import type { Clock } from '../util/clock.js';
 
@@ -26,14 +27,13 @@ const MODEL = 'Person Sensor';
  */
 export class PersonSensor {
   private readonly service: Service;
-  private detected = false;
-  private timer: unknown;
+  private readonly motion: TimedMotion;
 
   constructor(
     private readonly api: API,
     readonly accessory: PlatformAccessory<PersonContext>,
-    private readonly durationMs: number,
-    private readonly clock: Clock,
+    durationMs: number,
+    clock: Clock,
   ) {
     const { Characteristic: C, Service: S } = api.hap;
     const name = accessory.context.name;
@@ -44,9 +44,7 @@ export class PersonSensor {
       .setCharacteristic(C.SerialNumber, accessory.UUID.slice(0, 8));
     this.service = accessory.getServiceById(S.MotionSensor, SUBTYPE) ?? accessory.addService(S.MotionSensor, name, SUBTYPE);
     configuredNameOf(api.hap, this.service, name);
-    // A restart forgets any detection in progress: the cached value must not say "detected" for ever.
-    this.service.updateCharacteristic(C.MotionDetected, false);
-    this.service.getCharacteristic(C.MotionDetected).onGet(() => this.detected);
+    this.motion = new TimedMotion(api.hap, this.service, durationMs, clock);
   }
 
   get name(): string {
@@ -54,7 +52,7 @@ export class PersonSensor {
   }
 
   get isDetecting(): boolean {
-    return this.detected;
+    return this.motion.isDetecting;
   }
 
   /**
@@ -77,22 +75,10 @@ export class PersonSensor {
 
   /** The person moved one of their doors: detect now, until the time has passed since this move. */
   trigger(): void {
-    this.clock.clearTimeout(this.timer);
-    this.timer = this.clock.setTimeout(() => this.clear(), this.durationMs);
-    if (!this.detected) {
-      this.detected = true;
-      this.service.updateCharacteristic(this.api.hap.Characteristic.MotionDetected, true);
-    }
+    this.motion.trigger();
   }
 
   dispose(): void {
-    this.clock.clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  private clear(): void {
-    this.timer = undefined;
-    this.detected = false;
-    this.service.updateCharacteristic(this.api.hap.Characteristic.MotionDetected, false);
+    this.motion.dispose();
   }
 }

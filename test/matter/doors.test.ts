@@ -18,7 +18,7 @@ import {
   makeDoor,
   sampleAccount,
 } from '../../dev/simulator/server.js';
-import { togglesReceived } from '../support/simulator.js';
+import { accountWithDoorState, togglesReceived } from '../support/simulator.js';
 import { matterChildBridge, startMatterBridge, tearDownMatter } from './bridge.js';
 import type { MatterChildBridge } from './bridge.js';
 import { requireNonLoopbackInterface } from './netns.js';
@@ -335,17 +335,7 @@ describe('a new door whose state the service cannot tell (issue 30.2)', () => {
     const newDoorId = '3f1c6a52-8d0e-4c1b-9a57-0c2f4d6e8a13';
     sim.addDoor(SAMPLE_OWNED_DEVICE_ID, makeDoor({ id: newDoorId, name: 'Loading Bay', entityNumber: 5 }));
     // The account as the service sends it, the new door's state one the plugin cannot read.
-    const response = await fetch(`${sim.baseUrl}/oauth/v1/endpoints/sync`, {
-      headers: {
-        authorization: `Bearer ${TOKEN}`,
-        accept: 'application/json',
-        'content-type': 'application/json',
-        'accept-charset': 'utf-8',
-      },
-    });
-    const body = (await response.json()) as { devices: { doors: { id: string; state: string }[] }[] };
-    for (const door of body.devices.flatMap((device) => device.doors)) if (door.id === newDoorId) door.state = 'MOVING';
-    sim.setFault('sync', { kind: 'status', status: 200, body: JSON.stringify(body) });
+    sim.setFault('sync', { kind: 'status', status: 200, body: await accountWithDoorState(sim, TOKEN, newDoorId, 'MOVING') });
     try {
       await c.waitForDoor(serialOf(newDoorId), (d) => d.lockState === LOCK_STATE.NotFullyLocked && !d.reachable, WAIT_MS);
     } finally {

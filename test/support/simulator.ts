@@ -51,3 +51,23 @@ export function togglesReceived(sim: AccessControlSimulator, doorId?: string): T
     .map((r) => JSON.parse(r.body) as ToggleSent)
     .filter((body) => doorId === undefined || body.door_id === doorId);
 }
+
+/**
+ * The account as the simulator sends it with `doorId`'s state replaced by `state` (text the plugin may not know), as
+ * the body of a sync fault: how a test makes the service report a state it never would. `token` is the simulator's.
+ */
+export async function accountWithDoorState(sim: AccessControlSimulator, token: string, doorId: string, state: string): Promise<string> {
+  const response = await fetch(`${sim.baseUrl}/oauth/v1/endpoints/sync`, {
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'accept-charset': 'utf-8',
+    },
+  });
+  const account = (await response.json()) as { devices: { doors: { id: string; state: string }[] }[] };
+  for (const door of account.devices.flatMap((device) => device.doors)) {
+    if (door.id === doorId) door.state = state;
+  }
+  return JSON.stringify(account);
+}

@@ -13,7 +13,7 @@ import type { DoorContext } from '../../src/door/context.js';
 import { HomebridgeDouble } from '../support/homebridge-double.js';
 import type { CapturedLog } from '../support/log.js';
 import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
-import { togglesReceived, useSimulator } from '../support/simulator.js';
+import { accountWithDoorState, togglesReceived, useSimulator } from '../support/simulator.js';
 
 const TOKEN = 'door-truth-token-3b8e1f';
 const { Service: S, Characteristic: C } = hap;
@@ -57,22 +57,7 @@ const lockOf = (api: HomebridgeDouble) => {
   return lock;
 };
 
-/** The account as the simulator sends it, with `doorId`'s state replaced by `state` (text the plugin may not know). */
-async function accountWithState(doorId: string, state: string): Promise<string> {
-  const response = await fetch(`${sim.baseUrl}/oauth/v1/endpoints/sync`, {
-    headers: {
-      authorization: `Bearer ${TOKEN}`,
-      accept: 'application/json',
-      'content-type': 'application/json',
-      'accept-charset': 'utf-8',
-    },
-  });
-  const account = (await response.json()) as { devices: { doors: { id: string; state: string }[] }[] };
-  for (const door of account.devices.flatMap((device) => device.doors)) {
-    if (door.id === doorId) door.state = state;
-  }
-  return JSON.stringify(account);
-}
+const accountWithState = (doorId: string, state: string): Promise<string> => accountWithDoorState(sim, TOKEN, doorId, state);
 
 describe('a command while the door answers No Response (issue 30.1)', () => {
   it('is refused with the communication error and sends nothing, for a lock and a garage door alike, instead of "already closed"', async () => {

@@ -1,0 +1,47 @@
+// A MotionSensor that detects for a set time after each trigger, a new trigger starting the time again: the access
+// alert and the person sensors. Reads answer from memory; a restart forgets a detection in progress.
+import type { HAP, Service } from 'homebridge';
+
+import type { Clock } from '../util/clock.js';
+
+export class TimedMotion {
+  private detected = false;
+  private timer: unknown;
+
+  constructor(
+    private readonly hap: HAP,
+    private readonly service: Service,
+    private readonly durationMs: number,
+    private readonly clock: Clock,
+  ) {
+    const { MotionDetected } = hap.Characteristic;
+    // The cached value must not say "detected" for ever after a restart.
+    service.updateCharacteristic(MotionDetected, false);
+    service.getCharacteristic(MotionDetected).onGet(() => this.detected);
+  }
+
+  get isDetecting(): boolean {
+    return this.detected;
+  }
+
+  /** Detects now, until the time has passed since this trigger. */
+  trigger(): void {
+    this.clock.clearTimeout(this.timer);
+    this.timer = this.clock.setTimeout(() => this.clear(), this.durationMs);
+    if (!this.detected) {
+      this.detected = true;
+      this.service.updateCharacteristic(this.hap.Characteristic.MotionDetected, true);
+    }
+  }
+
+  dispose(): void {
+    this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private clear(): void {
+    this.timer = undefined;
+    this.detected = false;
+    this.service.updateCharacteristic(this.hap.Characteristic.MotionDetected, false);
+  }
+}
