@@ -15,6 +15,12 @@ const KEPT_AS_WRITTEN = 'This part of the settings is kept as written: the page 
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Whether a parser sentence is about the top-level `key` (it opens with the key's path). */
+const isAbout =
+  (key: string) =>
+  (sentence: string): boolean =>
+    sentence.startsWith(`${key} `) || sentence.startsWith(`${key}.`);
+
 /**
  * The parts of the block the page keeps exactly as written and offers no edit of (a webhook that is not a block, a
  * `doors` that is not a list, a filter that is not a list of ids), each with the parser's own sentences about it in the page's words.
@@ -22,11 +28,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 function keptParts(block: unknown, sentences: readonly string[]): Map<KeptPart, string> {
   const kept = new Map<KeptPart, string>();
   if (!isRecord(block)) return kept;
-  const about = (key: string): string =>
-    sentences
-      .filter((sentence) => sentence.startsWith(`${key} `) || sentence.startsWith(`${key}.`))
-      .map(inPageWords)
-      .join(' ') || KEPT_AS_WRITTEN;
+  const about = (key: string): string => sentences.filter(isAbout(key)).map(inPageWords).join(' ') || KEPT_AS_WRITTEN;
   if (!webhookEditable(block)) kept.set('webhook', about('webhook'));
   if (!doorsEditable(block)) kept.set('doors', about('doors'));
   for (const key of ID_LISTS) {
@@ -51,13 +53,15 @@ export function checkBlock(block: unknown, account: AccountView | undefined): Co
       shown: undefined,
       excluded,
       kept: keptParts(block, []),
+      ignoredKept: 0,
     };
   }
   const ignored = parsed.ignored.map(inPageWords);
   const warnings = parsed.warnings.map(inPageWords);
   const kept = keptParts(block, [...parsed.ignored, ...parsed.warnings]);
+  const ignoredKept = parsed.ignored.filter((sentence) => [...kept.keys()].some((key) => isAbout(key)(sentence))).length;
   if (!account) {
-    return { problems: [], ignored, warnings, shown: undefined, excluded, kept };
+    return { problems: [], ignored, warnings, shown: undefined, excluded, kept, ignoredKept };
   }
   for (const door of account.doors) {
     const reason = exclusionReason(parsed.config, door, door.controllerId);
@@ -68,5 +72,5 @@ export function checkBlock(block: unknown, account: AccountView | undefined): Co
   // Each door once: the account lists a door once, but its id is outside text the count must not trip over.
   const total = new Set(account.doors.map((door) => door.id)).size;
   const count = total - excluded.size;
-  return { problems: [], ignored, warnings, shown: { count, total, limit: MAX_ACCESSORIES_PER_BRIDGE }, excluded, kept };
+  return { problems: [], ignored, warnings, shown: { count, total, limit: MAX_ACCESSORIES_PER_BRIDGE }, excluded, kept, ignoredKept };
 }

@@ -38,13 +38,26 @@ const account = () => ({ baseUrl: sim.baseUrl, accessToken: TOKEN });
 const blockOf = (shape: CorpusShape): PlatformBlock => ({ platform: PLATFORM_NAME, ...withAccount(shape.block, account()) });
 
 /** What the runtime says of a block, in the page's words: the parser's sentences and the doors it shows. */
-function runtimeReading(block: PlatformBlock): { lines: string[]; warnings: string[]; outDoors: string[] } {
+function runtimeReading(block: PlatformBlock): { lines: string[]; warnings: string[]; outDoors: string[]; fixable: number } {
   const parsed = parseConfig(block);
   if (!parsed.ok) throw new Error(`the corpus block does not run: ${parsed.problems.join('; ')}`);
   const outDoors = CORPUS_ACCOUNT.flatMap(({ controllerId, doorIds }) =>
     doorIds.filter((id) => exclusionReason(parsed.config, { id, relationship: 'Owner' }, controllerId) !== undefined),
   );
-  return { lines: parsed.ignored.map(inPageWords), warnings: parsed.warnings.map(inPageWords), outDoors };
+  // The parts the page cannot draw, read from the block's shape: what the runtime says of them the page cannot fix.
+  const kept = Object.entries(block)
+    .filter(([key, value]) =>
+      key === 'doors'
+        ? value !== undefined && !Array.isArray(value)
+        : key === 'webhook'
+          ? value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))
+          : /^(in|ex)clude(Device|Door)Ids$/.test(key) && unreadableList(value),
+    )
+    .map(([key]) => key);
+  const fixable = parsed.ignored.filter(
+    (sentence) => !kept.some((key) => sentence.startsWith(`${key} `) || sentence.startsWith(`${key}.`)),
+  );
+  return { lines: parsed.ignored.map(inPageWords), warnings: parsed.warnings.map(inPageWords), outDoors, fixable: fixable.length };
 }
 
 /** Replaces the plugin's blocks in config.json through the UI's own API, as its Save does. */
@@ -106,11 +119,12 @@ async function expectPageAgrees(settings: CustomUiSettings, shape: CorpusShape, 
     const note = notes[0] ?? '';
     expect.soft(note.startsWith('Not in Home: '), `${at}: door ${doorId}'s note "${note}"`).toBe(runtime.outDoors.includes(doorId));
   }
-  // Save stays off exactly while the runtime would ignore part of the block; its warnings never turn it off.
-  const saveOff = runtime.lines.length > 0;
+  // Save stays off exactly while the runtime would ignore a part the page can fix; a part kept as written (the page cannot
+  // edit it, and Save keeps it as it is) and the warnings never turn it off.
+  const saveOff = runtime.fixable > 0;
   expect
     .soft(await page.locator('#ac-check-status').getAttribute('class'), `${at}: the summary's colour`)
-    .toMatch(saveOff || runtime.warnings.length > 0 ? /status-warn/ : /status-ok/);
+    .toMatch(runtime.lines.length > 0 || runtime.warnings.length > 0 ? /status-warn/ : /status-ok/);
   await expect.poll(() => settings.saveButton.isDisabled(), { message: `${at}: Save off` }).toBe(saveOff);
 }
 
@@ -238,4 +252,54 @@ describe('the shared config corpus in the settings page', () => {
       expect(saved.blocks.at(-1)).toEqual(blocks.at(-1));
     },
   );
+});
+
+describe('a config.json written by hand, on a 390 px phone in the dark theme, by keyboard alone', () => {
+  it('keeps what it cannot draw as written, says so, and Save after one typed value changes only that value', async () => {
+    // A one-object doors, a number id, an unknown key, and a second bridge's block: as a user may type them.
+    const handWritten: PlatformBlock = {
+      platform: PLATFORM_NAME,
+      name: 'Gates by hand',
+      ...account(),
+      doors: { id: 424242, readOnly: true },
+      colourScheme: 'dark',
+    };
+    const secondBridge: PlatformBlock = {
+      platform: PLATFORM_NAME,
+      name: 'Second bridge',
+      ...account(),
+      _bridge: { username: '0E:4A:1C:7B:22:D1', port: 51842 },
+      doors: [{ id: 424242, hide: true }],
+      excludeDeviceIds: [555],
+    };
+    await setConfig([handWritten, secondBridge]);
+    const { page } = harness().browser;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      const { settings, page: frame } = await openPage();
+      await showEntry(frame, 0);
+      // The runtime's own sentences, the part kept as written, and Save on: nothing the page saves can lose them.
+      expect(await texts(frame, '#ac-check-list li')).toEqual(runtimeReading(handWritten).lines);
+      expect((await texts(frame, '#ac-check-warnings li')).join(' ')).toMatch(/"colourScheme" is not a setting the plugin knows/);
+      expect((await texts(frame, '#ac-doors-kept')).join('')).toMatch(/^Kept as written: /);
+      // The door the one-object doors names is read-only: its row must not claim "as for all doors".
+      expect(await row(frame, '424242').locator('[data-door-changes]').textContent()).toBe('kept as written');
+      await expect.poll(() => settings.saveButton.isDisabled()).toBe(false);
+      await harness().screenshot('settings-phone-dark-hand-written');
+      // By keyboard: into the timing section, then the poll interval, typed.
+      await frame.locator('#ac-timing-section > summary').focus();
+      await page.keyboard.press('Enter');
+      await frame.locator('#ac-pollInterval').focus();
+      await page.keyboard.type('30');
+      await page.keyboard.press('Tab');
+      await expect.poll(() => settings.saveButton.isDisabled()).toBe(false);
+      await harness().screenshot('settings-phone-dark-hand-written-edited');
+      const saved = await harness().save(settings);
+      expect(saved.blocks).toEqual([{ ...handWritten, pollInterval: 30 }, secondBridge]);
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
 });

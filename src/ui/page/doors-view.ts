@@ -23,7 +23,7 @@ import {
   setDoorField,
   setField,
 } from './model.js';
-import type { Choice, DoorFlag } from './model.js';
+import type { Block, Choice, DoorFlag } from './model.js';
 import type { Store } from './store.js';
 import type { DoorView } from './views.js';
 
@@ -158,8 +158,12 @@ function controllerWords(store: Store, controllerId: string): string {
   return `${owner ? `${owner}'s controller` : 'Controller'} (id ${controllerId})`;
 }
 
-/** What a door sets for itself, in a few words for its folded row; a door written twice is kept as written. */
-function changesOf(entries: Record<string, unknown>[]): string {
+/**
+ * What a door sets for itself, in a few words for its folded row; a door written twice, or any door while the per-door
+ * settings are not a list (the plugin may still read them for it), is kept as written: never "as for all doors" then.
+ */
+function changesOf(block: Block, entries: Record<string, unknown>[]): string {
+  if (!doorsEditable(block)) return 'kept as written';
   if (entries.length > 1) return `${entries.length} entries, kept as written`;
   const [own] = entries;
   const count = own ? Object.keys(own).filter((key) => key !== 'id').length : 0;
@@ -246,7 +250,7 @@ function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement 
       { class: 'ac-door-head' },
       h('span', { class: 'ac-door-name', 'data-door-name': '' }, door.name),
       h('span', { class: 'ac-help', 'data-door-note': describe(door) }, reason ? `Not in Home: ${reason}` : describe(door)),
-      h('span', { class: 'ac-help ac-door-changes', 'data-door-changes': '' }, changesOf(entries)),
+      h('span', { class: 'ac-help ac-door-changes', 'data-door-changes': '' }, changesOf(store.block, entries)),
     ),
     h(
       'div',
@@ -432,7 +436,7 @@ export function refreshDoorStatus(store: Store, render: () => void): void {
     const entries = doorEntriesOf(store.block, doorId);
     row.toggleAttribute(`data-${CHANGED}`, entries.length > 0);
     const changes = row.querySelector<HTMLElement>('[data-door-changes]');
-    if (changes) changes.textContent = changesOf(entries);
+    if (changes) changes.textContent = changesOf(store.block, entries);
     const reset = row.querySelector<HTMLElement>('[data-door-reset]');
     if (reset) reset.hidden = entries.length !== 1 || !doorEditable(store.block, doorId);
     const note = row.querySelector<HTMLElement>('[data-door-note]');

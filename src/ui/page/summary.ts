@@ -52,7 +52,8 @@ export function summarize(check: ConfigCheck, signIn: SignInView | undefined, to
 
 function summaryOf(check: ConfigCheck, signIn: SignInView | undefined, touched: boolean): Omit<Summary, 'warnings'> {
   const lines = [...check.problems, ...check.ignored];
-  const saveOff = lines.length > 0;
+  // What the page keeps as written it cannot fix, and Save keeps it as it is: only what can be fixed here keeps Save off.
+  const saveOff = check.problems.length > 0 || check.ignored.length > check.ignoredKept;
   if (check.problems.length > 0) {
     return touched
       ? {
@@ -67,7 +68,9 @@ function summaryOf(check: ConfigCheck, signIn: SignInView | undefined, touched: 
   if (check.ignored.length > 0) {
     return {
       kind: 'warn',
-      text: 'The plugin would ignore these parts (and log each). Save stays off until they are fixed or cleared:',
+      text: saveOff
+        ? 'The plugin would ignore these parts (and log each). Save stays off until they are fixed or cleared:'
+        : 'The plugin reads these parts as said below (and logs each). This page cannot edit them and keeps them as written, so Save changes only what you change here; fix them in config.json:',
       lines,
       detail: undefined,
       saveOff,

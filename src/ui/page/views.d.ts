@@ -65,6 +65,11 @@ export interface ConfigCheck {
   excluded: ReadonlyMap<string, string>;
   /** The parts kept as written, each with the plugin's sentences about it in the page's words. */
   kept: ReadonlyMap<KeptPart, string>;
+  /**
+   * How many of `ignored` are about a part kept as written: the page cannot fix those, and Save keeps them as they are,
+   * so they do not keep Save off (the others, parts the page can fix, do).
+   */
+  ignoredKept: number;
 }
 
 export interface PageInfo {

@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { ACCEPTED_TEXT, FRESH_TEXT, summarize, UNTRIED_TEXT } from '../../../../src/ui/page/summary.js';
 import type { ConfigCheck, SignInView } from '../../../../src/ui/page/views.js';
 
-const accepted: ConfigCheck = { problems: [], ignored: [], warnings: [], shown: undefined, excluded: new Map(), kept: new Map() };
+const accepted: ConfigCheck = {
+  problems: [],
+  ignored: [],
+  warnings: [],
+  shown: undefined,
+  excluded: new Map(),
+  kept: new Map(),
+  ignoredKept: 0,
+};
 const missing: ConfigCheck = { ...accepted, problems: ['Access token is required', 'Service address is required'] };
 const signedIn: SignInView = { ok: true, account: { controllers: [], doors: [], unreadable: [] } };
 const refused: SignInView = {
@@ -55,5 +63,20 @@ describe('the Before you save summary', () => {
       warnings: ['Readonly is read as Read-only'],
       saveOff: true,
     });
+  });
+
+  it('keeps Save on when every part the plugin ignores is one the page keeps as written (it cannot fix those here)', () => {
+    const kept: ConfigCheck = {
+      ...accepted,
+      ignored: ['the per-door settings must be a list of door settings; only its protection is kept'],
+      ignoredKept: 1,
+    };
+    const summary = summarize(kept, signedIn, true);
+    expect(summary).toMatchObject({ kind: 'warn', lines: kept.ignored, saveOff: false });
+    expect(summary.text).toMatch(/keeps them as written, so Save changes only what you change here/);
+    // One more that the page can fix: Save is off again.
+    expect(summarize({ ...kept, ignored: [...kept.ignored, 'Poll interval must be a number of seconds'] }, signedIn, true).saveOff).toBe(
+      true,
+    );
   });
 });
