@@ -23,6 +23,7 @@ import { SyncLoop } from './sync/loop.js';
 import { SyncHealth } from './sync/health.js';
 import { DoorRegistry } from './registry/door-registry.js';
 import { People } from './people/people.js';
+import { PeopleDoorCheck } from './people/door-check.js';
 import { serviceTimeMs } from './people/match.js';
 import type { DoorState, ToggleEvent } from './client/types.js';
 import { DEFAULT_PERSON_SENSOR_DURATION_S } from './settings.js';
@@ -38,6 +39,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private readonly registry: DoorRegistry;
   /** The person sensors (`people`): who came through, for automations. */
   private readonly people: People;
+  /** Names a `people[].doors` id that counts for nobody, once. */
+  private readonly peopleDoors: PeopleDoorCheck;
   private readonly health: SyncHealth;
   private readonly bugs: BugLog;
   private readonly config: PluginConfig | undefined;
@@ -80,6 +83,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       durationMs: (this.config?.personSensorDuration ?? DEFAULT_PERSON_SENSOR_DURATION_S) * 1000,
       clock: this.clock,
     });
+    this.peopleDoors = new PeopleDoorCheck(this.config?.people ?? [], (sentence) => log.warn(sentence));
     this.registry = new DoorRegistry({
       api,
       log,
@@ -219,6 +223,17 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     await this.realtime.start();
   }
 
+  /** After a sync that read the whole account: a `people[].doors` id of no door HomeKit shows is named. */
+  private checkPeopleDoors(account: Account): void {
+    const config = this.config;
+    if (!config) return;
+    const shown = new Set(this.registry.all().map((door) => door.accessory.context.doorId));
+    const doors = account.devices.flatMap((device) =>
+      device.doors.map((door) => ({ id: door.id, name: door.name, keptOutBecause: exclusionReason(config, door, device.id) })),
+    );
+    this.peopleDoors.check(doors, shown);
+  }
+
   /** The toggle history named who made a move a sync found: the person sensors take it, if its time can be read. */
   private historyNamed(doorId: string, doorName: string, state: DoorState, event: ToggleEvent): void {
     const atMs = serviceTimeMs(event.at);
@@ -279,6 +294,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       try {
         this.health.noteUnreadable(account.unreadable);
         this.registry.reconcile(account, sentMs);
+        if (account.unreadable.length === 0) this.checkPeopleDoors(account);
         // A partial answer says nothing of the doors it could not read: only a complete one removes cached Matter devices.
         this.followOnMatter(account.unreadable.length === 0);
         this.realtime?.checkMissed();

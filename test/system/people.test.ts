@@ -117,6 +117,23 @@ describe('person sensors', () => {
     expect(rig.detected('Grace')).toBe(true);
   });
 
+  it('names, once, a door an entry lists that counts for nobody: not in the account, or kept out of HomeKit', async () => {
+    const rig = await boot(
+      {
+        people: [{ name: 'Grace', user: 'grace@example.com', doors: [SAMPLE_FRONT_GATE_ID, 'front-gaet', SAMPLE_GARAGE_DOOR_ID] }],
+        doors: [{ id: SAMPLE_GARAGE_DOOR_ID, hide: true }],
+      },
+      { webhook: false },
+    );
+    await rig.wait(15_000);
+    await rig.wait(15_000);
+    const named = rig.texts('warn').filter((t) => t.startsWith('The people entry "Grace"'));
+    expect(named).toEqual([
+      'The people entry "Grace" lists the door "front-gaet", which counts for nobody: no door of the account has this id.',
+      `The people entry "Grace" lists the door "${SAMPLE_GARAGE_DOOR_ID}", which counts for nobody: HomeKit does not show that door (Garage Door) from this bridge: it is hidden in the plugin settings.`,
+    ]);
+  });
+
   it('detects nothing for an enforcer event, or a hidden door', async () => {
     const rig = await boot({
       people: [{ name: 'Someone Else', user: '*' }],
