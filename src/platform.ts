@@ -12,7 +12,7 @@ import type { Clock } from './util/clock.js';
 import { parseConfig } from './config.js';
 import type { PluginConfig, WebhookConfig } from './config.js';
 import { doorOptions, exclusionReason } from './door/options.js';
-import type { MatterDoors, ShownDoor } from './matter/matter-doors.js';
+import type { MatterDoors, ShownDoor, ShownPerson } from './matter/matter-doors.js';
 import { matterDoorOf } from './matter/matter-face.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
 import type { RealtimeUpdates } from './sync/realtime.js';
@@ -341,6 +341,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         ),
         false,
       );
+      matterDoors.followPeople(this.peopleOnMatter(), config.keptAsCached.people === true);
     } catch (error) {
       this.bugs.report('starting the doors on Matter', error);
     }
@@ -351,6 +352,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     const follow = (): void => {
       try {
         this.matterDoors?.follow(this.shownOnMatter(), complete);
+        // People change only at a start: this asks again what Homebridge refused.
+        this.matterDoors?.followPeople(this.peopleOnMatter(), this.config?.keptAsCached.people === true);
       } catch (error) {
         this.bugs.report('following the doors on Matter', error);
       }
@@ -369,6 +372,11 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     return this.registry
       .all()
       .map((door) => ({ uuid: door.accessory.UUID, door: matterDoorOf(door), deviceId: door.accessory.context.deviceId }));
+  }
+
+  /** The person sensors HomeKit shows, each an occupancy sensor on Matter under its accessory's UUID. */
+  private peopleOnMatter(): ShownPerson[] {
+    return this.people.all().map((sensor) => ({ uuid: sensor.accessory.UUID, person: sensor }));
   }
 
   /** Read through a call: shutdown() may run while a sync awaits, which the type checker's narrowing of the field cannot see. */

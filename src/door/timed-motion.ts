@@ -1,5 +1,6 @@
 // A MotionSensor that detects for a set time after each trigger, a new trigger starting the time again: the access
-// alert and the person sensors. Reads answer from memory; a restart forgets a detection in progress.
+// alert and the person sensors. Reads answer from memory; a restart forgets a detection in progress. Listeners hear each
+// change (a person's Matter occupancy sensor follows it).
 import type { HAP, Service } from 'homebridge';
 
 import type { Clock } from '../util/clock.js';
@@ -7,6 +8,7 @@ import type { Clock } from '../util/clock.js';
 export class TimedMotion {
   private detected = false;
   private timer: unknown;
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly hap: HAP,
@@ -24,6 +26,12 @@ export class TimedMotion {
     return this.detected;
   }
 
+  /** Calls `listener` whenever detection starts or ends; returns the way to stop. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /** Detects now, until the time has passed since this trigger. */
   trigger(): void {
     this.clock.clearTimeout(this.timer);
@@ -31,6 +39,7 @@ export class TimedMotion {
     if (!this.detected) {
       this.detected = true;
       this.service.updateCharacteristic(this.hap.Characteristic.MotionDetected, true);
+      this.changed();
     }
   }
 
@@ -43,5 +52,10 @@ export class TimedMotion {
     this.timer = undefined;
     this.detected = false;
     this.service.updateCharacteristic(this.hap.Characteristic.MotionDetected, false);
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
   }
 }

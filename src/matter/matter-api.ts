@@ -34,11 +34,14 @@ export interface MatterClusterNames {
   DoorLock: string;
   BooleanState: string;
   BridgedDeviceBasicInformation: string;
+  /** The people's occupancy sensors: optional, so a Homebridge without it still has the doors. */
+  OccupancySensing?: string;
 }
 
 /** The part of api.matter the plugin uses (Homebridge 2.4's MatterAPI). */
 export interface MatterApi {
-  deviceTypes: { DoorLock: unknown; ContactSensor: unknown };
+  /** MotionSensor is Matter's OccupancySensor (its `name`), the people's device: optional, as its cluster's name. */
+  deviceTypes: { DoorLock: unknown; ContactSensor: unknown; MotionSensor?: unknown };
   clusterNames: MatterClusterNames;
   types: { DoorLock: DoorLockTypes };
   status: { PermissionDenied: MatterStatusError; Busy: MatterStatusError; Timeout: MatterStatusError; Failure: MatterStatusError };
@@ -58,7 +61,12 @@ const matterApiSchema = z.object({
     DoorLock: z.unknown().check(z.refine((v) => v !== undefined)),
     ContactSensor: z.unknown().check(z.refine((v) => v !== undefined)),
   }),
-  clusterNames: z.object({ DoorLock: z.string(), BooleanState: z.string(), BridgedDeviceBasicInformation: z.string() }),
+  clusterNames: z.object({
+    DoorLock: z.string(),
+    BooleanState: z.string(),
+    BridgedDeviceBasicInformation: z.string(),
+    OccupancySensing: z.optional(z.string()),
+  }),
   types: z.object({
     DoorLock: z.object({
       LockState: numbers('NotFullyLocked', 'Locked', 'Unlocked'),

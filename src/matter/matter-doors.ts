@@ -1,35 +1,44 @@
-// The doors on Matter (Homebridge 2.x, for Google Home and Alexa): the doors HomeKit shows, each registered as one
-// bridged Matter device on every start (cached ones come back without handlers), removed when HomeKit removes it, and
-// its state pushed to Matter whenever the door changes. Homebridge may refuse or throw at any call: each is tried again
-// at the next sync, said once per incident, and a door no longer shown refuses every command meanwhile. What differs by
-// mode (the face, the device type, the words) is one row of MATTER_FACES.
+// The doors on Matter (Homebridge 2.x, for Google Home and Alexa): the doors HomeKit shows, each one bridged Matter
+// device (matter-devices.ts registers, removes and updates them), and the people as occupancy sensors beside them. What
+// differs by mode (the face, the device type, the words) is one row of MATTER_FACES; the people's devices are the same in
+// every mode, and never taken for doors (isPersonDevice).
 import { createHash } from 'node:crypto';
 
 import type { API, Logging } from 'homebridge';
 
 import { cut } from '../door/homekit-name.js';
 import type { MatterMode } from '../option-catalog.js';
-import {
-  ACCESSORY_MANUFACTURER,
-  ACCESSORY_MODEL,
-  MATTER_MAX_STRING_LENGTH,
-  MATTER_UPDATE_DEBUG_LOG_INTERVAL_MS,
-  PLATFORM_NAME,
-  PLUGIN_NAME,
-} from '../settings.js';
-import { LogRateLimit } from '../util/log-rate-limit.js';
+import { MATTER_MAX_STRING_LENGTH } from '../settings.js';
 import { oneLine } from '../util/log-text.js';
 import { matterOnBridge } from './matter-api.js';
 import type { MatterAccessory, MatterApi } from './matter-api.js';
+import { MatterBridgeCalls, MatterDevices, contextOf } from './matter-devices.js';
+import type { MakeSubject } from './matter-devices.js';
 import { MatterLockFace } from './lock-face.js';
-import type { ClusterState, MatterDoor, MatterFace, MatterFaceDeps } from './matter-face.js';
-import { MatterRefusals } from './refusals.js';
+import type { MatterDoor, MatterFace, MatterFaceDeps } from './matter-face.js';
+import { MatterOccupancyFace } from './occupancy-face.js';
 import { MatterSensorFace } from './sensor-face.js';
+
+export { matterName } from './matter-devices.js';
 
 /** A door HomeKit shows, with the UUID its accessory has (the Matter device uses the same). */
 export interface ShownDoor {
   uuid: string;
   door: MatterDoor;
+}
+
+/** What a person's Matter device reads of their HomeKit sensor (PersonSensor): its name, and whether it detects. */
+export interface MatterPerson {
+  readonly name: string;
+  readonly isDetecting: boolean;
+  /** Calls `listener` whenever the sensor starts or stops detecting; returns the way to stop. */
+  onChange(listener: () => void): () => void;
+}
+
+/** A person HomeKit shows, with the UUID of their accessory (tied to their user; the Matter device uses the same). */
+export interface ShownPerson {
+  uuid: string;
+  person: MatterPerson;
 }
 
 export interface MatterDoorsDeps {
@@ -39,40 +48,6 @@ export interface MatterDoorsDeps {
   mode: MatterMode | 'as-cached';
   /** The plugin's clock (the time an incident began, in its log line); Date.now when not given. */
   now?: () => number;
-}
-
-/** One door on Matter. */
-interface OnMatter {
-  accessory: MatterAccessory;
-  face: MatterFace;
-  door: MatterDoor;
-  stopFollowing: () => void;
-  /** What was last pushed, by cluster, so a sync that changed nothing sends nothing. */
-  pushed: Map<string, string>;
-  /**
-   * Where registration stands: asked, refused (asked again at the next sync), resolved (Homebridge may still be
-   * registering), or pushed again after it.
-   */
-  registration: 'asked' | 'refused' | 'resolved' | 'settled';
-  /** Homebridge restored the device from its cache: it is on the bridge whatever becomes of this run's registration. */
-  restored: boolean;
-  /**
-   * The node label the plugin last gave the device (a controller may have given it another since, which stands): the
-   * door's name is written again only when the plugin's own name for it changes.
-   */
-  label: string;
-}
-
-/** A device on its way off Matter, asked again at each sync until Homebridge takes it. */
-interface Leaving {
-  accessory: MatterAccessory;
-  name: string;
-  /** What the line that says it was removed adds (`: why`), or ''. */
-  reason: string;
-  /** The door's entry, whose registration may still be under way: its removal waits for Homebridge's answer. */
-  entry: OnMatter | undefined;
-  /** An unregistration is under way. */
-  asked: boolean;
 }
 
 /** A mode of "Google Home and Alexa (Matter)" other than off. */
@@ -99,35 +74,43 @@ export const MATTER_FACES: MatterModeTable = {
   sensors: { Face: MatterSensorFace, words: 'contact sensors', deviceType: 'ContactSensor', cachedCluster: 'booleanState' },
 };
 
+/** The people's devices in every mode: what the log calls them, and how a cached one shows it is a person's. */
+const PERSON_DEVICE = { words: 'occupancy sensors', deviceTypeName: 'OccupancySensor', cachedCluster: 'occupancySensing' } as const;
+
 /** Hex digits of the digest that keeps a cut serial number apart from another id's. */
 const SERIAL_DIGEST_CHARS = 8;
 
-/** Where a device's context keeps the node label the plugin last gave it, across restarts (Homebridge caches the context). */
-const LABEL_KEY = 'label';
 /** Where a device's context keeps the mode it was registered in, for a start whose Matter setting cannot be read. */
 const MODE_KEY = 'mode';
+/** Where a person's device's context says it is one (a person's device has no mode: it is the same in every mode). */
+const PERSON_KEY = 'person';
+
+const OFF_REASON = 'Google Home and Alexa (Matter) is off in the plugin settings';
+
+/** A cached device that is a person's occupancy sensor, not a door: by its context, else its device type or cluster. */
+export function isPersonDevice(device: unknown): boolean {
+  if (contextOf(device)[PERSON_KEY] === true) return true;
+  const type = (device as { deviceType?: { name?: unknown } } | undefined)?.deviceType?.name;
+  const clusters = Object.keys((device as { clusters?: object } | undefined)?.clusters ?? {});
+  return type === PERSON_DEVICE.deviceTypeName || clusters.includes(PERSON_DEVICE.cachedCluster);
+}
 
 /**
- * The mode the cached devices were registered in: as their context says, else as their device type or clusters show
- * (a device cached before the context kept it). Undefined: no cached device, or none that tells.
+ * The mode the cached doors were registered in: as their context says, else as their device type or clusters show
+ * (a device cached before the context kept it); a person's device never tells. Undefined: no cached door, or none that tells.
  */
 export function modeOfCached(devices: readonly MatterAccessory[]): MatterShownAs | undefined {
   const all = Object.keys(MATTER_FACES) as MatterShownAs[];
-  const modes = devices.map((device): MatterShownAs | undefined => {
-    const context: unknown = device.context;
-    const kept = typeof context === 'object' && context !== null ? (context as Record<string, unknown>)[MODE_KEY] : undefined;
-    const named = all.find((mode) => mode === kept);
-    if (named !== undefined) return named;
-    const type = (device.deviceType as { name?: unknown } | undefined)?.name;
-    const clusters = Object.keys((device as { clusters?: object }).clusters ?? {});
-    return all.find((mode) => type === MATTER_FACES[mode].deviceType || clusters.includes(MATTER_FACES[mode].cachedCluster));
-  });
+  const modes = devices
+    .filter((device) => !isPersonDevice(device))
+    .map((device): MatterShownAs | undefined => {
+      const named = all.find((mode) => mode === contextOf(device)[MODE_KEY]);
+      if (named !== undefined) return named;
+      const type = (device.deviceType as { name?: unknown } | undefined)?.name;
+      const clusters = Object.keys((device as { clusters?: object }).clusters ?? {});
+      return all.find((mode) => type === MATTER_FACES[mode].deviceType || clusters.includes(MATTER_FACES[mode].cachedCluster));
+    });
   return modes.find((mode) => mode !== undefined);
-}
-
-/** A Matter name (node label) holds 32 characters: cut between two characters as the user sees them, never in one. */
-export function matterName(name: string): string {
-  return cut(oneLine(name), MATTER_MAX_STRING_LENGTH).trimEnd() || '-';
 }
 
 /**
@@ -143,57 +126,32 @@ export function matterSerial(doorId: string): string {
   return `${cut(compact, MATTER_MAX_STRING_LENGTH - SERIAL_DIGEST_CHARS - 1)}~${digest}`;
 }
 
-/**
- * The node label the plugin last gave a device Homebridge restored: kept in its context; a device cached before the
- * plugin kept it there was registered with it as its name. undefined for a device not in the cache.
- */
-function labelGiven(cached: MatterAccessory | undefined): string | undefined {
-  const context: unknown = cached?.context;
-  const kept: unknown = typeof context === 'object' && context !== null ? (context as Record<string, unknown>)[LABEL_KEY] : undefined;
-  if (typeof kept === 'string') return kept;
-  return typeof cached?.displayName === 'string' ? cached.displayName : undefined;
-}
-
-/** One door by its name, or several by their count (a batch of a whole account would not fit one line). */
-function doorsForLog(names: readonly string[]): string {
-  return names.length === 1 ? oneLine(names[0] ?? '') : `${names.length} doors`;
-}
-
-/** A call into Homebridge as a promise, also when it throws at once: nothing of Matter may break the HomeKit side. */
-function settle(call: () => Promise<void>): Promise<void> {
-  try {
-    return call();
-  } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-  }
-}
-
 export class MatterDoors {
   private readonly matter: MatterApi | undefined;
   private mode: MatterShownAs | undefined;
   /** The mode is to be read from the cached devices, at the first follow (they are handed over after the constructor). */
   private modeAsCached: boolean;
-  /** Matter devices Homebridge restored from its cache (configureMatterAccessory), by UUID, until a complete sync decides. */
-  private readonly cached = new Map<string, MatterAccessory>();
-  private readonly onMatter = new Map<string, OnMatter>();
-  /** Devices of doors no longer shown that Homebridge has not removed yet, by UUID (a door in it is not added again). */
-  private readonly leaving = new Map<string, Leaving>();
-  /** Set when the bridge turns out not to run Matter after all: nothing more is tried. */
-  private stopped = false;
-  private readonly registerRefusals: MatterRefusals;
-  private readonly unregisterRefusals: MatterRefusals;
-  /** Refused state updates, at debug level: at most one line per interval, with the count held back. */
-  private readonly updateRefusals: LogRateLimit;
+  /** Set when the setting could not be read: a cached person's device is then never removed for being off. */
+  private modeAsCachedAtStart = false;
+  /** The setting could not be read and Homebridge restored people's devices: the people stay on Matter. */
+  private peopleAsCached = false;
+  /** Shared by the doors and the people: Homebridge's refusals, and the stop once the bridge turns out not to run Matter. */
+  private readonly calls: MatterBridgeCalls | undefined;
+  private readonly doors: MatterDevices | undefined;
+  private readonly people: MatterDevices | undefined;
+  /** Said once: this Homebridge's Matter has no occupancy sensor, so the people are on HomeKit only. */
+  private saidNoOccupancy = false;
 
   constructor(private readonly deps: MatterDoorsDeps) {
-    const now = deps.now ?? Date.now;
-    this.registerRefusals = new MatterRefusals(deps.log, now);
-    this.unregisterRefusals = new MatterRefusals(deps.log, now);
-    this.updateRefusals = new LogRateLimit(MATTER_UPDATE_DEBUG_LOG_INTERVAL_MS, now);
     const onBridge = matterOnBridge(deps.api);
     this.mode = deps.mode === 'off' || deps.mode === 'as-cached' ? undefined : deps.mode;
     this.modeAsCached = deps.mode === 'as-cached';
     this.matter = onBridge.kind === 'on' ? onBridge.matter : undefined;
+    if (this.matter) {
+      this.calls = new MatterBridgeCalls(this.matter, deps.log, deps.now ?? Date.now, () => this.sayMatterOff());
+      this.doors = new MatterDevices(this.calls, { plural: 'doors', words: () => MATTER_FACES[this.mode ?? 'locks'].words });
+      this.people = new MatterDevices(this.calls, { plural: 'people', words: () => PERSON_DEVICE.words });
+    }
     if (this.mode !== undefined && onBridge.kind === 'off') {
       this.sayMatterOff();
     } else if (onBridge.kind === 'no-answer' && (this.mode !== undefined || this.modeAsCached)) {
@@ -214,7 +172,7 @@ export class MatterDoors {
   fromCache(accessory: unknown): void {
     const uuid = (accessory as { UUID?: unknown } | undefined)?.UUID;
     if (typeof uuid === 'string') {
-      this.cached.set(uuid, accessory as MatterAccessory);
+      (isPersonDevice(accessory) ? this.people : this.doors)?.fromCache(accessory as MatterAccessory);
     }
   }
 
@@ -224,249 +182,116 @@ export class MatterDoors {
    */
   follow(doors: ShownDoor[], complete: boolean): void {
     const matter = this.matter;
-    if (!matter || this.stopped) {
+    if (!matter || !this.doors || !this.ready()) {
       return;
+    }
+    const mode = this.mode;
+    if (mode === undefined) {
+      // Matter runs on the bridge but the plugin's Matter is off: its devices left there would answer nothing.
+      this.doors.follow(new Map(), complete ? OFF_REASON : undefined);
+      return;
+    }
+    const spec = MATTER_FACES[mode];
+    const wanted = new Map(
+      doors.map(({ uuid, door }): [string, MakeSubject] => [
+        uuid,
+        (hooks) => ({
+          get name() {
+            return door.name;
+          },
+          // A door whose state may be stale, or was never known (a contact sensor cannot say "unknown"), shows
+          // unreachable, as HomeKit shows No Response.
+          get reachable() {
+            return door.available && door.stateKnown;
+          },
+          face: new spec.Face({ matter, hap: this.deps.api.hap, door, ...hooks }),
+          deviceType: matter.deviceTypes[spec.deviceType],
+          serialNumber: matterSerial(door.doorId),
+          context: { doorId: door.doorId, [MODE_KEY]: mode },
+          onChange: (listener) => door.onChange(listener),
+        }),
+      ]),
+    );
+    this.doors.follow(wanted, complete ? 'the door is no longer shown' : undefined);
+  }
+
+  /**
+   * The people HomeKit shows (at launch and after each sync, which asks again what Homebridge refused): each an
+   * occupancy sensor, occupied while their HomeKit sensor detects. `keepOthers`: an entry of people could not be read,
+   * so cached devices of no person shown stay as they are; else they leave at once (people change only at a start).
+   */
+  followPeople(people: readonly ShownPerson[], keepOthers: boolean): void {
+    const matter = this.matter;
+    const devices = this.people;
+    if (!matter || !devices || !this.ready()) {
+      return;
+    }
+    if (this.mode === undefined && !this.peopleAsCached) {
+      devices.follow(new Map(), this.modeAsCachedAtStart ? undefined : OFF_REASON);
+      return;
+    }
+    const deviceType = matter.deviceTypes.MotionSensor;
+    const cluster = matter.clusterNames.OccupancySensing;
+    if (deviceType === undefined || cluster === undefined) {
+      if (people.length > 0 && !this.saidNoOccupancy) {
+        this.saidNoOccupancy = true;
+        this.deps.log.warn(
+          "This Homebridge's Matter has no occupancy sensor, so the people are on HomeKit only (the doors are on Matter). Update Homebridge.",
+        );
+      }
+      return;
+    }
+    const wanted = new Map(
+      people.map(({ uuid, person }): [string, MakeSubject] => [
+        uuid,
+        () => ({
+          get name() {
+            return person.name;
+          },
+          reachable: true,
+          face: new MatterOccupancyFace(cluster, person),
+          deviceType,
+          // Not the user (an e-mail address): the UUID, which says nothing of the person.
+          serialNumber: matterSerial(uuid),
+          context: { [PERSON_KEY]: true },
+          onChange: (listener) => person.onChange(listener),
+        }),
+      ]),
+    );
+    devices.follow(wanted, keepOthers ? undefined : 'the person is no longer in the people settings');
+  }
+
+  /** Stops following the doors and the people (Homebridge is shutting down). */
+  dispose(): void {
+    this.doors?.dispose();
+    this.people?.dispose();
+  }
+
+  /**
+   * Whether anything is to be tried: not once the bridge turned out not to run Matter, nor when the setting cannot be read
+   * and the cached doors do not say their mode. The mode is read from the cache at the first call.
+   */
+  private ready(): boolean {
+    const { calls, doors, people } = this;
+    if (!calls || !doors || !people || calls.stopped) {
+      return false;
     }
     if (this.modeAsCached) {
       this.modeAsCached = false;
-      this.mode = modeOfCached([...this.cached.values()]);
-      if (this.mode === undefined && this.cached.size > 0) {
+      this.modeAsCachedAtStart = true;
+      const cachedDoors = doors.cachedDevices;
+      this.mode = modeOfCached(cachedDoors);
+      this.peopleAsCached = people.cachedDevices.length > 0;
+      if (this.mode === undefined && cachedDoors.length > 0) {
         // Devices whose mode cannot be told: left as they are rather than removed on a guess.
         this.deps.log.warn(
-          `The Matter setting cannot be read and the ${this.cached.size} doors on Matter do not say how they were added, so they are left as they are until it is fixed.`,
+          `The Matter setting cannot be read and the ${cachedDoors.length} doors on Matter do not say how they were added, so they are left as they are until it is fixed.`,
         );
-        this.stopped = true;
-        return;
+        calls.stop(false);
+        return false;
       }
     }
-    if (this.mode === undefined) {
-      // Matter runs on the bridge but the plugin's Matter is off: its devices left there would answer nothing.
-      if (complete) this.removeCached('Google Home and Alexa (Matter) is off in the plugin settings');
-      this.removeLeaving(matter);
-      return;
-    }
-    const wanted = new Map(doors.map((shown) => [shown.uuid, shown.door]));
-    for (const [uuid, entry] of this.onMatter) {
-      if (!wanted.has(uuid)) this.leave(entry);
-    }
-    // A door shown again before Homebridge removed its device waits for the removal: one registration per UUID at a time.
-    for (const [uuid, door] of wanted) {
-      if (!this.onMatter.has(uuid) && !this.leaving.has(uuid)) this.add(matter, this.mode, uuid, door);
-    }
-    // New doors, and those whose registration Homebridge refused: each keeps the label its device carries meanwhile.
-    const toRegister = [...this.onMatter.values()].filter((entry) => entry.registration === 'refused');
-    if (toRegister.length > 0) {
-      this.register(matter, toRegister);
-    }
-    if (complete) {
-      this.removeCached('the door is no longer shown');
-    }
-    this.removeLeaving(matter);
-    // Homebridge registers after its promise resolves and drops a push to a device it has not registered yet: the
-    // state is pushed once more at the next sync after registration.
-    for (const entry of this.onMatter.values()) {
-      if (entry.registration === 'resolved') {
-        entry.registration = 'settled';
-        this.push(entry, true);
-      }
-    }
-  }
-
-  /** Stops following the doors (Homebridge is shutting down). */
-  dispose(): void {
-    for (const entry of this.onMatter.values()) {
-      entry.stopFollowing();
-    }
-  }
-
-  private add(matter: MatterApi, mode: MatterShownAs, uuid: string, door: MatterDoor): OnMatter {
-    const label = matterName(door.name);
-    // A device Homebridge restored keeps the node label it had (the door may have been renamed since); a new one takes `label`.
-    const cached = this.cached.get(uuid);
-    const given = labelGiven(cached) ?? label;
-    const spec = MATTER_FACES[mode];
-    const face: MatterFace = new spec.Face({
-      matter,
-      hap: this.deps.api.hap,
-      door,
-      settled: () => setImmediate(() => this.push(entry, true)),
-      // Whatever Homebridge did with the device, a door no longer shown takes no command.
-      shown: () => this.onMatter.get(uuid) === entry,
-    });
-    const state = face.state();
-    const accessory: MatterAccessory = {
-      UUID: uuid,
-      displayName: label,
-      deviceType: matter.deviceTypes[spec.deviceType],
-      serialNumber: matterSerial(door.doorId),
-      manufacturer: ACCESSORY_MANUFACTURER,
-      model: ACCESSORY_MODEL,
-      // The label the device carries, until it carries the new one (`labelled`): a restart before then sends it again.
-      context: { doorId: door.doorId, [LABEL_KEY]: given, [MODE_KEY]: mode },
-      // Registration resolves before Homebridge registers: the state a controller first reads must be the true one.
-      clusters: { [state.cluster]: { ...face.fixed(), ...state.attributes } },
-      ...(face.handlers ? { handlers: face.handlers } : {}),
-    };
-    const entry: OnMatter = {
-      accessory,
-      face,
-      door,
-      stopFollowing: () => undefined,
-      pushed: new Map(),
-      // Not asked yet: follow() asks for it with the others.
-      registration: 'refused',
-      restored: cached !== undefined,
-      label: given,
-    };
-    entry.stopFollowing = door.onChange(() => this.push(entry, false));
-    this.onMatter.set(uuid, entry);
-    this.cached.delete(uuid);
-    return entry;
-  }
-
-  /** Every door in one batch, every start: Homebridge attaches the handlers to the devices it restored from its cache. */
-  private register(matter: MatterApi, entries: OnMatter[]): void {
-    const accessories = entries.map((entry) => entry.accessory);
-    for (const entry of entries) {
-      entry.registration = 'asked';
-    }
-    settle(() => matter.registerPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, accessories)).then(
-      () => {
-        this.deps.log.info(
-          `Added ${doorsForLog(entries.map((entry) => entry.door.name))} to Matter (Google Home, Alexa) as ${MATTER_FACES[this.mode ?? 'locks'].words}${this.registerRefusals.taken()}.`,
-        );
-        // A restored device keeps its cached values over `clusters`: the true state now (and at the next sync, see follow).
-        for (const entry of entries) {
-          entry.registration = 'resolved';
-          this.push(entry, true);
-        }
-      },
-      (error: unknown) => this.registrationFailed(entries, error),
-    );
-  }
-
-  /** The entries stay, with the label their devices carry, and are asked for again at the next sync. */
-  private registrationFailed(entries: OnMatter[], error: unknown): void {
-    for (const entry of entries) {
-      entry.registration = 'refused';
-      // A door that left meanwhile: a device never registered and not restored is not on the bridge, nothing to remove.
-      const leaving = this.leaving.get(entry.accessory.UUID);
-      if (leaving?.entry === entry && !entry.restored) this.leaving.delete(entry.accessory.UUID);
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    // Homebridge 2 offers api.matter on the main bridge when only a child bridge runs Matter.
-    if (message.includes('not enabled for this bridge')) {
-      this.stopped = true;
-      this.sayMatterOff();
-      return;
-    }
-    this.registerRefusals.refused(
-      `Could not add ${doorsForLog(entries.map((entry) => entry.door.name))} to Matter: ${oneLine(message)}. Trying again at each sync; said again once it works.`,
-    );
-  }
-
-  /** The door is no longer shown: its device leaves Matter, and refuses every command until Homebridge has removed it. */
-  private leave(entry: OnMatter): void {
-    entry.stopFollowing();
-    this.onMatter.delete(entry.accessory.UUID);
-    if (entry.registration === 'refused' && !entry.restored) {
-      return;
-    }
-    this.leaving.set(entry.accessory.UUID, { accessory: entry.accessory, name: entry.door.name, reason: '', entry, asked: false });
-  }
-
-  /** Cached Matter devices no door took over: without handlers they answer nothing, so they leave. */
-  private removeCached(reason: string): void {
-    for (const accessory of this.cached.values()) {
-      this.leaving.set(accessory.UUID, { accessory, name: accessory.displayName, reason: `: ${reason}`, entry: undefined, asked: false });
-    }
-    this.cached.clear();
-  }
-
-  /** Asks Homebridge to remove every leaving device not being removed already; said removed only once it is. */
-  private removeLeaving(matter: MatterApi): void {
-    const ready = [...this.leaving.values()].filter((leaving) => !leaving.asked && leaving.entry?.registration !== 'asked');
-    for (const reason of new Set(ready.map((leaving) => leaving.reason))) {
-      const batch = ready.filter((leaving) => leaving.reason === reason);
-      for (const leaving of batch) leaving.asked = true;
-      const names = batch.map((leaving) => oneLine(leaving.name)).join(', ');
-      settle(() =>
-        matter.unregisterPlatformAccessories(
-          PLUGIN_NAME,
-          PLATFORM_NAME,
-          batch.map((leaving) => leaving.accessory),
-        ),
-      ).then(
-        () => {
-          for (const leaving of batch) {
-            if (this.leaving.get(leaving.accessory.UUID) === leaving) this.leaving.delete(leaving.accessory.UUID);
-          }
-          this.deps.log.info(`Removed ${names} from Matter${reason}${this.unregisterRefusals.taken()}.`);
-        },
-        (error: unknown) => {
-          for (const leaving of batch) leaving.asked = false;
-          const [it, refuses] = batch.length === 1 ? ['it is', 'it refuses'] : ['they are', 'they refuse'];
-          this.unregisterRefusals.refused(
-            `Could not remove ${names} from Matter: ${oneLine(error instanceof Error ? error.message : String(error))}. Until ${it} removed ${refuses} every command; trying again at each sync.`,
-          );
-        },
-      );
-    }
-  }
-
-  /** The door's state and reachability to Matter; `force` also sends what seems sent already (Homebridge may differ). */
-  private push(entry: OnMatter, force: boolean): void {
-    const matter = this.matter;
-    // Homebridge sets lockState itself when a command's handler resolves, and the command holds the device meanwhile:
-    // the state follows once it has ended (the face's `settled`).
-    if (!matter || this.stopped || this.onMatter.get(entry.accessory.UUID) !== entry || entry.face.busy) {
-      return;
-    }
-    const state = entry.face.state();
-    // A door whose state may be stale, or was never known (a contact sensor cannot say "unknown"), shows unreachable,
-    // as HomeKit shows No Response.
-    const info: Record<string, unknown> = { reachable: entry.door.available && entry.door.stateKnown };
-    // Renamed (in the account, the settings or the Home app) since the device got its label: the new name, once
-    // Homebridge has the device (it drops updates before), as a controller reads it in the Matter device's information.
-    const label = matterName(entry.door.name);
-    const relabel = label !== entry.label && (entry.registration === 'resolved' || entry.registration === 'settled');
-    if (relabel) info.nodeLabel = label;
-    const parts: (ClusterState & { taken?: () => void })[] = [
-      state,
-      {
-        cluster: matter.clusterNames.BridgedDeviceBasicInformation,
-        attributes: info,
-        taken: relabel ? () => this.labelled(entry, label) : undefined,
-      },
-    ];
-    for (const { cluster, attributes, taken } of parts) {
-      const text = JSON.stringify(attributes);
-      if (!force && entry.pushed.get(cluster) === text) {
-        continue;
-      }
-      entry.pushed.set(cluster, text);
-      settle(() => matter.updateAccessoryState(entry.accessory.UUID, cluster, attributes)).then(
-        () => taken?.(),
-        (error: unknown) => {
-          // Not sent after all: the next push sends it again, even if nothing changed by then.
-          if (entry.pushed.get(cluster) === text) entry.pushed.delete(cluster);
-          const held = this.updateRefusals.take();
-          if (held !== undefined) {
-            const more = held > 0 ? ` (${held} more refused since the last such line)` : '';
-            const reason = oneLine(error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
-            this.deps.log.debug(`Matter did not take the state of ${entry.door.name}: ${reason}${more}.`);
-          }
-        },
-      );
-    }
-  }
-
-  /** The device carries `label` now; its context (which Homebridge caches) keeps it for the next start. */
-  private labelled(entry: OnMatter, label: string): void {
-    entry.label = label;
-    entry.accessory.context[LABEL_KEY] = label;
-    // The rename itself is logged by the door (quietly once the account keeps renaming it).
-    this.deps.log.debug(`${entry.door.name}: the Matter device carries the new name.`);
+    return true;
   }
 
   /**

@@ -115,6 +115,11 @@ export class People {
     }
   }
 
+  /** Every person's sensor, those kept as cached included (the Matter side shows each): empty before start(). */
+  all(): readonly PersonSensor[] {
+    return [...this.sensors, ...this.kept];
+  }
+
   /** Stops every sensor's timer (at Homebridge's shutdown). */
   dispose(): void {
     for (const sensor of [...this.sensors, ...this.kept]) sensor.dispose();

@@ -51,6 +51,11 @@ export class PersonSensor {
     return this.accessory.context.name;
   }
 
+  /** Whose sensor it is: the key of the entry's `user`. */
+  get user(): string {
+    return this.accessory.context.personUser;
+  }
+
   get isDetecting(): boolean {
     return this.motion.isDetecting;
   }
@@ -71,6 +76,11 @@ export class PersonSensor {
     const configured = configuredNameOf(this.api.hap, this.service, name);
     if (configured.value === old) configured.updateValue(name);
     return true;
+  }
+
+  /** Calls `listener` whenever the sensor starts or stops detecting; returns the way to stop. */
+  onChange(listener: () => void): () => void {
+    return this.motion.onChange(listener);
   }
 
   /** The person moved one of their doors: detect now, until the time has passed since this move. */

@@ -32,7 +32,14 @@ const statusClass = (status: string) =>
     }
   };
 
-const DEVICE_TYPES = { DoorLock: { name: 'DoorLock', deviceType: 0x0a }, ContactSensor: { name: 'ContactSensor', deviceType: 0x15 } };
+/** api.matter.deviceTypes by key; each `name` is matter.js's (MotionSensor is Matter's OccupancySensor, with PIR). */
+const DEVICE_TYPES = {
+  DoorLock: { name: 'DoorLock', deviceType: 0x0a },
+  ContactSensor: { name: 'ContactSensor', deviceType: 0x15 },
+  MotionSensor: { name: 'OccupancySensor', deviceType: 0x107 },
+};
+/** The device type a cached device's name stands for (Homebridge's cache keeps the name and code). */
+const deviceTypeNamed = (name: string) => Object.values(DEVICE_TYPES).find((type) => type.name === name);
 /** matter.js's limit on the bridged device's node label and serial number (UTF-16 units). */
 const MAX_TEXT = 32;
 
@@ -83,6 +90,7 @@ export class MatterApiDouble {
   readonly clusterNames = {
     DoorLock: 'doorLock',
     BooleanState: 'booleanState',
+    OccupancySensing: 'occupancySensing',
     BridgedDeviceBasicInformation: 'bridgedDeviceBasicInformation',
   } as const;
   readonly types = { DoorLock: { LockState, LockType, OperatingMode } };
@@ -320,7 +328,7 @@ export class Homebridge2Double extends HomebridgeDouble {
       platform.configureMatterAccessory({
         UUID: device.uuid,
         displayName: device.displayName,
-        deviceType: DEVICE_TYPES[device.deviceType as keyof typeof DEVICE_TYPES],
+        deviceType: deviceTypeNamed(device.deviceType),
         serialNumber: device.serialNumber,
         manufacturer: 'Access Control',
         model: 'Door Controller',
