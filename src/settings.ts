@@ -195,6 +195,18 @@ export const SIGN_IN_DEADLINE_MS = 20_000;
  * so their words come first, but a server that never answers still ends in a message rather than a spinner.
  */
 export const PAGE_REQUEST_LIMIT_MS = SIGN_IN_DEADLINE_MS + 10_000;
+/** "People and activity" reads each shown door's toggle history of this many days (today included). */
+export const ACTIVITY_DAYS = 7;
+/** History requests the settings server has in flight at once, whatever the page asks: the service must not be flooded. */
+export const ACTIVITY_REQUESTS_IN_FLIGHT_MAX = 4;
+/** Doors the page asks the settings server for in one request: their reads, 4 at a time, end within the page's limit. */
+export const ACTIVITY_DOORS_PER_REQUEST = 8;
+/** One door's history read gives up after this long (ms); two rounds of 4 fit within PAGE_REQUEST_LIMIT_MS. */
+export const ACTIVITY_DOOR_DEADLINE_MS = 10_000;
+/** The most history entries the page gets of one door (newest first); older ones are counted, not sent. */
+export const ACTIVITY_ENTRIES_PER_DOOR_MAX = 50;
+/** The longest piece of the service's text (a name, a channel, a time) the page gets, in characters; an e-mail is sent whole or not at all. */
+export const ACTIVITY_TEXT_MAX_CHARS = 64;
 /** The settings page's "Send test event" gives up after this long. */
 export const TEST_EVENT_TIMEOUT_MS = 5_000;
 /** Event type of the settings page's test webhook: logged as a test, it moves no door and does not count as webhooks arriving. */

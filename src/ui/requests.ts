@@ -1,6 +1,7 @@
 // What the settings page may send its server, and a short sentence naming each wrong field by the label the page shows.
 import * as z from '../util/zod.js';
 
+import { ACTIVITY_DOORS_PER_REQUEST } from '../settings.js';
 import { LABELS } from './labels.js';
 
 export { LABELS };
@@ -16,6 +17,10 @@ const field = <T>(schema: z.ZodMiniType<T>, problem: string): Field<T> => ({ sch
 const port = z.number().check(z.int(), z.minimum(1), z.maximum(65535));
 const PORT_PROBLEM = 'must be a whole number from 1 to 65535';
 const text = field(z.optional(z.string()), 'must be text');
+/** A door id as the sync gave it (the page sends back ids it got); the ids of one request, a few at a time. */
+const doorIds = z
+  .array(z.string().check(z.trim(), z.minLength(1), z.maxLength(200)))
+  .check(z.minLength(1), z.maxLength(ACTIVITY_DOORS_PER_REQUEST));
 
 type Shape = Record<string, Field<unknown>>;
 type Data<S extends Shape> = { [K in keyof S]: S[K] extends Field<infer T> ? T : never };
@@ -37,6 +42,11 @@ export const REQUESTS = {
     apiKey: field(z.string(), 'must be text'),
     headerName: text,
     tls: field(z.boolean(), 'must be a file name, or empty'),
+  },
+  activity: {
+    baseUrl: field(z.unknown(), ''),
+    accessToken: field(z.unknown(), ''),
+    doorIds: field(doorIds, `must be a list of 1 to ${ACTIVITY_DOORS_PER_REQUEST} door ids`),
   },
 } satisfies Record<string, Shape>;
 

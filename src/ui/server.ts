@@ -1,11 +1,12 @@
-// The settings page's server process: the Homebridge UI forks it, and the page asks it to sign in, check ports and send a test event.
+// The settings page's server process: the Homebridge UI forks it, and the page asks it to sign in, read the doors' activity, check ports and send a test event.
 // The page checks the block itself (src/ui/check-config.ts, bundled into it): an edit makes no request here.
 import { HomebridgePluginUiServer } from '@homebridge/plugin-ui-utils';
 
 import { oneLine } from '../util/log-text.js';
+import { readActivity } from './activity.js';
 import { savedCertFile } from './listener-tls.js';
 import { pageInfo } from './page-info.js';
-import type { Message, SignInView } from './page/views.js';
+import type { ActivityAnswer, Message, SignInView } from './page/views.js';
 import { checkPort } from './ports.js';
 import { readRequest, REQUESTS } from './requests.js';
 import { signIn } from './sign-in.js';
@@ -72,6 +73,16 @@ class SettingsServer extends HomebridgePluginUiServer {
           path: path || undefined,
           headerName: headerName || undefined,
         });
+      }, failedMessage),
+    );
+    // "People and activity": the shown doors' history, read here with the token, a few at a time (src/ui/activity.ts).
+    this.onRequest('/activity', (payload: unknown) =>
+      answer(async (): Promise<ActivityAnswer> => {
+        const request = readRequest(REQUESTS.activity, payload);
+        if (!request.ok) {
+          return request;
+        }
+        return readActivity(request.data.baseUrl, request.data.accessToken, request.data.doorIds);
       }, failedMessage),
     );
     this.ready();

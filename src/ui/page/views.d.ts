@@ -84,3 +84,31 @@ export interface Message {
   ok: boolean;
   message: string;
 }
+
+/** Someone the toggle history names, cleaned: a one-line name, and their e-mail address when the service gave a plausible one. */
+export interface PersonSeen {
+  name: string;
+  email: string | undefined;
+}
+
+/**
+ * One entry of a door's history, cleaned and bounded by the settings server. `outcome`: 'done' (was_success true),
+ * 'refused' (was_success false), 'unauthorized' (an enforcer or unauthorized entry), 'unknown' (the service did not say).
+ */
+export interface ActivityEntry {
+  /** The time as the service wrote it, one line; `atMs` when it could be read (UTC). */
+  at: string | undefined;
+  atMs: number | undefined;
+  state: 'OPEN' | 'CLOSED' | undefined;
+  outcome: 'done' | 'refused' | 'unauthorized' | 'unknown';
+  /** How: the history's `channel`. */
+  channel: string | undefined;
+  person: PersonSeen | undefined;
+}
+
+/** One door's last days: its entries newest first (at most ACTIVITY_ENTRIES_PER_DOOR_MAX, `more` left out), or why it could not be read. */
+export type DoorActivity =
+  { doorId: string; ok: true; entries: ActivityEntry[]; more: number } | { doorId: string; ok: false; message: string; detail?: string };
+
+/** The settings server's answer to "/activity": one result per door asked, in the order asked, or one sentence for the whole request. */
+export type ActivityAnswer = { ok: true; doors: DoorActivity[] } | { ok: false; message: string };

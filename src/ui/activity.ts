@@ -1,0 +1,120 @@
+// "People and activity": the shown doors' toggle history of the last days, read by the settings server (it holds the token), a few at a time.
+import { ServiceError } from '../client/errors.js';
+import type { Timeouts } from '../client/http.js';
+import { AccessControlClient } from '../client/service-client.js';
+import type { ToggleEvent } from '../client/types.js';
+import { parseConfig } from '../config.js';
+import { ACTIVITY_DAYS, ACTIVITY_DOOR_DEADLINE_MS, ACTIVITY_REQUESTS_IN_FLIGHT_MAX, PLATFORM_NAME } from '../settings.js';
+import { asServiceError } from '../sync/failure.js';
+import { SYSTEM_CLOCK } from '../util/clock.js';
+import { oneLine } from '../util/log-text.js';
+import { doorActivity } from './activity-entries.js';
+import { InFlightLimit } from './in-flight-limit.js';
+import { inPageWords } from './labels.js';
+import type { ActivityAnswer, DoorActivity } from './page/views.js';
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/** Every read of every request of this server process shares it: two pages open at once still keep the bound. */
+const SHARED_LIMIT = new InFlightLimit(ACTIVITY_REQUESTS_IN_FLIGHT_MAX);
+
+/** The days the history is asked for, UTC as the service's dates: the last ACTIVITY_DAYS, today included. */
+export function activityDays(nowMs: number): { startDate: string; endDate: string } {
+  const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+  return { startDate: day(nowMs - (ACTIVITY_DAYS - 1) * DAY_MS), endDate: day(nowMs) };
+}
+
+/** Why one door's history could not be read, in the page's words; the client's own sentence goes behind Details. */
+export function activityFailure(doorId: string, failure: ServiceError): DoorActivity & { ok: false } {
+  const detail = oneLine(failure.message);
+  const said = (message: string): DoorActivity & { ok: false } => ({ doorId, ok: false, message, detail });
+  switch (failure.kind) {
+    case 'auth':
+      return said(
+        `The service refused to show this door's history (HTTP ${failure.status ?? 401}): the access token may not be allowed to read it.`,
+      );
+    case 'rate-limited':
+      return said('The service is limiting requests for now: its history was not read. Reload the page in a minute to try again.');
+    case 'timeout':
+      return said('The service did not answer in time for this door. Reload the page to try again.');
+    case 'network':
+      return said('The service could not be reached for this door. Check that it is up, then reload the page.');
+    case 'http':
+      return failure.status === 404
+        ? said('The service has no history for this door.')
+        : said(`The service answered with an error for this door (HTTP ${failure.status ?? 'unknown'}); it may be down for a while.`);
+    default:
+      return said("The service's answer for this door could not be read.");
+  }
+}
+
+/** Resolves as `work` does, or rejects with a time-out after `ms`: a stalled answer must not hold a place in the limit. */
+async function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: unknown;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = SYSTEM_CLOCK.setTimeout(() => reject(new ServiceError('timeout', 'the history request did not answer in time')), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    SYSTEM_CLOCK.clearTimeout(timer);
+  }
+}
+
+export interface ActivityOptions {
+  /** Default: the one limit of this process. Tests give their own. */
+  limit?: InFlightLimit;
+  /** One door's read; default: the service's toggle history through the plugin's client. Tests give a fake. */
+  readDoor?: (doorId: string) => Promise<ToggleEvent[]>;
+  deadlineMs?: number;
+  timeouts?: Timeouts;
+  nowMs?: number;
+}
+
+/**
+ * Each door's history of the last days (each door once, in the order asked), one request per door and never more than the limit in flight; one door's
+ * failure is its own result, the others are still read. Never throws; the token goes to the service only.
+ */
+export async function readActivity(
+  baseUrl: unknown,
+  accessToken: unknown,
+  doorIds: readonly string[],
+  options: ActivityOptions = {},
+): Promise<ActivityAnswer> {
+  const parsed = parseConfig({ platform: PLATFORM_NAME, baseUrl, accessToken });
+  if (!parsed.ok) {
+    return { ok: false, message: `Fix the settings first: ${parsed.problems.map(inPageWords).join('; ')}.` };
+  }
+  const deadlineMs = options.deadlineMs ?? ACTIVITY_DOOR_DEADLINE_MS;
+  const limit = options.limit ?? SHARED_LIMIT;
+  let client: AccessControlClient | undefined;
+  const readDoor =
+    options.readDoor ??
+    ((doorId: string): Promise<ToggleEvent[]> => {
+      client ??= new AccessControlClient({
+        baseUrl: parsed.config.baseUrl,
+        accessToken: parsed.config.accessToken,
+        timeouts: options.timeouts,
+        readTimeoutMs: deadlineMs,
+      });
+      return client.history({ historyType: 'door', doorId, ...activityDays(options.nowMs ?? Date.now()) });
+    });
+  try {
+    // Each door once: one request per door, whatever the list repeats.
+    const doors = await Promise.all(
+      [...new Set(doorIds)].map((doorId) =>
+        limit.run(async (): Promise<DoorActivity> => {
+          try {
+            return doorActivity(doorId, await within(readDoor(doorId), deadlineMs));
+          } catch (error) {
+            return activityFailure(doorId, asServiceError(error));
+          }
+        }),
+      ),
+    );
+    return { ok: true, doors };
+  } finally {
+    // Not awaited: after a deadline the agent would wait for the stalled request to end.
+    void client?.close();
+  }
+}
