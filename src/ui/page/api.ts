@@ -2,7 +2,7 @@
 import type { IHomebridgePluginUi } from '@homebridge/plugin-ui-utils/ui.interface';
 
 import { PAGE_REQUEST_LIMIT_MS } from '../../settings.js';
-import type { Message, PageInfo, SignInView } from './views.js';
+import type { ActivityAnswer, Message, PageInfo, SignInView } from './views.js';
 
 // The Homebridge UI's object on the page's window (globalThis there): read through globalThis so the unit tests' Node type check,
 // which has no DOM, compiles this file too.
@@ -60,4 +60,6 @@ export const server = {
     ask<SignInView>('/sign-in', { baseUrl, accessToken }, failedSignIn),
   checkPort: (query: PortQuery) => ask<Message>('/check-port', query, failedMessage),
   testEvent: (query: TestEventQuery) => ask<Message>('/test-event', query, failedMessage),
+  activity: (baseUrl: unknown, accessToken: unknown, doorIds: string[]): Promise<ActivityAnswer> =>
+    ask<ActivityAnswer>('/activity', { baseUrl, accessToken, doorIds }, failedMessage),
 };

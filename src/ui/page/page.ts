@@ -3,6 +3,7 @@ import type {} from '@homebridge/plugin-ui-utils/ui.interface';
 
 import { MAX_POLL_INTERVAL_S, MIN_RECONCILE_INTERVAL_S } from '../../settings.js';
 import { checkBlock } from '../check-config.js';
+import { setUpActivity } from './activity-view.js';
 import { server } from './api.js';
 import { byId, fill, h, status } from './dom.js';
 import { refreshDoorStatus, renderDoors } from './doors-view.js';
@@ -203,7 +204,7 @@ async function main(): Promise<void> {
     // The options for all doors and the timing section, from the catalog; a door's choices name the value for all doors.
     ...setUpOptions(store, () => renderDoors(store, render)),
   );
-  refreshers.push(setUpWebhook(store));
+  refreshers.push(setUpWebhook(store), setUpActivity(store, render));
   // After a sign-in the user asked for, the keyboard lands on its result (the button was disabled meanwhile, dropping focus).
   byId('ac-sign-in').addEventListener('click', () => void signIn(store, render).then(() => byId('ac-sign-in-status').focus()));
   store.onChange(() => onChange(store, render));
