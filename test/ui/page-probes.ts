@@ -1,5 +1,8 @@
 // Scripts run inside the settings page's frame (page.evaluate of a string): the project's Node type check has no DOM types,
-// so the browser side is kept as plain JavaScript text here, small enough to read at a glance.
+// so the browser side is kept as plain JavaScript text here, small enough to read at a glance; and axe-core run in the frame.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { Frame } from 'playwright-core';
 
 /** axe-core's serious and critical findings, one line each: the rule, then the elements (axe must be loaded first). */
 export const AXE_FAULTS = `(async () => {
@@ -27,6 +30,14 @@ export const smallTargets = (min: number): string => `(() => {
 
 /** How far the document scrolls sideways (0: not at all). */
 export const SIDEWAYS = `document.documentElement.scrollWidth - document.documentElement.clientWidth`;
+
+const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical findings in the settings page's frame, one line each: rule, then the elements. */
+export async function axeFaults(frame: Frame): Promise<string[]> {
+  await frame.addScriptTag({ content: await axeSource });
+  return frame.evaluate<string[]>(AXE_FAULTS);
+}
 
 /** The language of the document. */
 export const LANG = `document.documentElement.lang`;

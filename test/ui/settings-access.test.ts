@@ -1,14 +1,12 @@
 // The settings page where users are: the real Homebridge UI 5.28 in Chromium at 1280 px and on a phone (390 x 844), in light
 // and dark, checked by axe-core; a 60-door account as short rows with search, "changed only" and "back to all-doors settings".
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { AccessControlSimulator, makeDevice, makeDoor } from '../../dev/simulator/server.js';
 import type { SimDevice } from '../../dev/simulator/server.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
-import { AXE_FAULTS, FOCUS_ON_RESULT, FOCUS_RING, LANG, ROW_HEIGHTS, SIDEWAYS, smallTargets } from './page-probes.js';
+import { axeFaults, FOCUS_ON_RESULT, FOCUS_RING, LANG, ROW_HEIGHTS, SIDEWAYS, smallTargets } from './page-probes.js';
 import { startUiHarness } from './ui-harness.js';
 import type { UiHarness } from './ui-harness.js';
 
@@ -26,8 +24,6 @@ const DESKTOP = { width: 1280, height: 900 };
 /** A folded door row is one or two lines: the name, its state and what it changes. */
 const SHORT_ROW_PX = 100;
 
-const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
 let sim: AccessControlSimulator;
 let ui: UiHarness | undefined;
 let devices: SimDevice[];
@@ -35,12 +31,6 @@ let devices: SimDevice[];
 function harness(): UiHarness {
   if (!ui) throw new Error('the UI did not start (see beforeAll)');
   return ui;
-}
-
-/** axe-core's serious and critical findings in the settings page's frame, one line each: rule, then the elements. */
-async function axeFaults(frame: Frame): Promise<string[]> {
-  await frame.addScriptTag({ content: await axeSource });
-  return frame.evaluate<string[]>(AXE_FAULTS);
 }
 
 /** How far the page and the settings frame scroll sideways (0: not at all). */
