@@ -13,16 +13,12 @@ import { togglesReceived } from '../support/simulator.js';
 import { matterChildBridge, startMatterBridge, tearDownMatter } from './bridge.js';
 import { requireNonLoopbackInterface } from './netns.js';
 
-const TOKEN = 'matter-people-token-9d2b4f';
+/** The entry's own settings: a poll far longer than the test (a change seen within it came by webhook), a short sensor time. */
+const SETTINGS = { accessToken: 'matter-people-token-9d2b4f', pollInterval: 300, personSensorDuration: 2, matter: 'sensors' };
 const API_KEY = 'cafe'.repeat(24);
-/** Far longer than the test: a change seen within it came by webhook, not by a poll. */
-const SLOW_POLL_S = 300;
-/** Short, so the test waits little for the sensor to clear. */
-const DURATION_S = 2;
 const WAIT_MS = 20_000;
-/** Matter's OccupancySensor device type (Homebridge's api.matter.deviceTypes.MotionSensor), and its cluster as the harness names it. */
-const OCCUPANCY_SENSOR = 0x0107;
-const OCCUPANCY_SENSING = '0x0406';
+/** Matter's OccupancySensor (Homebridge's api.matter.deviceTypes.MotionSensor), and its cluster as the harness names it. */
+const OCCUPANCY = { deviceType: 0x0107, cluster: '0x0406' } as const;
 
 let sim: AccessControlSimulator;
 let hb: HomebridgeProcess | undefined;
@@ -32,22 +28,19 @@ beforeAll(async () => {
   requireNonLoopbackInterface();
   const webhookPort = await freePort();
   const bridge = await matterChildBridge();
-  sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 200 });
+  sim = new AccessControlSimulator({ accessToken: SETTINGS.accessToken, travelTimeMs: 200 });
   await sim.start();
   sim.setWebhook({ url: `http://127.0.0.1:${webhookPort}/hooks/access`, apiKey: API_KEY });
   const started = await startMatterBridge({
     platform: 'AccessControl',
     name: 'Access Control',
-    accessToken: TOKEN,
+    ...SETTINGS,
     baseUrl: sim.baseUrl,
-    pollInterval: SLOW_POLL_S,
-    matter: 'sensors',
     webhook: { host: '127.0.0.1', port: webhookPort, apiKey: API_KEY },
     people: [
       { name: 'Grace', user: SAMPLE_PEOPLE.grace.emailAddress },
       { name: 'Alan', user: SAMPLE_PEOPLE.alan.emailAddress },
     ],
-    personSensorDuration: DURATION_S,
     _bridge: bridge,
   });
   hb = started.hb;
@@ -83,7 +76,7 @@ describe('people as Matter occupancy sensors, with a real Homebridge 2.4 and a M
         () =>
           c
             .doors()
-            .filter((d) => d.deviceTypes.includes(OCCUPANCY_SENSOR))
+            .filter((d) => d.deviceTypes.includes(OCCUPANCY.deviceType))
             .map((d) => d.name),
         {
           timeout: WAIT_MS,
@@ -98,7 +91,7 @@ describe('people as Matter occupancy sensors, with a real Homebridge 2.4 and a M
     const alan = c.door('Alan');
     expect([grace.reachable, alan.reachable]).toEqual([true, true]);
     const occupancy = (endpoint: number) => (report: AttributeReport) =>
-      report.endpoint === endpoint && report.cluster === OCCUPANCY_SENSING && report.attribute === 'occupancy';
+      report.endpoint === endpoint && report.cluster === OCCUPANCY.cluster && report.attribute === 'occupancy';
 
     let sawOccupied = false;
     const occupied = nextReport(c, "Grace's sensor occupied", (r) => {

@@ -29,26 +29,24 @@ const startSimulator = simulatorPerTest();
 const running = shutDownAfterEach();
 
 interface BootWith {
-  webhook?: boolean;
+  /** Homebridge's Matter side, with the Matter cache of a previous start; a new one by default. */
   matter?: MatterApiDouble;
   /** The HomeKit cache of a previous start. */
   cache?: ReturnType<Homebridge2Double['savedCache']>;
-  clock?: ManualClock;
+  /** false: no webhook listener (the toggle history alone tells who moved a door). */
+  webhook?: boolean;
   sim?: AccessControlSimulator;
+  clock?: ManualClock;
 }
 
 /** Boots on Homebridge 2.4 with Matter on the bridge, runs the first sync, and lets Matter's registrations take place. */
 async function boot(options: Record<string, unknown>, how: BootWith = {}) {
-  const clock = how.clock ?? new ManualClock();
+  const { matter = new MatterApiDouble(), clock = new ManualClock() } = how;
   const sim = how.sim ?? (await startSimulator({ accessToken: TOKEN, travelTimeMs: 0, now: () => clock.now() }));
-  const port = await freePort();
-  const webhook = how.webhook === false ? {} : { webhook: { port, host: '127.0.0.1', apiKey: API_KEY } };
-  const matter = how.matter ?? new MatterApiDouble();
+  const listener = how.webhook === false ? undefined : { port: await freePort(), host: '127.0.0.1', apiKey: API_KEY };
+  const settings = { accessToken: TOKEN, pollInterval: 15, personSensorDuration: DURATION_S, ...(listener && { webhook: listener }) };
   const api = new Homebridge2Double(how.cache ?? [], matter);
-  const { log, platform } = bootPlatform(
-    { accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 15, personSensorDuration: DURATION_S, ...webhook, ...options },
-    { clock, api },
-  );
+  const { log, platform } = bootPlatform({ ...settings, baseUrl: sim.baseUrl, ...options }, { clock, api });
   running.push(platform);
   /** Moves the simulated clock, then lets the syncs due and Matter's deferred registrations and updates take place. */
   const wait = async (ms: number): Promise<void> => {
@@ -59,9 +57,9 @@ async function boot(options: Record<string, unknown>, how: BootWith = {}) {
   await wait(0);
   await wait(0);
   const texts = (level: string): string[] => log.lines.filter((l) => l.level === level).map((l) => l.text);
-  if (how.webhook !== false) {
+  if (listener) {
     await vi.waitFor(() => expect(texts('info').some((t) => t.startsWith('Webhook listener on'))).toBe(true));
-    sim.setWebhook({ url: `http://127.0.0.1:${port}/`, apiKey: API_KEY });
+    sim.setWebhook({ url: `http://127.0.0.1:${listener.port}/`, apiKey: API_KEY });
   }
   const homeKitPerson = (name: string): PlatformAccessory | undefined =>
     [...api.registered.values()].find(
