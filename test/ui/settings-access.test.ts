@@ -1,14 +1,15 @@
 // The settings page where users are: the real Homebridge UI 5.28 in Chromium at 1280 px and on a phone (390 x 844), in light
-// and dark, checked by axe-core; a 60-door account as short rows with search, "changed only" and "back to all-doors settings".
+// and dark, checked by axe-core; a 60-door account as short rows with search, "changed only" and "back to all-doors settings",
+// and its "People and activity" read 4 doors at a time, folded.
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { AccessControlSimulator, makeDevice, makeDoor } from '../../dev/simulator/server.js';
 import type { SimDevice } from '../../dev/simulator/server.js';
-import { PLATFORM_NAME } from '../../src/settings.js';
+import { ACTIVITY_DAYS, PLATFORM_NAME } from '../../src/settings.js';
 import { axeFaults, FOCUS_ON_RESULT, FOCUS_RING, LANG, ROW_HEIGHTS, SIDEWAYS, smallTargets } from './page-probes.js';
 import { startUiHarness } from './ui-harness.js';
-import type { UiHarness } from './ui-harness.js';
+import type { CustomUiSettings, UiHarness } from './ui-harness.js';
 
 const TOKEN = 'settings-access-e2e-token-8c1d';
 /** Waits inside the page: a sign-in against the local simulator, a check by the page's server. */
@@ -39,6 +40,17 @@ async function sidewaysScroll(page: Page, frame: Frame): Promise<{ page: number;
 }
 
 const visibleRows = (frame: Frame) => frame.locator('[data-door-row]:visible');
+
+/** The settings opened, signed in by typing the address and token: all 60 doors listed. */
+async function signedInAll(): Promise<CustomUiSettings> {
+  const settings = await harness().openCustomUi();
+  const frame = settings.frame;
+  await frame.locator('#ac-baseUrl').fill(sim.baseUrl);
+  await frame.locator('#ac-accessToken').fill(TOKEN);
+  await frame.locator('#ac-sign-in').click();
+  await expect.poll(() => frame.locator('[data-door-row]').count(), { timeout: PAGE_WAIT_MS }).toBe(60);
+  return settings;
+}
 
 beforeAll(async () => {
   devices = Array.from({ length: CONTROLLERS }, (_, d) =>
@@ -162,12 +174,8 @@ describe('the settings page for every user', () => {
   it('a 60-door account is short rows; search finds a door by name and by controller, "changed only" and "back to all-doors" work', async () => {
     const { page } = harness().browser;
     await page.setViewportSize(PHONE);
-    const settings = await harness().openCustomUi();
+    const settings = await signedInAll();
     const frame = settings.frame;
-    await frame.locator('#ac-baseUrl').fill(sim.baseUrl);
-    await frame.locator('#ac-accessToken').fill(TOKEN);
-    await frame.locator('#ac-sign-in').click();
-    await expect.poll(() => frame.locator('[data-door-row]').count(), { timeout: PAGE_WAIT_MS }).toBe(60);
     const list = frame.locator('#ac-door-list');
     if ((await list.getAttribute('open')) === null) await list.locator('summary').first().click();
 
@@ -213,5 +221,39 @@ describe('the settings page for every user', () => {
       .toMatch(/^The plugin accepts these settings/);
     const saved = await harness().save(settings);
     expect(saved.blocks).toEqual([{ platform: PLATFORM_NAME, baseUrl: sim.baseUrl, accessToken: TOKEN }]);
+  });
+  it('"People and activity" on a 60-door account: each door read once, the activity folded per door, 44 px targets and no axe fault', async () => {
+    const { page } = harness().browser;
+    await page.setViewportSize(PHONE);
+    const first = devices[0]?.doors[0];
+    if (!first) throw new Error('no door');
+    sim.addHistoryEvent({ doorId: first.id, doorState: 'OPEN', at: new Date(), channel: 'Keypad', wasSuccess: false });
+    try {
+      const settings = await signedInAll();
+      const frame = settings.frame;
+      const mark = sim.requests.length;
+      await frame.locator('#ac-activity-load').click();
+      await expect
+        .poll(() => frame.locator('#ac-activity-status').textContent(), { timeout: 3 * PAGE_WAIT_MS })
+        .toBe(`Read the last ${ACTIVITY_DAYS} days of 60 doors: 1 entry, 1 refused.`);
+      const asked = sim.requests.slice(mark).filter((request) => request.path.includes('toggle-history'));
+      expect(new Set(asked.map((request) => request.query.door_id)).size).toBe(60);
+      expect(asked).toHaveLength(60);
+      // Folded: one short row per door, the list itself closed until opened.
+      expect(await frame.locator('#ac-activity-list').getAttribute('open')).toBeNull();
+      await frame.locator('#ac-activity-list > summary').click();
+      expect(await frame.locator('[data-activity-row]:visible').count()).toBe(60);
+      expect(await frame.locator('.ac-activity li:visible').count()).toBe(0);
+      await frame.locator(`[data-activity-row="${first.id}"] > summary`).click();
+      expect(await frame.locator(`[data-activity-row="${first.id}"] li`).textContent()).toMatch(
+        /Refused: Ada Lovelace tried to open it, with Keypad$/,
+      );
+      expect(await frame.evaluate<string[]>(smallTargets(TARGET_PX))).toEqual([]);
+      expect(await axeFaults(frame)).toEqual([]);
+      await harness().screenshot('settings-phone-activity-60-doors');
+      await settings.close();
+    } finally {
+      await page.setViewportSize(DESKTOP);
+    }
   });
 });

@@ -12,6 +12,7 @@ import {
 } from '../../dev/simulator/server.js';
 import type { SimUser } from '../../dev/simulator/server.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
+import { activityDays } from '../../src/ui/activity.js';
 import { axeFaults, SIDEWAYS, smallTargets } from './page-probes.js';
 import { startUiHarness } from './ui-harness.js';
 import type { CustomUiSettings, PlatformBlock, UiHarness } from './ui-harness.js';
@@ -96,8 +97,16 @@ afterAll(async () => {
 
 describe('People and activity', () => {
   it("shows each door's last days newest first, with who, how and the refused attempt in words; the people seen with their ticks", async () => {
+    const mark = sim.requests.length;
     const { settings, frame } = await openActivity();
     expect(await frame.locator('#ac-activity-status').textContent()).toBe('Read the last 7 days of 3 doors: 5 entries, 1 refused.');
+    // One history request per door, the 7 days' (the plugin's own lookups in Homebridge ask for a shorter span).
+    const asked = sim.requests
+      .slice(mark)
+      .filter((request) => request.path.includes('toggle-history') && request.query.start_date === activityDays(Date.now()).startDate);
+    expect(asked.map((request) => request.query.door_id).sort()).toEqual(
+      [SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID].sort(),
+    );
     const front = frame.locator(`[data-activity-row="${SAMPLE_FRONT_GATE_ID}"]`);
     expect(await front.locator('[data-activity-note]').textContent()).toBe('3 entries, 1 refused');
     if ((await front.getAttribute('open')) === null) await front.locator(':scope > summary').click();

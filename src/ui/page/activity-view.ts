@@ -163,9 +163,10 @@ function renderRead(store: Store): void {
   );
   const list = byId('ac-activity-list', HTMLDetailsElement);
   byId('ac-activity-list-title').textContent = `Activity of ${plural(doors.length, 'door')}, newest first`;
+  // Decided once, by every door to be read (the first reads arrive a few doors at a time).
   if (!list.dataset.folded && doors.length > 0) {
     list.dataset.folded = 'set';
-    list.open = doors.length <= ACTIVITY_LIST_OPEN_MAX;
+    list.open = shownDoors(store).length <= ACTIVITY_LIST_OPEN_MAX;
   }
   fill(
     byId('ac-activity-rows'),
