@@ -38,4 +38,28 @@ describe('an account with more doors than one bridge holds, on Matter', () => {
     expect(matter.registrations).toHaveLength(1);
     expect(matter.errors).toEqual([]);
   });
+
+  it('puts the people beside the doors HomeKit shows, the same as on HomeKit: the doors leave them their place in the cap', async () => {
+    const matter = new MatterApiDouble();
+    const people = [
+      { name: 'Grace', user: 'grace@example.com' },
+      { name: 'Alan', user: 'alan@example.com' },
+      { name: 'Someone Else', user: '*' },
+    ];
+    const { api, platform, poll } = bootPlatform(
+      { accessToken: TOKEN, baseUrl: sim.baseUrl, matter: 'locks', people },
+      { api: new Homebridge2Double([], matter) },
+    );
+    await poll(2);
+    await matterSettled();
+    await platform.shutdown();
+    expect(api.registered.size).toBe(MAX_ACCESSORIES_PER_BRIDGE);
+    expect([...matter.devices.keys()].sort()).toEqual([...api.registered.keys()].sort());
+    const types = [...matter.devices.values()].map((d) => d.deviceType);
+    expect([types.filter((t) => t === 'DoorLock').length, types.filter((t) => t === 'OccupancySensor').length]).toEqual([
+      MAX_ACCESSORIES_PER_BRIDGE - people.length,
+      people.length,
+    ]);
+    expect(matter.errors).toEqual([]);
+  });
 });

@@ -186,6 +186,19 @@ describe('people on Matter', () => {
     expect(second.occupied('Grace')).toBe(true);
   });
 
+  it('keeps a person on Matter, unoccupied, while an entry of people cannot be read (it may be that entry)', async () => {
+    const first = await boot({ matter: 'locks', people: [GRACE, ALAN] }, { webhook: false });
+    const alan = first.device('Alan')?.uuid;
+    const second = await first.restart({ matter: 'locks', people: [GRACE, { name: 'Alan', usr: 42 }] });
+    expect(second.people().map((d) => [d.clusters.bridgedDeviceBasicInformation?.nodeLabel, d.restored])).toEqual([
+      ['Grace', false],
+      ['Alan', false],
+    ]);
+    expect(second.device('Alan')?.uuid).toBe(alan);
+    expect(second.occupied('Alan')).toBe(false);
+    expect(second.texts('info').filter((t) => t.includes('from Matter'))).toEqual([]);
+  });
+
   it('keeps a cached person on Matter, and takes no door for a person, when only people were cached and the setting cannot be read', async () => {
     const first = await boot({ matter: 'locks', people: [GRACE] }, { webhook: false });
     await first.api.shutdown();
@@ -203,6 +216,16 @@ describe('people on Matter', () => {
 });
 
 describe('Homebridge refusing or throwing, for the people', () => {
+  it('says once that the bridge does not run Matter when api.matter is offered for another bridge, and tries nothing more', async () => {
+    const matter = new MatterApiDouble([], false);
+    const rig = await boot({ matter: 'locks', people: [GRACE] }, { webhook: false, matter });
+    await rig.wait(15_000);
+    await rig.wait(15_000);
+    expect(rig.log.lines.filter((l) => l.text.includes('Matter')).map((l) => l.level)).toEqual(['warn']);
+    expect(matter.devices.size).toBe(0);
+    expect(rig.homeKitPerson('Grace')).toBeDefined();
+  });
+
   it('says a refused registration once, tries again at each sync, and says when it is taken', async () => {
     const matter = new MatterApiDouble();
     matter.refuse.register = 3;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { DoorState } from '../../../src/client/types.js';
-import { MATTER_FACES, matterName, matterSerial, modeOfCached } from '../../../src/matter/matter-doors.js';
+import { MATTER_FACES, isPersonDevice, matterName, matterSerial, modeOfCached } from '../../../src/matter/matter-doors.js';
 import type { MatterModeTable } from '../../../src/matter/matter-doors.js';
 import type { MatterAccessory } from '../../../src/matter/matter-api.js';
 import { matterDoorOf } from '../../../src/matter/matter-face.js';
@@ -65,6 +65,23 @@ describe('the Matter modes table', () => {
     expect(modeOfCached([device({ clusters: { doorLock: {} } })])).toBe('locks');
     expect(modeOfCached([device({ context: { mode: 'off' } }), device({ deviceType: { name: 'ContactSensor' } })])).toBe('sensors');
     expect(modeOfCached([device({ deviceType: { name: 'Light' } })])).toBeUndefined();
+  });
+
+  it("never takes a person's occupancy sensor for a door, nor a door for a person, whatever else the device carries", () => {
+    const device = (extra: Partial<MatterAccessory>) => ({ UUID: 'u', displayName: 'Grace', ...extra }) as MatterAccessory;
+    const people = [
+      device({ context: { person: true, label: 'Grace' }, deviceType: { name: 'OccupancySensor' } }),
+      // Cached without its context, or without its device type's name.
+      device({ deviceType: { name: 'OccupancySensor' }, clusters: { occupancySensing: {} } }),
+      device({ clusters: { occupancySensing: {} } }),
+      // Even one whose context names a mode.
+      device({ context: { person: true, mode: 'locks' } }),
+    ];
+    expect(people.map(isPersonDevice)).toEqual([true, true, true, true]);
+    expect(modeOfCached(people)).toBeUndefined();
+    const doors = [device({ context: { doorId: 'd', mode: 'sensors' } }), device({ deviceType: { name: 'DoorLock' } })];
+    expect(doors.map(isPersonDevice)).toEqual([false, false]);
+    expect(modeOfCached([...people, ...doors])).toBe('sensors');
   });
 });
 

@@ -49,6 +49,21 @@ describe('a person sensor', () => {
     expect(t.detected('Grace')).toBe(false);
   });
 
+  it('tells its listeners when it starts and stops detecting, once each, a move meanwhile telling nothing (Matter follows it)', () => {
+    const t = setup([{ name: 'Grace', user: 'grace@example.com' }]);
+    const [sensor] = t.people.all();
+    const heard: unknown[] = [];
+    const stop = sensor?.onChange(() => heard.push(sensor.isDetecting));
+    t.move();
+    t.clock.advance(DURATION_MS - 1000);
+    t.move(t.clock.now(), 'CLOSED');
+    t.clock.advance(DURATION_MS);
+    expect(heard).toEqual([true, false]);
+    stop?.();
+    t.move();
+    expect(heard).toEqual([true, false]);
+  });
+
   it('detects once per move, also when the other source gives its time a second or two apart', () => {
     const t = setup([{ name: 'Grace', user: 'grace@example.com' }]);
     const at = t.clock.now();
