@@ -215,6 +215,20 @@ describe('people on Matter', () => {
   });
 });
 
+describe('a Homebridge whose Matter has no occupancy sensor', () => {
+  it('keeps the doors on Matter and the people on HomeKit only, and says so once', async () => {
+    const matter = new MatterApiDouble();
+    Object.assign(matter, { deviceTypes: { DoorLock: matter.deviceTypes.DoorLock, ContactSensor: matter.deviceTypes.ContactSensor } });
+    const rig = await boot({ matter: 'locks', people: [GRACE] }, { webhook: false, matter });
+    await rig.wait(15_000);
+    expect([...matter.devices.values()].map((d) => d.deviceType)).toEqual(['DoorLock', 'DoorLock', 'DoorLock']);
+    expect(rig.texts('warn')).toEqual([
+      "This Homebridge's Matter has no occupancy sensor, so the people are on HomeKit only (the doors are on Matter). Update Homebridge.",
+    ]);
+    expect(rig.homeKitPerson('Grace')).toBeDefined();
+  });
+});
+
 describe('Homebridge refusing or throwing, for the people', () => {
   it('says once that the bridge does not run Matter when api.matter is offered for another bridge, and tries nothing more', async () => {
     const matter = new MatterApiDouble([], false);
