@@ -10,16 +10,19 @@ const UNAUTHORIZED = /enforcer|unauthori[sz]ed/i;
 /** One address, nothing around it: anything else is not offered as a `people` key. */
 const EMAIL = /^[^\s@]+@[^\s@]+$/u;
 
-/** Outside text on one line and cut short; undefined when nothing is left. */
+/** Marks that turn the text's direction around: a name could show the page's words in another order ("moc.elpmaxe@..."). */
+const DIRECTION_MARKS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** Outside text on one line, without direction marks, and cut short; undefined when nothing is left. */
 function text(value: string | undefined, maxChars = ACTIVITY_TEXT_MAX_CHARS): string | undefined {
-  const line = value === undefined ? '' : oneLine(value, maxChars);
+  const line = value === undefined ? '' : oneLine(value.replace(DIRECTION_MARKS, ''), maxChars);
   return line === '' ? undefined : line;
 }
 
 /** An e-mail address as given, when it is one whole and not longer than `people` takes. */
 function emailOf(value: string | undefined): string | undefined {
   const trimmed = value?.trim() ?? '';
-  return trimmed.length <= PERSON_USER_MAX_CHARS && EMAIL.test(trimmed) && oneLine(trimmed, PERSON_USER_MAX_CHARS) === trimmed
+  return trimmed.length <= PERSON_USER_MAX_CHARS && EMAIL.test(trimmed) && text(trimmed, PERSON_USER_MAX_CHARS) === trimmed
     ? trimmed
     : undefined;
 }

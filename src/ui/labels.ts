@@ -18,6 +18,8 @@ export const LABELS = {
   // The page sends whether both TLS files are filled in.
   tls: 'TLS certificate file',
   entryIndex: 'Settings for',
+  // "People and activity" sends the doors it reads: not a field, but named in words should it ever be wrong.
+  doorIds: 'The doors to read',
 } as const;
 
 /** A page label without its trailing hint in brackets ("Poll interval (seconds, 10 to 3600)" is "Poll interval"). */

@@ -75,6 +75,14 @@ describe('doorActivity', () => {
     expect(entry?.person?.name.length).toBe(ACTIVITY_TEXT_MAX_CHARS);
     expect(entry?.person?.name).not.toMatch(/[\r\n]/);
   });
+
+  it('drops the marks that turn text around, and an e-mail holding one', () => {
+    const { entries } = entriesOf([
+      event({ channel: 'App\u202eppa', user: { firstName: 'Eve\u2067', lastName: 'Moss', email: 'eve\u202e@example.com' } }),
+    ]);
+    expect(entries[0]?.channel).toBe('Appppa');
+    expect(entries[0]?.person).toEqual({ name: 'Eve Moss', email: undefined });
+  });
 });
 
 describe('personOf', () => {

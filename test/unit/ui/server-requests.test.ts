@@ -96,6 +96,18 @@ describe('the settings server, sent wrong-typed or missing fields', () => {
         message: 'Path (optional) must be text. API key header must be text. TLS certificate file must be a file name, or empty.',
       },
     ],
+    ['/activity', { doorIds: [] }, { ok: false, message: 'The doors to read must be a list of 1 to 8 door ids.' }],
+    [
+      '/activity',
+      { doorIds: Array.from({ length: 9 }, (_, i) => `door-${i}`) },
+      { ok: false, message: 'The doors to read must be a list of 1 to 8 door ids.' },
+    ],
+    ['/activity', { doorIds: ['door-1', 7] }, { ok: false, message: 'The doors to read must be a list of 1 to 8 door ids.' }],
+    [
+      '/activity',
+      { baseUrl: '', accessToken: TOKEN, doorIds: ['door-1'] },
+      { ok: false, message: 'Fix the settings first: Service address is required.' },
+    ],
   ];
 
   it.each(cases)('%s %j answers with a short message naming the field, and nothing on stderr', async (path, body, expected) => {
