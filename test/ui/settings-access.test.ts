@@ -45,6 +45,8 @@ const visibleRows = (frame: Frame) => frame.locator('[data-door-row]:visible');
 async function signedInAll(): Promise<CustomUiSettings> {
   const settings = await harness().openCustomUi();
   const frame = settings.frame;
+  // The check's first words come once the page's fields are wired: nothing typed before then is lost.
+  await expect.poll(() => frame.locator('#ac-check-status').textContent(), { timeout: PAGE_WAIT_MS }).not.toBe('');
   await frame.locator('#ac-baseUrl').fill(sim.baseUrl);
   await frame.locator('#ac-accessToken').fill(TOKEN);
   await frame.locator('#ac-sign-in').click();

@@ -36,6 +36,9 @@ function harness(): UiHarness {
 async function openPage(): Promise<{ settings: CustomUiSettings; page: Frame }> {
   const settings = await harness().openCustomUi();
   await settings.frame.locator('#ac-sign-in').waitFor({ timeout: PAGE_WAIT_MS });
+  // The button is in the HTML before the page's script runs; the check's first words come once its fields are wired, so
+  // nothing typed before then is lost (seen on a busy machine: a sign-in with neither field).
+  await expect.poll(() => settings.frame.locator('#ac-check-status').textContent(), { timeout: PAGE_WAIT_MS }).not.toBe('');
   return { settings, page: settings.frame };
 }
 
