@@ -230,6 +230,10 @@ describe('the settings page for every user', () => {
     const first = devices[0]?.doors[0];
     if (!first) throw new Error('no door');
     sim.addHistoryEvent({ doorId: first.id, doorState: 'OPEN', at: new Date(), channel: 'Keypad', wasSuccess: false });
+    // The same person at six more doors: their line names five and counts the rest.
+    for (const door of [...(devices[0]?.doors.slice(1) ?? []), ...(devices[1]?.doors.slice(0, 1) ?? [])]) {
+      sim.addHistoryEvent({ doorId: door.id, doorState: 'CLOSED', at: new Date(Date.now() - 60_000), channel: 'App' });
+    }
     try {
       const settings = await signedInAll();
       const frame = settings.frame;
@@ -237,7 +241,10 @@ describe('the settings page for every user', () => {
       await frame.locator('#ac-activity-load').click();
       await expect
         .poll(() => frame.locator('#ac-activity-status').textContent(), { timeout: 3 * PAGE_WAIT_MS })
-        .toBe(`Read the last ${ACTIVITY_DAYS} days of 60 doors: 1 entry, 1 refused.`);
+        .toBe(`Read the last ${ACTIVITY_DAYS} days of 60 doors: 7 entries, 1 refused.`);
+      expect(await frame.locator('#ac-people label').allTextContents()).toEqual([
+        'Ada Lovelace: 7 times, 1 refused, at Gate 0-0, Gate 0-1, Gate 0-2, Gate 0-3, Gate 0-4 and 2 more doors',
+      ]);
       const asked = sim.requests.slice(mark).filter((request) => request.path.includes('toggle-history'));
       expect(new Set(asked.map((request) => request.query.door_id)).size).toBe(60);
       expect(asked).toHaveLength(60);

@@ -11,6 +11,8 @@ import type { ActivityEntry, DoorActivity, DoorView } from './views.js';
 
 /** Longer lists of doors start folded, as the door list does. */
 const ACTIVITY_LIST_OPEN_MAX = 20;
+/** Doors named in a person's line; more are counted, so someone seen at 60 doors is still one short line. */
+const PERSON_DOORS_NAMED_MAX = 5;
 
 /** Each door's result, read once per page load: a door is never asked for again, whatever its answer. */
 const read = new Map<string, DoorActivity>();
@@ -100,6 +102,12 @@ function doorRow(door: DoorView, result: DoorActivity, shared: ReadonlySet<strin
   return row;
 }
 
+/** "Front Gate, Garage Door", or the first few and "and 3 more doors". */
+function doorList(doors: readonly string[]): string {
+  const rest = doors.length - PERSON_DOORS_NAMED_MAX;
+  return rest > 0 ? `${doors.slice(0, PERSON_DOORS_NAMED_MAX).join(', ')} and ${plural(rest, 'more door')}` : doors.join(', ');
+}
+
 /** A person's tick: on, their entry is in `people`; the label says who, how often and where. */
 function personRow(store: Store, person: PersonSummary, index: number): HTMLElement {
   const listing = listingOf(store.block, person);
@@ -132,7 +140,7 @@ function personRow(store: Store, person: PersonSummary, index: number): HTMLElem
         'span',
         {},
         h('strong', { 'data-person-name': '' }, name),
-        `: ${plural(person.times, 'time')}${refused}, at ${person.doors.join(', ')}${why}`,
+        `: ${plural(person.times, 'time')}${refused}, at ${doorList(person.doors)}${why}`,
       ),
     ),
   );
