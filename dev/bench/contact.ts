@@ -1,4 +1,5 @@
-// Measurement 10: webhook → HomeKit event for doors with their contact sensor on and without, two bridges side by side.
+// Measurement 10: webhook → HomeKit event for doors with their contact sensor on and without, two bridges side by side,
+// and for the person sensor of the user the webhook names (on the contact sensor's bridge).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -8,9 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { HAP_CHARACTERISTIC, HAP_SERVICE } from '../harness/hap-types.js';
 import { HOMEBRIDGE_2_PREFIX, HOMEBRIDGE_2_VERSION, READY_LINE, REPO_ROOT } from '../harness/homebridge-process.js';
 import type { CharRef } from '../harness/homekit-controller.js';
-import { LATENCY_EVENT_WAIT_MS, LATENCY_SPACING_MAX_MS, LATENCY_SPACING_MIN_MS } from './latency.js';
+import { LATENCY_EVENT_WAIT_MS } from './latency.js';
 import { DoorEventClock, homeKitCurrent, opposite, randomBetween, sleepUntil, summarize } from './probes.js';
 import type { Summary } from './probes.js';
+import { SAMPLE_ACCOUNT_USER } from '../simulator/server.js';
 import { startRig } from './rig.js';
 import type { Cleanup, Rig } from './rig.js';
 
@@ -26,6 +28,20 @@ export const CONTACT_WARMUP_CHANGES = 6;
 export const CONTACT_RIG_POLL_INTERVAL_S = 300;
 /** A door event this close after its contact event came in the same delivery (hap-controller hands them over one after another). */
 export const SAME_DELIVERY_MS = 2;
+/**
+ * Time between two changes (ms, random within). The order alternates, so a bridge's two turns may come one after the
+ * other: the minimum must exceed the person sensor's detection for it to end between two of its bridge's moves.
+ */
+export const CONTACT_SPACING_MIN_MS = 1_150;
+export const CONTACT_SPACING_MAX_MS = 1_400;
+/** `personSensorDuration` of the contact sensor's bridge (s): the shortest allowed, ended before the bridge's next change. */
+export const CONTACT_PERSON_SENSOR_S = 1;
+/** The person sensor on the contact sensor's bridge: the user the simulator's webhooks name (the account's user). */
+const PERSON = { name: SAMPLE_ACCOUNT_USER.firstName, user: SAMPLE_ACCOUNT_USER.emailAddress };
+/** MotionSensor's MotionDetected value when detecting. */
+const MOTION_DETECTED = true;
+/** The Model a person's accessory shows (src/people/person-sensor.ts). */
+const PERSON_MODEL = 'Person Sensor';
 
 export interface ContactVariant {
   label: string;
@@ -34,6 +50,10 @@ export interface ContactVariant {
   toDoorEvent: Summary;
   /** Webhook POST sent → the ContactSensorState event (contact sensor on only). */
   toContactEvent: Summary | undefined;
+  /** Webhook POST sent → the person sensor's MotionDetected true event (contact sensor's bridge only). */
+  toPersonEvent: Summary | undefined;
+  /** Counted changes whose person event never came within LATENCY_EVENT_WAIT_MS (contact sensor's bridge only). */
+  personMissed: number | undefined;
   /** Door events that came within SAME_DELIVERY_MS of their contact event (contact sensor on only). */
   sameDelivery: number | undefined;
   non200: number;
@@ -58,8 +78,12 @@ interface Side {
   clock: DoorEventClock;
   /** The contact sensor's ContactSensorState per door id (contact sensor on only). */
   contacts: Map<string, CharRef>;
+  /** The person sensor's MotionDetected (contact sensor's bridge only). */
+  person: CharRef | undefined;
   door: number[];
   contact: number[];
+  personEvents: number[];
+  personMissed: number;
   together: number;
   non200: number;
   missed: number;
@@ -81,11 +105,44 @@ async function contactRefs(rig: Rig): Promise<Map<string, CharRef>> {
   return refs;
 }
 
+/** The person sensor's MotionDetected: the MotionSensor of the accessory whose Model says it is a person's. */
+async function personRef(rig: Rig): Promise<CharRef> {
+  const accessories = await rig.controller.accessories();
+  for (const accessory of accessories) {
+    const model = accessory.services
+      .find((s) => s.type === HAP_SERVICE.AccessoryInformation)
+      ?.characteristics.find((c) => c.type === HAP_CHARACTERISTIC.Model)?.value;
+    const iid = accessory.services
+      .find((s) => s.type === HAP_SERVICE.MotionSensor)
+      ?.characteristics.find((c) => c.type === HAP_CHARACTERISTIC.MotionDetected)?.iid;
+    if (model === PERSON_MODEL && iid !== undefined) {
+      return { aid: accessory.aid, iid };
+    }
+  }
+  throw new Error(`${PERSON.name}'s person sensor is not in HomeKit`);
+}
+
 async function prepare(rig: Rig, label: string, contactSensor: boolean): Promise<Side> {
   const contacts = contactSensor ? await contactRefs(rig) : new Map<string, CharRef>();
-  // As the Home hub does: subscribed to every characteristic it shows, the contact sensor's too.
-  const clock = await DoorEventClock.start(rig.controller, [...rig.doors.map((d) => d.current), ...contacts.values()]);
-  return { label, contactSensor, rig, clock, contacts, door: [], contact: [], together: 0, non200: 0, missed: 0 };
+  const person = contactSensor ? await personRef(rig) : undefined;
+  // As the Home hub does: subscribed to every characteristic it shows, the contact and person sensors' too.
+  const refs = [...rig.doors.map((d) => d.current), ...contacts.values(), ...(person ? [person] : [])];
+  const clock = await DoorEventClock.start(rig.controller, refs);
+  return {
+    label,
+    contactSensor,
+    rig,
+    clock,
+    contacts,
+    person,
+    door: [],
+    contact: [],
+    personEvents: [],
+    personMissed: 0,
+    together: 0,
+    non200: 0,
+    missed: 0,
+  };
 }
 
 /** One change on one bridge: a door moved at the keypad, its webhook posted, its events timed. */
@@ -103,11 +160,13 @@ async function change(side: Side, index: number, counted: boolean): Promise<void
   const contactRef = side.contacts.get(door.id);
   const contactValue = state === 'CLOSED' ? CONTACT_SENSOR_STATE.DETECTED : CONTACT_SENSOR_STATE.NOT_DETECTED;
   const expectedContact = contactRef && side.clock.expect(contactRef, contactValue);
+  const expectedPerson = side.person && side.clock.expect(side.person, MOTION_DETECTED);
   const sentAt = performance.now();
   const response = await sim.sendRawWebhook(event);
-  const [doorArrival, contactArrival] = await Promise.all([
+  const [doorArrival, contactArrival, personArrival] = await Promise.all([
     expectedDoor.wait(LATENCY_EVENT_WAIT_MS),
     expectedContact?.wait(LATENCY_EVENT_WAIT_MS),
+    expectedPerson?.wait(LATENCY_EVENT_WAIT_MS),
   ]);
   if (!counted) {
     return;
@@ -120,6 +179,11 @@ async function change(side: Side, index: number, counted: boolean): Promise<void
     return;
   }
   side.door.push(doorArrival.perfMs - sentAt);
+  if (personArrival !== undefined) {
+    side.personEvents.push(personArrival.perfMs - sentAt);
+  } else if (expectedPerson !== undefined) {
+    side.personMissed += 1;
+  }
   if (contactArrival !== undefined) {
     side.contact.push(contactArrival.perfMs - sentAt);
     if (Math.abs(doorArrival.perfMs - contactArrival.perfMs) <= SAME_DELIVERY_MS) {
@@ -146,6 +210,8 @@ export async function measureContactLatency(cleanup: Cleanup): Promise<ContactRe
       webhook: true,
       contactSensor,
       bridgeName: contactSensor ? 'Bench Contact' : 'Bench Plain',
+      // Only beside the contact sensor: MotionDetected is sent at once too, so on the plain bridge it would flush the door's held event.
+      ...(contactSensor ? { people: { entries: [PERSON], durationS: CONTACT_PERSON_SENSOR_S } } : {}),
     }),
   );
   await Promise.allSettled(starts);
@@ -160,7 +226,7 @@ export async function measureContactLatency(cleanup: Cleanup): Promise<ContactRe
       const order = i % 2 === 0 ? sides : [...sides].reverse();
       for (const side of order) {
         await sleepUntil(nextAt);
-        nextAt = performance.now() + randomBetween(LATENCY_SPACING_MIN_MS, LATENCY_SPACING_MAX_MS);
+        nextAt = performance.now() + randomBetween(CONTACT_SPACING_MIN_MS, CONTACT_SPACING_MAX_MS);
         await change(side, i, i >= CONTACT_WARMUP_CHANGES);
       }
     }
@@ -175,6 +241,8 @@ export async function measureContactLatency(cleanup: Cleanup): Promise<ContactRe
         contactSensor: s.contactSensor,
         toDoorEvent: summarize(s.door),
         toContactEvent: s.contactSensor ? summarize(s.contact) : undefined,
+        toPersonEvent: s.person ? summarize(s.personEvents) : undefined,
+        personMissed: s.person ? s.personMissed : undefined,
         sameDelivery: s.contactSensor ? s.together : undefined,
         non200: s.non200,
         missed: s.missed,

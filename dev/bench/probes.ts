@@ -437,7 +437,9 @@ export class DoorEventClock {
   private onEvent(event: CharacteristicEvent): void {
     const arrival: EventArrival = { perfMs: performance.now(), epochMs: Date.now() };
     for (const waiter of [...this.waiters]) {
-      if (waiter.ref.aid === event.aid && waiter.ref.iid === event.iid && waiter.value === event.value) {
+      // HAP sends a boolean as true/false or as 1/0, as the server chooses.
+      const same = waiter.value === event.value || (typeof waiter.value === 'boolean' && Number(waiter.value) === event.value);
+      if (waiter.ref.aid === event.aid && waiter.ref.iid === event.iid && same) {
         waiter.resolve(arrival);
       }
     }

@@ -17,7 +17,15 @@ import type { PollBaselineResult, ThroughputResult, WebhookLatencyResult, WriteL
 import type { HapCoalescing, MachineInfo, Summary } from './probes.js';
 import { DOORS_PER_DEVICE, SCALE_POLL_INTERVAL_S } from './rig.js';
 import { CHANGE_AFTER_POLL_MS, IDLE_MEMORY_EVERY_MS, SYNC_EVENT_WAIT_MS } from './scale.js';
-import { CONTACT_CHANGES, CONTACT_RIG_POLL_INTERVAL_S, CONTACT_WARMUP_CHANGES, SAME_DELIVERY_MS } from './contact.js';
+import {
+  CONTACT_CHANGES,
+  CONTACT_PERSON_SENSOR_S,
+  CONTACT_RIG_POLL_INTERVAL_S,
+  CONTACT_SPACING_MAX_MS,
+  CONTACT_SPACING_MIN_MS,
+  CONTACT_WARMUP_CHANGES,
+  SAME_DELIVERY_MS,
+} from './contact.js';
 import type { ContactRuns } from './contact.js';
 import { IMPORT_RUNS, MEMORY_ROUNDS, STARTUP_DOOR_COUNTS, STARTUP_SETTLE_MS } from './startup.js';
 import type { StartupResult } from './startup.js';
@@ -631,7 +639,7 @@ export function startupSection(r: StartupResult): string[] {
 }
 
 /** Title of section 10: `npm run bench -- contact` replaces it alone. */
-export const CONTACT_TITLE = '## 10. Contact sensor on and off: webhook → HomeKit event';
+export const CONTACT_TITLE = '## 10. Contact sensor on and off, and person sensors: webhook → HomeKit event';
 
 export function contactSection(runs: ContactRuns): string[] {
   const rows = runs.results.flatMap((r) =>
@@ -641,7 +649,11 @@ export function contactSection(runs: ContactRuns): string[] {
         v.toContactEvent === undefined
           ? []
           : [summaryRow(`${r.homebridge}, ${v.label}: POST sent → ContactSensorState event`, v.toContactEvent)];
-      return [door, ...contact];
+      const person =
+        v.toPersonEvent === undefined
+          ? []
+          : [summaryRow(`${r.homebridge}, ${v.label}: POST sent → person sensor's MotionDetected event`, v.toPersonEvent)];
+      return [door, ...contact, ...person];
     }),
   );
   const checks = runs.results.flatMap((r) =>
@@ -651,6 +663,7 @@ export function contactSection(runs: ContactRuns): string[] {
         (v.sameDelivery === undefined
           ? ''
           : `; door event within ${SAME_DELIVERY_MS} ms of the contact event (same delivery) ${v.sameDelivery} of ${v.toDoorEvent.n}`) +
+        (v.personMissed === undefined ? '' : `; person events missed ${v.personMissed}`) +
         '.',
     ),
   );
@@ -665,10 +678,12 @@ export function contactSection(runs: ContactRuns): string[] {
     '',
     `Measured ${measured} (\`npm run bench -- contact\` reruns this section alone; the figures above it may be from an earlier run).`,
     'Two bridges started the same way at the same time, each with the plugin, the sample account (3 doors), the webhook listener',
-    `and \`pollInterval\` ${CONTACT_RIG_POLL_INTERVAL_S} s; one with \`contactSensor: true\`. A paired controller per bridge subscribed, as a home hub`,
-    "does, to every door's CurrentDoorState and, on the second bridge, to every contact sensor's ContactSensorState. The bridges take",
+    `and \`pollInterval\` ${CONTACT_RIG_POLL_INTERVAL_S} s; one with \`contactSensor: true\` and a \`people\` entry for the user the webhooks name`,
+    `(\`personSensorDuration\` ${CONTACT_PERSON_SENSOR_S} s). A paired controller per bridge subscribed, as a home hub does, to every door's CurrentDoorState`,
+    "and, on the second bridge, to every contact sensor's ContactSensorState and the person sensor's MotionDetected. The bridges take",
     `turns, one change at a time on the machine, the order alternating: ${CONTACT_CHANGES} changes each (after ${CONTACT_WARMUP_CHANGES} warm-up ones),`,
-    `${LATENCY_SPACING_MIN_MS}–${LATENCY_SPACING_MAX_MS} ms apart, made and posted as in section 1. Homebridge 2.x runs under Node 22 (its engines), in`,
+    `${CONTACT_SPACING_MIN_MS}–${CONTACT_SPACING_MAX_MS} ms apart (a bridge's next change comes after its person sensor stopped detecting), made and`,
+    'posted as in section 1. Homebridge 2.x runs under Node 22 (its engines), in',
     'the prefix the e2e matrix installs (`.cache/homebridge-2.4.0`), as a child bench.',
     '',
     SUMMARY_HEADER,
@@ -681,6 +696,7 @@ export function contactSection(runs: ContactRuns): string[] {
     "flushes everything queued on that connection with it. The plugin updates the door's characteristics first and the contact sensor",
     "after, in the same tick, so the door's queued event leaves in the same delivery as the contact event instead of waiting out the hold.",
     'It only helps a controller subscribed to the contact sensor (a home hub is; an iPhone with Home open is for what it shows).',
+    'MotionDetected is sent at once too: the person sensor, updated in the same tick after the door, is as fast as the contact sensor.',
     '',
   ];
 }

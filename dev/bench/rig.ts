@@ -186,6 +186,8 @@ export interface RigOptions {
   memoryProbe?: boolean;
   /** Config `contactSensor: true`: every door gets its contact sensor (section 10). */
   contactSensor?: boolean;
+  /** Config `people` and `personSensorDuration` (s): a person sensor per entry (section 10). */
+  people?: { entries: readonly { name: string; user: string }[]; durationS: number };
 }
 
 export interface Rig {
@@ -235,6 +237,7 @@ export async function startRig(cleanup: Cleanup, options: RigOptions): Promise<R
       baseUrl: sim.baseUrl,
       ...(options.pollIntervalS === undefined ? {} : { pollInterval: options.pollIntervalS }),
       ...(options.contactSensor === true ? { contactSensor: true } : {}),
+      ...(options.people ? { people: options.people.entries, personSensorDuration: options.people.durationS } : {}),
     };
     if (options.webhook) {
       const port = await freePort();
