@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 
 import { freePort, REPO_ROOT, startHomebridge } from '../harness/homebridge-process.js';
 import type { HomebridgeProcess } from '../harness/homebridge-process.js';
-import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_SHARED_GATE_ID } from '../simulator/server.js';
+import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_PEOPLE, SAMPLE_SHARED_GATE_ID } from '../simulator/server.js';
 import { CURRENT_DOOR_STATE, HAP_CHARACTERISTIC, TARGET_DOOR_STATE } from '../harness/hap-types.js';
 import { InsecureHapClient } from './insecure-hap.js';
 
@@ -20,6 +20,15 @@ const STORAGE_DIR = path.join(REPO_ROOT, '.demo', 'homebridge');
 const POLL_INTERVAL_S = 5;
 /** Pause between tour steps, so the log can be read as it goes. */
 const TOUR_STEP_PAUSE_MS = 9_000;
+/** A webhook reaches Home within milliseconds; this leaves room for a busy machine before the sensor is read. */
+const PERSON_READ_PAUSE_MS = 1_000;
+/** The person sensors (`people`): Grace by e-mail, and anyone else the service names. */
+const GRACE = SAMPLE_PEOPLE.grace.firstName;
+const SOMEONE_ELSE = 'Someone Else';
+const DEMO_PEOPLE = [
+  { name: GRACE, user: SAMPLE_PEOPLE.grace.emailAddress },
+  { name: SOMEONE_ELSE, user: '*' },
+];
 /** Timers take at most about 24 days; the demo waits for Homebridge in slices. */
 const WAIT_SLICE_MS = 60 * 60_000;
 
@@ -34,7 +43,13 @@ async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise
   const target = await hap.findDoorCharacteristic(SAMPLE_FRONT_GATE_ID, HAP_CHARACTERISTIC.TargetDoorState);
   const current = await hap.findDoorCharacteristic(SAMPLE_FRONT_GATE_ID, HAP_CHARACTERISTIC.CurrentDoorState);
 
-  say('Tour 1/3: Home asks to open "Front Gate" (as a tap in the Home app would).');
+  const grace = await hap.findPersonSensor(GRACE);
+  const someoneElse = await hap.findPersonSensor(SOMEONE_ELSE);
+  const detecting = async (ref: { aid: number; iid: number }): Promise<string> =>
+    // HAP sends a boolean as true/false or as 1/0.
+    [true, 1].includes((await hap.read(ref)) as boolean | number) ? 'detects motion' : 'detects nothing';
+
+  say('Tour 1/4: Home asks to open "Front Gate" (as a tap in the Home app would).');
   await hap.write(target, TARGET_DOOR_STATE.OPEN);
   say(
     `Home now shows Front Gate as ${(await hap.read(current)) === CURRENT_DOOR_STATE.OPENING ? 'Opening...' : 'not moving'}; the simulated gate takes ${DOOR_TRAVEL_TIME_MS / 1000} s.`,
@@ -42,11 +57,23 @@ async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise
   await sleep(TOUR_STEP_PAUSE_MS);
   say(`Home shows Front Gate as ${(await hap.read(current)) === CURRENT_DOOR_STATE.OPEN ? 'Open' : 'not open yet'}.`);
 
-  say('Tour 2/3: someone opens "Shared Gate" with its keypad, outside HomeKit. The service sends a webhook; Home shows it at once.');
-  sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'OPEN', { channel: 'Keypad' });
+  say(
+    'Tour 2/4: Grace opens "Shared Gate" with its keypad, outside HomeKit. The service sends a webhook naming her; Home shows it at once.',
+  );
+  sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'OPEN', { channel: 'Keypad', user: SAMPLE_PEOPLE.grace });
+  await sleep(PERSON_READ_PAUSE_MS);
+  say(`Her person sensor "${GRACE}" ${await detecting(grace)} (an automation "When ${GRACE} detects motion" would run now).`);
   await sleep(TOUR_STEP_PAUSE_MS);
 
-  say('Tour 3/3: Home closes "Front Gate" again.');
+  say(`Tour 3/4: Alan, who is not in the people list, closes "Shared Gate" with the keypad: "${SOMEONE_ELSE}" (user "*") is for him.`);
+  sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'CLOSED', { channel: 'Keypad', user: SAMPLE_PEOPLE.alan });
+  await sleep(PERSON_READ_PAUSE_MS);
+  say(
+    `"${SOMEONE_ELSE}" ${await detecting(someoneElse)}; "${GRACE}" still ${await detecting(grace)} (each detects for 60 s after a move).`,
+  );
+  await sleep(TOUR_STEP_PAUSE_MS);
+
+  say('Tour 4/4: Home closes "Front Gate" again.');
   await hap.write(target, TARGET_DOOR_STATE.CLOSED);
   await sleep(TOUR_STEP_PAUSE_MS);
 }
@@ -100,6 +127,7 @@ async function main(): Promise<void> {
         pollInterval: POLL_INTERVAL_S,
         webhook: { port: webhookPort, host: '127.0.0.1', apiKey: webhookKey },
         doors: [{ id: SAMPLE_SHARED_GATE_ID, accessAlert: true }],
+        people: DEMO_PEOPLE,
       },
     ],
   });

@@ -43,6 +43,21 @@ export class InsecureHapClient {
     throw new Error(`no door ${doorId} on the bridge`);
   }
 
+  /** aid and iid of a person sensor's MotionDetected, found by the name its accessory shows. */
+  async findPersonSensor(name: string): Promise<{ aid: number; iid: number }> {
+    const { accessories } = (await this.call('GET', '/accessories')) as HapAccessories;
+    for (const accessory of accessories) {
+      const info = accessory.services.find((s) => longType(s.type) === HAP_SERVICE.AccessoryInformation);
+      const shown = info?.characteristics.find((c) => longType(c.type) === HAP_CHARACTERISTIC.Name)?.value;
+      const sensor = accessory.services.find((s) => longType(s.type) === HAP_SERVICE.MotionSensor);
+      const found = sensor?.characteristics.find((c) => longType(c.type) === HAP_CHARACTERISTIC.MotionDetected);
+      if (shown === name && found) {
+        return { aid: accessory.aid, iid: found.iid };
+      }
+    }
+    throw new Error(`no person sensor named ${name} on the bridge`);
+  }
+
   async write(ref: { aid: number; iid: number }, value: number): Promise<void> {
     await this.call('PUT', '/characteristics', { characteristics: [{ ...ref, value }] });
   }
