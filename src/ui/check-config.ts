@@ -2,7 +2,7 @@
 // It runs in the page itself (bundled with zod), so an edit asks the server nothing.
 import { parseConfig } from '../config.js';
 import { exclusionReason } from '../door/options.js';
-import { MAX_ACCESSORIES_PER_BRIDGE } from '../settings.js';
+import { doorCap } from '../registry/shown-doors.js';
 import { inPageWords } from './labels.js';
 import { doorsEditable, readIdList, webhookEditable } from './page/model.js';
 import type { IdList } from './page/model.js';
@@ -72,5 +72,7 @@ export function checkBlock(block: unknown, account: AccountView | undefined): Co
   // Each door once: the account lists a door once, but its id is outside text the count must not trip over.
   const total = new Set(account.doors.map((door) => door.id)).size;
   const count = total - excluded.size;
-  return { problems: [], ignored, warnings, shown: { count, total, limit: MAX_ACCESSORIES_PER_BRIDGE }, excluded, kept, ignoredKept };
+  // The person sensors take their places first, as at runtime: the doors get what they leave.
+  const shown = { count, total, limit: doorCap(parsed.config), people: parsed.config.people.length };
+  return { problems: [], ignored, warnings, shown, excluded, kept, ignoredKept };
 }

@@ -1,5 +1,6 @@
 // The door list of the settings page: one folded row per door that opens to show/hide, a name for Home and each option.
 import { OPTIONS } from '../../option-catalog.js';
+import { MAX_ACCESSORIES_PER_BRIDGE } from '../../settings.js';
 import type { ChoiceOption, NumberOption, OptionSpec } from '../../option-catalog.js';
 import { applyDoorFilter, CHANGED, SEARCH_TEXT, setUpDoorFilter } from './door-filter.js';
 import { byId, fill, h, status } from './dom.js';
@@ -357,16 +358,21 @@ function renderCount(store: Store): void {
     status(note, 'info', '');
     return;
   }
+  // With person sensors, the bridge's places are shared: say so, or the count seems to contradict the cap.
+  const room =
+    shown.people === 0
+      ? `one bridge holds at most ${shown.limit}`
+      : `one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE} accessories and ${shown.people} of them are person sensors`;
   if (shown.count > shown.limit) {
     status(
       note,
       'warn',
-      `${shown.count} of ${shown.total} doors would show, but one bridge holds at most ${shown.limit}: only the first ${shown.limit} by door id appear. ` +
+      `${shown.count} of ${shown.total} doors would show, but ${room}: only the first ${shown.limit} by door id appear. ` +
         'Untick controllers (or doors) until at most that many remain, then use "Add an entry for the rest" and turn on a child bridge for each entry in the plugin\'s Bridge Settings.',
     );
     return;
   }
-  status(note, 'ok', `${shown.count} of ${shown.total} doors will show in Home (one bridge holds at most ${shown.limit}).`);
+  status(note, 'ok', `${shown.count} of ${shown.total} doors will show in Home (${room}).`);
 }
 
 /** Adds a second entry for the controllers this one leaves out, so a large account splits over two child bridges. */

@@ -46,7 +46,10 @@ export interface ShownCount {
   count: number;
   /** Doors in the account. */
   total: number;
+  /** Doors one bridge shows: its accessories less the entry's person sensors (the runtime's doorCap). */
   limit: number;
+  /** The entry's person sensors, each one of the bridge's accessories. */
+  people: number;
 }
 
 /** A part of the block the page keeps exactly as written and offers no edit of. */

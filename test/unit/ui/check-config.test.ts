@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { parseConfig } from '../../../src/config.js';
+import { shownDoors } from '../../../src/registry/shown-doors.js';
 import { checkBlock } from '../../../src/ui/check-config.js';
 import { inPageWords, labelOf } from '../../../src/ui/labels.js';
 import type { AccountView, DoorView } from '../../../src/ui/page/views.js';
@@ -36,13 +37,50 @@ describe('the page check', () => {
       }),
     );
     const check = checkBlock(hidden, account);
-    expect(check.shown).toEqual({ count: 3, total: 5, limit: 149 });
+    expect(check.shown).toEqual({ count: 3, total: 5, limit: 149, people: 0 });
     expect([...check.excluded.keys()]).toEqual(['constructor', '__proto__']);
     expect(check.excluded.get('toString')).toBeUndefined();
     expect(check.excluded.get('hasOwnProperty')).toBeUndefined();
     const open = checkBlock(base, account);
     expect(open.excluded.size).toBe(0);
     expect(open.shown?.count).toBe(5);
+  });
+
+  it('counts the places the person sensors take, as the runtime does: 149 doors and 3 people show 146 doors', () => {
+    const many: AccountView = {
+      controllers: [],
+      doors: Array.from({ length: 149 }, (_, i) => door(`d${String(i).padStart(3, '0')}`)),
+      unreadable: [],
+    };
+    const people = [1, 2, 3].map((n) => ({ name: `Person ${n}`, user: `p${n}@example.com` }));
+    const block = { ...base, people };
+    const check = checkBlock(block, many);
+    expect(check.shown).toEqual({ count: 149, total: 149, limit: 146, people: 3 });
+    const parsed = parseConfig(block);
+    if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+    const devices = [
+      {
+        id: 'dev-a',
+        active: true,
+        softwareVersion: undefined,
+        ownerName: undefined,
+        timeBeforeDoorOpenAlert: undefined,
+        doors: many.doors.map((d) => ({
+          id: d.id,
+          name: d.name,
+          entityNumber: 1,
+          active: true,
+          state: 'CLOSED' as const,
+          rawState: 'CLOSED',
+          relationship: 'Owner',
+          hasBluetoothSensor: false,
+          batteryLevel: undefined,
+          autoCloseEnabled: false,
+          autoCloseDelay: 0,
+        })),
+      },
+    ];
+    expect(shownDoors({ devices, unreadable: [] }, parsed.config).shown).toHaveLength(check.shown?.limit ?? -1);
   });
 
   it("checks the block as written: the shapes an old tidy dropped get the runtime's sentence", () => {
