@@ -83,7 +83,7 @@ describe('checking the block about to be saved', () => {
     const block = { platform: 'AccessControl', accessToken: TOKEN, baseUrl: sim.baseUrl, includeDoors: 'owned' };
     const check = checkBlock(block, account);
     expect(check.problems).toEqual([]);
-    expect(check.shown).toEqual({ count: 2, total: 3, limit: 149 });
+    expect(check.shown).toEqual({ count: 2, total: 3, limit: 149, people: 0 });
     expect([...check.excluded.values()]).toEqual(['only owned doors are included and this one is "Has Access"']);
     expect(checkBlock({ platform: 'AccessControl' }, account).problems).toEqual([
       'Access token is required',
