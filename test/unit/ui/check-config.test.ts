@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { parseConfig } from '../../../src/config.js';
 import { shownDoors } from '../../../src/registry/shown-doors.js';
+import { reportedDevice, reportedDoor } from '../../support/door-fixtures.js';
 import { checkBlock } from '../../../src/ui/check-config.js';
 import { inPageWords, labelOf } from '../../../src/ui/labels.js';
 import type { AccountView, DoorView } from '../../../src/ui/page/views.js';
@@ -58,28 +59,7 @@ describe('the page check', () => {
     expect(check.shown).toEqual({ count: 149, total: 149, limit: 146, people: 3 });
     const parsed = parseConfig(block);
     if (!parsed.ok) throw new Error(parsed.problems.join('; '));
-    const devices = [
-      {
-        id: 'dev-a',
-        active: true,
-        softwareVersion: undefined,
-        ownerName: undefined,
-        timeBeforeDoorOpenAlert: undefined,
-        doors: many.doors.map((d) => ({
-          id: d.id,
-          name: d.name,
-          entityNumber: 1,
-          active: true,
-          state: 'CLOSED' as const,
-          rawState: 'CLOSED',
-          relationship: 'Owner',
-          hasBluetoothSensor: false,
-          batteryLevel: undefined,
-          autoCloseEnabled: false,
-          autoCloseDelay: 0,
-        })),
-      },
-    ];
+    const devices = [{ ...reportedDevice, id: 'dev-a', doors: many.doors.map((d) => reportedDoor({ id: d.id, name: d.name })) }];
     expect(shownDoors({ devices, unreadable: [] }, parsed.config).shown).toHaveLength(check.shown?.limit ?? -1);
   });
 
