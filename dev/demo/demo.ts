@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 
 import { freePort, REPO_ROOT, startHomebridge } from '../harness/homebridge-process.js';
 import type { HomebridgeProcess } from '../harness/homebridge-process.js';
-import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_PEOPLE, SAMPLE_SHARED_GATE_ID } from '../simulator/server.js';
+import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_PEOPLE, SAMPLE_SHARED_GATE_ID, sampleHistory } from '../simulator/server.js';
 import { CURRENT_DOOR_STATE, HAP_CHARACTERISTIC, TARGET_DOOR_STATE } from '../harness/hap-types.js';
 import { InsecureHapClient } from './insecure-hap.js';
 
@@ -107,6 +107,8 @@ function instructions(hb: HomebridgeProcess, sim: AccessControlSimulator): strin
 async function main(): Promise<void> {
   const sim = new AccessControlSimulator({ accessToken: DEMO_TOKEN, travelTimeMs: DOOR_TRAVEL_TIME_MS, port: SIMULATOR_PORT });
   await sim.start();
+  // A week of the household's comings and goings: the settings page's "People and activity" has something to show.
+  for (const event of sampleHistory(Date.now())) sim.addHistoryEvent(event);
   // The real service sends webhooks to an HTTPS address of the user's; here the simulator posts straight to the listener.
   const webhookPort = await freePort();
   const webhookKey = randomBytes(48).toString('hex');

@@ -1,6 +1,8 @@
 // The simulated account's data model (camelCase; serialized to the contract's snake_case) and a fixed sample account.
 import { randomUUID } from 'node:crypto';
 
+import type { SeedHistoryEvent } from './options.js';
+
 export type SimDoorState = 'OPEN' | 'CLOSED';
 
 /** A person as the service shows them in history (`user`) and webhooks (`userThatToggled`). */
@@ -152,5 +154,27 @@ export function sampleAccount(): SimDevice[] {
         }),
       ],
     }),
+  ];
+}
+
+const HOUR_MS = 60 * 60_000;
+
+/**
+ * A week of the sample household at the sample doors, for the settings page's "People and activity" and the demo: Ada
+ * (the account's user), Grace and Alan by keypad, app and remote, and one refused attempt. Hours before `nowMs`, newest last.
+ */
+export function sampleHistory(nowMs: number): SeedHistoryEvent[] {
+  const { grace, alan } = SAMPLE_PEOPLE;
+  const at = (hoursAgo: number): Date => new Date(nowMs - hoursAgo * HOUR_MS);
+  return [
+    { doorId: SAMPLE_FRONT_GATE_ID, doorState: 'OPEN', at: at(140), channel: 'Keypad', user: grace },
+    { doorId: SAMPLE_FRONT_GATE_ID, doorState: 'CLOSED', at: at(139.9), channel: 'Keypad', user: grace },
+    { doorId: SAMPLE_GARAGE_DOOR_ID, doorState: 'OPEN', at: at(96), channel: 'App', user: SAMPLE_ACCOUNT_USER },
+    { doorId: SAMPLE_GARAGE_DOOR_ID, doorState: 'CLOSED', at: at(95.5), channel: 'App', user: SAMPLE_ACCOUNT_USER },
+    { doorId: SAMPLE_SHARED_GATE_ID, doorState: 'OPEN', at: at(50), channel: 'Keypad', user: alan, wasSuccess: false },
+    { doorId: SAMPLE_SHARED_GATE_ID, doorState: 'OPEN', at: at(26), channel: 'Remote', user: grace },
+    { doorId: SAMPLE_SHARED_GATE_ID, doorState: 'CLOSED', at: at(25.9), channel: 'Remote', user: grace },
+    { doorId: SAMPLE_FRONT_GATE_ID, doorState: 'OPEN', at: at(3), channel: 'Keypad', user: alan },
+    { doorId: SAMPLE_FRONT_GATE_ID, doorState: 'CLOSED', at: at(2.9), channel: 'Keypad', user: alan },
   ];
 }

@@ -1,6 +1,6 @@
 // Command line: `npm run simulator -- [--port N] [--token T] [--travel-ms N]` runs the sample account until Ctrl-C.
 import { parseArgs } from 'node:util';
-import { SAMPLE_FRONT_GATE_ID, SAMPLE_OWNED_DEVICE_ID } from './account.js';
+import { SAMPLE_FRONT_GATE_ID, SAMPLE_OWNED_DEVICE_ID, sampleHistory } from './account.js';
 import { DEFAULT_HOST, DEFAULT_TRAVEL_TIME_MS } from './constants.js';
 import { AccessControlSimulator } from './server.js';
 import type { WebhookTarget } from './webhook-sender.js';
@@ -65,6 +65,8 @@ async function main(): Promise<void> {
     strictHeaders: !values['lenient-headers'],
   });
   await simulator.start();
+  // A week of the household's comings and goings, for the settings page's "People and activity".
+  for (const event of sampleHistory(Date.now())) simulator.addHistoryEvent(event);
   printBanner(simulator.baseUrl, token);
 
   const shutdown = (signal: string): void => {

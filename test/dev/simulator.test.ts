@@ -13,7 +13,9 @@ import {
   SAMPLE_OWNED_DEVICE_ID,
   SAMPLE_SHARED_DEVICE_ID,
   SAMPLE_SHARED_GATE_ID,
+  sampleHistory,
 } from '../../dev/simulator/server.js';
+import { readActivity } from '../../src/ui/activity.js';
 import type { SimulatorOptions, WebhookTarget } from '../../dev/simulator/server.js';
 
 const TOKEN = 'test-token';
@@ -389,6 +391,17 @@ describe('history', () => {
 
     const ranged = (await (await history(sim, 'history_type=user&start_date=2025-03-02&end_date=2025-03-03')).json()) as HistoryBody;
     expect(ranged.data.toggle_events.map((event) => event.toggle_date_time)).toEqual(['2025-03-03 23:59:59', '2025-03-02 10:00:00']);
+  });
+
+  it("holds a sample week that names the household: the settings page's activity shows three people and a refused attempt", async () => {
+    const sim = await startSim();
+    for (const event of sampleHistory(Date.now())) sim.addHistoryEvent(event);
+    const answer = await readActivity(sim.baseUrl, TOKEN, [SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID]);
+    if (!answer.ok) throw new Error(answer.message);
+    const entries = answer.doors.flatMap((door) => (door.ok ? door.entries : []));
+    expect(answer.doors.every((door) => door.ok && door.entries.length > 0)).toBe(true);
+    expect(new Set(entries.map((entry) => entry.person?.name))).toEqual(new Set(['Grace Hopper', 'Alan Turing', 'Ada Lovelace']));
+    expect(entries.filter((entry) => entry.outcome === 'refused').map((entry) => entry.person?.name)).toEqual(['Alan Turing']);
   });
 
   it('answers 400 JSON for missing or bad parameters', async () => {
