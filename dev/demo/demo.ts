@@ -93,6 +93,8 @@ function instructions(hb: HomebridgeProcess, sim: AccessControlSimulator): strin
     'Play with the simulated account from another terminal:',
     `  see every door:        curl ${control}/state`,
     `  keypad opens a gate:   curl -X POST ${json} -d '{"state":"OPEN"}' ${control}/doors/${SAMPLE_SHARED_GATE_ID}`,
+    `  Grace closes it:       curl -X POST ${json} -d '{"state":"CLOSED","person":"grace"}' ${control}/doors/${SAMPLE_SHARED_GATE_ID}`,
+    '                         (her person sensor "Grace" detects for 60 s; "alan" makes "Someone Else" detect)',
     `  gate needs a sensor:   curl -X POST ${json} -d '{"status":428}' ${control}/doors/${SAMPLE_FRONT_GATE_ID}/toggle-outcome`,
     `  rename in the app:     curl -X POST ${json} -d '{"name":"Main Gate"}' ${control}/doors/${SAMPLE_FRONT_GATE_ID}/name`,
     `  cloud outage on/off:   curl -X POST ${json} -d '{"on":true}' ${control}/outage`,

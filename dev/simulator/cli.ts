@@ -96,6 +96,7 @@ API (as the plugin calls it):
 Control interface (no auth):
   curl ${base}/_simulator/state
   curl -X POST -d '{"state":"OPEN"}' ${base}/_simulator/doors/${SAMPLE_FRONT_GATE_ID}
+  curl -X POST -d '{"state":"CLOSED","person":"grace"}' ${base}/_simulator/doors/${SAMPLE_FRONT_GATE_ID}
   curl -X POST -d '{"status":428}' ${base}/_simulator/doors/${SAMPLE_FRONT_GATE_ID}/toggle-outcome
   curl -X POST -d '{"name":"Main Gate"}' ${base}/_simulator/doors/${SAMPLE_FRONT_GATE_ID}/name
   curl -X POST -d '{"on":true}' ${base}/_simulator/outage

@@ -1,7 +1,8 @@
 // The unauthenticated `/_simulator/` control interface for demos and manual play (zod-validated JSON bodies).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import type { SimDoorState } from './account.js';
+import { SAMPLE_PEOPLE } from './account.js';
+import type { SimDoorState, SimUser } from './account.js';
 import { UnknownIdError } from './account-state.js';
 import { CONTROL_PATH_PREFIX } from './constants.js';
 import { parseJsonOrUndefined, readBody, sendJson } from './http-util.js';
@@ -11,7 +12,7 @@ import type { EnforcerSample } from './webhook-event.js';
 /** What the control interface may do to the simulator. */
 export interface SimulatorControls {
   snapshot(): unknown;
-  setDoorState(doorId: string, state: SimDoorState): void;
+  setDoorState(doorId: string, state: SimDoorState, change?: { user?: SimUser }): void;
   setToggleOutcome(doorId: string, status: number | null): void;
   setOutage(on: boolean): void;
   setDeviceActive(deviceId: string, active: boolean): void;
@@ -19,7 +20,11 @@ export interface SimulatorControls {
   sendEnforcerEvent(sample: EnforcerSample, where: { doorId: string } | { deviceId: string }): unknown;
 }
 
-const doorStateBody = z.object({ state: z.enum(['OPEN', 'CLOSED']) });
+/** `person`: who the webhook and the history name (one of SAMPLE_PEOPLE); default the account's user. */
+const doorStateBody = z.object({
+  state: z.enum(['OPEN', 'CLOSED']),
+  person: z.enum(Object.keys(SAMPLE_PEOPLE) as [keyof typeof SAMPLE_PEOPLE]).optional(),
+});
 const outcomeBody = z.object({ status: z.number().int().min(100).max(599).nullable() });
 const outageBody = z.object({ on: z.boolean() });
 const deviceBody = z.object({ active: z.boolean() });
@@ -51,7 +56,10 @@ function withBody<T>(schema: z.ZodType<T>, apply: (controls: SimulatorControls, 
 class BadControlRequest extends Error {}
 
 const POST_ROUTES: ControlRoute[] = [
-  { pattern: /^doors\/([^/]+)$/, action: withBody(doorStateBody, (c, b, id) => c.setDoorState(id, b.state)) },
+  {
+    pattern: /^doors\/([^/]+)$/,
+    action: withBody(doorStateBody, (c, b, id) => c.setDoorState(id, b.state, b.person ? { user: SAMPLE_PEOPLE[b.person] } : {})),
+  },
   { pattern: /^doors\/([^/]+)\/name$/, action: withBody(nameBody, (c, b, id) => c.renameDoor(id, b.name)) },
   { pattern: /^doors\/([^/]+)\/toggle-outcome$/, action: withBody(outcomeBody, (c, b, id) => c.setToggleOutcome(id, b.status)) },
   { pattern: /^outage$/, action: withBody(outageBody, (c, b) => c.setOutage(b.on)) },

@@ -572,6 +572,11 @@ describe('control interface', () => {
     expect(sim.getDoor(SAMPLE_FRONT_GATE_ID)?.state).toBe('OPEN');
     await sim.flushWebhooks();
     expect(sim.webhookDeliveries).toHaveLength(1);
+    // A sample person moves it: the webhook names them.
+    expect((await control(sim, `doors/${SAMPLE_FRONT_GATE_ID}`, { state: 'CLOSED', person: 'grace' })).status).toBe(200);
+    await sim.flushWebhooks();
+    expect(sim.webhookDeliveries[1]?.body.userThatToggled).toMatchObject({ emailAddress: 'grace@example.com' });
+    expect((await control(sim, `doors/${SAMPLE_FRONT_GATE_ID}`, { state: 'OPEN', person: 'mallory' })).status).toBe(400);
 
     expect((await control(sim, `doors/${SAMPLE_GARAGE_DOOR_ID}/toggle-outcome`, { status: 501 })).status).toBe(200);
     expect((await toggle(sim, { door_id: SAMPLE_GARAGE_DOOR_ID, door_state: 'OPEN' })).status).toBe(501);
