@@ -53,10 +53,10 @@ export class WhoMovedIt {
   }
 
   private report(events: ToggleEvent[], doorId: string, doorName: string, state: DoorState): void {
-    // Newest first, as the service sends them.
-    const match = events.find(
-      (e) => (e.doorId === undefined || e.doorId === doorId) && e.doorState?.toUpperCase() === state && e.wasSuccess !== false,
-    );
+    // Newest first, as the service sends them. Only the door's newest successful move can be the one a sync just found: an
+    // older one to the same state (before a move back the history has not recorded yet) would name the wrong person.
+    const newest = events.find((e) => (e.doorId === undefined || e.doorId === doorId) && e.wasSuccess !== false);
+    const match = newest?.doorState?.toUpperCase() === state ? newest : undefined;
     if (!match) {
       this.log.debug(`The history of ${doorName} does not say who ${state === 'OPEN' ? 'opened' : 'closed'} it.`);
       return;

@@ -1,4 +1,4 @@
-// Who moved a door, from its toggle history: the newest matching event, rate-limited per door, failures kept quiet.
+// Who moved a door, from its toggle history: the newest successful event, when it is the move found; rate-limited per door, failures kept quiet.
 import { describe, expect, it, vi } from 'vitest';
 
 import type { HistoryQuery } from '../../../src/client/service-client.js';
@@ -32,6 +32,17 @@ describe('WhoMovedIt', () => {
     t.who.explain('door-1', 'Front Gate', 'OPEN');
     await vi.waitFor(() => expect(t.log.texts('info')).toContain('Front Gate was opened by Ada Lovelace (Keypad).'));
     expect(t.history).toHaveBeenCalledWith({ historyType: 'door', doorId: 'door-1', startDate: '2026-11-20', endDate: '2026-11-21' });
+  });
+
+  it('names nobody when the newest successful move is not the one found: the history has not recorded it yet', async () => {
+    const found = vi.fn();
+    const log = captureLog();
+    const history = () => Promise.resolve([event('CLOSED', 'Bob', 'Remote'), event('OPEN', 'Ada Lovelace', 'Keypad')]);
+    const who = new WhoMovedIt(history, log, () => Date.parse('2026-11-21T10:00:30Z'), found);
+    who.explain('door-1', 'Front Gate', 'OPEN');
+    await vi.waitFor(() => expect(log.texts('debug')).toContain('The history of Front Gate does not say who opened it.'));
+    expect(log.texts('info')).toEqual([]);
+    expect(found).not.toHaveBeenCalled();
   });
 
   it('asks a door at most once per interval', () => {
