@@ -130,6 +130,11 @@ export const MAX_PERSON_SENSOR_DURATION_S = 60 * 60;
 export const PERSON_MOVES_REMEMBERED_MAX = 1_000;
 /** A move the toggle history names that is older than this (ms) is old news: it detects nothing (a restart after a long stop). */
 export const PERSON_MOVE_MAX_AGE_MS = 10 * 60_000;
+/**
+ * A move dated further ahead of the plugin's clock than this (ms) cannot be judged old or new: the service wrote its time
+ * in a zone ahead of UTC (the history's times carry none), or its clock is off. It detects nothing; doubt fails closed.
+ */
+export const PERSON_MOVE_MAX_AHEAD_MS = 10 * 60_000;
 /** The longest a person's name in HomeKit or the log may be, and an e-mail or name read from config.json (characters). */
 export const PERSON_USER_MAX_CHARS = 254;
 /** The most `people` entries one platform entry shows (they take accessories from the bridge's cap). */

@@ -2,7 +2,7 @@
 import type { API, Logging, PlatformAccessory } from 'homebridge';
 
 import { homeKitName } from '../door/homekit-name.js';
-import { PERSON_MOVE_MAX_AGE_MS, PERSON_MOVES_REMEMBERED_MAX, PLATFORM_NAME, PLUGIN_NAME } from '../settings.js';
+import { PERSON_MOVE_MAX_AGE_MS, PERSON_MOVE_MAX_AHEAD_MS, PERSON_MOVES_REMEMBERED_MAX, PLATFORM_NAME, PLUGIN_NAME } from '../settings.js';
 import type { Clock } from '../util/clock.js';
 import { oneLine } from '../util/log-text.js';
 import { RecentIds } from '../util/recent-ids.js';
@@ -96,12 +96,13 @@ export class People {
   /**
    * A shown door moved successfully, told by `source`: the sensors of the people it names detect, once per move (the
    * same move from the other source, or from a later sync, detects nothing). A move older than PERSON_MOVE_MAX_AGE_MS
-   * is old news and detects nothing.
+   * is old news, and one dated more than PERSON_MOVE_MAX_AHEAD_MS ahead cannot be judged: neither detects.
    */
   moved(move: PersonMove, doorName: string): void {
     const entries = this.deps.entries;
     if (entries === undefined || this.sensors.length === 0) return;
-    if (this.deps.clock.now() - move.atMs > PERSON_MOVE_MAX_AGE_MS) return;
+    const ageMs = this.deps.clock.now() - move.atMs;
+    if (ageMs > PERSON_MOVE_MAX_AGE_MS || -ageMs > PERSON_MOVE_MAX_AHEAD_MS) return;
     const second = Math.floor(move.atMs / 1000);
     const keys = SAME_MOVE_SECONDS.map((offset) => moveKey({ ...move, atMs: (second + offset) * 1000 }));
     if (keys.some((key) => this.seenMoves.has(key))) return;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import { People } from '../../../src/people/people.js';
 import type { PersonEntry } from '../../../src/people/people.js';
-import { PERSON_MOVE_MAX_AGE_MS } from '../../../src/settings.js';
+import { PERSON_MOVE_MAX_AGE_MS, PERSON_MOVE_MAX_AHEAD_MS } from '../../../src/settings.js';
 import { HomebridgeDouble, ManualClock } from '../../support/homebridge-double.js';
 import { captureLog } from '../../support/log.js';
 
@@ -82,6 +82,15 @@ describe('a person sensor', () => {
     const t = setup([{ name: 'Grace', user: 'grace@example.com' }]);
     t.move(t.clock.now() - PERSON_MOVE_MAX_AGE_MS - 1);
     expect(t.detected('Grace')).toBe(false);
+  });
+
+  it('takes a move dated well ahead of the clock for one it cannot judge (a service writing a zone ahead of UTC): nothing detects', () => {
+    const t = setup([{ name: 'Grace', user: 'grace@example.com' }]);
+    // Three hours ahead: a move made three hours ago in UTC+3, read as UTC, after a restart.
+    t.move(t.clock.now() + 3 * 60 * 60_000);
+    expect(t.detected('Grace')).toBe(false);
+    t.move(t.clock.now() + PERSON_MOVE_MAX_AHEAD_MS, 'CLOSED');
+    expect(t.detected('Grace')).toBe(true);
   });
 
   it('follows a new name from the settings, but keeps a name given in the Home app', () => {
