@@ -204,6 +204,11 @@ export const PAGE_REQUEST_LIMIT_MS = SIGN_IN_DEADLINE_MS + 10_000;
 export const ACTIVITY_DAYS = 7;
 /** History requests the settings server has in flight at once, whatever the page asks: the service must not be flooded. */
 export const ACTIVITY_REQUESTS_IN_FLIGHT_MAX = 4;
+/**
+ * After the service answers 429 to a history read without saying how long to wait, the settings server asks no history
+ * for this long (ms): the running bridge shares the token, and asking on would lengthen its lockout.
+ */
+export const ACTIVITY_RATE_LIMIT_PAUSE_MS = 60_000;
 /** Doors the page asks the settings server for in one request: their reads, 4 at a time, end within the page's limit. */
 export const ACTIVITY_DOORS_PER_REQUEST = 8;
 /** One door's history read gives up after this long (ms); two rounds of 4 fit within PAGE_REQUEST_LIMIT_MS. */

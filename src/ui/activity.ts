@@ -4,7 +4,13 @@ import type { Timeouts } from '../client/http.js';
 import { AccessControlClient } from '../client/service-client.js';
 import type { ToggleEvent } from '../client/types.js';
 import { parseConfig } from '../config.js';
-import { ACTIVITY_DAYS, ACTIVITY_DOOR_DEADLINE_MS, ACTIVITY_REQUESTS_IN_FLIGHT_MAX, PLATFORM_NAME } from '../settings.js';
+import {
+  ACTIVITY_DAYS,
+  ACTIVITY_DOOR_DEADLINE_MS,
+  ACTIVITY_RATE_LIMIT_PAUSE_MS,
+  ACTIVITY_REQUESTS_IN_FLIGHT_MAX,
+  PLATFORM_NAME,
+} from '../settings.js';
 import { asServiceError } from '../sync/failure.js';
 import { SYSTEM_CLOCK } from '../util/clock.js';
 import { oneLine } from '../util/log-text.js';
@@ -17,6 +23,29 @@ const DAY_MS = 24 * 60 * 60_000;
 
 /** Every read of every request of this server process shares it: two pages open at once still keep the bound. */
 const SHARED_LIMIT = new InFlightLimit(ACTIVITY_REQUESTS_IN_FLIGHT_MAX);
+
+/**
+ * After a 429, no history is asked until the wait the service gave (or ACTIVITY_RATE_LIMIT_PAUSE_MS) has passed: the
+ * running bridge syncs with the same token, and reading on through a lockout would only lengthen it.
+ */
+export class HistoryPause {
+  private untilMs = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** How long reads are still paused (ms), or undefined. */
+  left(): number | undefined {
+    const left = this.untilMs - this.now();
+    return left > 0 ? left : undefined;
+  }
+
+  rateLimited(retryAfterMs: number | undefined): void {
+    this.untilMs = Math.max(this.untilMs, this.now() + (retryAfterMs ?? ACTIVITY_RATE_LIMIT_PAUSE_MS));
+  }
+}
+
+/** Shared by every request of this server process, as the limit is. */
+const SHARED_PAUSE = new HistoryPause();
 
 /** The days the history is asked for, UTC as the service's dates: the last ACTIVITY_DAYS, today included. */
 export function activityDays(nowMs: number): { startDate: string; endDate: string } {
@@ -64,6 +93,8 @@ async function within<T>(work: Promise<T>, ms: number): Promise<T> {
 export interface ActivityOptions {
   /** Default: the one limit of this process. Tests give their own. */
   limit?: InFlightLimit;
+  /** Default: the one pause of this process. Tests give their own. */
+  pause?: HistoryPause;
   /** One door's read; default: the service's toggle history through the plugin's client. Tests give a fake. */
   readDoor?: (doorId: string) => Promise<ToggleEvent[]>;
   deadlineMs?: number;
@@ -87,6 +118,7 @@ export async function readActivity(
   }
   const deadlineMs = options.deadlineMs ?? ACTIVITY_DOOR_DEADLINE_MS;
   const limit = options.limit ?? SHARED_LIMIT;
+  const pause = options.pause ?? SHARED_PAUSE;
   let client: AccessControlClient | undefined;
   const readDoor =
     options.readDoor ??
@@ -104,10 +136,20 @@ export async function readActivity(
     const doors = await Promise.all(
       [...new Set(doorIds)].map((doorId) =>
         limit.run(async (): Promise<DoorActivity> => {
+          const left = pause.left();
+          if (left !== undefined) {
+            const seconds = Math.ceil(left / 1000);
+            return activityFailure(
+              doorId,
+              new ServiceError('rate-limited', `not asked: the service asked to wait ${seconds} s more`, 429, left),
+            );
+          }
           try {
             return doorActivity(doorId, await within(readDoor(doorId), deadlineMs));
           } catch (error) {
-            return activityFailure(doorId, asServiceError(error));
+            const failure = asServiceError(error);
+            if (failure.kind === 'rate-limited') pause.rateLimited(failure.retryAfterMs);
+            return activityFailure(doorId, failure);
           }
         }),
       ),

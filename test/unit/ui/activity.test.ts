@@ -5,7 +5,7 @@ import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_PEOPLE, SAMPLE_SHAR
 import type { AccessControlSimulator } from '../../../dev/simulator/server.js';
 import type { ToggleEvent } from '../../../src/client/types.js';
 import { ACTIVITY_DAYS, ACTIVITY_REQUESTS_IN_FLIGHT_MAX } from '../../../src/settings.js';
-import { activityDays, readActivity } from '../../../src/ui/activity.js';
+import { activityDays, HistoryPause, readActivity } from '../../../src/ui/activity.js';
 import { InFlightLimit } from '../../../src/ui/in-flight-limit.js';
 import type { ActivityAnswer, DoorActivity } from '../../../src/ui/page/views.js';
 import { useSimulator } from '../../support/simulator.js';
@@ -130,7 +130,6 @@ describe('readActivity against the simulator', () => {
   it.each([
     [401, /^The service refused to show this door's history \(HTTP 401\)/],
     [403, /^The service refused to show this door's history \(HTTP 403\)/],
-    [429, /^The service is limiting requests for now/],
     [500, /^The service answered with an error for this door \(HTTP 500\)/],
     [404, /^The service has no history for this door\.$/],
   ])('says in words that the service answered %i, for that door only', async (status, words) => {
@@ -147,6 +146,26 @@ describe('readActivity against the simulator', () => {
       detail: expect.stringContaining(String(status)) as unknown,
     });
     expect(doors[1]).toMatchObject({ ok: true });
+  });
+
+  it('after a 429 asks no more history until the wait has passed: the other doors say so, and the service saw one request', async () => {
+    sim.setFault('history', { kind: 'status', status: 429, retryAfterS: 30 }, { times: 1 });
+    let nowMs = Date.now();
+    const pause = new HistoryPause(() => nowMs);
+    const ids = [SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID];
+    const historyRequests = () => sim.requests.filter((request) => request.path.includes('toggle-history')).length;
+    const before = historyRequests();
+    const doors = doorsOf(await readActivity(sim.baseUrl, TOKEN, ids, { timeouts: SHORT_TIMEOUTS, limit: new InFlightLimit(1), pause }));
+    expect(historyRequests() - before).toBe(1);
+    for (const door of doors) {
+      expect(door).toMatchObject({ ok: false, message: expect.stringMatching(/^The service is limiting requests for now/) as unknown });
+    }
+    // A second page load within the wait asks nothing either; after it, the doors are read.
+    await readActivity(sim.baseUrl, TOKEN, ids, { timeouts: SHORT_TIMEOUTS, pause });
+    expect(historyRequests() - before).toBe(1);
+    nowMs += 30_000;
+    const later = doorsOf(await readActivity(sim.baseUrl, TOKEN, ids, { timeouts: SHORT_TIMEOUTS, pause }));
+    expect(later.every((door) => door.ok)).toBe(true);
   });
 
   it('says the service did not answer in time when it hangs', async () => {
