@@ -6,7 +6,14 @@ import { randomBytes } from 'node:crypto';
 
 import { freePort, REPO_ROOT, startHomebridge } from '../harness/homebridge-process.js';
 import type { HomebridgeProcess } from '../harness/homebridge-process.js';
-import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_PEOPLE, SAMPLE_SHARED_GATE_ID, sampleHistory } from '../simulator/server.js';
+import {
+  AccessControlSimulator,
+  SAMPLE_ACCOUNT_USER,
+  SAMPLE_FRONT_GATE_ID,
+  SAMPLE_PEOPLE,
+  SAMPLE_SHARED_GATE_ID,
+  sampleHistory,
+} from '../simulator/server.js';
 import { CURRENT_DOOR_STATE, HAP_CHARACTERISTIC, TARGET_DOOR_STATE } from '../harness/hap-types.js';
 import { InsecureHapClient } from './insecure-hap.js';
 
@@ -27,6 +34,8 @@ const GRACE = SAMPLE_PEOPLE.grace.firstName;
 const SOMEONE_ELSE = 'Someone Else';
 const DEMO_PEOPLE = [
   { name: GRACE, user: SAMPLE_PEOPLE.grace.emailAddress },
+  // The account's user: Home's own commands go out with her token, so the service names her for them, not "anyone else".
+  { name: SAMPLE_ACCOUNT_USER.firstName, user: SAMPLE_ACCOUNT_USER.emailAddress },
   { name: SOMEONE_ELSE, user: '*' },
 ];
 /** Timers take at most about 24 days; the demo waits for Homebridge in slices. */
@@ -62,7 +71,9 @@ async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise
   );
   sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'OPEN', { channel: 'Keypad', user: SAMPLE_PEOPLE.grace });
   await sleep(PERSON_READ_PAUSE_MS);
-  say(`Her person sensor "${GRACE}" ${await detecting(grace)} (an automation "When ${GRACE} detects motion" would run now).`);
+  say(
+    `Her person sensor "${GRACE}" ${await detecting(grace)} (an automation "When ${GRACE} detects motion" would run now); "${SOMEONE_ELSE}" ${await detecting(someoneElse)}: Home's own taps name ${SAMPLE_ACCOUNT_USER.firstName}, who is listed.`,
+  );
   await sleep(TOUR_STEP_PAUSE_MS);
 
   say(`Tour 3/4: Alan, who is not in the people list, closes "Shared Gate" with the keypad: "${SOMEONE_ELSE}" (user "*") is for him.`);
