@@ -1,4 +1,5 @@
-// Webhooks end to end: the simulator posts to the listener of a real Homebridge, and a HomeKit controller sees the result.
+// Webhooks end to end: the simulator posts to the listener of a real Homebridge, and a HomeKit controller sees the result
+// (the doors, the access alert and the person sensors).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import {
   SAMPLE_FRONT_GATE_ID,
   SAMPLE_GARAGE_DOOR_ID,
   SAMPLE_OWNED_DEVICE_ID,
+  SAMPLE_PEOPLE,
   SAMPLE_SHARED_GATE_ID,
 } from '../../dev/simulator/server.js';
 import { hasValue, pairController } from '../../dev/harness/homekit-controller.js';
@@ -30,8 +32,21 @@ const REALTIME_WAIT_MS = 5_000;
 const BOOT_WAIT_MS = 20_000;
 /** The access alert's time in this test: short, since a real Homebridge runs on real time. */
 const ACCESS_ALERT_S = 2;
-/** Garage Door has an access alert (a motion sensor); the other doors have none. */
-const ACCESS_ALERT_OPTIONS = { accessAlertDuration: ACCESS_ALERT_S, doors: [{ id: SAMPLE_GARAGE_DOOR_ID, accessAlert: true }] };
+/** The person sensors' time in this test: short, since a real Homebridge runs on real time. */
+const PERSON_SENSOR_S = 2;
+/**
+ * Garage Door has an access alert (a motion sensor); the other doors have none. Grace (by e-mail) and Alan (by name)
+ * have person sensors; the account's user, whom the other tests' moves name, has none.
+ */
+const BRIDGE_OPTIONS = {
+  accessAlertDuration: ACCESS_ALERT_S,
+  doors: [{ id: SAMPLE_GARAGE_DOOR_ID, accessAlert: true }],
+  personSensorDuration: PERSON_SENSOR_S,
+  people: [
+    { name: 'Grace', user: 'grace@example.com' },
+    { name: 'Alan', user: 'Alan Turing' },
+  ],
+};
 
 function webhookPlatform(
   baseUrl: string,
@@ -67,7 +82,7 @@ describe('webhooks over plain HTTP (behind a TLS proxy or tunnel)', () => {
     sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 500 });
     await sim.start();
     sim.setWebhook({ url: `http://127.0.0.1:${webhookPort}/hooks/access`, apiKey: API_KEY });
-    hb = await startHomebridge({ platforms: [webhookPlatform(sim.baseUrl, { port: webhookPort }, ACCESS_ALERT_OPTIONS)] });
+    hb = await startHomebridge({ platforms: [webhookPlatform(sim.baseUrl, { port: webhookPort }, BRIDGE_OPTIONS)] });
     await hb.waitForLog(/Webhook listener on/, BOOT_WAIT_MS);
     controller = await pairController(hb);
     await controller.waitForAccessory(SAMPLE_SHARED_GATE_ID, BOOT_WAIT_MS);
@@ -163,11 +178,24 @@ describe('webhooks over plain HTTP (behind a TLS proxy or tunnel)', () => {
     expect(await controller.read(await currentOf(SAMPLE_GARAGE_DOOR_ID))).toBe(garage);
   });
 
+  it("shows the person's MotionDetected go true at their move, and false after the set time; nobody else's", async () => {
+    const grace = await controller.findCharacteristic('Grace', 'MotionSensor', 'MotionDetected');
+    const alan = await controller.findCharacteristic('Alan', 'MotionSensor', 'MotionDetected');
+    // HAP sends a bool as 0 or 1.
+    expect(Number(await controller.read(grace))).toBe(0);
+    // The other way from what Home shows: earlier tests moved the doors, some by raw webhooks the simulator did not apply.
+    const shown = await controller.read(await currentOf(SAMPLE_SHARED_GATE_ID));
+    sim.setDoorState(SAMPLE_SHARED_GATE_ID, shown === CURRENT_DOOR_STATE.OPEN ? 'CLOSED' : 'OPEN', { user: SAMPLE_PEOPLE.grace });
+    await controller.waitFor(hasValue(true), grace, REALTIME_WAIT_MS);
+    expect(Number(await controller.read(alan))).toBe(0);
+    await controller.waitFor(hasValue(false), grace, PERSON_SENSOR_S * 1000 + REALTIME_WAIT_MS);
+  });
+
   it('closes the listener on shutdown, so a restart finds the port free', async () => {
     const stopped = await hb.stop();
     expect(stopped.killed).toBe(false);
     hb = await startHomebridge({
-      platforms: [webhookPlatform(sim.baseUrl, { port: webhookPort }, ACCESS_ALERT_OPTIONS)],
+      platforms: [webhookPlatform(sim.baseUrl, { port: webhookPort }, BRIDGE_OPTIONS)],
       storageDir: hb.storageDir,
     });
     await hb.waitForLog(/Webhook listener on/, BOOT_WAIT_MS);
