@@ -1,7 +1,4 @@
 // Whether a door's state can be trusted: Home shows "No Response" while the account cannot be read or the service reports it inactive.
-/** What a sync's active flags changed: the door went inactive (and which part the service blames), came back, or neither. */
-export type AvailabilityChange = 'door-inactive' | 'controller-inactive' | 'active-again' | undefined;
-
 export class DoorAvailability {
   private accountReadable = true;
   private deviceActive = true;
@@ -17,15 +14,9 @@ export class DoorAvailability {
     this.accountReadable = readable;
   }
 
-  /** The active flags of a sync, for the door's controller and the door itself. */
-  setActive(deviceActive: boolean, doorActive: boolean): AvailabilityChange {
-    const wasActive = this.deviceActive && this.doorActive;
+  /** The active flags of a sync, for the door's controller and the door itself (DoorModel says what changed, once per incident). */
+  setActive(deviceActive: boolean, doorActive: boolean): void {
     this.deviceActive = deviceActive;
     this.doorActive = doorActive;
-    const active = deviceActive && doorActive;
-    if (wasActive && !active) {
-      return deviceActive ? 'door-inactive' : 'controller-inactive';
-    }
-    return !wasActive && active ? 'active-again' : undefined;
   }
 }
