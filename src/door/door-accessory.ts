@@ -181,12 +181,12 @@ export class DoorAccessory {
     return this.extras.alertAccess();
   }
 
-  /** The name the accessory shows, which every line about the door names it by (real-time updates read it too). */
-  /** The service's id of the door. */
+  /** The service's id of the door (real-time updates key the person sensors' moves by it). */
   get doorId(): string {
     return this.accessory.context.doorId;
   }
 
+  /** The name the accessory shows, which every line about the door names it by (real-time updates read it too). */
   get name(): string {
     return this.accessory.context.name;
   }
