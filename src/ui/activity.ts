@@ -12,7 +12,7 @@ import {
   PLATFORM_NAME,
 } from '../settings.js';
 import { asServiceError } from '../sync/failure.js';
-import { SYSTEM_CLOCK } from '../util/clock.js';
+import { within } from '../util/clock.js';
 import { oneLine } from '../util/log-text.js';
 import { doorActivity } from './activity-entries.js';
 import { InFlightLimit } from './in-flight-limit.js';
@@ -77,19 +77,6 @@ export function activityFailure(doorId: string, failure: ServiceError): DoorActi
   }
 }
 
-/** Resolves as `work` does, or rejects with a time-out after `ms`: a stalled answer must not hold a place in the limit. */
-async function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: unknown;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = SYSTEM_CLOCK.setTimeout(() => reject(new ServiceError('timeout', 'the history request did not answer in time')), ms);
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    SYSTEM_CLOCK.clearTimeout(timer);
-  }
-}
-
 export interface ActivityOptions {
   /** Default: the one limit of this process. Tests give their own. */
   limit?: InFlightLimit;
@@ -145,7 +132,13 @@ export async function readActivity(
             );
           }
           try {
-            return doorActivity(doorId, await within(readDoor(doorId), deadlineMs));
+            // A stalled answer must not hold a place in the limit.
+            const events = await within(
+              readDoor(doorId),
+              deadlineMs,
+              () => new ServiceError('timeout', 'the history request did not answer in time'),
+            );
+            return doorActivity(doorId, events);
           } catch (error) {
             const failure = asServiceError(error);
             if (failure.kind === 'rate-limited') pause.rateLimited(failure.retryAfterMs);

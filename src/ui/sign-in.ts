@@ -2,7 +2,7 @@
 import { ServiceError } from '../client/errors.js';
 import type { Timeouts } from '../client/http.js';
 import { AccessControlClient } from '../client/service-client.js';
-import { SYSTEM_CLOCK } from '../util/clock.js';
+import { within } from '../util/clock.js';
 import { parseConfig } from '../config.js';
 import { PLATFORM_NAME, SIGN_IN_DEADLINE_MS } from '../settings.js';
 import { asServiceError } from '../sync/failure.js';
@@ -102,12 +102,8 @@ export async function signIn(baseUrl: unknown, accessToken: unknown, options: Si
     timeouts: options.timeouts,
     readTimeoutMs: deadlineMs,
   });
-  let timer: unknown;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = SYSTEM_CLOCK.setTimeout(() => reject(new ServiceError('timeout', 'the service did not answer in time')), deadlineMs);
-  });
   try {
-    const account = await Promise.race([client.sync(), deadline]);
+    const account = await within(client.sync(), deadlineMs, () => new ServiceError('timeout', 'the service did not answer in time'));
     return { ok: true, account: accountView(account) };
   } catch (error) {
     const failure = asServiceError(error);
@@ -123,7 +119,6 @@ export async function signIn(baseUrl: unknown, accessToken: unknown, options: Si
     }
     return signInFailure(failure);
   } finally {
-    SYSTEM_CLOCK.clearTimeout(timer);
     // Not awaited: after a deadline the agent would wait for the stalled request to end.
     void client.close();
   }

@@ -33,3 +33,19 @@ export const SYSTEM_CLOCK: Clock = {
 export function deadlineSignal(delayMs: number): AbortSignal {
   return AbortSignal.timeout(timerDelayMs(delayMs));
 }
+
+/**
+ * Settles as `work` does, or rejects with `timedOut()` after `delayMs`: a caller that stops waiting for a stalled promise
+ * (the promise itself runs on; its own time-outs end it).
+ */
+export async function within<T>(work: Promise<T>, delayMs: number, timedOut: () => Error): Promise<T> {
+  let timer: unknown;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = SYSTEM_CLOCK.setTimeout(() => reject(timedOut()), delayMs);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    SYSTEM_CLOCK.clearTimeout(timer);
+  }
+}
