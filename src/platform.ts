@@ -13,7 +13,6 @@ import { parseConfig } from './config.js';
 import type { PluginConfig, WebhookConfig } from './config.js';
 import { doorOptions, exclusionReason } from './door/options.js';
 import type { MatterDoors, ShownDoor, ShownPerson } from './matter/matter-doors.js';
-import { matterDoorOf } from './matter/matter-face.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
 import type { RealtimeUpdates } from './sync/realtime.js';
 import { nextSyncDelayMs } from './sync/schedule.js';
@@ -337,7 +336,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       this.matterDoors = matterDoors;
       matterDoors.follow(
         this.shownOnMatter().filter(
-          ({ door, deviceId }) => exclusionReason(config, { id: door.doorId, relationship: undefined }, deviceId) === undefined,
+          ({ door, deviceId }) => exclusionReason(config, { id: door.view.doorId, relationship: undefined }, deviceId) === undefined,
         ),
         false,
       );
@@ -369,9 +368,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
 
   /** The doors HomeKit shows, as the Matter side follows them. */
   private shownOnMatter(): (ShownDoor & { deviceId: string })[] {
-    return this.registry
-      .all()
-      .map((door) => ({ uuid: door.accessory.UUID, door: matterDoorOf(door), deviceId: door.accessory.context.deviceId }));
+    return this.registry.all().map((door) => ({ uuid: door.accessory.UUID, door, deviceId: door.accessory.context.deviceId }));
   }
 
   /** The person sensors HomeKit shows, each an occupancy sensor on Matter under its accessory's UUID. */

@@ -4,13 +4,14 @@ import type { HAP } from 'homebridge';
 
 import type { DoorState } from '../client/types.js';
 import type { MatterApi } from './matter-api.js';
-import type { ClusterState, MatterDoor, MatterFace, MatterFaceDeps } from './matter-face.js';
+import type { ClusterState, MatterDoorView, MatterFace, MatterFaceDeps } from './matter-face.js';
 
 export class MatterLockFace implements MatterFace {
   readonly handlers: MatterFace['handlers'];
   private readonly matter: MatterApi;
   private readonly hap: HAP;
-  private readonly door: MatterDoor;
+  /** The door's model, read at each call. */
+  private readonly door: MatterDoorView;
   /** Commands from controllers being handled now (HomeKit's wait in the same queue but are not counted here). */
   private inFlight = 0;
 
@@ -18,7 +19,7 @@ export class MatterLockFace implements MatterFace {
   constructor(private readonly deps: MatterFaceDeps) {
     this.matter = deps.matter;
     this.hap = deps.hap;
-    this.door = deps.door;
+    this.door = deps.door.view;
     this.handlers = {
       [this.matter.clusterNames.DoorLock]: {
         lockDoor: () => this.command('CLOSED'),
@@ -63,7 +64,7 @@ export class MatterLockFace implements MatterFace {
     }
     this.inFlight += 1;
     try {
-      await this.door.command(wanted);
+      await this.deps.door.command(wanted);
     } catch (error) {
       throw this.matterError(error);
     } finally {

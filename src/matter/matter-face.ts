@@ -1,12 +1,12 @@
-// What a door's Matter face needs of the door (matterDoorOf makes it of a door in HomeKit), and what every face gives:
-// its state as cluster attributes, and its command handlers (a lock has them, a contact sensor none).
+// What a door's Matter face needs of the door (a DoorAccessory is one), and what every face gives: its state as cluster
+// attributes, and its command handlers (a lock has them, a contact sensor none).
 import type { HAP } from 'homebridge';
 
 import type { DoorState } from '../client/types.js';
 import type { MatterApi, MatterHandler } from './matter-api.js';
 
-/** The door as the Matter side sees it (matterDoorOf): what the model decided, and the door's one command path. */
-export interface MatterDoor {
+/** What the Matter side reads of a door: what its model decided (DoorAccessory's view), read at each call, never copied. */
+export interface MatterDoorView {
   readonly doorId: string;
   readonly name: string;
   /** The last state the service reported. */
@@ -19,47 +19,15 @@ export interface MatterDoor {
   readonly available: boolean;
   /** false while no state of the door was ever known: its `reported` and `target` stand for nothing. */
   readonly stateKnown: boolean;
+}
+
+/** The door as the Matter side sees it (a DoorAccessory): its model read-only, its one command path, its changes. */
+export interface MatterDoor {
+  readonly view: MatterDoorView;
   /** A wish from a controller, through the same path as HomeKit's (door-commands.ts): one wish, at most one pulse. */
   command(wanted: DoorState): Promise<void>;
   /** Calls `listener` whenever what the door shows may have changed; returns the way to stop. */
   onChange(listener: () => void): () => void;
-}
-
-/** What the Matter side needs of a door in HomeKit (DoorAccessory): its model read-only, its command path, its changes. */
-export interface ShownDoorSource {
-  readonly view: Omit<MatterDoor, 'command' | 'onChange'>;
-  command(wanted: DoorState): Promise<void>;
-  onChange(listener: () => void): () => void;
-}
-
-/** The door as its Matter face sees it: its model's decisions read at each call (never copied), and its command path. */
-export function matterDoorOf(door: ShownDoorSource): MatterDoor {
-  const { view } = door;
-  return {
-    get doorId() {
-      return view.doorId;
-    },
-    get name() {
-      return view.name;
-    },
-    get reported() {
-      return view.reported;
-    },
-    get target() {
-      return view.target;
-    },
-    get missedTarget() {
-      return view.missedTarget;
-    },
-    get available() {
-      return view.available;
-    },
-    get stateKnown() {
-      return view.stateKnown;
-    },
-    command: (wanted) => door.command(wanted),
-    onChange: (listener) => door.onChange(listener),
-  };
 }
 
 /** One cluster's attributes, as api.matter.updateAccessoryState and registration's `clusters` take them. */

@@ -1,16 +1,17 @@
 // The door as a Matter ContactSensor (matter: "sensors"): its state only, no command.
 import type { MatterApi } from './matter-api.js';
-import type { ClusterState, MatterDoor, MatterFace, MatterFaceDeps } from './matter-face.js';
+import type { ClusterState, MatterDoorView, MatterFace, MatterFaceDeps } from './matter-face.js';
 
 export class MatterSensorFace implements MatterFace {
   readonly handlers = undefined;
   readonly busy = false;
   private readonly matter: MatterApi;
-  private readonly door: MatterDoor;
+  /** The door's model, read at each call. */
+  private readonly door: MatterDoorView;
 
   constructor({ matter, door }: MatterFaceDeps) {
     this.matter = matter;
-    this.door = door;
+    this.door = door.view;
   }
 
   /** What the door last reported, as a contact sensor's: in Matter, true is contact, the door closed. */

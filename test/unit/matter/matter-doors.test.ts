@@ -1,13 +1,18 @@
 // A door's name and serial number on Matter, which caps both at 32 characters; the Matter modes' table (a missing or
-// unknown mode is a type error, proven with @ts-expect-error) and the mode a cached device shows; a door's Matter view.
+// unknown mode is a type error, proven with @ts-expect-error) and the mode a cached device shows; what a door's faces read of it.
+import * as hap from 'hap-nodejs';
+import type { HAP } from 'homebridge';
 import { describe, expect, it } from 'vitest';
 
 import type { DoorState } from '../../../src/client/types.js';
 import { MATTER_FACES, isPersonDevice, matterName, matterSerial, modeOfCached } from '../../../src/matter/matter-doors.js';
 import type { MatterModeTable } from '../../../src/matter/matter-doors.js';
-import type { MatterAccessory } from '../../../src/matter/matter-api.js';
-import { matterDoorOf } from '../../../src/matter/matter-face.js';
+import type { MatterAccessory, MatterApi } from '../../../src/matter/matter-api.js';
+import { MatterLockFace } from '../../../src/matter/lock-face.js';
+import type { MatterDoor } from '../../../src/matter/matter-face.js';
+import { MatterSensorFace } from '../../../src/matter/sensor-face.js';
 import { MATTER_MODES } from '../../../src/option-catalog.js';
+import { LockState, MatterApiDouble } from '../../support/matter-double.js';
 
 describe('matterName', () => {
   it('keeps a name that fits', () => {
@@ -85,23 +90,31 @@ describe('the Matter modes table', () => {
   });
 });
 
-describe('matterDoorOf', () => {
-  it("reads the door's model at each call, never a copy, and passes commands and listeners to the door", async () => {
+describe("a door's Matter faces", () => {
+  it("read the door's model at each call, never a copy, and pass commands to the door", async () => {
     const view = { doorId: 'door-1', name: 'Front Gate', reported: 'CLOSED' as DoorState, target: 'CLOSED' as DoorState };
     const model = { ...view, missedTarget: undefined, available: true, stateKnown: true };
     const wishes: DoorState[] = [];
-    const door = matterDoorOf({
+    const door: MatterDoor = {
       view: model,
       command: (wanted) => {
         wishes.push(wanted);
         return Promise.resolve();
       },
       onChange: () => () => undefined,
-    });
+    };
+    let shown = true;
+    // The double's registration takes its own accessories' type; the faces use only its names, types and status errors.
+    const matter = new MatterApiDouble() as unknown as MatterApi;
+    const deps = { matter, hap: hap as unknown as HAP, door, settled: () => undefined, shown: () => shown };
+    const lock = new MatterLockFace(deps);
+    const sensor = new MatterSensorFace(deps);
     model.target = 'OPEN';
     model.name = 'Office Door';
-    expect([door.target, door.name, door.reported, door.available]).toEqual(['OPEN', 'Office Door', 'CLOSED', true]);
-    await door.command('OPEN');
+    expect([lock.state().attributes.lockState, sensor.state().attributes.stateValue]).toEqual([LockState.Unlocked, true]);
+    await lock.handlers?.doorLock?.unlockDoor?.();
     expect(wishes).toEqual(['OPEN']);
+    shown = false;
+    await expect(lock.handlers?.doorLock?.lockDoor?.()).rejects.toThrow('Office Door is no longer shown');
   });
 });
