@@ -4,7 +4,7 @@ import { parseConfig } from '../config.js';
 import { exclusionReason } from '../door/options.js';
 import { doorCap } from '../registry/shown-doors.js';
 import { inPageWords } from './labels.js';
-import { doorsEditable, readIdList, webhookEditable } from './page/model.js';
+import { doorsEditable, isRecord, readIdList, webhookEditable } from './page/model.js';
 import type { IdList } from './page/model.js';
 import type { AccountView, ConfigCheck, KeptPart } from './page/views.js';
 
@@ -12,8 +12,6 @@ const ID_LISTS: readonly IdList[] = ['includeDeviceIds', 'excludeDeviceIds', 'in
 
 /** Said when the parser has no sentence of its own for a part kept as written (a block it refused as a whole). */
 const KEPT_AS_WRITTEN = 'This part of the settings is kept as written: the page cannot edit it here.';
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Whether a parser sentence is about the top-level `key` (it opens with the key's path). */
 const isAbout =

@@ -17,7 +17,8 @@ export type { Defaults };
 /** Ids are read as the plugin reads them: text trimmed, a safe-integer number as its text; anything else matches nothing. */
 export { idOf };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isEmpty = (value: unknown): boolean =>
   value === undefined ||
   value === null ||
@@ -26,7 +27,8 @@ const isEmpty = (value: unknown): boolean =>
   (isRecord(value) && Object.keys(value).length === 0);
 
 /** A value the plugin reads as "not set": what a form writes for a field left empty. */
-const isBlank = (value: unknown): boolean => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+export const isBlank = (value: unknown): boolean =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 /** A copy deep enough that the Homebridge UI's own object is never changed behind its back. */
 const copy = (block: Block): Block => structuredClone(block);

@@ -1,7 +1,7 @@
 // The people the shown doors' history names, grouped for "People and activity", and the `people` entry each one's tick edits.
 import { homeKitName } from '../../door/homekit-name.js';
 import { names, userKey } from '../../people/match.js';
-import { setField } from './model.js';
+import { isBlank, isRecord, setField } from './model.js';
 import type { Block } from './model.js';
 import type { DoorActivity, PersonSeen } from './views.js';
 
@@ -60,12 +60,9 @@ export function peopleSeen(activity: readonly DoorActivity[], doorName: (doorId:
   return list.sort((a, b) => b.times - a.times || a.name.localeCompare(b.name) || a.key.localeCompare(b.key));
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Whether the page can add to and remove from `people`: absent (or blank), or a list. Else it is kept as written. */
 export function peopleEditable(block: Block): boolean {
-  const people = block.people;
-  return people === undefined || people === null || (typeof people === 'string' && people.trim() === '') || Array.isArray(people);
+  return isBlank(block.people) || Array.isArray(block.people);
 }
 
 /** The `user` of each entry of `people` that has one written as text. */
