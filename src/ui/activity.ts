@@ -54,7 +54,7 @@ export function activityDays(nowMs: number): { startDate: string; endDate: strin
 }
 
 /** Why one door's history could not be read, in the page's words; the client's own sentence goes behind Details. */
-export function activityFailure(doorId: string, failure: ServiceError): DoorActivity & { ok: false } {
+function activityFailure(doorId: string, failure: ServiceError): DoorActivity & { ok: false } {
   const detail = oneLine(failure.message);
   const said = (message: string): DoorActivity & { ok: false } => ({ doorId, ok: false, message, detail });
   switch (failure.kind) {

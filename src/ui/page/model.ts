@@ -14,8 +14,6 @@ export type DoorFlag = (typeof DOOR_FLAGS)[number];
 export type IdList = 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds';
 
 export type { Defaults };
-/** Ids are read as the plugin reads them: text trimmed, a safe-integer number as its text; anything else matches nothing. */
-export { idOf };
 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

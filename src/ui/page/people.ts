@@ -18,7 +18,7 @@ export interface PersonSummary extends PersonSeen {
 }
 
 /** The key a person is told apart by: the e-mail as userKey reads it; without one, their name (never equal to an e-mail's key). */
-export function personKey(person: PersonSeen): string {
+function personKey(person: PersonSeen): string {
   return person.email !== undefined ? userKey(person.email) : `name:${userKey(person.name)}`;
 }
 

@@ -18,13 +18,12 @@ import {
   controllersEditable,
   doorEditable,
   doorsEditable,
-  idOf,
   readIdList,
   removeDoorEntry,
 } from '../../../../src/ui/page/model.js';
 import type { Block } from '../../../../src/ui/page/model.js';
 import { optionSpec } from '../../../../src/option-catalog.js';
-import { parseConfig } from '../../../../src/config.js';
+import { idOf, parseConfig } from '../../../../src/config.js';
 import { doorOptions } from '../../../../src/door/options.js';
 
 const SWITCH = optionSpec('automationSwitch');
