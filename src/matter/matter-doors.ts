@@ -131,8 +131,6 @@ export class MatterDoors {
   private mode: MatterShownAs | undefined;
   /** The mode is to be read from the cached devices, at the first follow (they are handed over after the constructor). */
   private modeAsCached: boolean;
-  /** Set when the setting could not be read: a cached person's device is then never removed for being off. */
-  private modeAsCachedAtStart = false;
   /** The setting could not be read and Homebridge restored people's devices: the people stay on Matter. */
   private peopleAsCached = false;
   /** Shared by the doors and the people: Homebridge's refusals, and the stop once the bridge turns out not to run Matter. */
@@ -227,7 +225,8 @@ export class MatterDoors {
       return;
     }
     if (this.mode === undefined && !this.peopleAsCached) {
-      devices.follow(new Map(), this.modeAsCachedAtStart ? undefined : OFF_REASON);
+      // A setting that cannot be read never removes a cached person's device for being off.
+      devices.follow(new Map(), this.deps.mode === 'as-cached' ? undefined : OFF_REASON);
       return;
     }
     const deviceType = matter.deviceTypes.MotionSensor;
@@ -278,7 +277,6 @@ export class MatterDoors {
     }
     if (this.modeAsCached) {
       this.modeAsCached = false;
-      this.modeAsCachedAtStart = true;
       const cachedDoors = doors.cachedDevices;
       this.mode = modeOfCached(cachedDoors);
       this.peopleAsCached = people.cachedDevices.length > 0;
