@@ -4,7 +4,7 @@ import { userKey } from '../../people/match.js';
 import { server } from './api.js';
 import { byId, fill, h, status } from './dom.js';
 import { getField } from './model.js';
-import { listingOf, peopleEditable, peopleSeen, setPersonListed } from './people.js';
+import { listingOf, peopleEditable, peopleSeen, setPersonListed, sharedNames } from './people.js';
 import type { PersonSummary } from './people.js';
 import type { Store } from './store.js';
 import type { ActivityEntry, DoorActivity, DoorView } from './views.js';
@@ -22,6 +22,14 @@ const openRows = new Set<string>();
 /** The doors this entry shows in Home (the account's, less those its settings keep out). */
 function shownDoors(store: Store): DoorView[] {
   return (store.account?.doors ?? []).filter((door) => !store.check?.excluded.has(door.id));
+}
+
+/** The shown doors read so far, each with its result, in the list's order. */
+function readDoors(store: Store): { door: DoorView; result: DoorActivity }[] {
+  return shownDoors(store).flatMap((door) => {
+    const result = read.get(door.id);
+    return result ? [{ door, result }] : [];
+  });
 }
 
 const plural = (count: number, one: string, many = `${one}s`): string => `${count} ${count === 1 ? one : many}`;
@@ -148,15 +156,14 @@ function personRow(store: Store, person: PersonSummary, index: number): HTMLElem
 
 /** Draws the people and the doors' rows from what was read so far. */
 function renderRead(store: Store): void {
-  const doors = shownDoors(store).filter((door) => read.has(door.id));
-  const results = doors.flatMap((door) => {
-    const result = read.get(door.id);
-    return result ? [result] : [];
-  });
-  const nameOf = new Map(doors.map((door) => [door.id, door.name]));
-  const people = peopleSeen(results, (doorId) => nameOf.get(doorId) ?? doorId);
-  const shared = new Set(people.filter((person) => person.showEmail).map((person) => userKey(person.name)));
-  byId('ac-activity-body').hidden = doors.length === 0;
+  const rows = readDoors(store);
+  const nameOf = new Map(rows.map(({ door }) => [door.id, door.name]));
+  const people = peopleSeen(
+    rows.map(({ result }) => result),
+    (doorId) => nameOf.get(doorId) ?? doorId,
+  );
+  const shared = sharedNames(people);
+  byId('ac-activity-body').hidden = rows.length === 0;
   status(
     byId('ac-people-kept'),
     'warn',
@@ -170,33 +177,24 @@ function renderRead(store: Store): void {
       : people.map((person, index) => personRow(store, person, index))),
   );
   const list = byId('ac-activity-list', HTMLDetailsElement);
-  byId('ac-activity-list-title').textContent = `Activity of ${plural(doors.length, 'door')}, newest first`;
+  byId('ac-activity-list-title').textContent = `Activity of ${plural(rows.length, 'door')}, newest first`;
   // Decided once, by every door to be read (the first reads arrive a few doors at a time).
-  if (!list.dataset.folded && doors.length > 0) {
+  if (!list.dataset.folded && rows.length > 0) {
     list.dataset.folded = 'set';
     list.open = shownDoors(store).length <= ACTIVITY_LIST_OPEN_MAX;
   }
-  fill(
-    byId('ac-activity-rows'),
-    ...doors.map((door) => {
-      const result = read.get(door.id);
-      return result && doorRow(door, result, shared);
-    }),
-  );
+  fill(byId('ac-activity-rows'), ...rows.map(({ door, result }) => doorRow(door, result, shared)));
 }
 
 /** What was read, in one line: how many doors, entries, refused ones and people, and how many doors failed. */
 function summaryLine(store: Store): { kind: 'ok' | 'warn'; text: string } {
-  const results = shownDoors(store).flatMap((door) => {
-    const result = read.get(door.id);
-    return result ? [result] : [];
-  });
+  const results = readDoors(store).map(({ result }) => result);
   const failed = results.filter((result): result is DoorActivity & { ok: false } => !result.ok);
   const entries = results.flatMap((result) => (result.ok ? result.entries : []));
   const refused = entries.filter((entry) => entry.outcome === 'refused' || entry.outcome === 'unauthorized').length;
   const readLine = `Read the last ${ACTIVITY_DAYS} days of ${plural(results.length - failed.length, 'door')}: ${plural(entries.length, 'entry', 'entries')}, ${refused} refused.`;
   if (failed.length === 0) return { kind: 'ok', text: readLine };
-  const reason = failed.length > 0 ? ` ${failed[0]?.message ?? ''}` : '';
+  const reason = ` ${failed[0]?.message ?? ''}`;
   return {
     kind: 'warn',
     text:
