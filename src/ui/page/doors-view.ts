@@ -71,7 +71,7 @@ function offered(store: Store, door: DoorView, option: OptionSpec): boolean {
 }
 
 /** A door's own number (the left-open repeat): empty follows the value for all doors; a value out of range is not written. */
-function numberInput(store: Store, door: DoorView, option: NumberOption & { doorLabel: string }): HTMLInputElement {
+function numberInput(store: Store, door: DoorView, option: NumberOption & { doorLabel: string }, disabled: boolean): HTMLInputElement {
   const set = getField(store.block, option.key);
   const global = typeof set === 'number' ? set : (option.default ?? 0);
   const own = doorEntry(store.block, door.id)?.[option.key];
@@ -84,7 +84,7 @@ function numberInput(store: Store, door: DoorView, option: NumberOption & { door
     'data-door': door.id,
     'data-field': option.key,
     'aria-label': `${option.doorLabel} of ${door.name}`,
-    disabled: !doorEditable(store.block, door.id),
+    disabled,
   });
   input.addEventListener('input', () => {
     const value = readWholeNumber(input.value);
@@ -99,7 +99,7 @@ function numberInput(store: Store, door: DoorView, option: NumberOption & { door
   return input;
 }
 
-function choiceSelect(store: Store, door: DoorView, flag: DoorFlag, title: string): HTMLSelectElement {
+function choiceSelect(store: Store, door: DoorView, flag: DoorFlag, title: string, disabled: boolean): HTMLSelectElement {
   const global = getField(store.block, flag) === true ? 'on' : 'off';
   const current = doorChoice(store.block, door.id, flag);
   const option = (value: Choice, label: string) => h('option', { value, selected: current === value }, label);
@@ -110,7 +110,7 @@ function choiceSelect(store: Store, door: DoorView, flag: DoorFlag, title: strin
       'data-door': door.id,
       'data-flag': flag,
       'aria-label': `${title} of ${door.name}`,
-      disabled: !doorEditable(store.block, door.id),
+      disabled,
     },
     option('inherit', `As for all (${global})`),
     option('on', 'On'),
@@ -124,7 +124,13 @@ function choiceSelect(store: Store, door: DoorView, flag: DoorFlag, title: strin
  * A door's choice of one of an option's values (the automation switch's modes, "Show in Home as"), or as for all doors;
  * with the option's note of what a change costs, shown once the choice is changed.
  */
-function valueSelect(store: Store, door: DoorView, option: ChoiceOption, title: string): [HTMLSelectElement, HTMLElement | false] {
+function valueSelect(
+  store: Store,
+  door: DoorView,
+  option: ChoiceOption,
+  title: string,
+  disabled: boolean,
+): [HTMLSelectElement, HTMLElement | false] {
   const words = (value: string): string => option.valueTitles?.[value] ?? value;
   const global = words(globalChoice(store.block, option)).toLowerCase();
   const current = doorChoiceOf(store.block, door.id, option);
@@ -136,7 +142,7 @@ function valueSelect(store: Store, door: DoorView, option: ChoiceOption, title: 
       'data-door': door.id,
       'data-flag': option.key,
       'aria-label': `${title} of ${door.name}`,
-      disabled: !doorEditable(store.block, door.id),
+      disabled,
     },
     item('inherit', `As for all (${global})`),
     ...option.values.map((value) => item(value, words(value))),
@@ -175,9 +181,9 @@ function changesOf(block: Block, entries: Record<string, unknown>[]): string {
  * Why the door's own settings cannot be changed here, or undefined: the per-door settings are not a list (said once
  * above the list, with the plugin's sentence), or the door has several entries, which the plugin merges.
  */
-function lockedWhy(store: Store, door: DoorView): string | undefined {
-  if (!doorsEditable(store.block)) return 'Its settings are kept as written: the per-door settings are not a list (see above).';
-  const count = doorEntriesOf(store.block, door.id).length;
+function lockedWhy(block: Block, entries: readonly Record<string, unknown>[]): string | undefined {
+  if (!doorsEditable(block)) return 'Its settings are kept as written: the per-door settings are not a list (see above).';
+  const count = entries.length;
   return count > 1
     ? `This door has ${count} entries in the per-door settings; the plugin merges them (the more protective Read-only, Show in Home and automation switch win). They are kept as written: edit config.json to leave one.`
     : undefined;
@@ -198,7 +204,9 @@ function backToAll(store: Store, door: DoorView, render: () => void): void {
 function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement {
   const own = doorEntry(store.block, door.id);
   const entries = doorEntriesOf(store.block, door.id);
-  const locked = lockedWhy(store, door);
+  const locked = lockedWhy(store.block, entries);
+  // The door's own controls are drawn disabled while its settings are kept as written (doorEditable, worked out once).
+  const disabled = locked !== undefined;
   const reason = store.check?.excluded.get(door.id);
   const show = h('input', {
     class: 'form-check-input',
@@ -207,7 +215,7 @@ function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement 
     checked: !entries.some((entry) => entry.hide === true),
     'data-door': door.id,
     'data-field': 'show',
-    disabled: locked !== undefined,
+    disabled,
   });
   show.addEventListener('change', () => store.set(setDoorField(store.block, door.id, 'hide', show.checked ? undefined : true)));
   const name = h('input', {
@@ -218,7 +226,7 @@ function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement 
     'data-door': door.id,
     'data-field': 'name',
     'aria-label': `Name in Home of ${door.name}`,
-    disabled: locked !== undefined,
+    disabled,
   });
   name.addEventListener('change', () => store.set(setDoorField(store.block, door.id, 'name', name.value.trim())));
   const labelled = (title: string, ...controls: (HTMLElement | false)[]) =>
@@ -231,7 +239,7 @@ function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement 
       class: 'btn btn-outline-secondary btn-sm',
       type: 'button',
       'data-door-reset': door.id,
-      hidden: own === undefined || locked !== undefined,
+      hidden: own === undefined || disabled,
     },
     'Back to all-doors settings',
   );
@@ -266,10 +274,10 @@ function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement 
         ...PER_DOOR.filter((option) => offered(store, door, option)).map((option) =>
           // A choice offers its values, a number is typed; the others are flags (DOOR_FLAGS), on or off.
           option.kind === 'choice'
-            ? labelled(option.doorLabel, ...valueSelect(store, door, option, option.doorLabel))
+            ? labelled(option.doorLabel, ...valueSelect(store, door, option, option.doorLabel, disabled))
             : option.kind === 'number'
-              ? labelled(option.doorLabel, numberInput(store, door, option))
-              : labelled(option.doorLabel, choiceSelect(store, door, option.key as DoorFlag, option.doorLabel)),
+              ? labelled(option.doorLabel, numberInput(store, door, option, disabled))
+              : labelled(option.doorLabel, choiceSelect(store, door, option.key as DoorFlag, option.doorLabel, disabled)),
         ),
       ),
       reset,
