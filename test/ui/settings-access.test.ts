@@ -2,14 +2,16 @@
 // and dark, checked by axe-core; a 60-door account as short rows with search, "changed only" and "back to all-doors settings",
 // and its "People and activity" read 4 doors at a time, folded.
 import type { Frame, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { AccessControlSimulator, makeDevice, makeDoor } from '../../dev/simulator/server.js';
+import { makeDevice, makeDoor } from '../../dev/simulator/server.js';
+import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import type { SimDevice } from '../../dev/simulator/server.js';
 import { ACTIVITY_DAYS, PLATFORM_NAME } from '../../src/settings.js';
+import { useSimulator } from '../support/simulator.js';
 import { axeFaults, FOCUS_ON_RESULT, FOCUS_RING, LANG, ROW_HEIGHTS, SIDEWAYS, smallTargets } from './page-probes.js';
-import { startUiHarness } from './ui-harness.js';
-import type { CustomUiSettings, UiHarness } from './ui-harness.js';
+import { useUiHarness } from './ui-harness.js';
+import type { CustomUiSettings } from './ui-harness.js';
 
 const TOKEN = 'settings-access-e2e-token-8c1d';
 /** Waits inside the page: a sign-in against the local simulator, a check by the page's server. */
@@ -25,14 +27,15 @@ const DESKTOP = { width: 1280, height: 900 };
 /** A folded door row is one or two lines: the name, its state and what it changes. */
 const SHORT_ROW_PX = 100;
 
+const devices: SimDevice[] = Array.from({ length: CONTROLLERS }, (_, d) =>
+  makeDevice({
+    ...(d === CONTROLLERS - 1 ? OTHER_OWNER : {}),
+    doors: Array.from({ length: DOORS_PER_CONTROLLER }, (_, i) => makeDoor({ name: `Gate ${d}-${i}`, entityNumber: i + 1 })),
+  }),
+);
 let sim: AccessControlSimulator;
-let ui: UiHarness | undefined;
-let devices: SimDevice[];
-
-function harness(): UiHarness {
-  if (!ui) throw new Error('the UI did not start (see beforeAll)');
-  return ui;
-}
+useSimulator({ accessToken: TOKEN, devices }, (started) => (sim = started));
+const harness = useUiHarness();
 
 /** How far the page and the settings frame scroll sideways (0: not at all). */
 async function sidewaysScroll(page: Page, frame: Frame): Promise<{ page: number; frame: number }> {
@@ -53,23 +56,6 @@ async function signedInAll(): Promise<CustomUiSettings> {
   await expect.poll(() => frame.locator('[data-door-row]').count(), { timeout: PAGE_WAIT_MS }).toBe(60);
   return settings;
 }
-
-beforeAll(async () => {
-  devices = Array.from({ length: CONTROLLERS }, (_, d) =>
-    makeDevice({
-      ...(d === CONTROLLERS - 1 ? OTHER_OWNER : {}),
-      doors: Array.from({ length: DOORS_PER_CONTROLLER }, (_, i) => makeDoor({ name: `Gate ${d}-${i}`, entityNumber: i + 1 })),
-    }),
-  );
-  sim = new AccessControlSimulator({ accessToken: TOKEN, devices });
-  await sim.start();
-  ui = await startUiHarness({ env: inject('uiEnv') });
-});
-
-afterAll(async () => {
-  await ui?.stop();
-  await sim.stop();
-});
 
 describe('the settings page for every user', () => {
   it('has no serious or critical axe fault signed out, after a refused sign-in and signed in; fits a phone; sign-in keeps the keyboard', async () => {

@@ -3,17 +3,19 @@
 // with only the one edited value changed (issue 29, lossless editing). Several shapes go in one config, one entry each, so
 // one UI, one browser and a few saves cover them all.
 import type { Frame } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { AccessControlSimulator, makeDevice, makeDoor } from '../../dev/simulator/server.js';
+import { makeDevice, makeDoor } from '../../dev/simulator/server.js';
+import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { parseConfig } from '../../src/config.js';
 import { exclusionReason } from '../../src/door/options.js';
 import { MAX_ACCESSORIES_PER_BRIDGE, PLATFORM_NAME, PLUGIN_NAME } from '../../src/settings.js';
 import { inPageWords } from '../../src/ui/labels.js';
 import { CONFIG_CORPUS, CORPUS_ACCOUNT, withAccount } from '../support/config-corpus.js';
 import type { CorpusShape } from '../support/config-corpus.js';
-import { startUiHarness } from './ui-harness.js';
-import type { CustomUiSettings, PlatformBlock, UiHarness } from './ui-harness.js';
+import { useSimulator } from '../support/simulator.js';
+import { useUiHarness } from './ui-harness.js';
+import type { CustomUiSettings, PlatformBlock } from './ui-harness.js';
 
 const TOKEN = 'settings-corpus-e2e-token-31d7';
 /** Waits inside the page: a sign-in against the local simulator, the page's own check of the settings. */
@@ -27,12 +29,19 @@ const DOOR_IDS = CORPUS_ACCOUNT.flatMap(({ doorIds }) => doorIds);
 const DOOR_COUNT = DOOR_IDS.length;
 
 let sim: AccessControlSimulator;
-let ui: UiHarness | undefined;
-
-function harness(): UiHarness {
-  if (!ui) throw new Error('the UI did not start (see beforeAll)');
-  return ui;
-}
+useSimulator(
+  {
+    accessToken: TOKEN,
+    devices: CORPUS_ACCOUNT.map(({ controllerId, doorIds }) =>
+      makeDevice({
+        id: controllerId,
+        doors: doorIds.map((id, index) => makeDoor({ id, name: `Door ${id}`, entityNumber: index + 1 })),
+      }),
+    ),
+  },
+  (started) => (sim = started),
+);
+const harness = useUiHarness();
 
 const account = () => ({ baseUrl: sim.baseUrl, accessToken: TOKEN });
 const blockOf = (shape: CorpusShape): PlatformBlock => ({ platform: PLATFORM_NAME, ...withAccount(shape.block, account()) });
@@ -174,23 +183,6 @@ function expectOnlyEdited(shape: CorpusShape, before: PlatformBlock, after: Plat
     expect.soft(after[key], `${at}: ${key}`).toEqual(edit.included ? list : [...list, edit.controllerId]);
   }
 }
-
-beforeAll(async () => {
-  const devices = CORPUS_ACCOUNT.map(({ controllerId, doorIds }) =>
-    makeDevice({
-      id: controllerId,
-      doors: doorIds.map((id, index) => makeDoor({ id, name: `Door ${id}`, entityNumber: index + 1 })),
-    }),
-  );
-  sim = new AccessControlSimulator({ accessToken: TOKEN, devices });
-  await sim.start();
-  ui = await startUiHarness({ env: inject('uiEnv') });
-});
-
-afterAll(async () => {
-  await ui?.stop();
-  await sim.stop();
-});
 
 const groups: CorpusShape[][] = [];
 for (let start = 0; start < CONFIG_CORPUS.length; start += GROUP_SIZE) groups.push(CONFIG_CORPUS.slice(start, start + GROUP_SIZE));

@@ -1,4 +1,6 @@
 // The browser test harness: the real Homebridge UI with the packed plugin, Chromium on its /plugins page, config.json read back.
+import { afterAll, beforeAll, inject } from 'vitest';
+
 import { PLATFORM_NAME } from '../../src/settings.js';
 import { launchUiBrowser } from './ui-browser.js';
 import type { PluginSettings, SaveOptions, SaveResult, UiBrowser } from './ui-browser.js';
@@ -66,6 +68,24 @@ export interface UiHarness {
   screenshot(name: string): Promise<string>;
   /** Closes Chromium, stops hb-service and Homebridge, removes the temp storage. Idempotent; call in afterAll. */
   stop(): Promise<void>;
+}
+
+/**
+ * Registers the hooks where it is called: the UI started (with the global setup's env) before the file's tests, after any
+ * hook registered earlier (a simulator's), and stopped after them, before that simulator; returns the running harness.
+ */
+export function useUiHarness(): () => UiHarness {
+  let ui: UiHarness | undefined;
+  beforeAll(async () => {
+    ui = await startUiHarness({ env: inject('uiEnv') });
+  });
+  afterAll(async () => {
+    await ui?.stop();
+  });
+  return () => {
+    if (!ui) throw new Error('the UI did not start (see beforeAll)');
+    return ui;
+  };
 }
 
 /** Starts the UI (and Homebridge) with the packed plugin and opens Chromium on it. */
