@@ -10,7 +10,6 @@ import {
   controllersEditable,
   doorChoice,
   doorChoiceOf,
-  doorEditable,
   doorEntriesOf,
   doorEntry,
   doorsEditable,
@@ -205,7 +204,7 @@ function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement 
   const own = doorEntry(store.block, door.id);
   const entries = doorEntriesOf(store.block, door.id);
   const locked = lockedWhy(store.block, entries);
-  // The door's own controls are drawn disabled while its settings are kept as written (doorEditable, worked out once).
+  // The door's own controls are drawn disabled while its settings are kept as written (doorEditable, from the entries at hand).
   const disabled = locked !== undefined;
   const reason = store.check?.excluded.get(door.id);
   const show = h('input', {
@@ -452,7 +451,8 @@ export function refreshDoorStatus(store: Store, render: () => void): void {
     const changes = row.querySelector<HTMLElement>('[data-door-changes]');
     if (changes) changes.textContent = changesOf(store.block, entries);
     const reset = row.querySelector<HTMLElement>('[data-door-reset]');
-    if (reset) reset.hidden = entries.length !== 1 || !doorEditable(store.block, doorId);
+    // doorEditable with the entries at hand: exactly one, in a `doors` that is a list.
+    if (reset) reset.hidden = entries.length !== 1 || !doorsEditable(store.block);
     const note = row.querySelector<HTMLElement>('[data-door-note]');
     if (note) {
       note.textContent = reason ? `Not in Home: ${reason}` : (note.dataset.doorNote ?? '');
