@@ -8,6 +8,7 @@ import {
   ACTIVITY_DAYS,
   ACTIVITY_DOOR_DEADLINE_MS,
   ACTIVITY_RATE_LIMIT_PAUSE_MS,
+  MAX_RETRY_AFTER_MS,
   ACTIVITY_REQUESTS_IN_FLIGHT_MAX,
   PLATFORM_NAME,
 } from '../settings.js';
@@ -39,8 +40,10 @@ export class HistoryPause {
     return left > 0 ? left : undefined;
   }
 
+  /** The wait the service gave, at most MAX_RETRY_AFTER_MS as the sync takes it: a Retry-After of days must not end the section. */
   rateLimited(retryAfterMs: number | undefined): void {
-    this.untilMs = Math.max(this.untilMs, this.now() + (retryAfterMs ?? ACTIVITY_RATE_LIMIT_PAUSE_MS));
+    const waitMs = Math.min(retryAfterMs ?? ACTIVITY_RATE_LIMIT_PAUSE_MS, MAX_RETRY_AFTER_MS);
+    this.untilMs = Math.max(this.untilMs, this.now() + waitMs);
   }
 }
 

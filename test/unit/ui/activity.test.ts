@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_PEOPLE, SAMPLE_SHARED_GATE_ID } from '../../../dev/simulator/server.js';
 import type { AccessControlSimulator } from '../../../dev/simulator/server.js';
 import type { ToggleEvent } from '../../../src/client/types.js';
-import { ACTIVITY_DAYS, ACTIVITY_REQUESTS_IN_FLIGHT_MAX } from '../../../src/settings.js';
+import { ACTIVITY_DAYS, ACTIVITY_REQUESTS_IN_FLIGHT_MAX, MAX_RETRY_AFTER_MS } from '../../../src/settings.js';
 import { activityDays, HistoryPause, readActivity } from '../../../src/ui/activity.js';
 import { InFlightLimit } from '../../../src/ui/in-flight-limit.js';
 import type { ActivityAnswer, DoorActivity } from '../../../src/ui/page/views.js';
@@ -166,6 +166,15 @@ describe('readActivity against the simulator', () => {
     nowMs += 30_000;
     const later = doorsOf(await readActivity(sim.baseUrl, TOKEN, ids, { timeouts: SHORT_TIMEOUTS, pause }));
     expect(later.every((door) => door.ok)).toBe(true);
+  });
+
+  it('waits at most as long as the sync would after a 429 asking for days', () => {
+    let nowMs = 0;
+    const pause = new HistoryPause(() => nowMs);
+    pause.rateLimited(3 * 24 * 60 * 60_000);
+    expect(pause.left()).toBe(MAX_RETRY_AFTER_MS);
+    nowMs += MAX_RETRY_AFTER_MS;
+    expect(pause.left()).toBeUndefined();
   });
 
   it('says the service did not answer in time when it hangs', async () => {
