@@ -144,7 +144,7 @@ export function generateOptionsDoc(options: readonly OptionSpec[], schemaJson: s
     '',
     '## The other settings',
     '',
-    'The account, the webhook listener, the door list and the filters: each has rules of its own (`src/config.ts`), not the',
+    'The account, the webhook listener, the door list and the filters: each has rules of its own (`src/config/`), not the',
     "catalog's, and is described as `config.schema.json` describes it.",
     '',
     '| Key | Title | Type | Description |',

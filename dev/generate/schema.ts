@@ -5,7 +5,7 @@ import { formText } from './form-text.js';
 
 type Json = Record<string, unknown>;
 
-/** The top-level fields that are no option, each with rules of its own (src/config.ts): kept as config.schema.json has them. */
+/** The top-level fields that are no option, each with rules of its own (src/config/): kept as config.schema.json has them. */
 export const NOT_OPTIONS: readonly string[] = [
   'accessToken',
   'baseUrl',

@@ -1,6 +1,7 @@
 // Which doors appear in HomeKit and with what: the global door options merged with each door's own settings.
 import type { Door } from '../client/types.js';
-import type { PluginConfig, ReadOnlyLock } from '../config.js';
+import type { PluginConfig, ReadOnlyLock } from '../config/index.js';
+import { couldBeNumber, idKey } from '../config/values.js';
 import { automationSwitchMode, OPTIONS } from '../option-catalog.js';
 import type { AutomationSwitchMode, Option, OptionSpec, ShowAs, ValueOf } from '../option-catalog.js';
 
@@ -45,17 +46,25 @@ type OptionsConfig = Pick<PluginConfig, 'doors' | 'readOnlyLock' | 'includeDoors
 };
 type FilterConfig = OptionsConfig & Pick<PluginConfig, 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds'>;
 
-/** Whether a protective setting that could not be read keeps this door read-only; an unknown controller counts as unnamed. */
+/**
+ * Whether a protective setting that could not be read keeps this door read-only; an unknown controller counts as
+ * unnamed. The lock's ids are in idKey form (the parser's); the service's are compared in it.
+ */
 function locked(lock: ReadOnlyLock, doorId: string, deviceId: string | undefined): boolean {
+  const door = idKey(doorId);
+  const device = deviceId === undefined ? undefined : idKey(deviceId);
   return (
     lock.all ||
-    (lock.openableDoorIds !== undefined && !lock.openableDoorIds.includes(doorId)) ||
-    (lock.openableDeviceIds !== undefined && (deviceId === undefined || !lock.openableDeviceIds.includes(deviceId)))
+    (lock.openableDoorIds !== undefined && !lock.openableDoorIds.includes(door)) ||
+    (lock.openableDeviceIds !== undefined && (device === undefined || !lock.openableDeviceIds.includes(device))) ||
+    (lock.doorNumbers ?? []).some((number) => couldBeNumber(door, number)) ||
+    (device !== undefined && (lock.deviceNumbers ?? []).some((number) => couldBeNumber(device, number)))
   );
 }
 
 export function doorOptions(config: OptionsConfig, doorId: string, deviceId?: string): DoorOptions {
-  const entry = config.doors.find((door) => door.id === doorId);
+  // The entries' ids are in idKey form (the parser's): the service's id is compared in it.
+  const entry = config.doors.find((door) => door.id === idKey(doorId));
   const own: Partial<Record<string, unknown>> = entry ?? {};
   const global: Partial<Record<string, unknown>> = config;
   // Each option: the door's own value where its entry sets one, else the one for all doors.
@@ -64,7 +73,7 @@ export function doorOptions(config: OptionsConfig, doorId: string, deviceId?: st
   ) as Omit<DoorOptionValues, 'automationSwitch'> & { automationSwitch: boolean | AutomationSwitchMode };
   const kept = config.keptAsCached;
   // A kind that could not be read (the door's own, or, without one, the one for all doors) keeps the cached kind.
-  const kindUnread = kept !== undefined && (kept.showAsDoorIds.includes(doorId) || (own.showAs === undefined && kept.showAs));
+  const kindUnread = kept !== undefined && (kept.showAsDoorIds.includes(idKey(doorId)) || (own.showAs === undefined && kept.showAs));
   return {
     ...values,
     showAs: kindUnread ? undefined : values.showAs,
@@ -77,14 +86,15 @@ export function doorOptions(config: OptionsConfig, doorId: string, deviceId?: st
 /** Why a door stays out of HomeKit, or undefined when it is shown. */
 /** Reads only a door's id and relationship: the settings page runs it on the doors it shows (src/ui/check-config.ts). */
 export function exclusionReason(config: FilterConfig, door: Pick<Door, 'id' | 'relationship'>, deviceId: string): string | undefined {
-  if (config.doors.some((own) => own.id === door.id && own.hide === true)) {
+  const [doorId, controllerId] = [idKey(door.id), idKey(deviceId)];
+  if (config.doors.some((own) => own.id === doorId && own.hide === true)) {
     return 'it is hidden in the plugin settings';
   }
   const outOf = (list: string[], id: string): boolean => list.length > 0 && !list.includes(id);
-  if (outOf(config.includeDeviceIds, deviceId) || config.excludeDeviceIds.includes(deviceId)) {
+  if (outOf(config.includeDeviceIds, controllerId) || config.excludeDeviceIds.includes(controllerId)) {
     return 'its controller is filtered out in the plugin settings';
   }
-  if (outOf(config.includeDoorIds, door.id) || config.excludeDoorIds.includes(door.id)) {
+  if (outOf(config.includeDoorIds, doorId) || config.excludeDoorIds.includes(doorId)) {
     return 'it is filtered out in the plugin settings';
   }
   // A door whose relationship the service did not send is kept: hiding it would be a guess.

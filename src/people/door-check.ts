@@ -1,4 +1,5 @@
 // Names a `people[].doors` id that counts for nobody: a door the account does not have, or one HomeKit does not show.
+import { idKey } from '../config/values.js';
 import { oneLine } from '../util/log-text.js';
 
 /** A door of the account as the check needs it. */
@@ -32,11 +33,13 @@ export class PeopleDoorCheck {
   /** After a sync that read the whole account: `shown` are the ids of the doors HomeKit shows from this bridge. */
   check(doors: readonly AccountDoor[], shown: ReadonlySet<string>): void {
     if (!this.people.some((person) => person.doors !== undefined)) return;
-    const byId = new Map(doors.map((door) => [door.id, door]));
+    // The entries' ids are in idKey form (the parser's): the account's are compared in it.
+    const byId = new Map(doors.map((door) => [idKey(door.id), door]));
+    const shownKeys = new Set([...shown].map(idKey));
     this.people.forEach((person, index) => {
       for (const id of person.doors ?? []) {
         const key = `${index}\u0000${id}`;
-        if (shown.has(id) || this.said.has(key)) continue;
+        if (shownKeys.has(id) || this.said.has(key)) continue;
         this.said.add(key);
         const door = byId.get(id);
         const why =

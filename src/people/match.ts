@@ -1,5 +1,7 @@
 // Who a move names, and whose person sensors it concerns: the config's `user` against the service's user, by e-mail or name.
 import type { DoorState } from '../client/types.js';
+import { ANYONE_ELSE, userKey } from '../config/people.js';
+import { idKey } from '../config/values.js';
 
 /** The service's user as a webhook or the toggle history names them; every field is the service's text. */
 export interface ServiceUser {
@@ -27,13 +29,8 @@ export interface PersonMove {
   user: ServiceUser | undefined;
 }
 
-export const ANYONE_ELSE = '*';
-
-/** The form `user` is compared in: an e-mail lower-cased and trimmed; a name lower-cased with every space dropped. */
-export function userKey(user: string): string {
-  const trimmed = user.trim();
-  return trimmed.includes('@') ? trimmed.toLowerCase() : trimmed.toLowerCase().replace(/\s+/gu, '');
-}
+// How `user` is written and compared is the config reader's (src/config/people.ts): one rule for both.
+export { ANYONE_ELSE, userKey } from '../config/people.js';
 
 /** Every key a service user may be written as in `people`: their e-mail, their "First Last" (or whole name). */
 function keysOf(user: ServiceUser): string[] {
@@ -62,7 +59,7 @@ export function names(rule: PersonRule, user: ServiceUser): boolean {
 export function detectsFor(rules: readonly PersonRule[], move: Pick<PersonMove, 'doorId' | 'user'>): number[] {
   const user = move.user;
   if (user === undefined || keysOf(user).length === 0) return [];
-  const counts = (rule: PersonRule): boolean => rule.doors === undefined || rule.doors.includes(move.doorId);
+  const counts = (rule: PersonRule): boolean => rule.doors === undefined || rule.doors.includes(idKey(move.doorId));
   const listed = rules.map((rule, index) => ({ rule, index })).filter(({ rule }) => names(rule, user));
   if (listed.length > 0) {
     return listed.filter(({ rule }) => counts(rule)).map(({ index }) => index);

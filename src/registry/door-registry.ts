@@ -5,7 +5,7 @@ import type { API, Logging, PlatformAccessory } from 'homebridge';
 import type { Account, Device, Door, DoorState } from '../client/types.js';
 import { fallbackDoorName } from '../client/fallback-name.js';
 import { shownName } from '../door/model/naming.js';
-import type { PluginConfig } from '../config.js';
+import type { PluginConfig } from '../config/index.js';
 import type { DoorContext } from '../door/context.js';
 import type { DuplicateDoor } from '../door/duplicates.js';
 import { isDoorContext } from '../door/context.js';

@@ -1,6 +1,6 @@
 // Which of the account's doors HomeKit shows: those the options let in, each door once, and no more than one bridge holds.
 import type { Account, Door } from '../client/types.js';
-import type { PluginConfig } from '../config.js';
+import type { PluginConfig } from '../config/index.js';
 import { keepFirstOfEachDoor } from '../door/duplicates.js';
 import type { DoorOfDevice, DuplicateDoor } from '../door/duplicates.js';
 import { exclusionReason } from '../door/options.js';

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 
 import type { DoorState } from '../client/types.js';
-import type { WebhookConfig } from '../config.js';
+import type { WebhookConfig } from '../config/index.js';
 import type { ReportOutcome } from '../door/model/state-machine.js';
 import type { ReservedPort } from '../util/homebridge-ports.js';
 import { SYSTEM_CLOCK } from '../util/clock.js';

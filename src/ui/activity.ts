@@ -3,7 +3,7 @@ import { ServiceError } from '../client/errors.js';
 import type { Timeouts } from '../client/http.js';
 import { AccessControlClient } from '../client/service-client.js';
 import type { ToggleEvent } from '../client/types.js';
-import { parseConfig } from '../config.js';
+import { parseConfig } from '../config/index.js';
 import {
   ACTIVITY_DAYS,
   ACTIVITY_DOOR_DEADLINE_MS,

@@ -1,6 +1,6 @@
 // What the plugin will make of the block the settings page is about to save: the plugin's own parser, and which doors it shows.
 // It runs in the page itself (bundled with zod), so an edit asks the server nothing.
-import { parseConfig } from '../config.js';
+import { parseConfig } from '../config/index.js';
 import { exclusionReason } from '../door/options.js';
 import { doorCap } from '../registry/shown-doors.js';
 import { inPageWords } from './labels.js';

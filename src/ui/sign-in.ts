@@ -3,7 +3,7 @@ import { ServiceError } from '../client/errors.js';
 import type { Timeouts } from '../client/http.js';
 import { AccessControlClient } from '../client/service-client.js';
 import { within } from '../util/clock.js';
-import { parseConfig } from '../config.js';
+import { parseConfig } from '../config/index.js';
 import { PLATFORM_NAME, SIGN_IN_DEADLINE_MS } from '../settings.js';
 import { asServiceError } from '../sync/failure.js';
 import { accountView } from './account-view.js';

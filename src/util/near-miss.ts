@@ -65,31 +65,43 @@ export function editDistance(a: string, b: string, limit = Infinity): number {
 const MIN_EDITED_LENGTH = 4;
 
 /**
- * The known word `typed` nearly is: the same once folded, or one edit from exactly one known word. Undefined: none, or
- * two known words as near (a guess is never made between them).
+ * The known words `typed` nearly is: the same once folded, or else one edit from it. More than one: it falls between
+ * them (no guess is made, unless the caller picks the one that protects).
  */
-export function nearMiss(typed: string, known: readonly string[]): string | undefined {
+export function nearMisses(typed: string, known: readonly string[]): string[] {
   const folded = fold(typed);
   const same = known.filter((word) => fold(word) === folded);
-  if (same.length === 1) return same[0];
-  if (same.length > 1 || folded.length < MIN_EDITED_LENGTH) return undefined;
-  const near = known.filter((word) => editDistance(folded, fold(word), 1) === 1);
+  if (same.length > 0 || folded.length < MIN_EDITED_LENGTH) return same;
+  return known.filter((word) => editDistance(folded, fold(word), 1) === 1);
+}
+
+/** The one known word `typed` nearly is; undefined: none, or two as near (a guess is never made between them). */
+export function nearMiss(typed: string, known: readonly string[]): string | undefined {
+  const near = nearMisses(typed, known);
   return near.length === 1 ? near[0] : undefined;
 }
 
-/** The known word closest to `typed`, for "did you mean" (undefined when none is within a few edits). */
-export function closest(typed: string, known: readonly string[]): string | undefined {
+/**
+ * The known words closest to `typed`, for "did you mean": every one as near as the nearest, in the order known lists
+ * them (empty when none is within a few edits). Several: the typed word falls between them, and a caller that must
+ * not widen what a door allows picks the one that protects.
+ */
+export function closestAll(typed: string, known: readonly string[]): string[] {
   const folded = fold(typed);
   /** Farther than this, a suggestion is noise. */
   const maxEdits = Math.max(2, Math.floor(folded.length / 3));
-  let best: { word: string; distance: number } | undefined;
+  let best: { words: string[]; distance: number } = { words: [], distance: Infinity };
   for (const word of known) {
     // Of two as near, one that holds the typed word whole ("excludeDoor" in excludeDoorIds) is the likelier meaning.
     const distance = editDistance(folded, fold(word), maxEdits) - (fold(word).includes(folded) ? 0.5 : 0);
-    if (distance <= maxEdits && (best === undefined || distance < best.distance)) best = { word, distance };
+    if (distance > maxEdits || distance > best.distance) continue;
+    best = distance < best.distance ? { words: [word], distance } : { words: [...best.words, word], distance };
   }
-  return best?.word;
+  return best.words;
 }
+
+/** The known word closest to `typed` (the first of closestAll), or undefined. */
+export const closest = (typed: string, known: readonly string[]): string | undefined => closestAll(typed, known)[0];
 
 /** Edits within which a value counts as a secret mistyped or pasted with a character more or less. */
 const SECRET_EDITS = 2;

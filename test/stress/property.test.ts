@@ -17,7 +17,7 @@ import { parseHistory, parseSync, toggleResponseSchema } from '../../src/client/
 import { AccessControlClient } from '../../src/client/service-client.js';
 import type { Account, Device, Door, ToggleEvent } from '../../src/client/types.js';
 import { MAX_TIMER_DELAY_MS, timerDelayMs } from '../../src/util/clock.js';
-import { parseConfig } from '../../src/config.js';
+import { parseConfig } from '../../src/config/index.js';
 import { keepFirstOfEachDoor } from '../../src/door/duplicates.js';
 import { listForLog, MAX_LOG_FIELD_CHARS, MAX_LOG_LIST_ITEMS, oneLine } from '../../src/util/log-text.js';
 import {

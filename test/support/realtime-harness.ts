@@ -1,7 +1,7 @@
 // RealtimeUpdates with the one log double and a listener on a free local port, doors that are the real door model
 // (its event order and state machine, no HomeKit), and the sizes of the collections a run keeps.
 import type { DoorState } from '../../src/client/types.js';
-import type { WebhookConfig } from '../../src/config.js';
+import type { WebhookConfig } from '../../src/config/index.js';
 import { DoorModel } from '../../src/door/model/door.js';
 import type { ReportOutcome } from '../../src/door/model/state-machine.js';
 import { RealtimeUpdates } from '../../src/sync/realtime.js';

@@ -2,7 +2,7 @@
 // of the schema-generated form writes a platform block the plugin itself accepts.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { parseConfig } from '../../src/config.js';
+import { parseConfig } from '../../src/config/index.js';
 import { PLATFORM_NAME, PLUGIN_NAME } from '../../src/settings.js';
 import { startUiHarness } from './ui-harness.js';
 import type { UiHarness } from './ui-harness.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { makeDevice, makeDoor } from '../../dev/simulator/server.js';
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
-import { parseConfig } from '../../src/config.js';
+import { parseConfig } from '../../src/config/index.js';
 import { exclusionReason } from '../../src/door/options.js';
 import { MAX_ACCESSORIES_PER_BRIDGE, PLATFORM_NAME, PLUGIN_NAME } from '../../src/settings.js';
 import { inPageWords } from '../../src/ui/labels.js';

@@ -3,7 +3,7 @@
 import type { Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { parseConfig } from '../../src/config.js';
+import { parseConfig } from '../../src/config/index.js';
 import { freePort } from '../../dev/harness/homebridge-process.js';
 import { doorOptions } from '../../src/door/options.js';
 import { PLATFORM_NAME } from '../../src/settings.js';

@@ -2,8 +2,8 @@
 // nearly are, or failing closed; ids exact; nothing near a secret quoted. Each case was seen to widen who can open a door.
 import { describe, expect, it } from 'vitest';
 
-import { parseConfig } from '../../src/config.js';
-import type { PluginConfig } from '../../src/config.js';
+import { parseConfig } from '../../src/config/index.js';
+import type { PluginConfig } from '../../src/config/index.js';
 import { doorOptions, exclusionReason } from '../../src/door/options.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
 
@@ -102,20 +102,31 @@ describe('ids are exact (finding 4)', () => {
   /** As config.json holds it: JSON.parse reads it as 9007199254740992, another id. */
   const beyond = JSON.parse('9007199254740993') as number;
 
-  it('refuses a door id beyond 2^53 by name, and as the entry protected a door it cannot place, every door is read-only', () => {
+  // Deliberate change (issue 36): such a number locks only the doors it could be, never every door.
+  const uuid = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
+  it('refuses a door id beyond 2^53 by name, and keeps read-only only the doors whose id could be that number', () => {
     const { config, ignored } = read({ doors: [{ id: beyond, readOnly: true }] });
     expect(ignored).toEqual([
-      'doors.0 id is a number too large to be read exactly (beyond 2^53); write the id in quotes, as text; this entry is ignored, and as it sets readOnly for a door that cannot be told, every door is read-only until it is fixed',
+      'doors.0 id is a number too large to be read exactly (beyond 2^53); write the id in quotes, as text; this entry is ignored, and as it sets readOnly, a door whose id reads as the number 9007199254740992 is read-only until it is fixed',
     ]);
     expect(config.doors).toEqual([]);
+    expect(config.readOnlyLock.all).toBe(false);
     expect(doorOptions(config, '9007199254740992').readOnly).toBe(true);
+    expect(doorOptions(config, '9007199254740993').readOnly).toBe(true);
+    expect(doorOptions(config, uuid).readOnly).toBe(false);
+    expect(doorOptions(config, '9007199254740990').readOnly).toBe(false);
   });
 
-  it('refuses such an id in a filter and fails closed: an exclusion keeps every door read-only', () => {
+  it('refuses such an id in a filter and fails closed for the doors it could be: an exclusion keeps them read-only', () => {
     const { config, ignored } = read({ excludeDoorIds: [beyond, 'door-2'] });
     expect(ignored[0]).toMatch(/^excludeDoorIds\.0 is a number too large to be read exactly/);
     expect(config.excludeDoorIds).toEqual(['door-2']);
-    expect(config.readOnlyLock.all).toBe(true);
+    expect(config.readOnlyLock.all).toBe(false);
+    expect(doorOptions(config, '9007199254740993').readOnly).toBe(true);
+    expect(doorOptions(config, uuid).readOnly).toBe(false);
+    const byController = read({ excludeDeviceIds: [beyond] }).config;
+    expect(doorOptions(byController, uuid, '9007199254740993').readOnly).toBe(true);
+    expect(doorOptions(byController, uuid, 'dev-a').readOnly).toBe(false);
   });
 
   it('still reads a whole number within range as its text', () => {

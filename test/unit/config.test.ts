@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { configSchema, parseConfig } from '../../src/config.js';
+import { configSchema, parseConfig } from '../../src/config/index.js';
 import { checkBlock } from '../../src/ui/check-config.js';
-import type { PluginConfig } from '../../src/config.js';
+import type { PluginConfig } from '../../src/config/index.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
 import { fieldsOf, readConfigForm } from '../support/config-schema.js';
 import type { SchemaField as JsonField } from '../support/config-schema.js';
@@ -25,6 +25,7 @@ describe('parseConfig', () => {
       }) as unknown,
       ignored: [],
       warnings: [],
+      findings: [],
     });
   });
 
@@ -68,6 +69,14 @@ describe('parseConfig', () => {
         'webhook.port is required and webhook.apiKey must be the 96-character hexadecimal key the service issued; webhooks are off until it is fixed',
       ],
       warnings: [],
+      // Each finding says the setting it is about, for the settings page to place it.
+      findings: [
+        {
+          path: 'webhook.port',
+          sentence:
+            'webhook.port is required and webhook.apiKey must be the 96-character hexadecimal key the service issued; webhooks are off until it is fixed',
+        },
+      ],
     });
     const tls = parseConfig({ ...valid, webhook: { port: 8765, apiKey: 'ab'.repeat(48), tlsCertFile: '/etc/cert.pem' } });
     expect(tls.ok ? tls.ignored : tls.problems).toEqual([
@@ -104,6 +113,7 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
       config: expect.objectContaining({ pollInterval: 30, readOnly: true, webhook: undefined }) as unknown,
       ignored: ['webhook.port must be between 1 and 65535; webhooks are off until it is fixed'],
       warnings: [],
+      findings: [{ path: 'webhook.port', sentence: 'webhook.port must be between 1 and 65535; webhooks are off until it is fixed' }],
     });
   });
 

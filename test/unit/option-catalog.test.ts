@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { DOOR_NOT_OPTIONS, NOT_OPTIONS } from '../../dev/generate/schema.js';
-import { configSchema } from '../../src/config.js';
+import { configSchema } from '../../src/config/index.js';
 import { OPTIONS } from '../../src/option-catalog.js';
 import type { ChoiceOption, OptionSpec } from '../../src/option-catalog.js';
 import { pageInfo } from '../../src/ui/page-info.js';

@@ -1,5 +1,5 @@
 // The settings page's edits of one platform block, as pure functions: each changes the one value it is for and keeps the rest as written.
-import { idOf } from '../../config.js';
+import { idKey, idOf, isBlank, isRecord, readIdList as readIds } from '../../config/values.js';
 import { OPTIONS } from '../../option-catalog.js';
 import type { ChoiceOption } from '../../option-catalog.js';
 import type { Defaults } from './views.js';
@@ -15,8 +15,6 @@ export type IdList = 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' 
 
 export type { Defaults };
 
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isEmpty = (value: unknown): boolean =>
   value === undefined ||
   value === null ||
@@ -24,9 +22,8 @@ const isEmpty = (value: unknown): boolean =>
   (Array.isArray(value) && value.length === 0) ||
   (isRecord(value) && Object.keys(value).length === 0);
 
-/** A value the plugin reads as "not set": what a form writes for a field left empty. */
-export const isBlank = (value: unknown): boolean =>
-  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+/** A value the plugin reads as "not set" (blank), and a block of settings: the parser's own helpers. */
+export { isBlank, isRecord };
 
 /** A copy deep enough that the Homebridge UI's own object is never changed behind its back. */
 const copy = (block: Block): Block => structuredClone(block);
@@ -87,7 +84,7 @@ export function doorsEditable(block: Block): boolean {
 export function doorEntriesOf(block: Block, doorId: string): Record<string, unknown>[] {
   const doors = block.doors;
   return Array.isArray(doors)
-    ? doors.filter((entry): entry is Record<string, unknown> => isRecord(entry) && idOf(entry.id) === doorId)
+    ? doors.filter((entry): entry is Record<string, unknown> => isRecord(entry) && idOf(entry.id) === idKey(doorId))
     : [];
 }
 
@@ -119,7 +116,7 @@ export function setDoorField(block: Block, doorId: string, key: string, value: u
   if (!doorEditable(block, doorId)) return block;
   const next = copy(block);
   const doors: unknown[] = Array.isArray(next.doors) ? next.doors : [];
-  const index = doors.findIndex((entry) => isRecord(entry) && idOf(entry.id) === doorId);
+  const index = doors.findIndex((entry) => isRecord(entry) && idOf(entry.id) === idKey(doorId));
   const entry = doors[index];
   if (!isRecord(entry)) {
     if (isEmpty(value)) return block;
@@ -143,7 +140,7 @@ export function setDoorField(block: Block, doorId: string, key: string, value: u
 export function removeDoorEntry(block: Block, doorId: string): Block {
   if (!doorEditable(block, doorId) || doorEntriesOf(block, doorId).length === 0 || !Array.isArray(block.doors)) return block;
   const next = copy(block);
-  const rest = (next.doors as unknown[]).filter((entry) => !(isRecord(entry) && idOf(entry.id) === doorId));
+  const rest = (next.doors as unknown[]).filter((entry) => !(isRecord(entry) && idOf(entry.id) === idKey(doorId)));
   if (rest.length === 0) delete next.doors;
   else next.doors = rest;
   return next;
@@ -195,19 +192,15 @@ export interface IdListReading {
   editable: boolean;
 }
 
-/** Reads a filter as the plugin's parser does (readFilter in src/config.ts): elements trimmed, safe-integer numbers as text. */
+/** Reads a filter with the plugin's own reader (readIdList in src/config/values.ts), and says whether the page may tick it. */
 export function readIdList(block: Block, key: IdList): IdListReading {
   const value = block[key];
-  if (isBlank(value)) return { ids: [], editable: true };
-  if (!Array.isArray(value)) {
-    const lone = idOf(value);
-    return { ids: lone === undefined ? [] : [lone], editable: false };
-  }
-  const read = value.filter((element) => !isBlank(element)).map(idOf);
-  const ids = read.filter((id): id is string => id !== undefined);
-  if (ids.length === read.length) return { ids, editable: true };
+  const reading = readIds(value);
+  const editable = (isBlank(value) || Array.isArray(value)) && reading.bad.length === 0 && reading.numbers.length === 0;
+  const include = key === 'includeDeviceIds' || key === 'includeDoorIds';
   // An include list with an element that cannot be read hides nothing (the plugin keeps those doors read-only instead).
-  return { ids: key === 'includeDeviceIds' || key === 'includeDoorIds' ? [] : ids, editable: false };
+  const unreadable = reading.bad.length > 0 || (include && reading.numbers.length > 0);
+  return { ids: unreadable && include ? [] : reading.ids, editable };
 }
 
 /** Whether the controller ticks can change both controller lists: each absent or a list of ids. */
@@ -217,13 +210,14 @@ export function controllersEditable(block: Block): boolean {
 
 /** Whether the filters let a controller's doors in (the plugin applies the same two lists). */
 export function controllerIncluded(block: Block, controllerId: string): boolean {
+  const id = idKey(controllerId);
   const include = readIdList(block, 'includeDeviceIds').ids;
-  return (include.length === 0 || include.includes(controllerId)) && !readIdList(block, 'excludeDeviceIds').ids.includes(controllerId);
+  return (include.length === 0 || include.includes(id)) && !readIdList(block, 'excludeDeviceIds').ids.includes(id);
 }
 
 /** The list with the elements the plugin reads as `id` taken out, every other element as written; undefined when emptied. */
 function without(list: unknown, id: string): unknown[] | undefined {
-  const rest = (Array.isArray(list) ? (list as unknown[]) : []).filter((element) => idOf(element) !== id);
+  const rest = (Array.isArray(list) ? (list as unknown[]) : []).filter((element) => idOf(element) !== idKey(id));
   return rest.length > 0 ? rest : undefined;
 }
 
@@ -237,16 +231,16 @@ const withId = (list: unknown, id: string): unknown[] => [...(Array.isArray(list
 export function setControllerIncluded(block: Block, controllerId: string, included: boolean): Block {
   if (!controllersEditable(block) || controllerIncluded(block, controllerId) === included) return block;
   const include = readIdList(block, 'includeDeviceIds').ids;
-  const excluded = readIdList(block, 'excludeDeviceIds').ids.includes(controllerId);
+  const excluded = readIdList(block, 'excludeDeviceIds').ids.includes(idKey(controllerId));
   let next = block;
   if (included) {
     if (excluded) next = setField(next, 'excludeDeviceIds', without(next.excludeDeviceIds, controllerId));
-    if (include.length > 0 && !include.includes(controllerId))
+    if (include.length > 0 && !include.includes(idKey(controllerId)))
       next = setField(next, 'includeDeviceIds', withId(next.includeDeviceIds, controllerId));
     return next;
   }
-  const remaining = include.filter((id) => id !== controllerId);
-  if (include.includes(controllerId) && remaining.length > 0) {
+  const remaining = include.filter((id) => id !== idKey(controllerId));
+  if (include.includes(idKey(controllerId)) && remaining.length > 0) {
     return setField(next, 'includeDeviceIds', without(next.includeDeviceIds, controllerId));
   }
   // An emptied "only these" list would mean "all": the list stays and the other one keeps this controller out.

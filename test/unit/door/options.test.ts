@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Door } from '../../../src/client/types.js';
-import { parseConfig } from '../../../src/config.js';
-import type { PluginConfig } from '../../../src/config.js';
+import { parseConfig } from '../../../src/config/index.js';
+import type { PluginConfig } from '../../../src/config/index.js';
 import { doorOptions, exclusionReason } from '../../../src/door/options.js';
 import { reportedDoor } from '../../support/door-fixtures.js';
 
@@ -165,6 +165,7 @@ describe('exclusionReason', () => {
         'doors.0 id is required and hide must be true or false; this entry is ignored, and as it sets hide for a door that cannot be told, every door is read-only until it is fixed',
       ],
       warnings: [],
+      findings: [expect.objectContaining({ path: 'includeDoors' }) as unknown, expect.objectContaining({ path: 'doors.0.id' }) as unknown],
     });
     // With the token missing nothing runs, and the problems still name every bad field by its path.
     expect(parseConfig({ baseUrl: 'https://x.example', includeDoors: 'mine', doors: [{ hide: 'yes' }] })).toEqual({

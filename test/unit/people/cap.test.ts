@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Account, Device } from '../../../src/client/types.js';
-import { parseConfig } from '../../../src/config.js';
-import type { PluginConfig } from '../../../src/config.js';
+import { parseConfig } from '../../../src/config/index.js';
+import type { PluginConfig } from '../../../src/config/index.js';
 import { shownDoors } from '../../../src/registry/shown-doors.js';
 import { MAX_ACCESSORIES_PER_BRIDGE } from '../../../src/settings.js';
 import { reportedDevice, reportedDoor } from '../../support/door-fixtures.js';

@@ -4,7 +4,7 @@ import type { API, PlatformAccessory } from 'homebridge';
 import { describe, expect, it, vi } from 'vitest';
 
 import type { Account, Device, Door } from '../../../src/client/types.js';
-import { parseConfig } from '../../../src/config.js';
+import { parseConfig } from '../../../src/config/index.js';
 import type { DoorContext } from '../../../src/door/context.js';
 import { doorOptions } from '../../../src/door/options.js';
 import { DoorRegistry } from '../../../src/registry/door-registry.js';

@@ -1,7 +1,7 @@
 // The page's own check of a block: the plugin's parser on the block as it will be saved, lookups by door id safe for any id.
 import { describe, expect, it } from 'vitest';
 
-import { parseConfig } from '../../../src/config.js';
+import { parseConfig } from '../../../src/config/index.js';
 import { shownDoors } from '../../../src/registry/shown-doors.js';
 import { reportedDevice, reportedDoor } from '../../support/door-fixtures.js';
 import { checkBlock } from '../../../src/ui/check-config.js';

@@ -2,8 +2,8 @@
 // runtime reads the block after it as before, but for that value (issue 29: lossless editing).
 import { describe, expect, it } from 'vitest';
 
-import { parseConfig } from '../../../../src/config.js';
-import type { ConfigResult } from '../../../../src/config.js';
+import { parseConfig } from '../../../../src/config/index.js';
+import type { ConfigResult } from '../../../../src/config/index.js';
 import { PLATFORM_NAME } from '../../../../src/settings.js';
 import { setControllerIncluded, setDoorField, setField } from '../../../../src/ui/page/model.js';
 import type { Block } from '../../../../src/ui/page/model.js';

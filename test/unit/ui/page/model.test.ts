@@ -23,7 +23,7 @@ import {
 } from '../../../../src/ui/page/model.js';
 import type { Block } from '../../../../src/ui/page/model.js';
 import { optionSpec } from '../../../../src/option-catalog.js';
-import { idOf, parseConfig } from '../../../../src/config.js';
+import { idOf, parseConfig } from '../../../../src/config/index.js';
 import { doorOptions } from '../../../../src/door/options.js';
 
 const SWITCH = optionSpec('automationSwitch');

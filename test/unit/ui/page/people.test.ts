@@ -1,7 +1,7 @@
 // "People and activity": the people the history names grouped across doors, e-mails only where names are shared, and the tick's lossless edit of `people`.
 import { describe, expect, it } from 'vitest';
 
-import { parseConfig } from '../../../../src/config.js';
+import { parseConfig } from '../../../../src/config/index.js';
 import { checkBlock } from '../../../../src/ui/check-config.js';
 import { listingOf, peopleSeen, setPersonListed, sharedNames } from '../../../../src/ui/page/people.js';
 import type { Block } from '../../../../src/ui/page/model.js';

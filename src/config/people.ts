@@ -1,9 +1,13 @@
-// The `people` list of config.json read entry by entry: a bad entry is said and left out, one user listed twice is merged.
+// The `people` list of config.json read entry by entry: a bad entry is said and left out, one user listed twice is
+// merged, and a person whose doors cannot be read detects nothing: a typo must not make a sensor count at every door.
 import * as z from '../util/zod.js';
 
-import { readKeys } from '../config-keys.js';
 import { MAX_PEOPLE, PERSON_USER_MAX_CHARS } from '../settings.js';
-import { ANYONE_ELSE, userKey } from './match.js';
+import type { Issue } from './findings.js';
+import { mayProtect } from './fail-closed.js';
+import { readKeys } from './keys.js';
+import { quoted } from '../util/near-miss.js';
+import { isBlank, isRecord, listing, readIdList } from './values.js';
 
 const text = (what: string) =>
   z
@@ -27,27 +31,34 @@ export const peopleSchema = z._default(z.array(personSchema, { error: 'must be a
 
 const PERSON_KEYS = ['name', 'user', 'doors'];
 
-interface Issue {
-  path: readonly PropertyKey[];
-  message: string;
+/** The `user` that stands for anyone not listed. */
+export const ANYONE_ELSE = '*';
+
+/** The form `user` is compared in: an e-mail lower-cased and trimmed; a name lower-cased with every space dropped. */
+export function userKey(user: string): string {
+  const trimmed = user.trim();
+  return trimmed.includes('@') ? trimmed.toLowerCase() : trimmed.toLowerCase().replace(/\s+/gu, '');
 }
 
 export interface PeopleFindings {
   /** A setting left out, and why: one sentence (the plain issues for a refused block). */
   add(issues: Issue[], sentence: string): void;
-  /** A key read as what it nearly is, an unknown key, a merge: one sentence, the entry still counts. */
-  warn(sentence: string): void;
+  /** A key read as what it nearly is, an unknown key, a merge: one sentence about the key at `path`, the entry still counts. */
+  warn(path: readonly PropertyKey[], sentence: string): void;
   /** An entry (or the list) could not be read: the person sensors in the cache stay, whoever they are for. */
   keepCached(): void;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isBlank = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+const DETECTS_NOTHING = 'this person detects nothing until it is fixed';
 
-/** A door id as written (text or a whole number), or undefined. */
-function doorIdOf(value: unknown): string | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : undefined;
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+/**
+ * A person's `doors` as the plugin counts them: the ids as the service means them (a list written as one text split).
+ * Undefined: no list, every door counts. A list that cannot be read whole is returned as written, for the schema to name.
+ */
+function readPersonDoors(value: unknown): unknown {
+  if (isBlank(value)) return undefined;
+  const reading = readIdList(value);
+  return reading.bad.length > 0 || reading.numbers.length > 0 ? (Array.isArray(value) ? value : [value]) : reading.ids;
 }
 
 /** Reads `people`; never throws. A person sensor protects nothing: a bad entry is left out, nothing fails closed. */
@@ -73,11 +84,31 @@ export function readPeople(value: unknown, findings: PeopleFindings, secrets: un
       );
       return;
     }
-    const keys = readKeys(raw, { known: PERSON_KEYS, secrets });
-    keys.sentences.forEach((sentence) => findings.warn(`${at}: ${sentence}`));
+    const keys = readKeys(raw, {
+      known: PERSON_KEYS,
+      secrets,
+      // "doorIds": ["…"] meant a list of doors: read as none, not as every door.
+      doubt: (key, value) => (key === 'doors' && mayProtect(value) ? DETECTS_NOTHING : undefined),
+    });
+    for (const { key, sentence } of keys.sentences) findings.warn(['people', index, key], `${at}: ${sentence}`);
     const block = keys.block;
-    const doors: unknown = Array.isArray(block.doors) ? block.doors.map((door: unknown) => doorIdOf(door) ?? door) : block.doors;
-    const entry = { name: block.name, user: block.user, ...(isBlank(doors) ? {} : { doors }) };
+    // Another unknown key holding a list may be doors however far its name is ("doorList"): it narrows too.
+    const listed = Object.keys(block).filter((key) => !PERSON_KEYS.includes(key) && Array.isArray(block[key]) && mayProtect(block[key]));
+    const unsure = isBlank(block.doors) && (keys.doubts.length > 0 || listed.length > 0);
+    if (unsure && keys.doubts.length === 0) {
+      findings.warn(
+        ['people', index, listed[0] ?? ''],
+        `${at}: as ${listing(listed.map((key) => quoted(key, secrets)))} may be its doors, ${DETECTS_NOTHING}`,
+      );
+    }
+    const doors = unsure ? [] : readPersonDoors(block.doors);
+    if (Array.isArray(doors) && !isBlank(block.doors) && !Array.isArray(block.doors)) {
+      findings.warn(
+        ['people', index, 'doors'],
+        `${at}: doors is written as one value, not a list ([ … ]); it is read as the list of the ${doors.length} door ids it holds`,
+      );
+    }
+    const entry = { name: block.name, user: block.user, ...(doors === undefined ? {} : { doors }) };
     const parsed = personSchema.safeParse(entry);
     if (!parsed.success) {
       findings.keepCached();
@@ -107,6 +138,7 @@ export function readPeople(value: unknown, findings: PeopleFindings, secrets: un
       }
       const whom = key === ANYONE_ELSE ? 'the "*" entry (anyone not listed)' : 'the same user';
       findings.warn(
+        ['people', index],
         `${at} is a second entry for ${whom} as people.${first}; they are merged: people.${first}'s name, and the doors of both`,
       );
       return;

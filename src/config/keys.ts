@@ -1,6 +1,8 @@
 // The keys of one block of config.json as the plugin reads them: each known, read as the known key it nearly is (with a
-// warning naming both), or named as unknown with the known key it is closest to. Nothing is dropped or guessed in silence.
-import { closest, nearMiss, quoted } from './util/near-miss.js';
+// warning naming both), or named as unknown with the known key it is closest to. Nothing is dropped or guessed in silence,
+// and a key that falls between a setting that protects a door and one that does not is read as the one that protects.
+import { closestAll, nearMiss, nearMisses, quoted } from '../util/near-miss.js';
+import { isRecord } from './values.js';
 
 export interface KeyRules {
   /** The keys the block may hold. */
@@ -13,7 +15,8 @@ export interface KeyRules {
   combine?: (key: string, values: unknown[]) => unknown;
   /**
    * What an unknown key closest to a protective key leads to ("this door is read-only until it is fixed"), or
-   * undefined when that known key protects nothing; the caller applies it.
+   * undefined when that known key protects nothing with this value; the caller applies it. It also tells a protective
+   * key from the others where a typed key is as near to two.
    */
   doubt?: (key: string, value: unknown) => string | undefined;
 }
@@ -21,8 +24,8 @@ export interface KeyRules {
 export interface ReadKeys {
   /** The block under known keys, with unknown ones kept as written (a later version's setting is not lost on a save). */
   block: Record<string, unknown>;
-  /** One sentence for each near miss, each unknown key, each key written twice; the caller says where the block is. */
-  sentences: string[];
+  /** One sentence for each near miss, each unknown key, each key written twice, with the key as written; the caller says where the block is. */
+  sentences: { key: string; sentence: string }[];
   /** Protective keys an unknown key may have meant, with that key's value. */
   doubts: { key: string; value: unknown }[];
 }
@@ -36,7 +39,7 @@ function plainRecord(): Record<string, unknown> {
 
 /** Reads the keys of one block (see the file's comment). */
 export function readKeys(raw: Record<string, unknown>, rules: KeyRules): ReadKeys {
-  const sentences: string[] = [];
+  const sentences: { key: string; sentence: string }[] = [];
   const doubts: { key: string; value: unknown }[] = [];
   const block = plainRecord();
   /** Every way a known key was written, the exact one first. */
@@ -51,20 +54,27 @@ export function readKeys(raw: Record<string, unknown>, rules: KeyRules): ReadKey
       continue;
     }
     const shown = quoted(key, rules.secrets);
-    const meant = nearMiss(key, rules.known);
+    const protects = (near: string): boolean => rules.doubt?.(near, value) !== undefined;
+    const nearly = nearMisses(key, rules.known);
+    // Between two as near, the one that protects: read as the other, a typo would open what the user meant to close.
+    const meant = nearly.length === 1 ? nearly[0] : nearly.filter(protects).length === 1 ? nearly.find(protects) : undefined;
     if (meant !== undefined) {
-      sentences.push(`${shown} is read as ${meant}`);
+      const others = nearly.filter((word) => word !== meant);
+      const why = others.length === 0 ? '' : ` (as near to ${others.join(' and ')}; of these, ${meant} protects a door)`;
+      sentences.push({ key, sentence: `${shown} is read as ${meant}${why}` });
       written.set(meant, [...(written.get(meant) ?? []), { as: key, value }]);
       continue;
     }
     block[key] = value;
-    const near = closest(key, rules.known);
+    const candidates = closestAll(key, rules.known);
+    const near = candidates.find(protects) ?? candidates[0];
     const consequence = near === undefined ? undefined : rules.doubt?.(near, value);
     if (near !== undefined && consequence !== undefined) doubts.push({ key: near, value });
     const hint = near === undefined ? '' : `; the closest setting is ${near}`;
-    sentences.push(
-      `${shown} is not a setting the plugin knows, so it is ignored${hint}${consequence === undefined ? '' : `, and as it may mean ${near}, ${consequence}`}`,
-    );
+    sentences.push({
+      key,
+      sentence: `${shown} is not a setting the plugin knows, so it is ignored${hint}${consequence === undefined ? '' : `, and as it may mean ${near}, ${consequence}`}`,
+    });
   }
   for (const [key, ways] of written) {
     const [first, ...rest] = ways;
@@ -78,10 +88,26 @@ export function readKeys(raw: Record<string, unknown>, rules: KeyRules): ReadKey
     );
     if (combined !== undefined) {
       block[key] = combined;
-      sentences.push(`${names.join(' and ')} are all read as ${key} and differ, so the most protective of them is used`);
+      sentences.push({ key, sentence: `${names.join(' and ')} are all read as ${key} and differ, so the most protective of them is used` });
     } else {
-      sentences.push(`${names.join(' and ')} are all read as ${key} and differ, so the first, ${names[0] ?? key}, is used`);
+      sentences.push({
+        key,
+        sentence: `${names.join(' and ')} are all read as ${key} and differ, so the first, ${names[0] ?? key}, is used`,
+      });
     }
   }
   return { block, sentences, doubts };
+}
+
+/** The access token and the webhook key, wherever a near miss of their keys put them: never quoted in a sentence. */
+export function secretsOf(block: Record<string, unknown>): unknown[] {
+  const found: unknown[] = [];
+  for (const [key, value] of Object.entries(block)) {
+    const top = ['accessToken', 'webhook'].includes(key) ? key : nearMiss(key, ['accessToken', 'webhook']);
+    if (top === 'accessToken') found.push(value);
+    if (top === 'webhook' && isRecord(value)) {
+      found.push(...Object.entries(value).flatMap(([k, v]) => (k === 'apiKey' || nearMiss(k, ['apiKey']) === 'apiKey' ? [v] : [])));
+    }
+  }
+  return found;
 }

@@ -1,0 +1,125 @@
+// Plain values of config.json as the plugin reads them: blanks, records, paths, sentences' lists, and ids as the service
+// means them. No zod and nothing above it: the settings page bundles this file too.
+
+/** A path into the platform block: ["doors", 2, "readOnly"]. */
+export type Path = readonly PropertyKey[];
+
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A null, an empty or blank string: what a form writes for a field left empty, read as "not set". */
+export const isBlank = (value: unknown): boolean =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/** A copy of an object without the keys whose value is blank: a form's empty field means "not set". */
+export function withoutBlanks(block: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(block).filter(([, value]) => !isBlank(value)));
+}
+
+/** "doors.2.readOnly"; the whole block is "configuration". */
+export const dotted = (path: Path): string => (path.length > 0 ? path.map(String).join('.') : 'configuration');
+
+/** "a", "a and b", "a, b and c": several mistakes of one block in one sentence. */
+export function listing(all: readonly string[]): string {
+  const parts = [...new Set(all)];
+  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+
+/**
+ * Characters that carry no meaning in an id, pasted along from a web page or a chat: zero-width space, non-joiner and
+ * joiner, word joiner, byte order mark, soft hyphen. (A no-break space is white space: trimmed, and a list separator.)
+ */
+const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u00ad]/gu;
+
+/**
+ * An id as compared: invisible characters and surrounding white space gone, lower case. The service's ids are UUIDs,
+ * where case carries no meaning; every place that matches an id (the door entries, the filters, people, Matter, the
+ * settings page) compares this.
+ */
+export function idKey(id: string): string {
+  return id.replace(INVISIBLE, '').trim().toLowerCase();
+}
+
+/** Whether two ids, one written by the user, name the same door or controller. */
+export const sameId = (a: string, b: string): boolean => idKey(a) === idKey(b);
+
+/**
+ * An id as written, in the form ids are compared in (idKey): text, or a whole number (the service's ids may be numbers,
+ * and it reads them as their text, so the two must match). A number JSON cannot hold exactly (beyond 2^53, where
+ * 9007199254740993 reads as ...992) is no id: it may name another door than the one meant (see unsafeIdNumber).
+ * Undefined: not an id.
+ */
+export function idOf(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : undefined;
+  if (typeof value !== 'string') return undefined;
+  const key = idKey(value);
+  return key === '' ? undefined : key;
+}
+
+/** A whole number written as an id that JSON could not hold exactly, or undefined. */
+export function unsafeIdNumber(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) ? value : undefined;
+}
+
+/** Whether a door's (or controller's) id may be the number the user wrote beyond 2^53: its digits read as that number. */
+export function couldBeNumber(id: string, number: number): boolean {
+  const key = idKey(id);
+  return /^\d+$/.test(key) && Number(key) === number;
+}
+
+/** What is wrong with a value that is no id, in the parser's words. */
+export function idProblem(value: unknown): string {
+  return unsafeIdNumber(value) !== undefined
+    ? 'is a number too large to be read exactly (beyond 2^53); write the id in quotes, as text'
+    : 'must be an id (text or a number)';
+}
+
+/** What a plain id is made of: the service's ids are UUIDs; a part holding anything else is no id of a list. */
+const PLAIN_ID = /^[\p{L}\p{N}_.:-]{1,128}$/u;
+
+/**
+ * The ids of a list written as one text ("idA, idB" or "idA idB"): split on commas, semicolons and white space when
+ * every part reads as a plain id. Undefined when a part does not (the text is no list of ids) or there is none.
+ */
+export function idsInText(text: string): string[] | undefined {
+  const parts = text
+    .replace(INVISIBLE, '')
+    .split(/[,;\s]+/u)
+    .map(idKey)
+    .filter((part) => part !== '');
+  return parts.length > 0 && parts.every((part) => PLAIN_ID.test(part)) ? parts : undefined;
+}
+
+/** How an id list was read: its ids, the elements that are no id (by index), and numbers too large to hold exactly. */
+export interface IdListReading {
+  ids: string[];
+  /** Indexes of elements that are neither an id nor blank (for a list written as one value: [0]). */
+  bad: number[];
+  /** Whole numbers beyond 2^53 written as ids, by index: the ids they could be are not known exactly. */
+  numbers: { index: number; number: number }[];
+  /** Not written as a list: one text (split as idsInText does) or one number. */
+  lone: boolean;
+}
+
+/**
+ * A list of ids as written in config.json, element by element: blanks dropped, texts in idKey form (a text holding
+ * several ids split), safe whole numbers as their text. One text or one number stands for a list of what it holds.
+ * The plugin's parser and the settings page both read every id list with this.
+ */
+export function readIdList(value: unknown): IdListReading {
+  const reading: IdListReading = { ids: [], bad: [], numbers: [], lone: !Array.isArray(value) };
+  const elements: unknown[] = Array.isArray(value) ? value : isBlank(value) ? [] : [value];
+  elements.forEach((element, index) => {
+    if (isBlank(element)) return;
+    const number = unsafeIdNumber(element);
+    if (number !== undefined) {
+      reading.numbers.push({ index, number });
+      return;
+    }
+    const ids = typeof element === 'string' ? idsInText(element) : [idOf(element)].filter((id) => id !== undefined);
+    if (ids === undefined || ids.length === 0) reading.bad.push(index);
+    else reading.ids.push(...ids);
+  });
+  reading.ids = [...new Set(reading.ids)];
+  return reading;
+}
