@@ -23,6 +23,7 @@ import { SyncHealth } from './sync/health.js';
 import { DoorRegistry } from './registry/door-registry.js';
 import { People } from './people/people.js';
 import { PeopleDoorCheck } from './people/door-check.js';
+import { unmatchedIds } from './config/unmatched.js';
 import { serviceTimeMs } from './people/match.js';
 import type { DoorState, ToggleEvent } from './client/types.js';
 import { DEFAULT_PERSON_SENSOR_DURATION_S } from './settings.js';
@@ -40,6 +41,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private readonly people: People;
   /** Names a `people[].doors` id that counts for nobody, once. */
   private readonly peopleDoors: PeopleDoorCheck;
+  /** The sentences already said about a door entry's or a filter's id that names nothing in the account: each once. */
+  private readonly unmatchedSaid = new Set<string>();
   private readonly health: SyncHealth;
   private readonly bugs: BugLog;
   private readonly config: PluginConfig | undefined;
@@ -222,10 +225,22 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     await this.realtime.start();
   }
 
-  /** After a sync that read the whole account: a `people[].doors` id of no door HomeKit shows is named. */
-  private checkPeopleDoors(account: Account): void {
+  /**
+   * After a sync that read the whole account: a `people[].doors` id of no door HomeKit shows is named, and so is an id of
+   * a door entry or a filter that names nothing in the account (it protects nothing), each once.
+   */
+  private checkNamedIds(account: Account): void {
     const config = this.config;
     if (!config) return;
+    const ids = {
+      doorIds: account.devices.flatMap((device) => device.doors.map((door) => door.id)),
+      deviceIds: account.devices.map((device) => device.id),
+    };
+    for (const { sentence } of unmatchedIds(config, ids)) {
+      if (this.unmatchedSaid.has(sentence)) continue;
+      this.unmatchedSaid.add(sentence);
+      this.log.warn(`${sentence}.`);
+    }
     const shown = new Set(this.registry.all().map((door) => door.accessory.context.doorId));
     const doors = account.devices.flatMap((device) =>
       device.doors.map((door) => ({ id: door.id, name: door.name, keptOutBecause: exclusionReason(config, door, device.id) })),
@@ -293,7 +308,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       try {
         this.health.noteUnreadable(account.unreadable);
         this.registry.reconcile(account, sentMs);
-        if (account.unreadable.length === 0) this.checkPeopleDoors(account);
+        if (account.unreadable.length === 0) this.checkNamedIds(account);
         // A partial answer says nothing of the doors it could not read: only a complete one removes cached Matter devices.
         this.followOnMatter(account.unreadable.length === 0);
         this.realtime?.checkMissed();

@@ -1,6 +1,7 @@
 // What the plugin will make of the block the settings page is about to save: the plugin's own parser, and which doors it shows.
 // It runs in the page itself (bundled with zod), so an edit asks the server nothing.
 import { parseConfig } from '../config/index.js';
+import { unmatchedIds } from '../config/unmatched.js';
 import { exclusionReason } from '../door/options.js';
 import { doorCap } from '../registry/shown-doors.js';
 import { inPageWords } from './labels.js';
@@ -61,6 +62,9 @@ export function checkBlock(block: unknown, account: AccountView | undefined): Co
   if (!account) {
     return { problems: [], ignored, warnings, shown: undefined, excluded, kept, ignoredKept };
   }
+  // An id of a door entry or a filter that names nothing in the account protects nothing: said as the log says it.
+  const ids = { doorIds: account.doors.map((door) => door.id), deviceIds: account.controllers.map((controller) => controller.id) };
+  warnings.push(...unmatchedIds(parsed.config, ids).map((finding) => inPageWords(`${finding.sentence}.`)));
   for (const door of account.doors) {
     const reason = exclusionReason(parsed.config, door, door.controllerId);
     if (reason !== undefined) {

@@ -165,3 +165,35 @@ describe('a door id written as a number (issue 19.3)', () => {
     expect(errorsOf(excluded.log)).toEqual([]);
   });
 });
+
+describe('ids as the service means them, and ids that name nothing (issue 36)', () => {
+  const warningsOf = (log: CapturedLog): string[] => log.lines.filter((line) => line.level === 'warn').map((line) => line.text);
+
+  it('a read-only door written in upper case with a zero-width space stays closed; the others open', async () => {
+    const { api } = await boot({ doors: [{ id: `${SAMPLE_FRONT_GATE_ID.toUpperCase()}\u200b`, readOnly: true }] });
+    expect(await opensFromHome(api, SAMPLE_FRONT_GATE_ID)).toBe(false);
+    expect(await opensFromHome(api, SAMPLE_GARAGE_DOOR_ID)).toBe(true);
+  });
+
+  it('an exclusion written as one text keeps out both doors it names', async () => {
+    const { api } = await boot({ excludeDoorIds: `${SAMPLE_FRONT_GATE_ID}, ${SAMPLE_GARAGE_DOOR_ID}` });
+    const shown = [...api.registered.values()].map((accessory) => String(accessory.context.doorId));
+    expect(shown).not.toContain(SAMPLE_FRONT_GATE_ID);
+    expect(shown).not.toContain(SAMPLE_GARAGE_DOOR_ID);
+    expect(shown).toContain(SAMPLE_SHARED_GATE_ID);
+  });
+
+  it('names, once, a read-only door id the account does not have, with the id it nearly is', async () => {
+    const typo = `${SAMPLE_FRONT_GATE_ID.slice(0, -2)}zz`;
+    const { log, poll } = await bootSynced(
+      { baseUrl: sim.baseUrl },
+      { accessToken: TOKEN, doors: [{ id: typo, readOnly: true }] },
+      { running },
+    );
+    await poll(2);
+    const named = (): string[] => warningsOf(log).filter((text) => text.startsWith('doors names door'));
+    expect(named()).toEqual([
+      `doors names door "${typo}", which the account does not have, so that entry's settings apply to no door; the account's closest door id is "${SAMPLE_FRONT_GATE_ID}".`,
+    ]);
+  });
+});
