@@ -7,6 +7,7 @@ import { nearSecret, REDACTED } from '../util/near-miss.js';
 import { consequenceOf, lockForUnnamed, mayProtect, merged, mostProtective, protectionIn, protectiveReading } from './fail-closed.js';
 import type { Findings } from './findings.js';
 import { readKeys } from './keys.js';
+import type { ReadKeys } from './keys.js';
 import { CHOICES, issuesOf, nearChoice, optionalText, requiredText, shapeOf } from './schemas.js';
 import type { PerDoorShape } from './schemas.js';
 import { idOf, idProblem, isBlank, isRecord, listing, unsafeIdNumber, withoutBlanks } from './values.js';
@@ -35,6 +36,16 @@ const DOOR_DOUBTS: Partial<Record<string, { sentence: string; apply: (entry: Rec
     apply: (entry) => (entry.automationSwitch = 'off'),
   },
 };
+
+/** A door entry's keys as the plugin reads them (near misses as the key they nearly are): the page reads them too. */
+export function readDoorKeys(entry: Record<string, unknown>, secrets: unknown[] = []): ReadKeys {
+  return readKeys(entry, {
+    known: DOOR_KEYS,
+    secrets,
+    combine: mostProtective,
+    doubt: (key, value) => (mayProtect(value) ? DOOR_DOUBTS[key]?.sentence : undefined),
+  });
+}
 
 /**
  * A door's id as it may appear in a sentence, in quotes: only a plain id (the service's are UUIDs), never text that
@@ -113,12 +124,7 @@ export function readDoors(value: unknown, findings: Findings, secrets: unknown[]
       );
       return;
     }
-    const keys = readKeys(raw, {
-      known: DOOR_KEYS,
-      secrets,
-      combine: mostProtective,
-      doubt: (key, value) => (mayProtect(value) ? DOOR_DOUBTS[key]?.sentence : undefined),
-    });
+    const keys = readDoorKeys(raw, secrets);
     const entry = withoutBlanks(keys.block);
     const writtenId = entry.id;
     const doorId = idOf(writtenId);

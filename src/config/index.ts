@@ -10,6 +10,7 @@ import type { Finding, KeptAsCached, ReadOnlyLock } from './findings.js';
 import { FILTERS, isFilterKey, readFilter } from './filters.js';
 import { readDoors, doorSettingsSchema } from './doors.js';
 import { readKeys, secretsOf } from './keys.js';
+import type { ReadKeys } from './keys.js';
 import { peopleSchema, readPeople } from './people.js';
 import {
   accessTokenSchema,
@@ -30,6 +31,8 @@ export type { Finding, KeptAsCached, ReadOnlyLock } from './findings.js';
 export type { DoorSettings } from './doors.js';
 export type { WebhookConfig } from './webhook.js';
 export { idOf } from './values.js';
+export { readDoorKeys } from './doors.js';
+export { readWebhookKeys } from './webhook.js';
 
 /** A list of device or door ids; empty means no filter. */
 const idList = z._default(z.array(z.string().check(z.trim(), z.minLength(1)), { error: 'must be a list of ids' }), []);
@@ -78,6 +81,17 @@ function unreadableValue(key: string, findings: Findings): unknown {
   return undefined;
 }
 
+/** The platform block's keys as the plugin reads them (near misses as the key they nearly are): the page reads them too. */
+export function readTopKeys(block: Record<string, unknown>, secrets: unknown[] = secretsOf(block)): ReadKeys {
+  return readKeys(block, {
+    known: Object.keys(configSchema.shape),
+    others: HOMEBRIDGE_KEYS,
+    secrets,
+    combine: mostProtective,
+    doubt: (key, value) => ((key === 'readOnly' || key in FILTERS) && mayProtect(value) ? LOCK_ALL : undefined),
+  });
+}
+
 /**
  * Reads the platform block. Never throws, never quotes a value (the token is secret, and a value pasted in the
  * wrong field may be the token): each message names the field and what is wrong.
@@ -90,13 +104,7 @@ export function parseConfig(raw: unknown): ConfigResult {
   const findings = new Findings();
   const secrets = secretsOf(block);
   // Every key known, read as the known key it nearly is, or named; an unknown one that may mean protection fails closed.
-  const keys = readKeys(block, {
-    known: Object.keys(configSchema.shape),
-    others: HOMEBRIDGE_KEYS,
-    secrets,
-    combine: mostProtective,
-    doubt: (key, value) => ((key === 'readOnly' || key in FILTERS) && mayProtect(value) ? LOCK_ALL : undefined),
-  });
+  const keys = readTopKeys(block, secrets);
   for (const { key, sentence } of keys.sentences) findings.warn([key], sentence);
   if (keys.doubts.length > 0) findings.lock.all = true;
   const read = keys.block;

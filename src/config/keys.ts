@@ -28,6 +28,8 @@ export interface ReadKeys {
   sentences: { key: string; sentence: string }[];
   /** Protective keys an unknown key may have meant, with that key's value. */
   doubts: { key: string; value: unknown }[];
+  /** Each known key written another way, with the ways it was written ("readonly" for readOnly): what a fix rewrites. */
+  aliases: Map<string, string[]>;
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -76,7 +78,10 @@ export function readKeys(raw: Record<string, unknown>, rules: KeyRules): ReadKey
       sentence: `${shown} is not a setting the plugin knows, so it is ignored${hint}${consequence === undefined ? '' : `, and as it may mean ${near}, ${consequence}`}`,
     });
   }
+  const aliases = new Map<string, string[]>();
   for (const [key, ways] of written) {
+    const others = ways.filter((way) => way.as !== key).map((way) => way.as);
+    if (others.length > 0) aliases.set(key, others);
     const [first, ...rest] = ways;
     if (first === undefined) continue;
     block[key] = first.value;
@@ -96,7 +101,7 @@ export function readKeys(raw: Record<string, unknown>, rules: KeyRules): ReadKey
       });
     }
   }
-  return { block, sentences, doubts };
+  return { block, sentences, doubts, aliases };
 }
 
 /** The access token and the webhook key, wherever a near miss of their keys put them: never quoted in a sentence. */

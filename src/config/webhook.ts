@@ -5,6 +5,7 @@ import * as z from '../util/zod.js';
 import { DEFAULT_RECONCILE_INTERVAL_S, DEFAULT_WEBHOOK_HEADER_NAME, MIN_RECONCILE_INTERVAL_S, MAX_POLL_INTERVAL_S } from '../settings.js';
 import type { Findings } from './findings.js';
 import { readKeys } from './keys.js';
+import type { ReadKeys } from './keys.js';
 import { flag, issuesOf, optionalText, requiredText, wholeNumber } from './schemas.js';
 import { dotted, isBlank, isRecord, listing, withoutBlanks } from './values.js';
 
@@ -67,6 +68,10 @@ export function listenerWanted(value: unknown): unknown {
   return value;
 }
 
+/** The webhook block's keys as the plugin reads them: the page reads them too. */
+export const readWebhookKeys = (block: Record<string, unknown>, secrets: unknown[] = []): ReadKeys =>
+  readKeys(block, { known: Object.keys(webhookSchema.shape), secrets });
+
 const WEBHOOKS_OFF = 'webhooks are off until it is fixed';
 
 /** Reads the webhook block: undefined when there is no listener (off, not filled in, or not usable). */
@@ -80,7 +85,7 @@ export function readWebhook(value: unknown, findings: Findings, secrets: unknown
     return undefined;
   }
   // Its keys first: "Enabled": false must turn the listener off as "enabled" does.
-  const keys = readKeys(value, { known: Object.keys(webhookSchema.shape), secrets });
+  const keys = readWebhookKeys(value, secrets);
   for (const { key, sentence } of keys.sentences) findings.warn(['webhook', key], `in webhook, ${sentence}`);
   const wanted = listenerWanted(keys.block);
   if (!isRecord(wanted)) return undefined;

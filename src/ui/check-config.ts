@@ -5,7 +5,8 @@ import { unmatchedIds } from '../config/unmatched.js';
 import { exclusionReason } from '../door/options.js';
 import { doorCap } from '../registry/shown-doors.js';
 import { inPageWords } from './labels.js';
-import { doorsEditable, isRecord, readIdList, webhookEditable } from './page/model.js';
+import type { Finding } from '../config/index.js';
+import { doorsEditable, isRecord, keyFixes, readIdList, webhookEditable } from './page/model.js';
 import type { IdList } from './page/model.js';
 import type { AccountView, ConfigCheck, KeptPart } from './page/views.js';
 
@@ -14,20 +15,24 @@ const ID_LISTS: readonly IdList[] = ['includeDeviceIds', 'excludeDeviceIds', 'in
 /** Said when the parser has no sentence of its own for a part kept as written (a block it refused as a whole). */
 const KEPT_AS_WRITTEN = 'This part of the settings is kept as written: the page cannot edit it here.';
 
-/** Whether a parser sentence is about the top-level `key` (it opens with the key's path). */
+/** Whether a finding is about the top-level `key`: by the path the parser gave it, not by its words. */
 const isAbout =
   (key: string) =>
-  (sentence: string): boolean =>
-    sentence.startsWith(`${key} `) || sentence.startsWith(`${key}.`);
+  (finding: Finding): boolean =>
+    finding.path === key || finding.path.startsWith(`${key}.`);
 
 /**
  * The parts of the block the page keeps exactly as written and offers no edit of (a webhook that is not a block, a
  * `doors` that is not a list, a filter that is not a list of ids), each with the parser's own sentences about it in the page's words.
  */
-function keptParts(block: unknown, sentences: readonly string[]): Map<KeptPart, string> {
+function keptParts(block: unknown, findings: readonly Finding[]): Map<KeptPart, string> {
   const kept = new Map<KeptPart, string>();
   if (!isRecord(block)) return kept;
-  const about = (key: string): string => sentences.filter(isAbout(key)).map(inPageWords).join(' ') || KEPT_AS_WRITTEN;
+  const about = (key: string): string =>
+    findings
+      .filter(isAbout(key))
+      .map((finding) => inPageWords(finding.sentence))
+      .join(' ') || KEPT_AS_WRITTEN;
   if (!webhookEditable(block)) kept.set('webhook', about('webhook'));
   if (!doorsEditable(block)) kept.set('doors', about('doors'));
   for (const key of ID_LISTS) {
@@ -53,14 +58,18 @@ export function checkBlock(block: unknown, account: AccountView | undefined): Co
       excluded,
       kept: keptParts(block, []),
       ignoredKept: 0,
+      fixes: isRecord(block) ? keyFixes(block) : [],
     };
   }
   const ignored = parsed.ignored.map(inPageWords);
   const warnings = parsed.warnings.map(inPageWords);
-  const kept = keptParts(block, [...parsed.ignored, ...parsed.warnings]);
-  const ignoredKept = parsed.ignored.filter((sentence) => [...kept.keys()].some((key) => isAbout(key)(sentence))).length;
+  const kept = keptParts(block, parsed.findings);
+  const ignoredKept = parsed.findings.filter(
+    (finding) => parsed.ignored.includes(finding.sentence) && [...kept.keys()].some((key) => isAbout(key)(finding)),
+  ).length;
+  const fixes = isRecord(block) ? keyFixes(block) : [];
   if (!account) {
-    return { problems: [], ignored, warnings, shown: undefined, excluded, kept, ignoredKept };
+    return { problems: [], ignored, warnings, shown: undefined, excluded, kept, ignoredKept, fixes };
   }
   // An id of a door entry or a filter that names nothing in the account protects nothing: said as the log says it.
   const ids = { doorIds: account.doors.map((door) => door.id), deviceIds: account.controllers.map((controller) => controller.id) };
@@ -76,5 +85,5 @@ export function checkBlock(block: unknown, account: AccountView | undefined): Co
   const count = total - excluded.size;
   // The person sensors take their places first, as at runtime: the doors get what they leave.
   const shown = { count, total, limit: doorCap(parsed.config), people: parsed.config.people.length };
-  return { problems: [], ignored, warnings, shown, excluded, kept, ignoredKept };
+  return { problems: [], ignored, warnings, shown, excluded, kept, ignoredKept, fixes };
 }

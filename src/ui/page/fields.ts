@@ -1,6 +1,6 @@
 // Binds the page's plain inputs to fields of the block: text, whole numbers typed (never sliders) and checkboxes.
 import { byId, status } from './dom.js';
-import { getField, readWholeNumber, setField } from './model.js';
+import { appliedField, getField, readWholeNumber, setField } from './model.js';
 import type { Store } from './store.js';
 
 export interface NumberRange {
@@ -65,6 +65,7 @@ export function bindFlag(store: Store, path: string, elementId = idOf(path)): ()
   const input = byId(elementId, HTMLInputElement);
   input.addEventListener('change', () => store.set(setField(store.block, path, input.checked ? true : undefined)));
   return () => {
-    input.checked = getField(store.block, path) === true;
+    // What the plugin applies: "readonly": true, or a readOnly it cannot read (read-only, failing closed), shows ticked.
+    input.checked = (path.includes('.') ? getField(store.block, path) : appliedField(store.block, path)) === true;
   };
 }

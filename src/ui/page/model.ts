@@ -1,8 +1,12 @@
 // The settings page's edits of one platform block, as pure functions: each changes the one value it is for and keeps the rest as written.
+import { parseConfig, readDoorKeys, readTopKeys, readWebhookKeys } from '../../config/index.js';
+import type { PluginConfig } from '../../config/index.js';
+import type { ReadKeys } from '../../config/keys.js';
 import { idKey, idOf, isBlank, isRecord, readIdList as readIds } from '../../config/values.js';
+import { nearMiss } from '../../util/near-miss.js';
 import { OPTIONS } from '../../option-catalog.js';
 import type { ChoiceOption } from '../../option-catalog.js';
-import type { Defaults } from './views.js';
+import type { Defaults, KeyFix } from './views.js';
 
 /** One `platforms[]` entry of config.json, as the Homebridge UI hands it over. */
 export type Block = Record<string, unknown>;
@@ -28,33 +32,85 @@ export { isBlank, isRecord };
 /** A copy deep enough that the Homebridge UI's own object is never changed behind its back. */
 const copy = (block: Block): Block => structuredClone(block);
 
+/** Each block's reading by the plugin's parser, kept while the block is the same object (every edit makes a new one). */
+const readings = new WeakMap<Block, PluginConfig | undefined>();
+
+/** The settings the plugin applies for this block (near misses read, unreadable protective values failed closed); undefined when it would not run. */
+export function applied(block: Block): PluginConfig | undefined {
+  if (!readings.has(block)) {
+    const result = parseConfig(block);
+    readings.set(block, result.ok ? result.config : undefined);
+  }
+  return readings.get(block);
+}
+
+/** A top-level value as the plugin applies it: its own reading when it runs, else the value under the key it is read as. */
+export function appliedField(block: Block, key: string): unknown {
+  const config = applied(block) as Record<string, unknown> | undefined;
+  return config === undefined ? getField(block, key) : config[key];
+}
+
+/** A door's own settings as the plugin applies them (its entries merged, near misses read, unreadable protection failed closed). */
+export function appliedDoorEntry(block: Block, doorId: string): Record<string, unknown> | undefined {
+  const config = applied(block);
+  if (config === undefined) return doorEntry(block, doorId);
+  return config.doors.find((entry) => entry.id === idKey(doorId));
+}
+
+/**
+ * How the plugin reads the keys of the record at `parents` ([] the block, ["webhook"] its listener, ["doors", i] a door
+ * entry): each key written as a near miss ("readonly") read as the key it nearly is, so the page shows what applies.
+ */
+function keysAt(record: Record<string, unknown>, parents: readonly string[]): ReadKeys | undefined {
+  if (parents.length === 0) return readTopKeys(record);
+  if (parents.length === 1 && parents[0] === 'webhook') return readWebhookKeys(record);
+  return undefined;
+}
+
+/** The value at `path` ("pollInterval", "webhook.port") as the plugin reads it: a key written as a near miss counts. */
 export function getField(block: Block, path: string): unknown {
   let node: unknown = block;
+  const parents: string[] = [];
   for (const key of path.split('.')) {
-    node = isRecord(node) ? node[key] : undefined;
+    if (!isRecord(node)) return undefined;
+    node = (keysAt(node, parents)?.block ?? node)[key];
+    parents.push(key);
   }
   return node;
 }
 
+/** The keys of `record` written as near misses of `key`, which an edit of that setting rewrites. */
+function aliasesOf(record: Record<string, unknown>, parents: readonly string[], key: string): string[] {
+  return keysAt(record, parents)?.aliases.get(key) ?? [];
+}
+
 /**
  * Sets `path` ("pollInterval", "webhook.port"); an empty value removes the field, and an emptied object goes with it.
- * A block on the way that is written as something else ("webhook": "on") is kept as written: the edit does nothing.
+ * The setting written as a near miss ("readonly") is rewritten under its key: it was that setting the user changed, and
+ * two spellings would be read together. A block on the way that is written as something else ("webhook": "on") is
+ * kept as written: the edit does nothing.
  */
 export function setField(block: Block, path: string, value: unknown): Block {
   const next = copy(block);
   const keys = path.split('.');
   const last = keys.pop() ?? path;
   const parents: Record<string, unknown>[] = [next];
+  const walked: string[] = [];
   let node: Record<string, unknown> = next;
   for (const key of keys) {
-    const child = node[key];
+    // A block written under a near miss ("Webhook") is the one edited, under its spelling.
+    const written = Object.hasOwn(node, key) ? key : (aliasesOf(node, walked, key)[0] ?? key);
+    const child = node[written];
     if (!isRecord(child) && !isBlank(child)) return block;
-    node = isRecord(child) ? child : (node[key] = {});
+    node = isRecord(child) ? child : (node[written] = {});
     parents.push(node);
+    walked.push(key);
   }
+  const aliases = aliasesOf(node, walked, last);
+  for (const alias of aliases) delete node[alias];
   if (isEmpty(value)) {
     // Nothing to remove: the block stays as it is (an empty object it holds included).
-    if (!Object.hasOwn(node, last)) return block;
+    if (!Object.hasOwn(node, last) && aliases.length === 0) return block;
     delete node[last];
   } else {
     node[last] = value;
@@ -80,12 +136,20 @@ export function doorsEditable(block: Block): boolean {
   return isBlank(block.doors) || Array.isArray(block.doors);
 }
 
+/** A door entry as the plugin reads its keys: "ID" or "readonly" read as id and readOnly. */
+const entryKeys = (entry: Record<string, unknown>): Record<string, unknown> => readDoorKeys(entry).block;
+
 /** The door entries written for a door, matched by the plugin's reading of their id; several when the door is written twice. */
-export function doorEntriesOf(block: Block, doorId: string): Record<string, unknown>[] {
+function rawEntriesOf(block: Block, doorId: string): Record<string, unknown>[] {
   const doors = block.doors;
   return Array.isArray(doors)
-    ? doors.filter((entry): entry is Record<string, unknown> => isRecord(entry) && idOf(entry.id) === idKey(doorId))
+    ? doors.filter((entry): entry is Record<string, unknown> => isRecord(entry) && idOf(entryKeys(entry).id) === idKey(doorId))
     : [];
+}
+
+/** The door entries for a door, each as the plugin reads its keys (a near miss under the key it nearly is). */
+export function doorEntriesOf(block: Block, doorId: string): Record<string, unknown>[] {
+  return rawEntriesOf(block, doorId).map(entryKeys);
 }
 
 /** The door's entry, when it has exactly one (the page edits no door written twice or in a `doors` it cannot read). */
@@ -103,7 +167,9 @@ export function doorEditable(block: Block, doorId: string): boolean {
 export function configuredDoorIds(block: Block): string[] {
   const doors = block.doors;
   if (!Array.isArray(doors)) return [];
-  const ids = doors.map((entry) => (isRecord(entry) ? idOf(entry.id) : undefined)).filter((id): id is string => id !== undefined);
+  const ids = doors
+    .map((entry) => (isRecord(entry) ? idOf(entryKeys(entry).id) : undefined))
+    .filter((id): id is string => id !== undefined);
   return [...new Set(ids)];
 }
 
@@ -116,20 +182,23 @@ export function setDoorField(block: Block, doorId: string, key: string, value: u
   if (!doorEditable(block, doorId)) return block;
   const next = copy(block);
   const doors: unknown[] = Array.isArray(next.doors) ? next.doors : [];
-  const index = doors.findIndex((entry) => isRecord(entry) && idOf(entry.id) === idKey(doorId));
+  const index = doors.findIndex((entry) => isRecord(entry) && idOf(entryKeys(entry).id) === idKey(doorId));
   const entry = doors[index];
   if (!isRecord(entry)) {
     if (isEmpty(value)) return block;
     next.doors = [...doors, { id: doorId, [key]: value }];
     return next;
   }
+  // The setting written as a near miss ("readonly") is the one changed: rewritten under its key.
+  const aliases = readDoorKeys(entry).aliases.get(key) ?? [];
+  for (const alias of aliases) delete entry[alias];
   if (!isEmpty(value)) {
     entry[key] = value;
     return next;
   }
-  if (!Object.hasOwn(entry, key)) return block;
+  if (!Object.hasOwn(entry, key) && aliases.length === 0) return block;
   delete entry[key];
-  if (Object.keys(entry).every((k) => k === 'id')) {
+  if (Object.keys(entryKeys(entry)).every((k) => k === 'id')) {
     doors.splice(index, 1);
     if (doors.length === 0) delete next.doors;
   }
@@ -140,14 +209,14 @@ export function setDoorField(block: Block, doorId: string, key: string, value: u
 export function removeDoorEntry(block: Block, doorId: string): Block {
   if (!doorEditable(block, doorId) || doorEntriesOf(block, doorId).length === 0 || !Array.isArray(block.doors)) return block;
   const next = copy(block);
-  const rest = (next.doors as unknown[]).filter((entry) => !(isRecord(entry) && idOf(entry.id) === idKey(doorId)));
+  const rest = (next.doors as unknown[]).filter((entry) => !(isRecord(entry) && idOf(entryKeys(entry).id) === idKey(doorId)));
   if (rest.length === 0) delete next.doors;
   else next.doors = rest;
   return next;
 }
 
 export function doorChoice(block: Block, doorId: string, flag: DoorFlag): Choice {
-  const value = doorEntry(block, doorId)?.[flag];
+  const value = appliedDoorEntry(block, doorId)?.[flag];
   return value === true ? 'on' : value === false ? 'off' : 'inherit';
 }
 
@@ -157,12 +226,14 @@ export function setDoorChoice(block: Block, doorId: string, flag: DoorFlag, choi
 
 /** The value a saved one of a choice means, as the plugin reads it (true and false as the values they stand for); undefined when unreadable. */
 function choiceOf(option: ChoiceOption, value: unknown): string | undefined {
-  return typeof value === 'boolean' ? option.booleans?.[`${value}`] : option.values.find((known) => known === value);
+  if (typeof value === 'boolean') return option.booleans?.[`${value}`];
+  // A value typed nearly right ("Owned") is read as the one it nearly is, as the plugin's parser does.
+  return typeof value === 'string' ? (option.values.find((known) => known === value) ?? nearMiss(value, option.values)) : undefined;
 }
 
 /** A choice for all doors: its default unless set. */
 export function globalChoice(block: Block, option: ChoiceOption): string {
-  return choiceOf(option, block[option.key]) ?? choiceOf(option, option.default) ?? option.values[0];
+  return choiceOf(option, appliedField(block, option.key)) ?? choiceOf(option, option.default) ?? option.values[0];
 }
 
 /** The value the default stands for writes nothing; another is written by name. */
@@ -172,7 +243,7 @@ export function setGlobalChoice(block: Block, option: ChoiceOption, value: strin
 
 /** A door's own value of a choice, as the plugin reads it; 'inherit' (as for all doors) when unset or unreadable. */
 export function doorChoiceOf(block: Block, doorId: string, option: ChoiceOption): string {
-  return choiceOf(option, doorEntry(block, doorId)?.[option.key]) ?? 'inherit';
+  return choiceOf(option, appliedDoorEntry(block, doorId)?.[option.key]) ?? 'inherit';
 }
 
 /**
@@ -280,4 +351,43 @@ export function apiKeyProblem(key: string): string | undefined {
     return 'The API key holds only the characters 0-9 and a-f.';
   }
   return key.length === 96 ? undefined : `The API key has 96 characters; this one has ${key.length}.`;
+}
+
+/** The records whose keys the plugin reads as near misses: the block, its webhook block, each door entry (by parent path). */
+function keyedRecords(block: Block): { parent: string; record: Record<string, unknown>; keys: ReadKeys }[] {
+  const records = [{ parent: '', record: block, keys: readTopKeys(block) }];
+  const webhook = getField(block, 'webhook');
+  const webhookKey = Object.hasOwn(block, 'webhook') ? 'webhook' : (records[0]?.keys.aliases.get('webhook')?.[0] ?? 'webhook');
+  if (isRecord(webhook)) records.push({ parent: webhookKey, record: webhook, keys: readWebhookKeys(webhook) });
+  if (Array.isArray(block.doors)) {
+    block.doors.forEach((entry: unknown, index) => {
+      if (isRecord(entry)) records.push({ parent: `doors.${index}`, record: entry, keys: readDoorKeys(entry) });
+    });
+  }
+  return records;
+}
+
+/** Every key written as a near miss of a setting, with the setting it is read as (the page offers to write it so). */
+export function keyFixes(block: Block): KeyFix[] {
+  return keyedRecords(block).flatMap(({ parent, keys }) =>
+    [...keys.aliases].flatMap(([key, written]) => written.map((alias) => ({ parent, written: alias, key }))),
+  );
+}
+
+/**
+ * Writes a near miss under the key it is read as, with the value the plugin applies for that key (where both spellings
+ * were written, their most protective value): what the plugin does stays the same, and nothing else changes.
+ */
+export function applyKeyFix(block: Block, fix: KeyFix): Block {
+  const next = copy(block);
+  const found = keyedRecords(next).find((each) => each.parent === fix.parent);
+  if (found === undefined || !Object.hasOwn(found.record, fix.written)) return block;
+  const value = found.keys.block[fix.key];
+  const entries = Object.entries(found.record).flatMap(([key, held]): [string, unknown][] =>
+    key === fix.written ? [[fix.key, value]] : key === fix.key ? [] : [[key, held]],
+  );
+  for (const key of Object.keys(found.record)) delete found.record[key];
+  // The key takes the near miss's place: the entry reads in the order it was written.
+  Object.assign(found.record, Object.fromEntries(entries));
+  return next;
 }

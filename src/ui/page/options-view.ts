@@ -3,7 +3,7 @@ import { OPTIONS } from '../../option-catalog.js';
 import type { OptionSpec, PageField, PagePlace } from '../../option-catalog.js';
 import { byId, fill, h } from './dom.js';
 import { bindFlag, bindNumber, bindText } from './fields.js';
-import { getField, globalChoice, setField, setGlobalChoice } from './model.js';
+import { globalChoice, setField, setGlobalChoice } from './model.js';
 import type { Store } from './store.js';
 
 /** The element of index.html each place is drawn into. */
@@ -75,7 +75,7 @@ function bind(store: Store, option: Drawn, doorsFollow: () => void): () => void 
         // Ticked writes the value; unticked writes nothing, so the default applies.
         const input = byId(idOf(option), HTMLInputElement);
         input.addEventListener('change', () => store.set(setField(store.block, option.key, input.checked ? box : undefined)));
-        return () => (input.checked = getField(store.block, option.key) === box);
+        return () => (input.checked = globalChoice(store.block, option) === box);
       }
       const select = byId(idOf(option), HTMLSelectElement);
       select.addEventListener('change', () => {

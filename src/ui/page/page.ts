@@ -8,11 +8,12 @@ import { server } from './api.js';
 import { byId, fill, h, status } from './dom.js';
 import { refreshDoorStatus, renderDoors } from './doors-view.js';
 import { bindNumber, bindText } from './fields.js';
-import { forUiUpdate, getField } from './model.js';
+import { applyKeyFix, forUiUpdate, getField } from './model.js';
 import { setUpOptions } from './options-view.js';
 import { Store } from './store.js';
 import { summarize, WARNINGS_TEXT } from './summary.js';
-import type { DoorView } from './views.js';
+import type { DoorView, KeyFix } from './views.js';
+import { quoted } from '../../util/near-miss.js';
 import { setUpWebhook } from './webhook-view.js';
 
 const hb = window.homebridge;
@@ -62,7 +63,37 @@ function addDetails(note: HTMLElement, detail: string | undefined): void {
   }
 }
 
-function renderCheck(store: Store): void {
+/** "doors.2" as the page names it: "the door entry 3"; "" is the settings for all doors. */
+function placeOf(parent: string): string {
+  if (parent === '') return '';
+  const door = /^doors\.(\d+)$/.exec(parent);
+  return door ? ` in door entry ${Number(door[1]) + 1}` : ` in ${parent}`;
+}
+
+/** One line per key written as a near miss: what it is read as, and a button that writes it so (nothing else changes). */
+function renderFixes(store: Store, fixes: readonly KeyFix[], render: () => void): void {
+  fill(
+    byId('ac-check-fixes'),
+    ...fixes.map((fix) => {
+      const button = h('button', { class: 'btn btn-outline-secondary btn-sm', type: 'button' }, `Write it as ${fix.key}`);
+      button.addEventListener('click', () => {
+        store.set(applyKeyFix(store.block, fix));
+        render();
+        runCheck(store, render);
+        // The line is gone: the keyboard goes on to the next fix, or to the check's summary.
+        (byId('ac-check-fixes').querySelector('button') ?? byId('ac-check-status')).focus();
+      });
+      return h(
+        'li',
+        {},
+        `${fix.key}${placeOf(fix.parent)} is written as ${quoted(fix.written, [])}: the plugin reads it as ${fix.key}. `,
+        button,
+      );
+    }),
+  );
+}
+
+function renderCheck(store: Store, render: () => void): void {
   const check = store.check;
   const note = byId('ac-check-status');
   const list = byId('ac-check-list');
@@ -75,6 +106,7 @@ function renderCheck(store: Store): void {
   addDetails(note, summary.detail);
   status(byId('ac-check-warnings-lead'), 'warn', summary.warnings.length > 0 ? WARNINGS_TEXT : '');
   fill(byId('ac-check-warnings'), ...summary.warnings.map((line) => h('li', {}, line)));
+  renderFixes(store, check.fixes, render);
   const webhookKept = check.kept.get('webhook');
   status(
     byId('ac-webhook-kept'),
@@ -131,7 +163,7 @@ let checkTimer: ReturnType<typeof setTimeout> | undefined;
  */
 function runCheck(store: Store, render: () => void): void {
   store.check = checkBlock(store.block, store.account);
-  renderCheck(store);
+  renderCheck(store, render);
   refreshDoorStatus(store, render);
 }
 

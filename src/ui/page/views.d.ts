@@ -73,6 +73,15 @@ export interface ConfigCheck {
    * so they do not keep Save off (the others, parts the page can fix, do).
    */
   ignoredKept: number;
+  /** Keys written as near misses ("readonly"), each read as its setting: a one-click fix rewrites it under that key. */
+  fixes: KeyFix[];
+}
+
+/** A key written as a near miss of a setting, and where: `parent` "" for the block, "webhook", or "doors.2". */
+export interface KeyFix {
+  parent: string;
+  written: string;
+  key: string;
 }
 
 export interface PageInfo {

@@ -12,6 +12,7 @@ const accepted: ConfigCheck = {
   excluded: new Map(),
   kept: new Map(),
   ignoredKept: 0,
+  fixes: [],
 };
 const missing: ConfigCheck = { ...accepted, problems: ['Access token is required', 'Service address is required'] };
 const signedIn: SignInView = { ok: true, account: { controllers: [], doors: [], unreadable: [] } };
