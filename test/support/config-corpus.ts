@@ -156,6 +156,30 @@ export const CONFIG_CORPUS: CorpusShape[] = [
     block: { ...ACCOUNT_FIELDS, webhook: 'on' },
     edit: POLL_EDIT,
   },
+  // Issue 36: ids and keys as the plugin reads them.
+  { name: 'excludeDoorIds written as one text', block: { ...ACCOUNT_FIELDS, excludeDoorIds: 'gate-c, 424242' }, edit: POLL_EDIT },
+  { name: 'includeDoorIds written as one text', block: { ...ACCOUNT_FIELDS, includeDoorIds: 'gate-c;toString' }, edit: POLL_EDIT },
+  {
+    name: 'a read-only door id in upper case with a zero-width space',
+    block: { ...ACCOUNT_FIELDS, doors: [{ id: 'GATE-C\u200b', readOnly: true }] },
+    edit: POLL_EDIT,
+  },
+  {
+    name: 'excludeDoors (between includeDoors and excludeDoorIds)',
+    block: { ...ACCOUNT_FIELDS, excludeDoors: ['gate-c'] },
+    edit: POLL_EDIT,
+  },
+  {
+    name: "a person's doors written as doorIds",
+    block: { ...ACCOUNT_FIELDS, people: [{ name: 'Grace', user: 'grace@example.com', doorIds: ['gate-c'] }] },
+    edit: POLL_EDIT,
+  },
+  { name: 'includeDoors: "Owned"', block: { ...ACCOUNT_FIELDS, includeDoors: 'Owned' }, edit: POLL_EDIT },
+  {
+    name: 'a read-only door id the account does not have',
+    block: { ...ACCOUNT_FIELDS, doors: [{ id: 'gate-x', readOnly: true }] },
+    edit: POLL_EDIT,
+  },
 ];
 
 /** A deep copy of the shape's block with the test's own address and token in place of the placeholders. */

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { makeDevice, makeDoor } from '../../dev/simulator/server.js';
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { parseConfig } from '../../src/config/index.js';
+import { unmatchedIds } from '../../src/config/unmatched.js';
 import { exclusionReason } from '../../src/door/options.js';
 import { MAX_ACCESSORIES_PER_BRIDGE, PLATFORM_NAME, PLUGIN_NAME } from '../../src/settings.js';
 import { inPageWords } from '../../src/ui/labels.js';
@@ -47,7 +48,14 @@ const account = () => ({ baseUrl: sim.baseUrl, accessToken: TOKEN });
 const blockOf = (shape: CorpusShape): PlatformBlock => ({ platform: PLATFORM_NAME, ...withAccount(shape.block, account()) });
 
 /** What the runtime says of a block, in the page's words: the parser's sentences and the doors it shows. */
-function runtimeReading(block: PlatformBlock): { lines: string[]; warnings: string[]; outDoors: string[]; fixable: number } {
+function runtimeReading(block: PlatformBlock): {
+  lines: string[];
+  warnings: string[];
+  outDoors: string[];
+  fixable: number;
+  readOnly: boolean;
+  gateReadOnly: string;
+} {
   const parsed = parseConfig(block);
   if (!parsed.ok) throw new Error(`the corpus block does not run: ${parsed.problems.join('; ')}`);
   const outDoors = CORPUS_ACCOUNT.flatMap(({ controllerId, doorIds }) =>
@@ -66,7 +74,21 @@ function runtimeReading(block: PlatformBlock): { lines: string[]; warnings: stri
   const fixable = parsed.ignored.filter(
     (sentence) => !kept.some((key) => sentence.startsWith(`${key} `) || sentence.startsWith(`${key}.`)),
   );
-  return { lines: parsed.ignored.map(inPageWords), warnings: parsed.warnings.map(inPageWords), outDoors, fixable: fixable.length };
+  // After a sync that read the whole account, the runtime also names each id that matches nothing: the page, signed in, too.
+  const ids = {
+    doorIds: CORPUS_ACCOUNT.flatMap((device) => device.doorIds),
+    deviceIds: CORPUS_ACCOUNT.map((device) => device.controllerId),
+  };
+  const unmatched = unmatchedIds(parsed.config, ids).map((finding) => `${finding.sentence}.`);
+  const gate = parsed.config.doors.find((entry) => entry.id === 'gate-c')?.readOnly;
+  return {
+    lines: parsed.ignored.map(inPageWords),
+    warnings: [...parsed.warnings, ...unmatched].map(inPageWords),
+    outDoors,
+    fixable: fixable.length,
+    readOnly: parsed.config.readOnly,
+    gateReadOnly: gate === true ? 'on' : gate === false ? 'off' : 'inherit',
+  };
 }
 
 /** Replaces the plugin's blocks in config.json through the UI's own API, as its Save does. */
@@ -118,6 +140,12 @@ async function expectPageAgrees(settings: CustomUiSettings, shape: CorpusShape, 
   const at = `shape "${shape.name}"`;
   expect.soft(await texts(page, '#ac-check-list li'), `${at}: the summary's lines`).toEqual(runtime.lines);
   expect.soft(await texts(page, '#ac-check-warnings li'), `${at}: the warnings`).toEqual(runtime.warnings);
+  // What the controls show is what the runtime applies, not the key as written.
+  expect.soft(await page.locator('#ac-readOnly').isChecked(), `${at}: Read-only for all doors`).toBe(runtime.readOnly);
+  const gateSelect = row(page, 'gate-c').locator('select[data-flag="readOnly"]');
+  if ((await gateSelect.count()) === 1) {
+    expect.soft(await gateSelect.inputValue(), `${at}: gate-c's Read-only`).toBe(runtime.gateReadOnly);
+  }
   const shown = DOOR_COUNT - runtime.outDoors.length;
   expect
     .soft(await page.locator('#ac-count').textContent(), `${at}: the count`)

@@ -13,6 +13,7 @@ import {
   doorEntriesOf,
   doorEntry,
   doorsEditable,
+  appliedField,
   getField,
   globalChoice,
   readWholeNumber,
@@ -62,7 +63,7 @@ function offered(store: Store, door: DoorView, option: OptionSpec): boolean {
     case 'with-left-open-sensor': {
       // The left-open repeat: while the door's left-open sensor is on (its own choice, else the one for all doors), or set.
       const choice = doorChoice(store.block, door.id, 'leftOpenSensor');
-      return choice === 'on' || (choice === 'inherit' && getField(store.block, 'leftOpenSensor') === true) || typeof own === 'number';
+      return choice === 'on' || (choice === 'inherit' && appliedField(store.block, 'leftOpenSensor') === true) || typeof own === 'number';
     }
     default:
       return true;
@@ -99,7 +100,7 @@ function numberInput(store: Store, door: DoorView, option: NumberOption & { door
 }
 
 function choiceSelect(store: Store, door: DoorView, flag: DoorFlag, title: string, disabled: boolean): HTMLSelectElement {
-  const global = getField(store.block, flag) === true ? 'on' : 'off';
+  const global = appliedField(store.block, flag) === true ? 'on' : 'off';
   const current = doorChoice(store.block, door.id, flag);
   const option = (value: Choice, label: string) => h('option', { value, selected: current === value }, label);
   const select = h(

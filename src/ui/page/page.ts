@@ -113,7 +113,18 @@ function renderCheck(store: Store, render: () => void): void {
     webhookKept === undefined ? 'info' : 'warn',
     webhookKept === undefined ? '' : `Kept as written: ${webhookKept}`,
   );
-  if (summary.saveOff) {
+  // Save writes every entry: an entry edited here and left unfit to save keeps it off, whichever entry is on screen.
+  const others = [...store.edited].filter(
+    (index) => index !== store.index && summarize(checkBlock(store.entries[index], undefined), undefined, true).saveOff,
+  );
+  status(
+    byId('ac-check-others'),
+    'error',
+    others.length === 0
+      ? ''
+      : `${others.map((index) => entryName(store, index)).join(', ')} also changed here and would not run as the plugin reads it: choose it above and fix it. Save stays off until then.`,
+  );
+  if (summary.saveOff || others.length > 0) {
     hb.disableSaveButton();
   } else {
     hb.enableSaveButton();
@@ -184,6 +195,12 @@ function onChange(store: Store, render: () => void): void {
   checkTimer = setTimeout(() => runCheck(store, render), CHECK_DELAY_MS);
 }
 
+/** An entry as the entries' list names it: its name, or the plugin's with its place. */
+function entryName(store: Store, index: number): string {
+  const name = store.entries[index]?.name;
+  return typeof name === 'string' ? name : `${String(store.defaults.name)} ${index + 1}`;
+}
+
 function setUpEntries(store: Store, render: () => void): () => void {
   const section = byId('ac-entries-section');
   const select = byId('ac-entry', HTMLSelectElement);
@@ -197,10 +214,7 @@ function setUpEntries(store: Store, render: () => void): () => void {
     section.hidden = store.entries.length < 2;
     fill(
       select,
-      ...store.entries.map((entry, index) => {
-        const name = typeof entry.name === 'string' ? entry.name : `${String(store.defaults.name)} ${index + 1}`;
-        return h('option', { value: String(index), selected: index === store.index }, name);
-      }),
+      ...store.entries.map((_, index) => h('option', { value: String(index), selected: index === store.index }, entryName(store, index))),
     );
   };
 }

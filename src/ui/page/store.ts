@@ -25,6 +25,8 @@ export class Store {
    * problems, so a fresh page does not greet the user with red. The page cannot see the Homebridge UI's Save button.
    */
   touched: boolean;
+  /** The entries changed on this page: Save writes every entry, so each one edited must be fit to save, not only the one on screen. */
+  readonly edited = new Set<number>();
   /** Webhook port of each entry as saved, whose listener may be running now. */
   readonly savedPorts: (number | undefined)[];
   private readonly listeners: (() => void)[] = [];
@@ -64,6 +66,7 @@ export class Store {
   /** Replaces the edited block; listeners hand it to the Homebridge UI and ask the server to check it. */
   set(next: Block): void {
     this.entries[this.index] = next;
+    this.edited.add(this.index);
     for (const listener of this.listeners) {
       listener();
     }
