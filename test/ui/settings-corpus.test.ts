@@ -54,6 +54,7 @@ function runtimeReading(block: PlatformBlock): {
   outDoors: string[];
   fixable: number;
   readOnly: boolean;
+  people: number;
   gateReadOnly: string;
 } {
   const parsed = parseConfig(block);
@@ -87,6 +88,7 @@ function runtimeReading(block: PlatformBlock): {
     outDoors,
     fixable: fixable.length,
     readOnly: parsed.config.readOnly,
+    people: parsed.config.people.length,
     gateReadOnly: gate === true ? 'on' : gate === false ? 'off' : 'inherit',
   };
 }
@@ -149,7 +151,9 @@ async function expectPageAgrees(settings: CustomUiSettings, shape: CorpusShape, 
   const shown = DOOR_COUNT - runtime.outDoors.length;
   expect
     .soft(await page.locator('#ac-count').textContent(), `${at}: the count`)
-    .toBe(`${shown} of ${DOOR_COUNT} doors will show in Home (one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE}).`);
+    .toBe(
+      `${shown} of ${DOOR_COUNT} doors will show in Home (one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE}${runtime.people === 0 ? '' : ` accessories and ${runtime.people} of them are person sensors`}).`,
+    );
   for (const doorId of DOOR_IDS) {
     const notes = await row(page, doorId).locator('[data-door-note]').allTextContents();
     expect.soft(notes, `${at}: door ${doorId}'s rows`).toHaveLength(1);

@@ -113,16 +113,16 @@ function renderCheck(store: Store, render: () => void): void {
     webhookKept === undefined ? 'info' : 'warn',
     webhookKept === undefined ? '' : `Kept as written: ${webhookKept}`,
   );
-  // Save writes every entry: an entry edited here and left unfit to save keeps it off, whichever entry is on screen.
+  // Save writes every entry: an entry edited here into one that would sync nothing keeps it off, whichever is on screen.
   const others = [...store.edited].filter(
-    (index) => index !== store.index && summarize(checkBlock(store.entries[index], undefined), undefined, true).saveOff,
+    (index) => index !== store.index && checkBlock(store.entries[index], undefined).problems.length > 0,
   );
   status(
     byId('ac-check-others'),
     'error',
     others.length === 0
       ? ''
-      : `${others.map((index) => entryName(store, index)).join(', ')} also changed here and would not run as the plugin reads it: choose it above and fix it. Save stays off until then.`,
+      : `${others.map((index) => entryName(store, index)).join(', ')} also changed here, and the plugin would sync no door with it: choose it above and fix it. Save stays off until then.`,
   );
   if (summary.saveOff || others.length > 0) {
     hb.disableSaveButton();
