@@ -21,6 +21,7 @@ import type { PhaseTiming } from './report.js';
 import { Cleanup, SCALE_POLL_INTERVAL_S, sendFirstWebhook, startRig, startScaleRigs } from './rig.js';
 import { measureSyncReconcile, memoryPerDoor, pollingRate, watchIdle, webhookRate } from './scale.js';
 import type { IdleTarget } from './scale.js';
+import { measureSettings, settingsSection, SETTINGS_TITLE } from './settings.js';
 import { measureStartup } from './startup.js';
 
 // --- Makes the bench stop by itself: Ctrl+C, SIGTERM and a hard time limit all clean up before the process exits.
@@ -174,7 +175,9 @@ async function run(cleanup: Cleanup): Promise<void> {
     contact,
   });
   await writeReport(markdown);
-  process.stdout.write(`${markdown}\n`);
+  // Section 11 runs in process, in a second: appended to what the rigs measured.
+  const full = await writeSectionInPlace(SETTINGS_TITLE, settingsSection(measureSettings()));
+  process.stdout.write(`${full}\n`);
   progress(`wrote ${REPORT_FILE}`);
 }
 
@@ -190,6 +193,13 @@ async function runContactOnly(cleanup: Cleanup): Promise<void> {
   const markdown = await writeSectionInPlace(CONTACT_TITLE, contactSection(await measureContactAll(cleanup, progress)));
   process.stdout.write(`${markdown}\n`);
   progress(`wrote section 10 of ${REPORT_FILE}`);
+}
+
+/** `npm run bench -- settings`: section 11 alone, written into the existing BENCHMARKS.md. */
+async function runSettingsOnly(): Promise<void> {
+  const markdown = await writeSectionInPlace(SETTINGS_TITLE, settingsSection(measureSettings()));
+  process.stdout.write(`${markdown}\n`);
+  progress(`wrote section 11 of ${REPORT_FILE}`);
 }
 
 /** `bench.js contact-json`: the child bench of section 10 for Homebridge 2.x; prints its result as one JSON line. */
@@ -208,9 +218,11 @@ async function main(): Promise<void> {
       ? runStartupOnly()
       : mode === 'contact'
         ? runContactOnly(cleanup)
-        : mode === 'contact-json'
-          ? runContactJson(cleanup)
-          : run(cleanup));
+        : mode === 'settings'
+          ? runSettingsOnly()
+          : mode === 'contact-json'
+            ? runContactJson(cleanup)
+            : run(cleanup));
   } catch (error) {
     exitCode = 1;
     process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

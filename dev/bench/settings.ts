@@ -1,0 +1,100 @@
+// Section 11 of BENCHMARKS.md: the cost of reading the settings, in process: the plugin's parser on a 149-door config
+// (what a start and every settings-page edit pay), and the page's check of that block against a signed-in account.
+import { performance } from 'node:perf_hooks';
+
+import { parseConfig } from '../../src/config/index.js';
+import { checkBlock } from '../../src/ui/check-config.js';
+import type { AccountView } from '../../src/ui/page/views.js';
+import { summarize } from './probes.js';
+import type { Summary } from './probes.js';
+import { SUMMARY_HEADER, summaryRow } from './report.js';
+
+export const SETTINGS_TITLE = '## 11. Reading the settings: the parser and the page check on a 149-door config';
+
+/** Doors in the config: one bridge's whole share. */
+const DOORS = 149;
+/** Runs of each measurement after the warm-up; a run is well under a millisecond to a few, so many are cheap. */
+const RUNS = 400;
+/** Runs first, so the JIT has compiled the parser before any run counts. */
+const WARM_UP_RUNS = 50;
+
+export interface SettingsRuns {
+  parse: Summary;
+  check: Summary;
+  doors: number;
+}
+
+const doorId = (index: number): string => `${index.toString(16).padStart(8, '0')}-9d4a-4e6b-8a7c-1d2e3f4a5b6c`;
+
+/** A config as a careful user with many doors writes it: each door its own entry, some ids pasted in upper case, some near misses. */
+function bigConfig(): Record<string, unknown> {
+  return {
+    platform: 'AccessControl',
+    accessToken: 'ac_live_4f9b8e2d7c1a6b3f5e9d0c8b',
+    baseUrl: 'https://api.example.com',
+    automationSwitch: 'open',
+    excludeDoorIds: `${doorId(0)}, ${doorId(1)}`,
+    people: [{ name: 'Grace', user: 'grace@example.com', doors: [doorId(2), doorId(3)] }],
+    doors: Array.from({ length: DOORS }, (_, index) => ({
+      id: index % 3 === 0 ? doorId(index).toUpperCase() : doorId(index),
+      name: `Door ${index}`,
+      ...(index % 5 === 0 ? { readonly: true } : { readOnly: index % 2 === 0 }),
+      leftOpenSensor: true,
+      leftOpenAfter: 300,
+    })),
+  };
+}
+
+function account(): AccountView {
+  return {
+    controllers: [{ id: 'dev-1', owner: 'Ada', active: true, softwareVersion: '1.0' }],
+    doors: Array.from({ length: DOORS }, (_, index) => ({
+      id: doorId(index),
+      name: `Door ${index}`,
+      controllerId: 'dev-1',
+      state: 'CLOSED' as const,
+      active: true,
+      owned: true,
+      relationship: 'owner',
+      sensor: false,
+      batteryPct: undefined,
+    })),
+    unreadable: [],
+  };
+}
+
+function timeRuns(run: () => unknown): Summary {
+  for (let i = 0; i < WARM_UP_RUNS; i += 1) run();
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    const start = performance.now();
+    run();
+    samples.push(performance.now() - start);
+  }
+  return summarize(samples);
+}
+
+export function measureSettings(): SettingsRuns {
+  const config = bigConfig();
+  const signedIn = account();
+  const parsed = parseConfig(config);
+  if (!parsed.ok) throw new Error(`the bench config does not run: ${parsed.problems.join('; ')}`);
+  return { parse: timeRuns(() => parseConfig(config)), check: timeRuns(() => checkBlock(config, signedIn)), doors: DOORS };
+}
+
+export function settingsSection(runs: SettingsRuns, when = new Date()): string[] {
+  return [
+    SETTINGS_TITLE,
+    '',
+    `Measured ${when.toISOString()} on Node ${process.version}, in process (no Homebridge): ${RUNS} runs each after ${WARM_UP_RUNS} to warm up.`,
+    `The config has ${runs.doors} door entries (a third of the ids in upper case, a fifth with "readonly" for readOnly, each with a name and`,
+    'left-open settings), an exclusion written as one text and a person with two doors. *Parse* is `parseConfig` (src/config/), what a',
+    "start and every sync's reading of the settings pay; *page check* is the settings page's `checkBlock` on the same block with a",
+    `signed-in account of ${runs.doors} doors (the parser, every door's filters, and the ids that name nothing), what each edit on the page pays.`,
+    'The goal: a parse under 5 ms.',
+    '',
+    SUMMARY_HEADER,
+    summaryRow(`Parse, ${runs.doors} doors`, runs.parse),
+    summaryRow(`Page check, ${runs.doors} doors, signed in`, runs.check),
+  ];
+}
