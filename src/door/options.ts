@@ -83,6 +83,15 @@ export function doorOptions(config: OptionsConfig, doorId: string, deviceId?: st
   };
 }
 
+/** Whether an include list leaves `id` out (an empty list includes all). */
+const outOf = (list: readonly string[], id: string): boolean => list.length > 0 && !list.includes(id);
+
+/** Whether the controller filters let a controller's doors in: the one rule, for the plugin and the page's controller ticks. */
+export function controllerLetIn(config: Pick<PluginConfig, 'includeDeviceIds' | 'excludeDeviceIds'>, deviceId: string): boolean {
+  const id = idKey(deviceId);
+  return !outOf(config.includeDeviceIds, id) && !config.excludeDeviceIds.includes(id);
+}
+
 /** Why a door stays out of HomeKit, or undefined when it is shown. */
 /** Reads only a door's id and relationship: the settings page runs it on the doors it shows (src/ui/check-config.ts). */
 export function exclusionReason(config: FilterConfig, door: Pick<Door, 'id' | 'relationship'>, deviceId: string): string | undefined {
@@ -90,8 +99,7 @@ export function exclusionReason(config: FilterConfig, door: Pick<Door, 'id' | 'r
   if (config.doors.some((own) => own.id === doorId && own.hide === true)) {
     return 'it is hidden in the plugin settings';
   }
-  const outOf = (list: string[], id: string): boolean => list.length > 0 && !list.includes(id);
-  if (outOf(config.includeDeviceIds, controllerId) || config.excludeDeviceIds.includes(controllerId)) {
+  if (!controllerLetIn(config, controllerId)) {
     return 'its controller is filtered out in the plugin settings';
   }
   if (outOf(config.includeDoorIds, doorId) || config.excludeDoorIds.includes(doorId)) {

@@ -3,6 +3,7 @@ import { parseConfig, readDoorKeys, readTopKeys, readWebhookKeys } from '../../c
 import type { PluginConfig } from '../../config/index.js';
 import type { ReadKeys } from '../../config/keys.js';
 import { idKey, idOf, isBlank, isRecord, readIdList as readIds } from '../../config/values.js';
+import { controllerLetIn } from '../../door/options.js';
 import { nearMiss } from '../../util/near-miss.js';
 import { OPTIONS } from '../../option-catalog.js';
 import type { ChoiceOption } from '../../option-catalog.js';
@@ -281,9 +282,11 @@ export function controllersEditable(block: Block): boolean {
 
 /** Whether the filters let a controller's doors in (the plugin applies the same two lists). */
 export function controllerIncluded(block: Block, controllerId: string): boolean {
-  const id = idKey(controllerId);
-  const include = readIdList(block, 'includeDeviceIds').ids;
-  return (include.length === 0 || include.includes(id)) && !readIdList(block, 'excludeDeviceIds').ids.includes(id);
+  const lists = {
+    includeDeviceIds: readIdList(block, 'includeDeviceIds').ids,
+    excludeDeviceIds: readIdList(block, 'excludeDeviceIds').ids,
+  };
+  return controllerLetIn(lists, controllerId);
 }
 
 /** The list with the elements the plugin reads as `id` taken out, every other element as written; undefined when emptied. */
