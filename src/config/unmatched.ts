@@ -16,10 +16,10 @@ export interface AccountIds {
 const MAX_NEAR_EDITS = 3;
 
 /** An id as a sentence may quote it: only a plain one (never text that could forge a line). */
-const quotable = (id: string): string | undefined => (/^[\w.:-]{1,64}$/.test(id) ? `"${id}"` : undefined);
+export const quotable = (id: string): string | undefined => (/^[\w.:-]{1,64}$/.test(id) ? `"${id}"` : undefined);
 
 /** The account's id nearest `id`, when one is near enough to be the one meant. */
-function nearest(id: string, ids: readonly string[]): string | undefined {
+export function nearest(id: string, ids: readonly string[]): string | undefined {
   let best: { id: string; edits: number } | undefined;
   for (const candidate of ids) {
     const edits = editDistance(id, idKey(candidate), MAX_NEAR_EDITS);

@@ -1,4 +1,5 @@
 // Names a `people[].doors` id that counts for nobody: a door the account does not have, or one HomeKit does not show.
+import { nearest, quotable } from '../config/unmatched.js';
 import { idKey } from '../config/values.js';
 import { oneLine } from '../util/log-text.js';
 
@@ -36,6 +37,14 @@ export class PeopleDoorCheck {
     // The entries' ids are in idKey form (the parser's): the account's are compared in it.
     const byId = new Map(doors.map((door) => [idKey(door.id), door]));
     const shownKeys = new Set([...shown].map(idKey));
+    const hint = (id: string): string => {
+      const near = nearest(
+        id,
+        doors.map((door) => door.id),
+      );
+      const shownId = near === undefined ? undefined : quotable(near);
+      return shownId === undefined ? '' : ` (the closest is ${shownId})`;
+    };
     this.people.forEach((person, index) => {
       for (const id of person.doors ?? []) {
         const key = `${index}\u0000${id}`;
@@ -44,7 +53,7 @@ export class PeopleDoorCheck {
         const door = byId.get(id);
         const why =
           door === undefined
-            ? 'no door of the account has this id'
+            ? `no door of the account has this id${hint(id)}`
             : `HomeKit does not show that door (${oneLine(door.name)}) from this bridge${door.keptOutBecause === undefined ? '' : `: ${door.keptOutBecause}`}`;
         this.warn(
           `The people entry ${JSON.stringify(oneLine(person.name))} lists the door ${JSON.stringify(oneLine(id))}, which counts for nobody: ${why}.`,

@@ -19,7 +19,7 @@ describe('PeopleDoorCheck', () => {
     const { said, check } = checked([{ name: 'Grace', doors: ['gate', 'gaet', 'side'] }]);
     check.check([gate, side], new Set(['gate']));
     expect(said).toEqual([
-      'The people entry "Grace" lists the door "gaet", which counts for nobody: no door of the account has this id.',
+      'The people entry "Grace" lists the door "gaet", which counts for nobody: no door of the account has this id (the closest is "gate").',
       'The people entry "Grace" lists the door "side", which counts for nobody: HomeKit does not show that door (Side Door) from this bridge: it is hidden in the plugin settings.',
     ]);
   });
