@@ -9,6 +9,7 @@ import { makeDevice, makeDoor } from '../../dev/simulator/server.js';
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { parseConfig } from '../../src/config/index.js';
 import { unmatchedIds } from '../../src/config/unmatched.js';
+import { keyFixes } from '../../src/ui/page/model.js';
 import { exclusionReason } from '../../src/door/options.js';
 import { MAX_ACCESSORIES_PER_BRIDGE, PLATFORM_NAME, PLUGIN_NAME } from '../../src/settings.js';
 import { inPageWords } from '../../src/ui/labels.js';
@@ -142,6 +143,14 @@ async function expectPageAgrees(settings: CustomUiSettings, shape: CorpusShape, 
   const at = `shape "${shape.name}"`;
   expect.soft(await texts(page, '#ac-check-list li'), `${at}: the summary's lines`).toEqual(runtime.lines);
   expect.soft(await texts(page, '#ac-check-warnings li'), `${at}: the warnings`).toEqual(runtime.warnings);
+  // Each key written as a near miss is offered a fix that writes it as the key the runtime reads it as.
+  const fixes = keyFixes(block);
+  expect
+    .soft(await page.locator('#ac-check-fixes button').allTextContents(), `${at}: the fixes`)
+    .toEqual(fixes.map((fix) => `Write it as ${fix.key}`));
+  if (fixes.some((fix) => fix.parent === '' && fix.key === 'readOnly')) {
+    expect.soft(await page.locator('#ac-readOnly-written').textContent(), `${at}: how Read-only was written`).toMatch(/^ \(written as "/);
+  }
   // What the controls show is what the runtime applies, not the key as written.
   expect.soft(await page.locator('#ac-readOnly').isChecked(), `${at}: Read-only for all doors`).toBe(runtime.readOnly);
   const gateSelect = row(page, 'gate-c').locator('select[data-flag="readOnly"]');

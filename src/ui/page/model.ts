@@ -370,11 +370,18 @@ function keyedRecords(block: Block): { parent: string; record: Record<string, un
   return records;
 }
 
+/** Each block's near misses, kept while the block is the same object: every control of a redraw asks. */
+const fixesOf = new WeakMap<Block, KeyFix[]>();
+
 /** Every key written as a near miss of a setting, with the setting it is read as (the page offers to write it so). */
 export function keyFixes(block: Block): KeyFix[] {
-  return keyedRecords(block).flatMap(({ parent, keys }) =>
+  const known = fixesOf.get(block);
+  if (known !== undefined) return known;
+  const fixes = keyedRecords(block).flatMap(({ parent, keys }) =>
     [...keys.aliases].flatMap(([key, written]) => written.map((alias) => ({ parent, written: alias, key }))),
   );
+  fixesOf.set(block, fixes);
+  return fixes;
 }
 
 /**

@@ -3,7 +3,8 @@ import { OPTIONS } from '../../option-catalog.js';
 import type { OptionSpec, PageField, PagePlace } from '../../option-catalog.js';
 import { byId, fill, h } from './dom.js';
 import { bindFlag, bindNumber, bindText } from './fields.js';
-import { globalChoice, setField, setGlobalChoice } from './model.js';
+import { globalChoice, keyFixes, setField, setGlobalChoice } from './model.js';
+import { quoted } from '../../util/near-miss.js';
 import type { Store } from './store.js';
 
 /** The element of index.html each place is drawn into. */
@@ -19,6 +20,9 @@ const DRAWN = (OPTIONS as readonly OptionSpec[])
 /** The element id of an option's control: #ac-readOnly. */
 const idOf = (option: OptionSpec): string => `ac-${option.key}`;
 
+/** Where a control says the key it applies was written as a near miss ("readonly"), which the check offers to fix. */
+const writtenId = (option: OptionSpec): string => `${idOf(option)}-written`;
+
 /** One option's markup: a checkbox for a flag (or a choice drawn as one), a select for another choice, else a field to type in. */
 function field(option: Drawn): HTMLElement {
   const id = idOf(option);
@@ -27,8 +31,9 @@ function field(option: Drawn): HTMLElement {
     return h(
       'div',
       { class: 'form-check' },
-      h('input', { class: 'form-check-input', type: 'checkbox', id }),
+      h('input', { class: 'form-check-input', type: 'checkbox', id, 'aria-describedby': writtenId(option) }),
       h('label', { class: 'form-check-label', for: id }, page.label),
+      h('span', { class: 'ac-help', id: writtenId(option) }),
     );
   }
   const label = h('label', { for: id }, page.label);
@@ -92,5 +97,15 @@ export function setUpOptions(store: Store, doorsFollow: () => void): (() => void
   for (const [place, id] of Object.entries(PLACES)) {
     fill(byId(id), ...DRAWN.filter((option) => option.page.place === place).map(field));
   }
-  return DRAWN.map((option) => bind(store, option, doorsFollow));
+  return DRAWN.map((option) => {
+    const refresh = bind(store, option, doorsFollow);
+    return () => {
+      refresh();
+      // The control shows what the plugin applies; where that came from a near miss, it says how it was written.
+      const note = document.getElementById(writtenId(option));
+      if (note === null) return;
+      const written = keyFixes(store.block).filter((fix) => fix.parent === '' && fix.key === option.key);
+      note.textContent = written.length === 0 ? '' : ` (written as ${written.map((fix) => quoted(fix.written, [])).join(' and ')})`;
+    };
+  });
 }
