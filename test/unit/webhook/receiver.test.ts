@@ -211,6 +211,17 @@ describe('WebhookReceiver', () => {
     expect(everything).not.toContain(WRONG_KEY.slice(0, 16));
   });
 
+  it('takes the hexadecimal key in either case, as the settings do, and still refuses another key in upper case', async () => {
+    expect((await post(h.receiver.url, DOOR_EVENT, { 'x-service-api-key': KEY.toUpperCase() })).status).toBe(200);
+    const upper = await startReceiver({ apiKey: KEY.toUpperCase() });
+    try {
+      expect((await post(upper.receiver.url, DOOR_EVENT, { 'x-service-api-key': KEY })).status).toBe(200);
+      expect((await post(upper.receiver.url, DOOR_EVENT, { 'x-service-api-key': WRONG_KEY.toUpperCase() })).status).toBe(401);
+    } finally {
+      await upper.receiver.stop();
+    }
+  });
+
   it('matches the header name case-insensitively, and honours a custom one', async () => {
     expect((await post(h.receiver.url, DOOR_EVENT, { 'X-SERVICE-API-KEY': KEY })).status).toBe(200);
     const local = await startReceiver({ headerName: 'X-Hook-Secret' });
