@@ -55,6 +55,12 @@ describe('package.json, as the plugin checker reads it', () => {
     const installScripts = ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare'];
     expect(Object.keys(manifest.scripts ?? {}).filter((name) => installScripts.includes(name))).toEqual([]);
   });
+
+  it('builds on every pack, not only on publish: `npm pack` in a fresh clone ships the code', () => {
+    // prepack runs before `npm pack` and `npm publish` alike (and is no install script); prepublishOnly runs on publish only.
+    expect(manifest.scripts?.prepack).toBe('npm run build');
+    expect(manifest.scripts?.prepublishOnly ?? '').not.toContain('build');
+  });
 });
 
 describe('config.schema.json, as the plugin checker reads it', () => {
