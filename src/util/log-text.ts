@@ -1,4 +1,5 @@
-// Text from the network made safe for one log line: no control characters (no forged lines), bounded length.
+// Text from the network made safe for one log line: no control characters (no forged lines), bounded length, no secret.
+import { MIN_SECRET_PART, REDACTED } from './near-miss.js';
 
 /** Longest piece of outside text put into one log line; a 60 KB error message must not flood the log. */
 export const MAX_LOG_FIELD_CHARS = 300;
@@ -20,4 +21,25 @@ export function listForLog(items: readonly string[], maxItems = MAX_LOG_LIST_ITE
   const shown = items.slice(0, maxItems).map((item) => oneLine(item));
   const rest = items.length - shown.length;
   return rest > 0 ? `${shown.join('; ')}; and ${rest} more` : shown.join('; ');
+}
+
+/**
+ * Text from outside (the service's answers and messages, a webhook's body) with every secret in it (the access token,
+ * the webhook key) written as [redacted], in any case: the service may quote a request back ("Malformed Request for
+ * Bearer <token>"), and nothing it says may carry a secret to the log, the settings page or its server's answers. A
+ * secret shorter than MIN_SECRET_PART is hidden only when it is the whole text (inside, it is a common word).
+ */
+export function withoutSecrets(text: string, secrets: readonly unknown[]): string {
+  let clean = text;
+  for (const secret of secrets) {
+    if (typeof secret !== 'string' || secret.trim() === '') continue;
+    const key = secret.trim();
+    if (key.length < MIN_SECRET_PART) {
+      if (clean.trim().toLowerCase() === key.toLowerCase()) clean = REDACTED;
+      continue;
+    }
+    if (!clean.toLowerCase().includes(key.toLowerCase())) continue;
+    clean = clean.replace(new RegExp(key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), REDACTED);
+  }
+  return clean;
 }
