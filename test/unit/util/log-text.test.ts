@@ -1,0 +1,29 @@
+// Outside text for one log line: withoutSecrets, the one function that keeps the token and the webhook key out of the service's text.
+import { describe, expect, it } from 'vitest';
+
+import { withoutSecrets } from '../../../src/util/log-text.js';
+
+const TOKEN = 'tok.en+9f3(a)';
+const KEY = 'ab12'.repeat(24);
+
+describe('withoutSecrets', () => {
+  it('writes every secret as [redacted], wherever it stands and in any case', () => {
+    expect(withoutSecrets(`Malformed Request for Bearer ${TOKEN} (400)`, [TOKEN, KEY])).toBe(
+      'Malformed Request for Bearer [redacted] (400)',
+    );
+    expect(withoutSecrets(`${KEY.toUpperCase()}/${KEY}-${TOKEN}${TOKEN}`, [TOKEN, KEY])).toBe('[redacted]/[redacted]-[redacted][redacted]');
+  });
+
+  it('reads a secret literally, not as a pattern', () => {
+    expect(withoutSecrets('tokXen+9f3(a)', [TOKEN])).toBe('tokXen+9f3(a)');
+  });
+
+  it('leaves text without a secret as it is, and skips secrets that are not set', () => {
+    expect(withoutSecrets('Front Gate', [TOKEN, undefined, '', 42])).toBe('Front Gate');
+  });
+
+  it('hides a short secret only when it is the whole text: inside, it is a common word', () => {
+    expect(withoutSecrets('gate', ['gate'])).toBe('[redacted]');
+    expect(withoutSecrets('Front gate', ['gate'])).toBe('Front gate');
+  });
+});
