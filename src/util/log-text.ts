@@ -43,3 +43,11 @@ export function withoutSecrets(text: string, secrets: readonly unknown[]): strin
   }
   return clean;
 }
+
+/** Marks that turn the text's direction around: a name holding one shows the page's own words around it in another order. */
+const DIRECTION_MARKS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** A name from outside as the settings page shows it: without direction marks ("Front \u202Eetag" cannot turn its line around). */
+export function withoutDirectionMarks(text: string): string {
+  return text.replace(DIRECTION_MARKS, '');
+}
