@@ -284,6 +284,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       } catch (error) {
         if (!this.stoppedMeanwhile()) {
           this.health.failed(error);
+          this.realtime?.syncFailed();
         }
         return;
       }

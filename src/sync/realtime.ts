@@ -196,6 +196,15 @@ export class RealtimeUpdates {
     }
   }
 
+  /**
+   * A sync failed: the service may be down, and a service that is down sends no webhooks either, so the safety-net pace
+   * would leave Home showing doors as they were for minutes. Polling goes back to its normal pace (and its back-off)
+   * until a webhook is applied again.
+   */
+  syncFailed(): void {
+    this.arriving = false;
+  }
+
   /** "every 15 s", or words for a pace nobody told us of. */
   private pace(which: 'normalS' | 'safetyNetS'): string {
     const seconds = this.deps.pollIntervals?.[which];
