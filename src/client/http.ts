@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 
 import { BoundedChunks, decodeBody } from '../util/body.js';
 import { deadlineSignal } from '../util/clock.js';
-import { oneLine, withoutSecrets } from '../util/log-text.js';
+import { oneLine, withoutSecrets, withoutSecretsIn } from '../util/log-text.js';
 import {
   BODY_TIMEOUT_MS,
   CONNECT_TIMEOUT_MS,
@@ -198,7 +198,7 @@ export async function requestJson(dispatcher: Dispatcher, request: JsonRequest):
     if (text.length > 0) {
       try {
         // The one place the service's text enters: every string of the answer, names and messages alike, without a secret.
-        body = JSON.parse(text, (_key, value: unknown) => (typeof value === 'string' ? withoutSecrets(value, request.secrets) : value));
+        body = withoutSecretsIn(JSON.parse(text) as unknown, request.secrets);
       } catch {
         // An error page from a proxy is common; the status is what counts then.
         if (response.statusCode < 300) {

@@ -44,6 +44,30 @@ export function withoutSecrets(text: string, secrets: readonly unknown[]): strin
   return clean;
 }
 
+/**
+ * A parsed JSON answer or body with every string in it run through withoutSecrets, in place: where the service's text
+ * enters. Walked with a list, not by recursion (nor by JSON.parse's reviver, which recurses), so an answer nested
+ * thousands deep cannot overflow the stack.
+ */
+export function withoutSecretsIn<T>(parsed: T, secrets: readonly unknown[]): T {
+  if (typeof parsed === 'string') return withoutSecrets(parsed, secrets) as T;
+  const pending: object[] = typeof parsed === 'object' && parsed !== null ? [parsed] : [];
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+    const fields = node as Record<string, unknown>;
+    for (const key of Object.keys(fields)) {
+      const value = fields[key];
+      if (typeof value === 'object' && value !== null) {
+        pending.push(value);
+      } else if (typeof value === 'string') {
+        const clean = withoutSecrets(value, secrets);
+        // Defined, not assigned: a key "__proto__" that JSON.parse made an own field would otherwise keep its text.
+        if (clean !== value) Object.defineProperty(fields, key, { value: clean, writable: true, enumerable: true, configurable: true });
+      }
+    }
+  }
+  return parsed;
+}
+
 /** Marks that turn the text's direction around: a name holding one shows the page's own words around it in another order. */
 const DIRECTION_MARKS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { LISTENER_NONCE_HEADER, LISTENER_PROOF_HEADER } from '../settings.js';
 import { decodeBody } from '../util/body.js';
-import { withoutSecrets } from '../util/log-text.js';
+import { withoutSecretsIn } from '../util/log-text.js';
 import type { LogRateLimit } from '../util/log-rate-limit.js';
 import type { ApiKeyCheck } from './api-key.js';
 import { parseWebhookEvent } from './event.js';
@@ -110,9 +110,7 @@ export async function handleWebhookRequest(
   let body: unknown;
   try {
     // Where a body's text enters: every string without a secret, before any of it is read, logged or refused with.
-    body = JSON.parse(decoded.body.toString('utf8').replace(/^\uFEFF/, ''), (_key, value: unknown) =>
-      typeof value === 'string' ? withoutSecrets(value, ctx.secrets) : value,
-    );
+    body = withoutSecretsIn(JSON.parse(decoded.body.toString('utf8').replace(/^\uFEFF/, '')) as unknown, ctx.secrets);
   } catch {
     refuse(ctx, req, res, 400, 'the body is not valid JSON');
     return;
