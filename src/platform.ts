@@ -145,6 +145,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       timeouts: this.runtime.clientTimeouts,
       toggleTimeoutMs: this.runtime.toggleTimeoutMs,
       readTimeoutMs: this.runtime.readTimeoutMs,
+      secrets: config.webhook ? [config.webhook.apiKey] : [],
     });
     this.client = client;
     this.whoMovedIt = new WhoMovedIt(
@@ -207,6 +208,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     this.realtime = new Realtime({
       log: this.log,
       config: webhook,
+      secrets: [config.accessToken],
       findDoor: (event) => this.registry.find(event),
       alertDoors: (event) => this.registry.alertDoors(event),
       now: () => this.clock.now(),
@@ -297,6 +299,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       } catch (error) {
         if (!this.stoppedMeanwhile()) {
           this.health.failed(error);
+          this.realtime?.syncFailed();
         }
         return;
       }

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { randomBytes } from 'node:crypto';
 
-import { freePort, REPO_ROOT, startHomebridge } from '../harness/homebridge-process.js';
+import { freePort, HOMEBRIDGE_2_VERSION, REPO_ROOT, startHomebridge } from '../harness/homebridge-process.js';
 import type { HomebridgeProcess } from '../harness/homebridge-process.js';
 import {
   AccessControlSimulator,
@@ -15,6 +15,7 @@ import {
   sampleHistory,
 } from '../simulator/server.js';
 import { CURRENT_DOOR_STATE, HAP_CHARACTERISTIC, TARGET_DOOR_STATE } from '../harness/hap-types.js';
+import { installHomebridgePrefix, resolveNode } from '../../test/support/npm-prefix.js';
 import { InsecureHapClient } from './insecure-hap.js';
 
 const DEMO_TOKEN = 'demo-access-token';
@@ -25,6 +26,18 @@ const DOOR_TRAVEL_TIME_MS = 6_000;
 /** Kept between runs, so an iPhone paired once stays paired. */
 const STORAGE_DIR = path.join(REPO_ROOT, '.demo', 'homebridge');
 const POLL_INTERVAL_S = 5;
+/**
+ * The safety-net pace while webhooks arrive: the lowest the plugin takes (30 s), so a cut of the cloud shows in Home
+ * within about 35 s (the next sync, then one at the poll interval after it: two failures in a row are No Response),
+ * not after the default 300 s.
+ */
+const RECONCILE_INTERVAL_S = 30;
+/** How long the tour waits for Home to follow the outage, and the cloud's return: both come well within it. */
+const OUTAGE_WATCH_MS = 60_000;
+/** How often the tour reads Home while it waits. */
+const OUTAGE_READ_EVERY_MS = 500;
+/** DEMO_HOMEBRIDGE=2 runs the current Homebridge 2.x on Node 22 (installed into .cache once, as the tests do); else 1.11 on this Node. */
+const HOMEBRIDGE_2_NODE = 22;
 /** Pause between tour steps, so the log can be read as it goes. */
 const TOUR_STEP_PAUSE_MS = 9_000;
 /** A webhook reaches Home within milliseconds; this leaves room for a busy machine before the sensor is read. */
@@ -58,7 +71,7 @@ async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise
     // HAP sends a boolean as true/false or as 1/0.
     [true, 1].includes((await hap.read(ref)) as boolean | number) ? 'detects motion' : 'detects nothing';
 
-  say('Tour 1/4: Home asks to open "Front Gate" (as a tap in the Home app would).');
+  say('Tour 1/5: Home asks to open "Front Gate" (as a tap in the Home app would).');
   await hap.write(target, TARGET_DOOR_STATE.OPEN);
   say(
     `Home now shows Front Gate as ${(await hap.read(current)) === CURRENT_DOOR_STATE.OPENING ? 'Opening...' : 'not moving'}; the simulated gate takes ${DOOR_TRAVEL_TIME_MS / 1000} s.`,
@@ -67,7 +80,7 @@ async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise
   say(`Home shows Front Gate as ${(await hap.read(current)) === CURRENT_DOOR_STATE.OPEN ? 'Open' : 'not open yet'}.`);
 
   say(
-    'Tour 2/4: Grace opens "Shared Gate" with its keypad, outside HomeKit. The service sends a webhook naming her; Home shows it at once.',
+    'Tour 2/5: Grace opens "Shared Gate" with its keypad, outside HomeKit. The service sends a webhook naming her; Home shows it at once.',
   );
   sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'OPEN', { channel: 'Keypad', user: SAMPLE_PEOPLE.grace });
   await sleep(PERSON_READ_PAUSE_MS);
@@ -76,7 +89,7 @@ async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise
   );
   await sleep(TOUR_STEP_PAUSE_MS);
 
-  say(`Tour 3/4: Alan, who is not in the people list, closes "Shared Gate" with the keypad: "${SOMEONE_ELSE}" (user "*") is for him.`);
+  say(`Tour 3/5: Alan, who is not in the people list, closes "Shared Gate" with the keypad: "${SOMEONE_ELSE}" (user "*") is for him.`);
   sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'CLOSED', { channel: 'Keypad', user: SAMPLE_PEOPLE.alan });
   await sleep(PERSON_READ_PAUSE_MS);
   say(
@@ -84,19 +97,50 @@ async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise
   );
   await sleep(TOUR_STEP_PAUSE_MS);
 
-  say('Tour 4/4: Home closes "Front Gate" again.');
+  say('Tour 4/5: Home closes "Front Gate" again.');
   await hap.write(target, TARGET_DOOR_STATE.CLOSED);
   await sleep(TOUR_STEP_PAUSE_MS);
+
+  say(
+    `Tour 5/5: the cloud goes down. While webhooks arrive the plugin syncs only every ${RECONCILE_INTERVAL_S} s, as a safety net; the first failed sync brings it back to every ${POLL_INTERVAL_S} s, and two in a row make Home show No Response. Watch the log for "The account could not be synced".`,
+  );
+  sim.setOutage(true);
+  const shown = await secondsUntil(() => hap.noResponse(current));
+  say(
+    shown === undefined
+      ? `Home still shows Front Gate after ${OUTAGE_WATCH_MS / 1000} s: see the log above.`
+      : `Home shows Front Gate as No Response, ${shown} s after the cut.`,
+  );
+  sim.setOutage(false);
+  const back = await secondsUntil(async () => !(await hap.noResponse(current)));
+  say(
+    back === undefined
+      ? `The cloud is back, but Home does not show Front Gate yet after ${OUTAGE_WATCH_MS / 1000} s: see the log above.`
+      : `The cloud is back: Home shows Front Gate again ${back} s later (the plugin retries with a growing pause while syncs fail).`,
+  );
 }
 
-function instructions(hb: HomebridgeProcess, sim: AccessControlSimulator): string {
+/** Seconds until `check` holds, read every OUTAGE_READ_EVERY_MS; undefined when it does not within OUTAGE_WATCH_MS. */
+async function secondsUntil(check: () => Promise<boolean>): Promise<number | undefined> {
+  const started = Date.now();
+  while (Date.now() - started < OUTAGE_WATCH_MS) {
+    if (await check()) return Math.round((Date.now() - started) / 1000);
+    await sleep(OUTAGE_READ_EVERY_MS);
+  }
+  return undefined;
+}
+
+function instructions(hb: HomebridgeProcess, sim: AccessControlSimulator, node: string): string {
   const control = `${sim.baseUrl}/_simulator`;
   const json = `-H 'content-type: application/json'`;
   return [
     '',
     '─'.repeat(78),
-    `Homebridge ${hb.version} on Node ${process.version} is running the plugin against the simulator at ${sim.baseUrl}.`,
+    `Homebridge ${hb.version} on Node ${node} is running the plugin against the simulator at ${sim.baseUrl}.`,
     'Every Homebridge and Node the tests cover: README.md, "Install".',
+    hb.version.startsWith('1.')
+      ? `The current Homebridge ${HOMEBRIDGE_2_VERSION} on Node ${HOMEBRIDGE_2_NODE}: DEMO_HOMEBRIDGE=2 npm run demo.`
+      : 'Google Home and Alexa through Matter: README.md, "Matter".',
     '',
     `Pair an iPhone on the same network: Home app → + → Add Accessory → More options →`,
     `"${hb.displayName}", setup code ${hb.pin}.`,
@@ -109,6 +153,8 @@ function instructions(hb: HomebridgeProcess, sim: AccessControlSimulator): strin
     `  gate needs a sensor:   curl -X POST ${json} -d '{"status":428}' ${control}/doors/${SAMPLE_FRONT_GATE_ID}/toggle-outcome`,
     `  rename in the app:     curl -X POST ${json} -d '{"name":"Main Gate"}' ${control}/doors/${SAMPLE_FRONT_GATE_ID}/name`,
     `  cloud outage on/off:   curl -X POST ${json} -d '{"on":true}' ${control}/outage`,
+    `                         (within ${RECONCILE_INTERVAL_S} s the log says "The account could not be synced", and Home shows`,
+    `                         No Response one sync later, ${POLL_INTERVAL_S} s on; '{"on":false}' brings the doors back)`,
     `  intruder at a gate:    curl -X POST ${json} -d '{"sample":"unauthorized-user","doorId":"${SAMPLE_SHARED_GATE_ID}"}' ${control}/enforcer`,
     '                         (Shared Gate Access Alert detects for 30 s; turn on its notifications in Home to be told)',
     '',
@@ -117,7 +163,22 @@ function instructions(hb: HomebridgeProcess, sim: AccessControlSimulator): strin
   ].join('\n');
 }
 
+/** Which Homebridge runs, and on which Node: 1.11 (the repo's) on this Node, or with DEMO_HOMEBRIDGE=2 the current 2.x on Node 22. */
+async function homebridgeToRun(): Promise<{ homebridgePrefix?: string; nodePath?: string; node: string }> {
+  const wanted = process.env.DEMO_HOMEBRIDGE ?? '1';
+  if (wanted === '1') return { node: process.version };
+  if (wanted !== '2')
+    throw new Error(`DEMO_HOMEBRIDGE must be 1 (Homebridge 1.11, the default) or 2 (Homebridge ${HOMEBRIDGE_2_VERSION}), not "${wanted}"`);
+  say(
+    `Installing Homebridge ${HOMEBRIDGE_2_VERSION} into .cache and fetching Node ${HOMEBRIDGE_2_NODE} (the first time only; about a minute).`,
+  );
+  const homebridgePrefix = await installHomebridgePrefix();
+  const { nodePath, nodeVersion } = await resolveNode(HOMEBRIDGE_2_NODE);
+  return { homebridgePrefix, nodePath, node: nodeVersion };
+}
+
 async function main(): Promise<void> {
+  const runtime = await homebridgeToRun();
   const sim = new AccessControlSimulator({ accessToken: DEMO_TOKEN, travelTimeMs: DOOR_TRAVEL_TIME_MS, port: SIMULATOR_PORT });
   await sim.start();
   // A week of the household's comings and goings: the settings page's "People and activity" has something to show.
@@ -127,6 +188,8 @@ async function main(): Promise<void> {
   const webhookKey = randomBytes(48).toString('hex');
   sim.setWebhook({ url: `http://127.0.0.1:${webhookPort}/`, apiKey: webhookKey });
   const hb = await startHomebridge({
+    homebridgePrefix: runtime.homebridgePrefix,
+    nodePath: runtime.nodePath,
     storageDir: STORAGE_DIR,
     bridgeName: 'Access Control Demo',
     debug: false,
@@ -140,14 +203,14 @@ async function main(): Promise<void> {
         accessToken: DEMO_TOKEN,
         baseUrl: sim.baseUrl,
         pollInterval: POLL_INTERVAL_S,
-        webhook: { port: webhookPort, host: '127.0.0.1', apiKey: webhookKey },
+        webhook: { port: webhookPort, host: '127.0.0.1', apiKey: webhookKey, reconcileInterval: RECONCILE_INTERVAL_S },
         doors: [{ id: SAMPLE_SHARED_GATE_ID, accessAlert: true }],
         people: DEMO_PEOPLE,
       },
     ],
   });
 
-  say(`Running Homebridge ${hb.version} on Node ${process.version}.`);
+  say(`Running Homebridge ${hb.version} on Node ${runtime.node}.`);
 
   // Aborted once stop() runs (Ctrl+C, or after the tour): read from the signal, as it changes while main() awaits.
   const stopping = new AbortController();
@@ -165,7 +228,7 @@ async function main(): Promise<void> {
   if (process.env.DEMO_TOUR !== '0') {
     await tour(hb, sim);
   }
-  process.stdout.write(`${instructions(hb, sim)}\n`);
+  process.stdout.write(`${instructions(hb, sim, runtime.node)}\n`);
   if (process.env.DEMO_EXIT_AFTER_TOUR === '1') {
     await stop();
   }

@@ -62,6 +62,15 @@ export class InsecureHapClient {
     await this.call('PUT', '/characteristics', { characteristics: [{ ...ref, value }] });
   }
 
+  /** Whether Home gets No Response for the characteristic (HAP's status -70402, or any error status). */
+  async noResponse(ref: { aid: number; iid: number }): Promise<boolean> {
+    const answer = (await this.call('GET', `/characteristics?id=${ref.aid}.${ref.iid}`)) as {
+      characteristics: { status?: unknown }[];
+    };
+    const status = answer.characteristics[0]?.status;
+    return typeof status === 'number' && status !== 0;
+  }
+
   async read(ref: { aid: number; iid: number }): Promise<unknown> {
     const answer = (await this.call('GET', `/characteristics?id=${ref.aid}.${ref.iid}`)) as {
       characteristics: { value?: unknown }[];

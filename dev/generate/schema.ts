@@ -1,6 +1,8 @@
-// config.schema.json's option fields generated from the option catalog; the rest of the file (account, webhook block,
-// filters, layout, headers) is kept as written, in its place.
+// config.schema.json's option fields, and its header and footer, generated from the option catalog and package.json; the
+// rest of the file (account, webhook block, filters, layout) is kept as written, in its place.
 import type { OptionSpec } from '../../src/option-catalog.js';
+import { formFrame, PACKAGE_MANIFEST } from './form-frame.js';
+import type { FormFrame } from './form-frame.js';
 import { formText } from './form-text.js';
 
 type Json = Record<string, unknown>;
@@ -112,8 +114,14 @@ function merge(current: Json, generated: [string, Json][], others: readonly stri
 }
 
 /** The whole config.schema.json text with its option fields generated from `options`, written as the file is: two spaces. */
-export function generateSchema(options: readonly OptionSpec[], currentJson: string): string {
+export function generateSchema(
+  options: readonly OptionSpec[],
+  currentJson: string,
+  frame: FormFrame = formFrame(PACKAGE_MANIFEST),
+): string {
   const form = JSON.parse(currentJson) as Json & { schema: Json & { properties: Json } };
+  form.headerDisplay = frame.headerDisplay;
+  form.footerDisplay = frame.footerDisplay;
   const doors = form.schema.properties.doors as Json & { items: Json & { properties: Json } };
   doors.items.properties = merge(
     doors.items.properties,

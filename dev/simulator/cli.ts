@@ -1,4 +1,4 @@
-// Command line: `npm run simulator -- [--port N] [--token T] [--travel-ms N]` runs the sample account until Ctrl-C.
+// Command line: `npm run simulator -- [options]` runs the sample account until Ctrl-C; `--help` explains every option.
 import { parseArgs } from 'node:util';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_OWNED_DEVICE_ID, sampleHistory } from './account.js';
 import { DEFAULT_HOST, DEFAULT_TRAVEL_TIME_MS } from './constants.js';
@@ -12,6 +12,35 @@ const DEFAULT_CLI_PORT = 8787;
 
 const USAGE = `Usage: npm run simulator -- [--port N] [--host H] [--token T] [--travel-ms N]
        [--webhook-url URL --webhook-key KEY [--webhook-spelling example|table]] [--lenient-headers]`;
+
+/** --help: every option, its default, and how to point a Homebridge of one's own at the simulator. */
+const HELP = `${USAGE}
+
+Runs the access-control service's API with a sample account (three doors on two controllers, a week of
+history) until Ctrl-C, and prints the curl commands of its API and of its control interface.
+
+Options:
+  --port N              Port to listen on (default ${DEFAULT_CLI_PORT}; 0 picks a free one).
+  --host H              Address to listen on (default ${DEFAULT_HOST}, this machine only; 0.0.0.0 for a
+                        Homebridge on another machine).
+  --token T             The access token the simulator accepts (default "${DEFAULT_CLI_TOKEN}").
+  --travel-ms N         How long a door takes to open or close, in milliseconds (default ${DEFAULT_TRAVEL_TIME_MS}).
+  --webhook-url URL     Send the service's webhooks (a door moved, an unauthorized user...) to this address,
+                        the plugin's listener: http://<homebridge host>:<webhook port>/. Needs --webhook-key.
+  --webhook-key KEY     The API key sent with each webhook (X-Service-API-Key): the plugin's webhook.apiKey,
+                        96 hexadecimal characters (openssl rand -hex 48 makes one).
+  --webhook-spelling S  How webhook bodies name doors: "example" (doorID, deviceID: the contract's example
+                        body, default) or "table" (doorId, deviceId: its field table).
+  --lenient-headers     Accept API requests without every header the contract lists (the real service and
+                        the default refuse them with 401, as the plugin always sends them).
+  --help                This text.
+
+Your own Homebridge against the simulator: in its config.json, the plugin's platform block
+  { "platform": "AccessControl", "baseUrl": "http://<simulator host>:${DEFAULT_CLI_PORT}", "accessToken": "${DEFAULT_CLI_TOKEN}" }
+(the --token you gave, the --host and --port it listens on), then restart Homebridge: the sample doors
+appear in Home. For webhooks, add "webhook": { "port": <free port>, "apiKey": "<KEY>" } to the block and
+start the simulator with --webhook-url http://<homebridge host>:<that port>/ --webhook-key <KEY>.
+More: docs/development.md, "Point your own Homebridge at the simulator".`;
 
 function parseNumber(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) {
@@ -52,7 +81,7 @@ async function main(): Promise<void> {
     },
   });
   if (values.help) {
-    console.log(USAGE);
+    console.log(HELP);
     return;
   }
   const token = values.token ?? DEFAULT_CLI_TOKEN;

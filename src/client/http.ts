@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 
 import { BoundedChunks, decodeBody } from '../util/body.js';
 import { deadlineSignal } from '../util/clock.js';
-import { oneLine } from '../util/log-text.js';
+import { oneLine, withoutSecrets, withoutSecretsIn } from '../util/log-text.js';
 import {
   BODY_TIMEOUT_MS,
   CONNECT_TIMEOUT_MS,
@@ -32,6 +32,8 @@ export interface JsonRequest {
   body?: unknown;
   /** Whole-request time limit on top of the connection's own timeouts. */
   timeoutMs?: number;
+  /** What no text of the answer may pass on (the access token, the webhook key): every string in it is cleaned of them. */
+  secrets: readonly string[];
 }
 
 export interface Timeouts {
@@ -135,7 +137,7 @@ const NOT_SENT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-function describeFailure(error: unknown): ServiceError {
+function describeFailure(error: unknown, secrets: readonly string[]): ServiceError {
   if (error instanceof ServiceError) {
     return error;
   }
@@ -156,7 +158,7 @@ function describeFailure(error: unknown): ServiceError {
     typeof code === 'string'
       ? `${NETWORK_REASONS[code] ?? 'network error'}, ${code}`
       : error instanceof Error
-        ? oneLine(error.message)
+        ? oneLine(withoutSecrets(error.message, secrets))
         : 'unknown error';
   const mayHaveArrived = typeof code !== 'string' || !NOT_SENT_CODES.has(code);
   return new ServiceError(
@@ -195,7 +197,8 @@ export async function requestJson(dispatcher: Dispatcher, request: JsonRequest):
     let body: unknown;
     if (text.length > 0) {
       try {
-        body = JSON.parse(text);
+        // The one place the service's text enters: every string of the answer, names and messages alike, without a secret.
+        body = withoutSecretsIn(JSON.parse(text) as unknown, request.secrets);
       } catch {
         // An error page from a proxy is common; the status is what counts then.
         if (response.statusCode < 300) {
@@ -209,6 +212,6 @@ export async function requestJson(dispatcher: Dispatcher, request: JsonRequest):
       retryAfterMs: parseRetryAfter(response.headers['retry-after']),
     };
   } catch (error) {
-    throw describeFailure(error);
+    throw describeFailure(error, request.secrets);
   }
 }

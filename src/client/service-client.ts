@@ -22,6 +22,8 @@ export interface ClientOptions {
   toggleTimeoutMs?: number;
   /** Whole-request bound of a sync or history read. */
   readTimeoutMs?: number;
+  /** Other text the service's answers must never pass on (the webhook key); the access token always is. */
+  secrets?: readonly string[];
 }
 
 export interface HistoryQuery {
@@ -41,10 +43,12 @@ export class AccessControlClient {
   private readonly readTimeoutMs: number;
   // Kept off the instance's enumerable fields so a logged or inspected client never shows it.
   readonly #accessToken: string;
+  readonly #secrets: readonly string[];
 
   constructor(options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#accessToken = options.accessToken;
+    this.#secrets = [options.accessToken, ...(options.secrets ?? [])];
     this.agent = createAgent(options.timeouts ?? DEFAULT_TIMEOUTS);
     this.toggleTimeoutMs = options.toggleTimeoutMs ?? TOGGLE_TIMEOUT_MS;
     this.readTimeoutMs = options.readTimeoutMs ?? READ_TIMEOUT_MS;
@@ -78,6 +82,7 @@ export class AccessControlClient {
       url: this.url(SYNC_PATH),
       headers: this.headers(),
       timeoutMs: this.readTimeoutMs,
+      secrets: this.#secrets,
     });
     expectOk(response, 'sync');
     const account = parseSync(response.body);
@@ -101,6 +106,7 @@ export class AccessControlClient {
       headers: this.headers(),
       body: { door_id: doorId, door_state: state },
       timeoutMs: this.toggleTimeoutMs,
+      secrets: this.#secrets,
     });
     if (isSuccessStatus(response.status)) {
       return;
@@ -121,7 +127,13 @@ export class AccessControlClient {
       start_date: query.startDate,
       end_date: query.endDate,
     });
-    const response = await requestJson(this.agent, { method: 'GET', url, headers: this.headers(), timeoutMs: this.readTimeoutMs });
+    const response = await requestJson(this.agent, {
+      method: 'GET',
+      url,
+      headers: this.headers(),
+      timeoutMs: this.readTimeoutMs,
+      secrets: this.#secrets,
+    });
     expectOk(response, 'history');
     const events = parseHistory(response.body);
     if (events instanceof Error) {

@@ -40,6 +40,8 @@ const STOPPED_ADVICE = 'webhooks are off, the plugin carries on by polling';
 export interface RealtimeDeps {
   log: WebhookLog;
   config: WebhookConfig;
+  /** Text no webhook body may pass on besides the API key (the access token). */
+  secrets?: readonly string[];
   /** The door a webhook names, by door id or by controller and door number. */
   findDoor: (event: WebhookEvent) => RealtimeDoor | undefined;
   /** The doors an enforcer event is about: the door it names, else every door of the controller it names. */
@@ -123,6 +125,7 @@ export class RealtimeUpdates {
         host: config.host,
         path: config.path,
         apiKey: config.apiKey,
+        secrets: this.deps.secrets,
         headerName: config.headerName,
         tls,
         log,
@@ -191,6 +194,15 @@ export class RealtimeUpdates {
       this.refusedSinceDelivery = true;
       this.deps.onWebhooksAtRisk?.();
     }
+  }
+
+  /**
+   * A sync failed: the service may be down, and a service that is down sends no webhooks either, so the safety-net pace
+   * would leave Home showing doors as they were for minutes. Polling goes back to its normal pace (and its back-off)
+   * until a webhook is applied again.
+   */
+  syncFailed(): void {
+    this.arriving = false;
   }
 
   /** "every 15 s", or words for a pace nobody told us of. */

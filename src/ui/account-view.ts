@@ -1,21 +1,31 @@
-// What the settings page shows of an account: controllers and doors, without anything secret or internal.
+// What the settings page shows of an account: controllers and doors, without anything secret or internal, names without direction marks.
 import type { Account } from '../client/types.js';
+import { withoutDirectionMarks } from '../util/log-text.js';
 import type { AccountView, ControllerView, DoorView } from './page/views.js';
+
+/** A name or word of the service, as the page shows it; ids stay exact (the settings write them back), the page isolates them. */
+const shown = <T extends string | undefined>(text: T): T => (text === undefined ? text : (withoutDirectionMarks(text) as T));
 
 export function accountView(account: Account): AccountView {
   const controllers: ControllerView[] = [];
   const doors: DoorView[] = [];
   for (const device of account.devices) {
-    controllers.push({ id: device.id, owner: device.ownerName, active: device.active, softwareVersion: device.softwareVersion });
+    controllers.push({
+      id: device.id,
+      owner: shown(device.ownerName),
+      active: device.active,
+      softwareVersion: shown(device.softwareVersion),
+    });
     for (const door of device.doors) {
+      const relationship = shown(door.relationship);
       doors.push({
         id: door.id,
-        name: door.name,
+        name: shown(door.name),
         controllerId: device.id,
         state: door.state,
         active: door.active && device.active,
-        owned: door.relationship === undefined ? undefined : door.relationship.toLowerCase() === 'owner',
-        relationship: door.relationship,
+        owned: relationship === undefined ? undefined : relationship.toLowerCase() === 'owner',
+        relationship,
         sensor: door.hasBluetoothSensor,
         batteryPct: door.hasBluetoothSensor ? door.batteryLevel : undefined,
       });

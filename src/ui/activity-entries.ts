@@ -2,7 +2,7 @@
 import type { ToggleEvent } from '../client/types.js';
 import { serviceTimeMs } from '../people/match.js';
 import { ACTIVITY_ENTRIES_PER_DOOR_MAX, ACTIVITY_TEXT_MAX_CHARS, PERSON_USER_MAX_CHARS } from '../settings.js';
-import { oneLine } from '../util/log-text.js';
+import { oneLine, withoutDirectionMarks } from '../util/log-text.js';
 import type { ActivityEntry, DoorActivity, PersonSeen } from './page/views.js';
 
 /** How the service might mark an entry for an unauthorized user or vehicle (its webhooks call them enforcer events). */
@@ -10,12 +10,9 @@ const UNAUTHORIZED = /enforcer|unauthori[sz]ed/i;
 /** One address, nothing around it: anything else is not offered as a `people` key. */
 const EMAIL = /^[^\s@]+@[^\s@]+$/u;
 
-/** Marks that turn the text's direction around: a name could show the page's words in another order ("moc.elpmaxe@..."). */
-const DIRECTION_MARKS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
-
 /** Outside text on one line, without direction marks, and cut short; undefined when nothing is left. */
 function text(value: string | undefined, maxChars = ACTIVITY_TEXT_MAX_CHARS): string | undefined {
-  const line = value === undefined ? '' : oneLine(value.replace(DIRECTION_MARKS, ''), maxChars);
+  const line = value === undefined ? '' : oneLine(withoutDirectionMarks(value), maxChars);
   return line === '' ? undefined : line;
 }
 

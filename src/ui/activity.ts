@@ -90,6 +90,8 @@ export interface ActivityOptions {
   deadlineMs?: number;
   timeouts?: Timeouts;
   nowMs?: number;
+  /** Text the service's answers must not pass on besides the token (the saved webhook keys). */
+  secrets?: readonly string[];
 }
 
 /**
@@ -118,6 +120,7 @@ export async function readActivity(
         accessToken: parsed.config.accessToken,
         timeouts: options.timeouts,
         readTimeoutMs: deadlineMs,
+        secrets: options.secrets,
       });
       return client.history({ historyType: 'door', doorId, ...activityDays(options.nowMs ?? Date.now()) });
     });

@@ -4,37 +4,12 @@ import { readFile } from 'node:fs/promises';
 import { rootCertificates } from 'node:tls';
 import type { PeerCertificate } from 'node:tls';
 
-import * as z from '../util/zod.js';
-
-import { PLATFORM_NAME } from '../settings.js';
-
-const entrySchema = z.looseObject({
-  platform: z.missingIfNot(z.string()),
-  webhook: z.missingIfNot(z.looseObject({ port: z.missingIfNot(z.number()), tlsCertFile: z.missingIfNot(z.string()) })),
-});
-const configSchema = z.looseObject({ platforms: z.missingIfNot(z.array(z.unknown())) });
+import { savedWebhooks } from './saved-config.js';
 
 /** The certificate file the saved entry of this plugin listening on `port` names; the running listener was started with it. */
 export async function savedCertFile(configPath: string | undefined, port: number): Promise<string | undefined> {
-  if (configPath === undefined) {
-    return undefined;
-  }
-  const text = await readFile(configPath, 'utf8').catch(() => undefined);
-  let config: unknown;
-  try {
-    config = text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const parsed = configSchema.safeParse(config);
-  for (const raw of parsed.success ? (parsed.data.platforms ?? []) : []) {
-    const entry = entrySchema.safeParse(raw);
-    const webhook = entry.success && entry.data.platform === PLATFORM_NAME ? entry.data.webhook : undefined;
-    if (webhook?.port === port && webhook.tlsCertFile?.trim()) {
-      return webhook.tlsCertFile.trim();
-    }
-  }
-  return undefined;
+  const webhook = (await savedWebhooks(configPath)).find((saved) => saved.port === port && saved.tlsCertFile?.trim());
+  return webhook?.tlsCertFile?.trim();
 }
 
 /** What undici passes to tls.connect. */

@@ -5,6 +5,7 @@ import { HomebridgePluginUiServer } from '@homebridge/plugin-ui-utils';
 import { oneLine } from '../util/log-text.js';
 import { readActivity } from './activity.js';
 import { savedCertFile } from './listener-tls.js';
+import { savedWebhookKeys } from './saved-config.js';
 import { pageInfo } from './page-info.js';
 import type { ActivityAnswer, Message, SignInView } from './page/views.js';
 import { checkPort } from './ports.js';
@@ -37,7 +38,9 @@ class SettingsServer extends HomebridgePluginUiServer {
         if (!request.ok) {
           return { ok: false, kind: 'server', message: request.message };
         }
-        const result = await signIn(request.data.baseUrl, request.data.accessToken);
+        const result = await signIn(request.data.baseUrl, request.data.accessToken, {
+          secrets: await savedWebhookKeys(this.homebridgeConfigPath),
+        });
         if (!result.ok) {
           return result;
         }
@@ -82,7 +85,9 @@ class SettingsServer extends HomebridgePluginUiServer {
         if (!request.ok) {
           return request;
         }
-        return readActivity(request.data.baseUrl, request.data.accessToken, request.data.doorIds);
+        return readActivity(request.data.baseUrl, request.data.accessToken, request.data.doorIds, {
+          secrets: await savedWebhookKeys(this.homebridgeConfigPath),
+        });
       }, failedMessage),
     );
     this.ready();

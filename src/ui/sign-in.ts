@@ -84,6 +84,8 @@ export interface SignInOptions {
   deadlineMs?: number;
   /** Tests shorten the connection's own time-outs. */
   timeouts?: Timeouts;
+  /** Text the service's answers must not pass on besides the token (the saved webhook keys). */
+  secrets?: readonly string[];
 }
 
 /** Never throws; the token goes to the service only, never into the result. */
@@ -101,6 +103,7 @@ export async function signIn(baseUrl: unknown, accessToken: unknown, options: Si
     accessToken: parsed.config.accessToken,
     timeouts: options.timeouts,
     readTimeoutMs: deadlineMs,
+    secrets: options.secrets,
   });
   try {
     const account = await within(client.sync(), deadlineMs, () => new ServiceError('timeout', 'the service did not answer in time'));

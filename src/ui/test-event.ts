@@ -1,9 +1,12 @@
 // "Send test event" on the settings page: one authenticated, harmless event to the running listener, and what came back in words.
 import { randomBytes } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 
 import { Agent, request } from 'undici';
 
-import { deadlineSignal } from '../util/clock.js';
+import { deadlineSignal, within } from '../util/clock.js';
 import {
   DEFAULT_WEBHOOK_HEADER_NAME,
   LISTENER_NONCE_HEADER,
@@ -12,6 +15,7 @@ import {
   WEBHOOK_TEST_EVENT_TYPE,
 } from '../settings.js';
 import { keyDigest, listenerProof } from '../webhook/api-key.js';
+import { LABELS } from './labels.js';
 import { listenerTrust, OTHER_CERTIFICATE } from './listener-tls.js';
 import type { ListenerTrust } from './listener-tls.js';
 
@@ -48,11 +52,49 @@ const MAX_ANSWER_BYTES = 1024;
  */
 const LISTENER_ANSWERS: Partial<Record<number, string>> = { 200: 'ok', 401: 'missing or wrong API key', 404: 'not found' };
 
-/** The address this machine reaches the listener at, in a URL. */
-function listenerUrl(target: Pick<TestEventTarget, 'port' | 'host' | 'path' | 'tls'>): URL {
-  const host = target.host === undefined || WILDCARD_HOSTS.has(target.host) ? '127.0.0.1' : target.host;
-  const hostPart = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  return new URL(`${target.tls ? 'https' : 'http'}://${hostPart}:${target.port}${target.path ?? '/'}`);
+/** Whether an IP address is one of this machine's: loopback, or an address of one of its network interfaces. */
+function ownAddress(ip: string): boolean {
+  const plain = ip.toLowerCase().replace(/^::ffff:(?=\d+\.)/, '');
+  if (plain === '::1' || (isIP(plain) === 4 && plain.startsWith('127.'))) return true;
+  return Object.values(networkInterfaces()).some((addresses) =>
+    (addresses ?? []).some((address) => address.address.toLowerCase() === plain),
+  );
+}
+
+/**
+ * The path as typed, if it is a plain absolute path: one leading /, nothing URL parsing would read as a host, query,
+ * fragment or dot segment (a path `@host:port/` or `//host/` must never choose where the request goes).
+ */
+function plainPath(path: string | undefined): string | undefined {
+  const typed = path ?? '/';
+  if (!typed.startsWith('/') || typed.startsWith('//') || /[\s\\?#]/.test(typed)) return undefined;
+  return new URL(typed, 'http://listener.invalid').pathname === typed ? typed : undefined;
+}
+
+/**
+ * The listener's URL, built from its parts, or why no request is sent. Only to this machine, where the plugin's listener
+ * runs: a wildcard or empty host is 127.0.0.1, a name is looked up once and the request goes to the address of this
+ * machine it gave, so the button cannot probe any other address.
+ */
+async function listenerUrl(target: Pick<TestEventTarget, 'port' | 'host' | 'path' | 'tls'>, deadlineMs: number): Promise<URL | string> {
+  const path = plainPath(target.path);
+  if (path === undefined) {
+    return `The ${LABELS.path.replace(/ \(optional\)$/, '')} must start with a single / and hold no spaces, \\, ? or # (such as /access-control): no test event was sent.`;
+  }
+  const typed = (target.host ?? '').trim().replace(/^\[(.*)\]$/, '$1');
+  let ip = WILDCARD_HOSTS.has(typed) ? '127.0.0.1' : typed;
+  if (isIP(ip) === 0) {
+    const found = await within(lookup(ip, { all: true }), deadlineMs, () => new Error('no answer')).catch(() => []);
+    ip = found.find((address) => ownAddress(address.address))?.address ?? '';
+  }
+  if (!ownAddress(ip)) {
+    return `${LABELS.host} is not an address of this machine: Send test event only sends to the listener of the Homebridge this page runs on, so no test event was sent. Leave it empty, or type one of this machine's addresses.`;
+  }
+  const url = new URL(`${target.tls ? 'https' : 'http'}://127.0.0.1`);
+  url.hostname = isIP(ip) === 6 ? `[${ip}]` : ip;
+  url.port = String(target.port);
+  url.pathname = path;
+  return url;
 }
 
 /** At most `MAX_ANSWER_BYTES` of the body; the rest is left unread (the connection is destroyed afterwards). */
@@ -93,7 +135,10 @@ function proved(headers: Record<string, string | string[] | undefined>, apiKey: 
  */
 export async function sendTestEvent(target: TestEventTarget, options: TestEventOptions = {}): Promise<TestEventResult> {
   const deadlineMs = options.deadlineMs ?? TEST_EVENT_TIMEOUT_MS;
-  const url = listenerUrl(target);
+  const url = await listenerUrl(target, deadlineMs);
+  if (typeof url === 'string') {
+    return { ok: false, message: url };
+  }
   const trust = target.tls ? await listenerTrust(target.certFile, target.port) : undefined;
   const agent = new Agent({ connect: { timeout: deadlineMs, ...trust?.connect }, headersTimeout: deadlineMs, bodyTimeout: deadlineMs });
   const nowS = Math.floor(Date.now() / 1000);

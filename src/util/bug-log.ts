@@ -1,6 +1,8 @@
 // Our own exceptions, logged as bugs: one error line with the stack per distinct bug, never holding the token.
 import type { Logging } from 'homebridge';
 
+import { withoutSecrets } from './log-text.js';
+
 /** Distinct bugs remembered so each is logged once; past this many, new ones are still logged (a long run cannot grow it). */
 const REMEMBERED_BUGS = 20;
 
@@ -26,6 +28,6 @@ export class BugLog {
   }
 
   private redact(text: string): string {
-    return this.secret ? text.split(this.secret).join('[access token]') : text;
+    return withoutSecrets(text, [this.secret]);
   }
 }

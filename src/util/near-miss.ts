@@ -106,7 +106,7 @@ export const closest = (typed: string, known: readonly string[]): string | undef
 /** Edits within which a value counts as a secret mistyped or pasted with a character more or less. */
 const SECRET_EDITS = 2;
 /** Shortest text that is looked for inside a secret, and a secret inside it: shorter ones are common words. */
-const MIN_SECRET_PART = 8;
+export const MIN_SECRET_PART = 8;
 
 /** Whether `value` is, holds, or is a part or a near copy of one of the secrets (the access token, the webhook key). */
 export function nearSecret(value: string, secrets: readonly unknown[]): boolean {

@@ -19,7 +19,15 @@ export function listenerProof(keyDigest: Buffer, nonce: unknown): string | undef
 
 /** The digest a listener keeps of its key, and the settings page computes from the key it was given. */
 export function keyDigest(apiKey: string): Buffer {
-  return digest(apiKey.trim());
+  return digest(sameCase(apiKey));
+}
+
+/**
+ * The key as compared: trimmed, its ASCII letters in lower case. The key is hexadecimal, which the settings accept in
+ * either case, so one sent in upper case is the same key; only ASCII is folded, so no other letter turns into a digit.
+ */
+function sameCase(key: string): string {
+  return key.trim().replace(/[A-Z]/g, (letter) => letter.toLowerCase());
 }
 
 /** Holds only a digest of the key, so the key itself never sits in this object (or a heap dump of it). */
@@ -44,7 +52,7 @@ export class ApiKeyCheck {
     if (value === undefined || value.trim() === '') {
       return false;
     }
-    return timingSafeEqual(digest(value.trim()), this.expected);
+    return timingSafeEqual(digest(sameCase(value)), this.expected);
   }
 }
 

@@ -25,6 +25,8 @@ export interface WebhookReceiverOptions {
   /** When set, only this exact path is served (anything else: 404); by default every path is. */
   path?: string;
   apiKey: string;
+  /** Other text no webhook body may pass on (the access token); the API key never passes either way. */
+  secrets?: readonly string[];
   /** Default 'X-Service-API-Key'; matched case-insensitively. */
   headerName?: string;
   /** Serve HTTPS directly with this PEM certificate and key (the service only calls https:// URLs). */
@@ -55,6 +57,7 @@ export class WebhookReceiver {
       path: normalizePath(options.path),
       headerName: options.headerName?.trim() || DEFAULT_WEBHOOK_HEADER_NAME,
       apiKey: new ApiKeyCheck(options.apiKey),
+      secrets: [options.apiKey, ...(options.secrets ?? [])],
       maxBodyBytes: WEBHOOK_MAX_BODY_BYTES,
       onEvent: options.onEvent,
       log: options.log,

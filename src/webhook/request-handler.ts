@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { LISTENER_NONCE_HEADER, LISTENER_PROOF_HEADER } from '../settings.js';
 import { decodeBody } from '../util/body.js';
+import { withoutSecretsIn } from '../util/log-text.js';
 import type { LogRateLimit } from '../util/log-rate-limit.js';
 import type { ApiKeyCheck } from './api-key.js';
 import { parseWebhookEvent } from './event.js';
@@ -30,6 +31,8 @@ export interface RequestHandlerContext {
   path: string | undefined;
   headerName: string;
   apiKey: ApiKeyCheck;
+  /** What no string of a body may pass on to the log (the webhook key, the access token). */
+  secrets: readonly string[];
   maxBodyBytes: number;
   onEvent: (event: WebhookEvent) => void | Promise<void>;
   log: WebhookLog;
@@ -106,7 +109,8 @@ export async function handleWebhookRequest(
   }
   let body: unknown;
   try {
-    body = JSON.parse(decoded.body.toString('utf8').replace(/^\uFEFF/, ''));
+    // Where a body's text enters: every string without a secret, before any of it is read, logged or refused with.
+    body = withoutSecretsIn(JSON.parse(decoded.body.toString('utf8').replace(/^\uFEFF/, '')) as unknown, ctx.secrets);
   } catch {
     refuse(ctx, req, res, 400, 'the body is not valid JSON');
     return;

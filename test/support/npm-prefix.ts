@@ -4,16 +4,15 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 
-import { HOMEBRIDGE_2_VERSION } from '../../dev/harness/homebridge-process.js';
+import { HOMEBRIDGE_2_VERSION, REPO_ROOT } from '../../dev/harness/homebridge-process.js';
 import { isAlive, tailLines } from '../ui/ui-util.js';
 
 /** The current Homebridge 2.x (the e2e matrix, the UI tests, the package test and the bench run it): one version, set in the harness. */
 export { HOMEBRIDGE_2_VERSION };
 
-/** Repository root: where `npm run build` and `npm pack` run. */
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Repository root: where `npm run build` and `npm pack` run; found by its package.json, so the demo's build (dist-dev/) installs here too. */
+export { REPO_ROOT };
 /** Installs reused between runs (gitignored). */
 export const CACHE_DIR = path.join(REPO_ROOT, '.cache');
 

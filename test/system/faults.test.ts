@@ -199,7 +199,7 @@ describe('a bug of our own while applying a good sync', () => {
       expect(update).toHaveBeenCalled();
       expect(rig.errorLines()).toHaveLength(1);
       expect(rig.errorLines()[0]).toMatch(
-        /^A bug in the plugin while applying a sync .*TypeError: cannot read the door \(token \[access token\]\)\n\s+at /s,
+        /^A bug in the plugin while applying a sync .*TypeError: cannot read the door \(token \[redacted\]\)\n\s+at /s,
       );
       expect(JSON.stringify(rig.log.lines)).not.toContain(TOKEN);
       expect(rig.log.lines.some((l) => /could not be synced|Retrying with back-off/.test(l.text))).toBe(false);

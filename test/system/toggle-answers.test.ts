@@ -80,3 +80,32 @@ describe('a toggle answered with a status that does not say whether the service 
     expect(shown()).toEqual({ current: CurrentDoorState.OPENING, target: TargetDoorState.OPEN });
   });
 });
+
+describe("the service's text carries no secret to the log (issue 38)", () => {
+  it('a refusal quoting the request ("Malformed Request for Bearer <token>") is logged with the token as [redacted]', async () => {
+    const { wish, settle, problems, log } = await boot();
+    sim.setFault('toggle', {
+      kind: 'status',
+      status: 400,
+      body: JSON.stringify({ success: true, message: `Malformed Request for Bearer ${TOKEN} (400)` }),
+    });
+
+    await expect(wish(TargetDoorState.OPEN)).rejects.toBeDefined();
+    await settle();
+    expect(problems()).toEqual([expect.stringContaining('Malformed Request for Bearer [redacted] (400)')]);
+    expect(JSON.stringify(log.lines)).not.toContain(TOKEN);
+  });
+
+  it("a door named with the token is named [redacted] in Home and in the log, as the sync's other text", async () => {
+    sim.renameDoor(SAMPLE_GARAGE_DOOR_ID, `Garage ${TOKEN.toUpperCase()}`);
+    try {
+      const { api, log } = await boot();
+      expect([...api.registered.values()].map((accessory) => accessory.displayName)).toContainEqual(
+        expect.stringMatching(/^Garage \W?redacted\W?$/),
+      );
+      expect(JSON.stringify(log.lines).toLowerCase()).not.toContain(TOKEN);
+    } finally {
+      sim.renameDoor(SAMPLE_GARAGE_DOOR_ID, 'Garage Door');
+    }
+  });
+});

@@ -69,7 +69,7 @@ export interface UiEnv {
 export interface PrepareUiEnvOptions {
   /** Install prefix; default env UI_ENV_PREFIX or DEFAULT_UI_PREFIX. */
   prefix?: string;
-  /** Skip `npm run build` (dist/ is already fresh). Default: env UI_SKIP_BUILD === '1'. */
+  /** Pack dist/ as it is, without the prepack's build (dist/ is already fresh). Default: env UI_SKIP_BUILD === '1'. */
   skipBuild?: boolean;
   /** Progress lines (default: console.log with a [ui] prefix). */
   log?: (line: string) => void;
@@ -110,21 +110,23 @@ async function checkCustomUi(tarball: string, entries: Set<string>): Promise<str
   return `config.schema.json has "customUi": true${typeof schema.customUiPath === 'string' ? ` and "customUiPath": "${schema.customUiPath}"` : ''}, but the packed plugin lacks ${missing.join(', ')}`;
 }
 
-/** `npm run build` then `npm pack`, as a user gets the plugin; returns the tarball in a fresh temp dir. */
+/** `npm pack` (its prepack builds), as a user gets the plugin; returns the tarball in a fresh temp dir. */
 async function buildAndPack(
   skipBuild: boolean,
   timings: Record<string, number>,
 ): Promise<{ tarball: string; packDir: string; customUiProblem: string | undefined }> {
   let lastMissing: string[] = [];
   for (let attempt = 1; attempt <= PACK_ATTEMPTS; attempt++) {
-    if (!skipBuild) {
-      const t0 = performance.now();
-      await runOrThrow('npm run build', 'npm', ['run', 'build'], REPO_ROOT, BUILD_TIMEOUT_MS);
-      timings.buildMs = Math.round(performance.now() - t0);
-    }
     const packDir = await mkdtemp(path.join(tmpdir(), 'hb-ui-pack-'));
     const t1 = performance.now();
-    const output = await runOrThrow('npm pack', 'npm', ['pack', '--json', '--pack-destination', packDir], REPO_ROOT, PACK_TIMEOUT_MS);
+    // The package's prepack builds, as on every pack a user or `npm publish` makes; with dist/ already fresh it is skipped.
+    const output = await runOrThrow(
+      'npm pack',
+      'npm',
+      ['pack', '--json', '--pack-destination', packDir, ...(skipBuild ? ['--ignore-scripts'] : [])],
+      REPO_ROOT,
+      skipBuild ? PACK_TIMEOUT_MS : BUILD_TIMEOUT_MS + PACK_TIMEOUT_MS,
+    );
     timings.packMs = Math.round(performance.now() - t1);
     const files = (await readdir(packDir)).filter((f) => f.endsWith('.tgz'));
     if (files.length !== 1 || files[0] === undefined) {

@@ -16,6 +16,7 @@ interface Manifest {
   peerDependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
   bundleDependencies?: string[];
+  allowScripts?: Record<string, boolean | string>;
 }
 
 const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Manifest;
@@ -54,6 +55,17 @@ describe('package.json, as the plugin checker reads it', () => {
     expect(manifest.keywords).toContain('homebridge-plugin');
     const installScripts = ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare'];
     expect(Object.keys(manifest.scripts ?? {}).filter((name) => installScripts.includes(name))).toEqual([]);
+  });
+
+  it("runs no dependency's install script in a checkout: every allowScripts entry is a denial (CONTRIBUTING, Set up)", () => {
+    expect(Object.entries(manifest.allowScripts ?? {}).filter(([, allowed]) => allowed !== false)).toEqual([]);
+    expect(Object.keys(manifest.allowScripts ?? {})).toContain('esbuild');
+  });
+
+  it('builds on every pack, not only on publish: `npm pack` in a fresh clone ships the code', () => {
+    // prepack runs before `npm pack` and `npm publish` alike (and is no install script); prepublishOnly runs on publish only.
+    expect(manifest.scripts?.prepack).toBe('npm run build');
+    expect(manifest.scripts?.prepublishOnly ?? '').not.toContain('build');
   });
 });
 

@@ -25,6 +25,19 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
+/**
+ * Text of the service (a name, an id) in its own <bdi>: whatever direction its letters or marks take, it cannot turn the
+ * page's words around it ("door id 12ab" stays in that order beside a right-to-left or reversed id).
+ */
+export function isolated(text: string): HTMLElement {
+  return h('bdi', {}, text);
+}
+
+/** The pieces of a line as plain text (for searching), <bdi> and all. */
+export function plainText(parts: readonly (Node | string)[]): string {
+  return parts.map((part) => (typeof part === 'string' ? part : (part.textContent ?? ''))).join('');
+}
+
 /** The page's element `id`, checked to be a `kind` (an input, a select...) when one is asked for. */
 export function byId(id: string): HTMLElement;
 export function byId<T extends HTMLElement>(id: string, kind: new () => T): T;

@@ -3,7 +3,7 @@ import { OPTIONS } from '../../option-catalog.js';
 import { MAX_ACCESSORIES_PER_BRIDGE } from '../../settings.js';
 import type { ChoiceOption, NumberOption, OptionSpec } from '../../option-catalog.js';
 import { applyDoorFilter, CHANGED, SEARCH_TEXT, setUpDoorFilter } from './door-filter.js';
-import { byId, fill, h, status } from './dom.js';
+import { byId, fill, h, isolated, plainText, status } from './dom.js';
 import {
   configuredDoorIds,
   controllerIncluded,
@@ -156,13 +156,24 @@ function valueSelect(
   return [select, note];
 }
 
-/** A controller in words, its id second: "Ana Ruiz's controller (id 12ab)". The service gives controllers no name. */
-function controllerWords(store: Store, controllerId: string): string {
+/**
+ * A controller in words, its id second: "Ana Ruiz's controller (id 12ab)", the owner and the id each isolated. The
+ * service gives controllers no name.
+ */
+export function controllerWords(owner: string | undefined, controllerId: string, doors?: number): (Node | string)[] {
   if (controllerId === '') {
-    return 'controller unknown';
+    return ['controller unknown'];
   }
-  const owner = store.account?.controllers.find((controller) => controller.id === controllerId)?.owner;
-  return `${owner ? `${owner}'s controller` : 'Controller'} (id ${controllerId})`;
+  const count = doors === undefined ? '' : `, ${doors} door${doors === 1 ? '' : 's'}`;
+  return [...(owner ? [isolated(owner), "'s controller"] : ['Controller']), `${count} (id `, isolated(controllerId), ')'];
+}
+
+const ownerOf = (store: Store, controllerId: string): string | undefined =>
+  store.account?.controllers.find((controller) => controller.id === controllerId)?.owner;
+
+/** The line under a door's options: "On Ana Ruiz's controller (id 12ab) · door id 34cd", every outside text isolated. */
+export function doorIdLine(controller: readonly (Node | string)[], doorId: string): HTMLElement {
+  return h('div', { class: 'ac-door-id' }, 'On ', ...controller, ' · door id ', isolated(doorId));
 }
 
 /**
@@ -231,7 +242,7 @@ function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement 
   name.addEventListener('change', () => store.set(setDoorField(store.block, door.id, 'name', name.value.trim())));
   const labelled = (title: string, ...controls: (HTMLElement | false)[]) =>
     h('label', { class: 'ac-door-option' }, h('span', {}, title), ...controls);
-  const controller = controllerWords(store, door.controllerId);
+  const controller = controllerWords(ownerOf(store, door.controllerId), door.controllerId);
   // Drawn for every door, shown once the door has settings of its own (refreshDoorStatus follows each change).
   const reset = h(
     'button',
@@ -250,14 +261,16 @@ function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement 
     {
       class: reason ? 'ac-door ac-out' : 'ac-door',
       'data-door-row': door.id,
-      [`data-${SEARCH_TEXT}`]: [door.name, typeof own?.name === 'string' ? own.name : '', controller, door.id].join(' ').toLowerCase(),
+      [`data-${SEARCH_TEXT}`]: [door.name, typeof own?.name === 'string' ? own.name : '', plainText(controller), door.id]
+        .join(' ')
+        .toLowerCase(),
       [`data-${CHANGED}`]: entries.length > 0,
       open: openRows.has(door.id),
     },
     h(
       'summary',
       { class: 'ac-door-head' },
-      h('span', { class: 'ac-door-name', 'data-door-name': '' }, door.name),
+      h('span', { class: 'ac-door-name', 'data-door-name': '' }, isolated(door.name)),
       h('span', { class: 'ac-help', 'data-door-note': describe(door) }, reason ? `Not in Home: ${reason}` : describe(door)),
       h('span', { class: 'ac-help ac-door-changes', 'data-door-changes': '' }, changesOf(store.block, entries)),
     ),
@@ -265,7 +278,7 @@ function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement 
       'div',
       { class: 'ac-door-body' },
       h('div', { class: 'form-check' }, show, h('label', { class: 'form-check-label', for: show.id }, 'Show in Home')),
-      h('div', { class: 'ac-door-id' }, `On ${controller} · door id ${door.id}`),
+      doorIdLine(controller, door.id),
       locked !== undefined && h('p', { class: 'status status-warn', 'data-door-kept': '' }, locked),
       h(
         'div',
@@ -342,12 +355,11 @@ function renderControllers(store: Store, render: () => void): void {
     });
     box.addEventListener('change', () => store.set(setControllerIncluded(store.block, controller.id, box.checked)));
     // In words first (whose it is, how many doors), the id second.
-    const whose = controller.owner ? `${controller.owner}'s controller` : 'Controller';
     return h(
       'div',
       { class: 'form-check' },
       box,
-      h('label', { class: 'form-check-label', for: box.id }, `${whose}, ${count} door${count === 1 ? '' : 's'} (id ${controller.id})`),
+      h('label', { class: 'form-check-label', for: box.id }, ...controllerWords(controller.owner, controller.id, count)),
     );
   });
   fill(

@@ -257,3 +257,41 @@ describe('history', () => {
     expect((await failure(client.history({ historyType: 'door', doorId: SAMPLE_GARAGE_DOOR_ID }))).kind).toBe('timeout');
   });
 });
+
+describe("the service's text, without the token or the webhook key (issue 38)", () => {
+  const KEY = 'c0ffee'.repeat(16);
+
+  it('cleans a refusal that quotes the request, the names of a sync and the fields of the history', async () => {
+    const keyed = new AccessControlClient({ baseUrl: sim.baseUrl, accessToken: TOKEN, timeouts: SHORT_TIMEOUTS, secrets: [KEY] });
+    sim.renameDoor(SAMPLE_FRONT_GATE_ID, `Gate ${KEY.toUpperCase()}`);
+    sim.addHistoryEvent({
+      doorId: SAMPLE_FRONT_GATE_ID,
+      doorState: 'OPEN',
+      at: new Date(),
+      channel: `App ${TOKEN}`,
+      user: { id: 'u-1', firstName: TOKEN, lastName: KEY, emailAddress: 'who@example.com' },
+    });
+    try {
+      sim.setFault('toggle', {
+        kind: 'status',
+        status: 400,
+        body: JSON.stringify({ success: true, message: `Malformed Request for Bearer ${TOKEN} (400)` }),
+      });
+      const refused = await failure(keyed.toggle(SAMPLE_GARAGE_DOOR_ID, 'OPEN'));
+      expect(refused.message).toBe('the service refused the command (HTTP 400): Malformed Request for Bearer [redacted] (400)');
+
+      const account = await keyed.sync();
+      const names = account.devices.flatMap((device) => device.doors.map((door) => door.name));
+      expect(names).toContain('Gate [redacted]');
+
+      const history = await keyed.history({ historyType: 'door', doorId: SAMPLE_FRONT_GATE_ID });
+      const said = JSON.stringify([account, history]);
+      expect(said).toContain('App [redacted]');
+      expect(said).not.toContain(TOKEN);
+      expect(said.toLowerCase()).not.toContain(KEY);
+    } finally {
+      sim.renameDoor(SAMPLE_FRONT_GATE_ID, 'Front Gate');
+      await keyed.close();
+    }
+  });
+});

@@ -187,3 +187,22 @@ describe('readActivity against the simulator', () => {
     });
   });
 });
+
+describe("readActivity, the service's text without a secret (issue 38)", () => {
+  it('shows a person or channel holding the token or a saved webhook key as [redacted]', async () => {
+    const key = 'ab12'.repeat(24);
+    sim.addHistoryEvent({
+      doorId: SAMPLE_SHARED_GATE_ID,
+      doorState: 'OPEN',
+      at: new Date(Date.now() - 5_000),
+      channel: `Keypad ${key}`,
+      user: { id: 'u-38', firstName: TOKEN, lastName: 'Lovelace', emailAddress: 'ada@example.com' },
+    });
+    const doors = doorsOf(await readActivity(sim.baseUrl, TOKEN, [SAMPLE_SHARED_GATE_ID], { timeouts: SHORT_TIMEOUTS, secrets: [key] }));
+    expect(doors[0]).toMatchObject({
+      ok: true,
+      entries: [{ channel: 'Keypad [redacted]', person: { name: '[redacted] Lovelace', email: 'ada@example.com' } }],
+    });
+    expect(JSON.stringify(doors)).not.toContain(key);
+  });
+});

@@ -4,6 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../../../dev/simulator/server.js';
 import { signIn } from '../../../src/ui/sign-in.js';
 import { closeServer, listenOnLoopback } from '../../support/loopback.js';
 import type { SignInResult } from '../../../src/ui/sign-in.js';
@@ -143,5 +144,21 @@ describe('Sign in failures, by kind, in words with the raw reason apart', () => 
     const odd = await signIn(page.url, TOKEN);
     expectWordsOnly(odd);
     expect(odd).toMatchObject({ ok: false, kind: 'bad-answer', detail: expect.stringMatching(/JSON/) as unknown });
+  });
+});
+
+describe("Sign in: the service's names reach the page without a secret (issue 38)", () => {
+  it('shows a door named with the token or a saved webhook key as [redacted]', async () => {
+    const key = 'ab12'.repeat(24);
+    const sim = new AccessControlSimulator({ accessToken: TOKEN });
+    await sim.start();
+    try {
+      sim.renameDoor(SAMPLE_FRONT_GATE_ID, `Gate ${TOKEN} ${key}`);
+      const result = await signIn(sim.baseUrl, TOKEN, { secrets: [key] });
+      expect(result.ok && result.account.doors.find((door) => door.id === SAMPLE_FRONT_GATE_ID)?.name).toBe('Gate [redacted] [redacted]');
+      expect(JSON.stringify(result)).not.toContain(key);
+    } finally {
+      await sim.stop();
+    }
   });
 });

@@ -116,6 +116,73 @@ describe("Send test event, against what is not the plugin's listener", () => {
   });
 });
 
+describe('Send test event: only to a listener of this machine, at a URL built from its parts (issue 38)', () => {
+  it('refuses a path that would choose the host (`@host:port/`, `//host/`) or hold a query, and sends nothing anywhere', async () => {
+    const listener = await startPeer((_req, res) => res.end());
+    const elsewhere = await startPeer((_req, res) => res.end());
+    try {
+      for (const path of [
+        `@127.0.0.1:${elsewhere.port}/`,
+        `//127.0.0.1:${elsewhere.port}/`,
+        '/hook?x=1',
+        '/hook#x',
+        '/a/../b',
+        'hook',
+        '/a b',
+      ]) {
+        const result = await sendTestEvent(target(listener.port, { path }));
+        expect(result, path).toEqual({
+          ok: false,
+          message: 'The Path must start with a single / and hold no spaces, \\, ? or # (such as /access-control): no test event was sent.',
+        });
+      }
+      expect(listener.requests()).toBe(0);
+      expect(elsewhere.requests()).toBe(0);
+    } finally {
+      await stopPeer(listener);
+      await stopPeer(elsewhere);
+    }
+  });
+
+  it('sends to the path exactly as typed, on the host and port given', async () => {
+    const paths: (string | undefined)[] = [];
+    const listener = await startPeer((req, res) => {
+      paths.push(req.url);
+      res.end();
+    });
+    try {
+      await sendTestEvent(target(listener.port, { path: '/@hooks:8/x' }));
+      await sendTestEvent(target(listener.port, { path: undefined, host: '' }));
+      expect(paths).toEqual(['/@hooks:8/x', '/']);
+    } finally {
+      await stopPeer(listener);
+    }
+  });
+
+  it('sends nothing to an address that is not this machine, whatever its port', async () => {
+    for (const host of ['192.0.2.1', '[2001:db8::1]', '8.8.8.8']) {
+      const result = await sendTestEvent(target(443, { host }), { deadlineMs: 400 });
+      expect(result, host).toEqual({
+        ok: false,
+        message:
+          "Listen on address is not an address of this machine: Send test event only sends to the listener of the Homebridge this page runs on, so no test event was sent. Leave it empty, or type one of this machine's addresses.",
+      });
+    }
+  });
+
+  it('takes a loopback address, and a wildcard as 127.0.0.1', async () => {
+    const listener = await startPeer((_req, res) => res.end());
+    try {
+      for (const host of ['127.0.0.1', '0.0.0.0', '[::]']) {
+        const result = await sendTestEvent(target(listener.port, { host }));
+        expect(result.message, host).toMatch(/^Something at http:\/\/(127\.0\.0\.1|\[::1\]):\d+ answered 200/);
+      }
+    } finally {
+      await stopPeer(listener);
+    }
+  });
+});
+
 describe('Send test event: the key only to a listener that proved it holds it (issue 30.10)', () => {
   it('is not fooled by a program answering {"message":"ok"} to everything, and never sends it the key', async () => {
     const keys: unknown[] = [];

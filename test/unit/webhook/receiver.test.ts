@@ -211,6 +211,33 @@ describe('WebhookReceiver', () => {
     expect(everything).not.toContain(WRONG_KEY.slice(0, 16));
   });
 
+  it('takes the hexadecimal key in either case, as the settings do, and still refuses another key in upper case', async () => {
+    expect((await post(h.receiver.url, DOOR_EVENT, { 'x-service-api-key': KEY.toUpperCase() })).status).toBe(200);
+    const upper = await startReceiver({ apiKey: KEY.toUpperCase() });
+    try {
+      expect((await post(upper.receiver.url, DOOR_EVENT, { 'x-service-api-key': KEY })).status).toBe(200);
+      expect((await post(upper.receiver.url, DOOR_EVENT, { 'x-service-api-key': WRONG_KEY.toUpperCase() })).status).toBe(401);
+    } finally {
+      await upper.receiver.stop();
+    }
+  });
+
+  it('passes on no webhook key or access token a body holds, to the event or the log (issue 38)', async () => {
+    const token = 'receiver-token-3c9d51';
+    const local = await startReceiver({ secrets: [token] });
+    try {
+      const body = { ...DOOR_EVENT, userThatToggled: { firstName: KEY.toUpperCase(), lastName: token }, channel: `App ${token}` };
+      expect((await post(local.receiver.url, body)).status).toBe(200);
+      await expect.poll(() => local.events.length).toBe(1);
+      expect(local.events[0]?.summary).toBe('door_state_change: OPEN by [redacted] [redacted] (App [redacted])');
+      const everything = JSON.stringify([local.events, local.lines]).toLowerCase();
+      expect(everything).not.toContain(KEY);
+      expect(everything).not.toContain(token);
+    } finally {
+      await local.receiver.stop();
+    }
+  });
+
   it('matches the header name case-insensitively, and honours a custom one', async () => {
     expect((await post(h.receiver.url, DOOR_EVENT, { 'X-SERVICE-API-KEY': KEY })).status).toBe(200);
     const local = await startReceiver({ headerName: 'X-Hook-Secret' });
