@@ -128,6 +128,15 @@ export const MIN_PERSON_SENSOR_DURATION_S = 1;
 export const MAX_PERSON_SENSOR_DURATION_S = 60 * 60;
 /** Moves remembered so one move detects once (webhook then history, two syncs); a bounded memory, in moves. */
 export const PERSON_MOVES_REMEMBERED_MAX = 1_000;
+/**
+ * How far a history entry's time may lie from the door's `last_toggled` and still be that move (ms): the service may date
+ * the entry at the request and `last_toggled` when the door got there.
+ */
+export const PERSON_HISTORY_SLACK_MS = 30_000;
+/** Moves of one door that webhooks told of, kept so the history's entries of them are not taken for another move. */
+export const PERSON_TOLD_MOVES_PER_DOOR = 20;
+/** E-mails whose names the person sensors remember from the history and webhooks, to tell a user named one way alone. */
+export const PERSON_DIRECTORY_MAX = 1_000;
 /** A move the toggle history names that is older than this (ms) is old news: it detects nothing (a restart after a long stop). */
 export const PERSON_MOVE_MAX_AGE_MS = 10 * 60_000;
 /**
