@@ -1,8 +1,9 @@
-// Command line: `npm run simulator -- [--port N] [--token T] [--travel-ms N]` runs the sample account until Ctrl-C.
+// Command line: `npm run simulator -- [--port N] [--token T] [--travel-ms N] …` runs the sample account until Ctrl-C.
 import { parseArgs } from 'node:util';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_OWNED_DEVICE_ID, sampleHistory } from './account.js';
 import { DEFAULT_HOST, DEFAULT_TRAVEL_TIME_MS } from './constants.js';
 import { AccessControlSimulator } from './server.js';
+import type { HistoryShape } from './options.js';
 import type { WebhookTarget } from './webhook-sender.js';
 
 /** A stable default so a plugin config written once keeps working across runs. */
@@ -11,7 +12,8 @@ const DEFAULT_CLI_TOKEN = 'simulator-access-token';
 const DEFAULT_CLI_PORT = 8787;
 
 const USAGE = `Usage: npm run simulator -- [--port N] [--host H] [--token T] [--travel-ms N]
-       [--webhook-url URL --webhook-key KEY [--webhook-spelling example|table]] [--lenient-headers]`;
+       [--webhook-url URL --webhook-key KEY [--webhook-spelling example|table]] [--lenient-headers]
+       [--history-order newest-first|oldest-first] [--history-dates date-time|date-only]`;
 
 function parseNumber(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) {
@@ -37,6 +39,16 @@ function webhookFrom(values: Record<string, string | boolean | undefined>): Webh
   return { url, apiKey, spelling };
 }
 
+function historyShapeFrom(order: string | undefined, dates: string | undefined): HistoryShape {
+  if (order !== undefined && order !== 'newest-first' && order !== 'oldest-first') {
+    throw new Error(`--history-order must be newest-first or oldest-first, got ${order}`);
+  }
+  if (dates !== undefined && dates !== 'date-time' && dates !== 'date-only') {
+    throw new Error(`--history-dates must be date-time or date-only, got ${dates}`);
+  }
+  return { ...(order === undefined ? {} : { order }), ...(dates === undefined ? {} : { dates }) };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -48,6 +60,8 @@ async function main(): Promise<void> {
       'webhook-key': { type: 'string' },
       'webhook-spelling': { type: 'string' },
       'lenient-headers': { type: 'boolean' },
+      'history-order': { type: 'string' },
+      'history-dates': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -63,6 +77,7 @@ async function main(): Promise<void> {
     travelTimeMs: parseNumber('travel-ms', values['travel-ms'], DEFAULT_TRAVEL_TIME_MS),
     webhook: webhookFrom(values),
     strictHeaders: !values['lenient-headers'],
+    history: historyShapeFrom(values['history-order'], values['history-dates']),
   });
   await simulator.start();
   // A week of the household's comings and goings, for the settings page's "People and activity".
