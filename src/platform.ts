@@ -99,7 +99,13 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       },
       takeOther: (accessory) => this.people.fromCache(accessory),
     });
-    this.health = new SyncHealth({ log, accountUnreadable: () => this.registry.setAccountReadable(false) });
+    this.health = new SyncHealth({
+      log,
+      accountUnreadable: () => {
+        this.registry.setAccountReadable(false);
+        this.people.setAccountReadable(false);
+      },
+    });
     if (!parsed.ok) {
       // Cached doors stay (automations survive a typo) and answer "No Response" until the config is fixed.
       log.error(`The configuration is not valid, so no door is synced until it is fixed: ${parsed.problems.join('; ')}.`);
@@ -312,6 +318,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         return;
       }
       this.health.succeeded();
+      this.people.setAccountReadable(true);
       try {
         this.health.noteUnreadable(account.unreadable);
         this.registry.reconcile(account, sentMs);

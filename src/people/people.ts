@@ -159,6 +159,11 @@ export class People {
     }
   }
 
+  /** The account could (not) be read: every person's sensor answers as the doors do (No Response while it cannot). */
+  setAccountReadable(readable: boolean): void {
+    for (const sensor of this.all()) sensor.setAvailable(readable);
+  }
+
   /** Every person's sensor, those kept as cached included (the Matter side shows each): empty before start(). */
   all(): readonly PersonSensor[] {
     return [...this.sensors, ...this.kept];

@@ -404,4 +404,23 @@ describe('who came through, told right (issue 37)', () => {
     await byName('CLOSED');
     expect([rig.detected('Grace'), rig.detected('Someone Else')]).toEqual([true, false]);
   });
+
+  it('answers No Response and StatusActive false while the account cannot be read, as the doors do, and recovers by itself', async () => {
+    const rig = await boot({ people: [{ name: 'Grace', user: 'grace@example.com' }] }, { webhook: false });
+    const sensor = () => rig.person('Grace')?.getServiceById(S.MotionSensor, 'person');
+    const read = () => sensor()?.getCharacteristic(C.MotionDetected).handleGetRequest();
+    expect(await read()).toBe(false);
+    expect(sensor()?.getCharacteristic(C.StatusActive).value).toBe(true);
+    rig.sim.setOutage(true);
+    for (let poll = 0; poll < 3; poll += 1) await rig.wait(60_000);
+    await expect(read()).rejects.toBe(hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+    await expect(rig.api.characteristic(SAMPLE_GARAGE_DOOR_ID, C.CurrentDoorState).handleGetRequest()).rejects.toBe(
+      hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE,
+    );
+    expect(sensor()?.getCharacteristic(C.StatusActive).value).toBe(false);
+    rig.sim.setOutage(false);
+    await rig.wait(120_000);
+    expect(await read()).toBe(false);
+    expect(sensor()?.getCharacteristic(C.StatusActive).value).toBe(true);
+  });
 });
