@@ -61,27 +61,22 @@ describe('WhoMovedIt', () => {
       event('CLOSED', 'Grace Hopper', 'App', true, '2026-11-21 10:00:20'),
       event('OPEN', 'Katherine Johnson', 'Remote', true, '2026-11-21 10:00:40'),
     ];
-    let answer = entries;
-    const who = new WhoMovedIt(
-      () => Promise.resolve(answer),
-      log,
-      () => Date.parse('2026-11-21T10:00:45Z'),
-      found,
-    );
-    who.seen('door-1', '2026-11-21 10:00:20');
-    who.explain('door-1', 'Front Gate', 'OPEN', '2026-11-21 10:00:40');
+    /** One look at `nowIso` for a move to open dated `lastToggled`, the door's previous move dated `previous`. */
+    const look = (answer: ToggleEvent[], nowIso: string, previous: string, lastToggled: string): void => {
+      const who = new WhoMovedIt(
+        () => Promise.resolve(answer),
+        log,
+        () => Date.parse(nowIso),
+        found,
+      );
+      who.seen('door-1', previous);
+      who.explain('door-1', 'Front Gate', 'OPEN', lastToggled);
+    };
+    look(entries, '2026-11-21T10:00:45Z', '2026-11-21 10:00:20', '2026-11-21 10:00:40');
     await vi.waitFor(() => expect(log.texts('info')).toEqual(['Front Gate was opened by Katherine Johnson (Remote).']));
     expect(found.mock.calls.map((call) => (call[3] as ToggleEvent).userName)).toEqual(['Katherine Johnson']);
-    // The next move's entry is not recorded yet: Katherine's and Alan's older ones name nobody for it.
-    answer = entries.slice(0, 2);
-    const later = new WhoMovedIt(
-      () => Promise.resolve(answer),
-      log,
-      () => Date.parse('2026-11-21T10:01:45Z'),
-      found,
-    );
-    later.seen('door-1', '2026-11-21 10:00:20');
-    later.explain('door-1', 'Front Gate', 'OPEN', '2026-11-21 10:01:40');
+    // A move a minute later whose entry is not recorded yet: Alan's older opening is not it, nor is Grace's closing.
+    look(entries.slice(0, 2), '2026-11-21T10:01:45Z', '2026-11-21 10:00:20', '2026-11-21 10:01:40');
     await vi.waitFor(() => expect(log.texts('debug').some((t) => t.startsWith('The history of Front Gate does not say'))).toBe(true));
     expect(found).toHaveBeenCalledTimes(1);
   });
