@@ -124,7 +124,8 @@ const nobody = (why: string): Attribution => ({ entry: undefined, why });
  * With times: the door's newest successful entry (a tie must agree) is the move when it is in the move's state, no older
  * than the previous move, and dated the move's `last_toggled` give or take PERSON_HISTORY_SLACK_MS. With dates alone:
  * the successful entries new since the previous look (or, at the first look, those dated after the previous move's
- * day), in the move's state and dated its day, are the move when they all name one person and no move back is among them.
+ * day), in the move's state and dated its day, are the move when they all name one person and no move back of that day
+ * is among them.
  */
 export function attribute(move: SeenMove, looks: HistoryLooks): Attribution {
   const ofDoor = (entries: readonly ToggleEvent[]): ToggleEvent[] =>
@@ -174,8 +175,9 @@ export function attribute(move: SeenMove, looks: HistoryLooks): Attribution {
     return nobody('its entries carry no time, and there is no earlier look to tell the new ones');
   }
   fresh = successful(fresh).filter((e) => previousMove === undefined || dayOf(e) >= previousMove.day);
-  // A move back among the new entries, told by a webhook or not, leaves their order, and so the move's, unknown.
-  if (fresh.some((e) => !inState(e))) return nobody('its new entries carry no time and hold a move back');
+  // A move back among the new entries of the move's day, told by a webhook or not, leaves their order, and so the move's,
+  // unknown; one dated an earlier day came before.
+  if (fresh.some((e) => !inState(e) && dayOf(e) >= moveDay)) return nobody('its new entries carry no time and hold a move back');
   const candidates = fresh.filter((e) => !taken.includes(e) && dayOf(e) === moveDay);
   const first = candidates[0];
   if (!first) return nobody('no new entry is this move');

@@ -125,6 +125,9 @@ describe('the attribution rule, with dates alone', () => {
       'its new entries carry no time and name more than one person',
     );
     expect(attribute(move, { now: before, previous: before }).entry).toBeUndefined();
+    // A move back dated an earlier day came before the move: its order is known.
+    const yesterday = [entry('grace', 'CLOSED', '2026-11-20'), entry('alan', 'OPEN', '2026-11-20')];
+    expect(who(move, { now: [day('katherine', 'OPEN'), ...yesterday], previous: [] })).toBe('Katherine');
     expect(who(move, { now: [day('katherine', 'OPEN'), day('alan', 'OPEN', false)], previous: [] })).toBe('Katherine');
   });
 
