@@ -27,6 +27,8 @@ export interface ToldMove {
 export interface HistoryLooks {
   now: readonly ToggleEvent[];
   previous?: readonly ToggleEvent[] | undefined;
+  /** When the previous look was asked (ms, the plugin's clock): a webhook's move before it has its entry in that look. */
+  previousAtMs?: number | undefined;
   /** Moves of this door webhooks told of: each makes one entry of the same state, person and moment count as told. */
   told?: readonly ToldMove[] | undefined;
 }
@@ -178,7 +180,12 @@ export function attribute(move: SeenMove, looks: HistoryLooks): Attribution {
   // A move back among the new entries of the move's day, told by a webhook or not, leaves their order, and so the move's,
   // unknown; one dated an earlier day came before.
   if (fresh.some((e) => !inState(e) && dayOf(e) >= moveDay)) return nobody('its new entries carry no time and hold a move back');
-  const candidates = fresh.filter((e) => !taken.includes(e) && dayOf(e) === moveDay);
+  // Identical entries cannot be told apart by their text: the moves webhooks told of since the previous look take new ones.
+  const toldSince = (looks.told ?? []).filter(
+    (t) => looks.previousAtMs === undefined || t.atMs >= looks.previousAtMs - PERSON_HISTORY_SLACK_MS,
+  );
+  const takenFresh = toldEntries(fresh, toldSince);
+  const candidates = fresh.filter((e) => inState(e) && !takenFresh.includes(e) && dayOf(e) === moveDay);
   const first = candidates[0];
   if (!first) return nobody('no new entry is this move');
   if (candidates.some((e) => whoKey(e) !== whoKey(first))) return nobody('its new entries carry no time and name more than one person');

@@ -21,7 +21,7 @@ export type FoundMove = (doorId: string, doorName: string, state: DoorState, eve
 export class WhoMovedIt {
   private readonly lastAskedMs = new Map<string, number>();
   /** Per door, the history read at its last look: the entries new since then are the moves since then. */
-  private readonly previousLook = new Map<string, ToggleEvent[]>();
+  private readonly previousLook = new Map<string, { entries: ToggleEvent[]; atMs: number }>();
   /** Per door, its `last_toggled` as the syncs saw it, and the one before it (its previous move). */
   private readonly lastToggled = new Map<string, { now: string | undefined; before: string | undefined }>();
   /** Set at Homebridge's shutdown: a history answer that comes later is not logged. */
@@ -83,8 +83,8 @@ export class WhoMovedIt {
     const ofDoor = events.filter((e) => e.doorId === undefined || e.doorId === doorId);
     this.learn(ofDoor);
     const previous = this.previousLook.get(doorId);
-    this.previousLook.set(doorId, ofDoor);
-    const named = attribute(move, { now: ofDoor, previous, told: this.told(doorId) });
+    this.previousLook.set(doorId, { entries: ofDoor, atMs: move.seenAtMs });
+    const named = attribute(move, { now: ofDoor, previous: previous?.entries, previousAtMs: previous?.atMs, told: this.told(doorId) });
     const match = named.entry;
     if (!match) {
       this.log.debug(`The history of ${doorName} does not say who ${state === 'OPEN' ? 'opened' : 'closed'} it: ${named.why}.`);

@@ -135,6 +135,10 @@ describe('the attribution rule, with dates alone', () => {
     const told = [{ state: 'OPEN' as const, atMs: Date.parse('2026-11-21T10:00:40Z'), user: people.katherine }];
     expect(attribute(move, { now: [day('katherine', 'OPEN')], previous: [], told }).entry).toBeUndefined();
     expect(who(move, { now: [day('katherine', 'OPEN'), day('katherine', 'OPEN')], previous: [], told })).toBe('Katherine');
+    // Told before the previous look, whose entries held it: her new entry of the same day is another move.
+    const earlier = { now: [day('katherine', 'OPEN'), day('katherine', 'OPEN')], previous: [day('katherine', 'OPEN')], told };
+    expect(who(move, { ...earlier, previousAtMs: Date.parse('2026-11-21T10:05:00Z') })).toBe('Katherine');
+    expect(attribute(move, { ...earlier, previousAtMs: Date.parse('2026-11-21T10:00:00Z') }).entry).toBeUndefined();
   });
 
   it('uses the day of the sync when the service gives no last_toggled', () => {
