@@ -24,7 +24,6 @@ import { DoorRegistry } from './registry/door-registry.js';
 import { People } from './people/people.js';
 import { PeopleDoorCheck } from './people/door-check.js';
 import { unmatchedIds } from './config/unmatched.js';
-import { serviceTimeMs } from './people/match.js';
 import type { DoorState, ToggleEvent } from './client/types.js';
 import { DEFAULT_PERSON_SENSOR_DURATION_S } from './settings.js';
 
@@ -93,10 +92,20 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       config: this.config,
       createDoor: (accessory) => this.createDoor(accessory),
       notePolled: (door, outcome) => this.realtime?.notePolled(door, outcome),
-      doorMoved: (doorId, name, state) => this.whoMovedIt?.explain(doorId, name, state),
+      doorMoved: (doorId, name, state, lastToggled) => this.whoMovedIt?.explain(doorId, name, state, lastToggled),
+      doorSeen: (doorId, state, lastToggled) => {
+        this.whoMovedIt?.seen(doorId, lastToggled);
+        this.people.seen(doorId, state);
+      },
       takeOther: (accessory) => this.people.fromCache(accessory),
     });
-    this.health = new SyncHealth({ log, accountUnreadable: () => this.registry.setAccountReadable(false) });
+    this.health = new SyncHealth({
+      log,
+      accountUnreadable: () => {
+        this.registry.setAccountReadable(false);
+        this.people.setAccountReadable(false);
+      },
+    });
     if (!parsed.ok) {
       // Cached doors stay (automations survive a typo) and answer "No Response" until the config is fixed.
       log.error(`The configuration is not valid, so no door is synced until it is fixed: ${parsed.problems.join('; ')}.`);
@@ -153,6 +162,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       this.log,
       () => this.clock.now(),
       (doorId, doorName, state, event) => this.historyNamed(doorId, doorName, state, event),
+      (doorId) => this.people.toldMoves(doorId),
+      (events) => {
+        for (const event of events) this.people.learn(event.user);
+      },
     );
     this.registry.adoptCached(true);
     this.people.start();
@@ -221,7 +234,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       doorEvent: (door, event) => {
         const doorId = door.doorId ?? event.doorId;
         if (doorId === undefined) return;
-        this.people.moved({ doorId, state: event.doorState, atMs: event.occurredAtMs ?? this.clock.now(), user: event.user }, door.name);
+        const atMs = event.occurredAtMs ?? this.clock.now();
+        this.people.moved({ doorId, state: event.doorState, atMs, user: event.user, toggleId: event.toggleId, byWebhook: true }, door.name);
       },
     });
     await this.realtime.start();
@@ -250,11 +264,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     this.peopleDoors.check(doors, shown);
   }
 
-  /** The toggle history named who made a move a sync found: the person sensors take it, if its time can be read. */
+  /** The toggle history named who made a move a sync just found (src/people/attribution.ts): the person sensors take it. */
   private historyNamed(doorId: string, doorName: string, state: DoorState, event: ToggleEvent): void {
-    const atMs = serviceTimeMs(event.at);
-    if (atMs === undefined || this.stopped) return;
-    this.people.moved({ doorId, state, atMs, user: event.user }, doorName);
+    if (this.stopped) return;
+    this.people.moved({ doorId, state, atMs: this.clock.now(), user: event.user }, doorName);
   }
 
   /** One door's HomeKit side, wired to the client, the clock and the sync schedule. */
@@ -308,6 +321,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         return;
       }
       this.health.succeeded();
+      this.people.setAccountReadable(true);
       try {
         this.health.noteUnreadable(account.unreadable);
         this.registry.reconcile(account, sentMs);

@@ -126,13 +126,25 @@ export const MAX_ACCESSORIES_PER_BRIDGE = 149;
 export const DEFAULT_PERSON_SENSOR_DURATION_S = 60;
 export const MIN_PERSON_SENSOR_DURATION_S = 1;
 export const MAX_PERSON_SENSOR_DURATION_S = 60 * 60;
-/** Moves remembered so one move detects once (webhook then history, two syncs); a bounded memory, in moves. */
+/** Webhooks' toggleIDs remembered so one toggle told twice (`door1_open`, `door_state_change`) detects once; in toggles. */
 export const PERSON_MOVES_REMEMBERED_MAX = 1_000;
-/** A move the toggle history names that is older than this (ms) is old news: it detects nothing (a restart after a long stop). */
+/**
+ * How far a history entry's time may lie from the door's `last_toggled` and still be that move (ms): the service may date
+ * the entry at the request and `last_toggled` when the door got there.
+ */
+export const PERSON_HISTORY_SLACK_MS = 30_000;
+/** Moves of one door that webhooks told of, kept so the history's entries of them are not taken for another move. */
+export const PERSON_TOLD_MOVES_PER_DOOR = 20;
+/** E-mails whose names the person sensors remember from the history and webhooks, to tell a user named one way alone. */
+export const PERSON_DIRECTORY_MAX = 1_000;
+/**
+ * A webhook's move dated earlier than this (ms) is old news: it detects nothing. It also bounds a history entry's age when
+ * the service gives no `last_toggled` and there is no previous move or look to compare with.
+ */
 export const PERSON_MOVE_MAX_AGE_MS = 10 * 60_000;
 /**
- * A move dated further ahead of the plugin's clock than this (ms) cannot be judged old or new: the service wrote its time
- * in a zone ahead of UTC (the history's times carry none), or its clock is off. It detects nothing; doubt fails closed.
+ * A webhook's move dated further ahead of the plugin's clock than this (ms) cannot be judged old or new: the service's
+ * clock is off. It detects nothing; doubt fails closed.
  */
 export const PERSON_MOVE_MAX_AHEAD_MS = 10 * 60_000;
 /** The longest a person's name in HomeKit or the log may be, and an e-mail or name read from config.json (characters). */

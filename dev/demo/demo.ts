@@ -10,6 +10,7 @@ import {
   AccessControlSimulator,
   SAMPLE_ACCOUNT_USER,
   SAMPLE_FRONT_GATE_ID,
+  SAMPLE_GARAGE_DOOR_ID,
   SAMPLE_PEOPLE,
   SAMPLE_SHARED_GATE_ID,
   sampleHistory,
@@ -42,6 +43,8 @@ const HOMEBRIDGE_2_NODE = 22;
 const TOUR_STEP_PAUSE_MS = 9_000;
 /** A webhook reaches Home within milliseconds; this leaves room for a busy machine before the sensor is read. */
 const PERSON_READ_PAUSE_MS = 1_000;
+/** After a sync finds a move, the history is read in the background: this leaves room for it before the sensor is read. */
+const HISTORY_READ_PAUSE_MS = 2_000;
 /** The person sensors (`people`): Grace by e-mail, and anyone else the service names. */
 const GRACE = SAMPLE_PEOPLE.grace.firstName;
 const SOMEONE_ELSE = 'Someone Else';
@@ -71,7 +74,18 @@ async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise
     // HAP sends a boolean as true/false or as 1/0.
     [true, 1].includes((await hap.read(ref)) as boolean | number) ? 'detects motion' : 'detects nothing';
 
-  say('Tour 1/5: Home asks to open "Front Gate" (as a tap in the Home app would).');
+  const ada = await hap.findPersonSensor(SAMPLE_ACCOUNT_USER.firstName);
+  say(
+    `Tour 1/6: ${SAMPLE_ACCOUNT_USER.firstName} opens "Garage Door" from the service's app, and no webhook comes (as for every user without webhooks): the next sync, within ${POLL_INTERVAL_S} s, finds it moved, and the toggle history names her.`,
+  );
+  sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'OPEN', { channel: 'App', user: SAMPLE_ACCOUNT_USER, silent: true });
+  await sleep(POLL_INTERVAL_S * 1000 + HISTORY_READ_PAUSE_MS);
+  say(
+    `Her person sensor "${SAMPLE_ACCOUNT_USER.firstName}" ${await detecting(ada)}, told by the history alone (the log says who opened it, and how).`,
+  );
+  await sleep(TOUR_STEP_PAUSE_MS);
+
+  say('Tour 2/6: Home asks to open "Front Gate" (as a tap in the Home app would).');
   await hap.write(target, TARGET_DOOR_STATE.OPEN);
   say(
     `Home now shows Front Gate as ${(await hap.read(current)) === CURRENT_DOOR_STATE.OPENING ? 'Opening...' : 'not moving'}; the simulated gate takes ${DOOR_TRAVEL_TIME_MS / 1000} s.`,
@@ -80,7 +94,7 @@ async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise
   say(`Home shows Front Gate as ${(await hap.read(current)) === CURRENT_DOOR_STATE.OPEN ? 'Open' : 'not open yet'}.`);
 
   say(
-    'Tour 2/5: Grace opens "Shared Gate" with its keypad, outside HomeKit. The service sends a webhook naming her; Home shows it at once.',
+    'Tour 3/6: Grace opens "Shared Gate" with its keypad, outside HomeKit. The service sends a webhook naming her; Home shows it at once.',
   );
   sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'OPEN', { channel: 'Keypad', user: SAMPLE_PEOPLE.grace });
   await sleep(PERSON_READ_PAUSE_MS);
@@ -89,7 +103,7 @@ async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise
   );
   await sleep(TOUR_STEP_PAUSE_MS);
 
-  say(`Tour 3/5: Alan, who is not in the people list, closes "Shared Gate" with the keypad: "${SOMEONE_ELSE}" (user "*") is for him.`);
+  say(`Tour 4/6: Alan, who is not in the people list, closes "Shared Gate" with the keypad: "${SOMEONE_ELSE}" (user "*") is for him.`);
   sim.setDoorState(SAMPLE_SHARED_GATE_ID, 'CLOSED', { channel: 'Keypad', user: SAMPLE_PEOPLE.alan });
   await sleep(PERSON_READ_PAUSE_MS);
   say(
@@ -97,12 +111,12 @@ async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise
   );
   await sleep(TOUR_STEP_PAUSE_MS);
 
-  say('Tour 4/5: Home closes "Front Gate" again.');
+  say('Tour 5/6: Home closes "Front Gate" again.');
   await hap.write(target, TARGET_DOOR_STATE.CLOSED);
   await sleep(TOUR_STEP_PAUSE_MS);
 
   say(
-    `Tour 5/5: the cloud goes down. While webhooks arrive the plugin syncs only every ${RECONCILE_INTERVAL_S} s, as a safety net; the first failed sync brings it back to every ${POLL_INTERVAL_S} s, and two in a row make Home show No Response. Watch the log for "The account could not be synced".`,
+    `Tour 6/6: the cloud goes down. While webhooks arrive the plugin syncs only every ${RECONCILE_INTERVAL_S} s, as a safety net; the first failed sync brings it back to every ${POLL_INTERVAL_S} s, and two in a row make Home show No Response. Watch the log for "The account could not be synced".`,
   );
   sim.setOutage(true);
   const shown = await secondsUntil(() => hap.noResponse(current));

@@ -37,6 +37,7 @@ export const HAP_CHARACTERISTIC = {
   ContactSensorState: hapUuid('6A'),
   ConfiguredName: hapUuid('E3'),
   MotionDetected: hapUuid('22'),
+  StatusActive: hapUuid('75'),
 } as const;
 
 export type HapServiceName = keyof typeof HAP_SERVICE;

@@ -5,6 +5,7 @@ import type { AccountState } from './account-state.js';
 import { historyEventToContract, syncBody } from './contract.js';
 import type { SimEndpoint } from './faults.js';
 import type { HistoryFilter, HistoryLog } from './history.js';
+import type { HistoryShape } from './options.js';
 import { parseHistoryQuery } from './history-query.js';
 import { hasNoBody, parseJsonOrUndefined, sendEmpty, sendJson } from './http-util.js';
 import { toggleMessage } from './messages.js';
@@ -14,6 +15,8 @@ export interface ApiContext {
   history: HistoryLog;
   hardwareName: string;
   now: () => number;
+  /** How the history is written now (tests change it while running). */
+  historyShape: () => HistoryShape;
 }
 
 interface ApiRoute {
@@ -69,6 +72,9 @@ export function handleHistory(ctx: ApiContext, req: IncomingMessage, res: Server
     sendJson(req, res, 404, { success: false, message: `Device ${filter.deviceId} not found` });
     return;
   }
-  const events = ctx.history.query(filter).map(historyEventToContract);
+  const shape = ctx.historyShape();
+  const newestFirst = ctx.history.query(filter);
+  const ordered = shape.order === 'oldest-first' ? newestFirst.reverse() : newestFirst;
+  const events = ordered.map((event) => historyEventToContract(event, shape.dates));
   sendJson(req, res, 200, { success: true, timestamp: ctx.now(), data: { toggle_events: events } });
 }

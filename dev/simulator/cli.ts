@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_OWNED_DEVICE_ID, sampleHistory } from './account.js';
 import { DEFAULT_HOST, DEFAULT_TRAVEL_TIME_MS } from './constants.js';
 import { AccessControlSimulator } from './server.js';
+import type { HistoryShape } from './options.js';
 import type { WebhookTarget } from './webhook-sender.js';
 
 /** A stable default so a plugin config written once keeps working across runs. */
@@ -11,7 +12,8 @@ const DEFAULT_CLI_TOKEN = 'simulator-access-token';
 const DEFAULT_CLI_PORT = 8787;
 
 const USAGE = `Usage: npm run simulator -- [--port N] [--host H] [--token T] [--travel-ms N]
-       [--webhook-url URL --webhook-key KEY [--webhook-spelling example|table]] [--lenient-headers]`;
+       [--webhook-url URL --webhook-key KEY [--webhook-spelling example|table]] [--lenient-headers]
+       [--history-order newest-first|oldest-first] [--history-dates date-time|date-only]`;
 
 /** --help: every option, its default, and how to point a Homebridge of one's own at the simulator. */
 const HELP = `${USAGE}
@@ -33,6 +35,10 @@ Options:
                         body, default) or "table" (doorId, deviceId: its field table).
   --lenient-headers     Accept API requests without every header the contract lists (the real service and
                         the default refuse them with 401, as the plugin always sends them).
+  --history-order O     The toggle history's order: newest-first (default) or oldest-first (the contract
+                        does not say which the service sends).
+  --history-dates D     The history's dates: date-time (default, YYYY-MM-DD HH:MM:SS) or date-only
+                        (YYYY-MM-DD: the contract does not show whether a time is included).
   --help                This text.
 
 Your own Homebridge against the simulator: in its config.json, the plugin's platform block
@@ -66,6 +72,16 @@ function webhookFrom(values: Record<string, string | boolean | undefined>): Webh
   return { url, apiKey, spelling };
 }
 
+function historyShapeFrom(order: string | undefined, dates: string | undefined): HistoryShape {
+  if (order !== undefined && order !== 'newest-first' && order !== 'oldest-first') {
+    throw new Error(`--history-order must be newest-first or oldest-first, got ${order}`);
+  }
+  if (dates !== undefined && dates !== 'date-time' && dates !== 'date-only') {
+    throw new Error(`--history-dates must be date-time or date-only, got ${dates}`);
+  }
+  return { ...(order === undefined ? {} : { order }), ...(dates === undefined ? {} : { dates }) };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -77,6 +93,8 @@ async function main(): Promise<void> {
       'webhook-key': { type: 'string' },
       'webhook-spelling': { type: 'string' },
       'lenient-headers': { type: 'boolean' },
+      'history-order': { type: 'string' },
+      'history-dates': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -92,6 +110,7 @@ async function main(): Promise<void> {
     travelTimeMs: parseNumber('travel-ms', values['travel-ms'], DEFAULT_TRAVEL_TIME_MS),
     webhook: webhookFrom(values),
     strictHeaders: !values['lenient-headers'],
+    history: historyShapeFrom(values['history-order'], values['history-dates']),
   });
   await simulator.start();
   // A week of the household's comings and goings, for the settings page's "People and activity".

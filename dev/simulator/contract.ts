@@ -1,6 +1,6 @@
 // Serializes the simulated account to the contract's snake_case JSON shapes (sync devices, history events).
 import type { SimDevice, SimDoor } from './account.js';
-import { formatServiceDateTime } from './dates.js';
+import { formatServiceDateTime, formatUtcDay } from './dates.js';
 import type { SimHistoryEvent } from './history.js';
 
 export function doorToContract(door: SimDoor): Record<string, unknown> {
@@ -46,7 +46,7 @@ export function syncBody(devices: readonly SimDevice[]): { devices: Record<strin
   return { devices: devices.map(deviceToContract) };
 }
 
-export function historyEventToContract(event: SimHistoryEvent): Record<string, unknown> {
+export function historyEventToContract(event: SimHistoryEvent, dates: 'date-time' | 'date-only' = 'date-time'): Record<string, unknown> {
   return {
     door_id: event.doorId,
     door_name: event.doorName,
@@ -59,6 +59,6 @@ export function historyEventToContract(event: SimHistoryEvent): Record<string, u
       email_address: event.user.emailAddress,
     },
     was_success: event.wasSuccess,
-    toggle_date_time: formatServiceDateTime(event.at),
+    toggle_date_time: dates === 'date-only' ? formatUtcDay(event.at) : formatServiceDateTime(event.at),
   };
 }

@@ -2,6 +2,16 @@
 import type { SimDevice, SimDoorState, SimUser } from './account.js';
 import type { WebhookTarget } from './webhook-sender.js';
 
+/**
+ * How the toggle history is written, where the contract leaves it open: the order of its entries (newest first by
+ * default) and whether `toggle_date_time` carries a time of day (`date-time`, `YYYY-MM-DD HH:MM:SS`, by default) or
+ * the date alone (`date-only`, `YYYY-MM-DD`).
+ */
+export interface HistoryShape {
+  order?: 'newest-first' | 'oldest-first';
+  dates?: 'date-time' | 'date-only';
+}
+
 export interface SimulatorOptions {
   accessToken: string;
   /** Default: sampleAccount(). The simulator mutates these objects. */
@@ -21,6 +31,8 @@ export interface SimulatorOptions {
   hardwareName?: string;
   /** The token holder, recorded as the user of API toggles (default Ada Lovelace). */
   accountUser?: SimUser;
+  /** How the toggle history is written (default: newest first, with a time of day). */
+  history?: HistoryShape;
 }
 
 export interface ExternalChange {

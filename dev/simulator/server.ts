@@ -22,7 +22,7 @@ import { FaultTable } from './faults.js';
 import type { FaultOptions, FaultScope, SimFault } from './faults.js';
 import { HistoryLog } from './history.js';
 import { SimHttpServer } from './http-server.js';
-import type { ExternalChange, SeedHistoryEvent, SimulatorOptions } from './options.js';
+import type { ExternalChange, HistoryShape, SeedHistoryEvent, SimulatorOptions } from './options.js';
 import type { SimHistoryEvent } from './history.js';
 import { buildDoorStateChangeEvent, buildEnforcerEvent, eventInputFromChange } from './webhook-event.js';
 import type { EnforcerSample, WebhookEvent } from './webhook-event.js';
@@ -38,7 +38,7 @@ export type { EnforcerSample, WebhookEvent, WebhookSpelling } from './webhook-ev
 export { ENFORCER_SAMPLES } from './webhook-event.js';
 export type { RawWebhookHeaders, RawWebhookResponse, WebhookDelivery, WebhookTarget } from './webhook-sender.js';
 export type { PendingTravelInfo } from './account-state.js';
-export type { ExternalChange, SeedHistoryEvent, SimulatorOptions } from './options.js';
+export type { ExternalChange, HistoryShape, SeedHistoryEvent, SimulatorOptions } from './options.js';
 
 export class AccessControlSimulator implements SimulatorControls {
   /** Every API request received (control-interface requests are not recorded). */
@@ -49,6 +49,7 @@ export class AccessControlSimulator implements SimulatorControls {
   private readonly now: () => number;
   private readonly accountUser: SimUser;
   private readonly history = new HistoryLog();
+  private historyShape: HistoryShape;
   private readonly faults = new FaultTable();
   private readonly waits = new PendingWaits();
   private readonly webhooks = new WebhookSender();
@@ -59,6 +60,7 @@ export class AccessControlSimulator implements SimulatorControls {
     this.accessToken = opts.accessToken;
     this.now = opts.now ?? Date.now;
     this.accountUser = opts.accountUser ?? SAMPLE_ACCOUNT_USER;
+    this.historyShape = opts.history ?? {};
     this.webhooks.target = opts.webhook ?? null;
     this.state = new AccountState({
       devices: opts.devices ?? sampleAccount(),
@@ -73,6 +75,7 @@ export class AccessControlSimulator implements SimulatorControls {
       history: this.history,
       hardwareName: opts.hardwareName ?? DEFAULT_HARDWARE_NAME,
       now: this.now,
+      historyShape: () => this.historyShape,
     };
     this.dispatchContext = {
       api,
@@ -161,6 +164,11 @@ export class AccessControlSimulator implements SimulatorControls {
 
   pendingTravels(): PendingTravelInfo[] {
     return this.state.pendingTravels();
+  }
+
+  /** Changes how the toggle history is written from the next request on (its order, a time of day or the date alone). */
+  setHistoryShape(shape: HistoryShape): void {
+    this.historyShape = { ...shape };
   }
 
   /** Adds a past event to history (e.g. to test date filtering) without touching door state. */

@@ -15,11 +15,16 @@ export class TimedMotion {
     private readonly service: Service,
     private readonly durationMs: number,
     private readonly clock: Clock,
+    /** false: a read answers No Response (a person's sensor while the account cannot be read). */
+    private readonly available: () => boolean = () => true,
   ) {
     const { MotionDetected } = hap.Characteristic;
     // The cached value must not say "detected" for ever after a restart.
     service.updateCharacteristic(MotionDetected, false);
-    service.getCharacteristic(MotionDetected).onGet(() => this.detected);
+    service.getCharacteristic(MotionDetected).onGet(() => {
+      if (!this.available()) throw new hap.HapStatusError(hap.HAPStatus.SERVICE_COMMUNICATION_FAILURE);
+      return this.detected;
+    });
   }
 
   get isDetecting(): boolean {

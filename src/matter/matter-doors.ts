@@ -31,7 +31,9 @@ export interface ShownDoor {
 export interface MatterPerson {
   readonly name: string;
   readonly isDetecting: boolean;
-  /** Calls `listener` whenever the sensor starts or stops detecting; returns the way to stop. */
+  /** false while the account cannot be read: the device shows unreachable. */
+  readonly isAvailable: boolean;
+  /** Calls `listener` whenever the sensor starts or stops detecting, or becomes (un)available; returns the way to stop. */
   onChange(listener: () => void): () => void;
 }
 
@@ -247,7 +249,10 @@ export class MatterDoors {
           get name() {
             return person.name;
           },
-          reachable: true,
+          // Unreachable while the account cannot be read, as HomeKit shows the person's sensor No Response.
+          get reachable() {
+            return person.isAvailable;
+          },
           face: new MatterOccupancyFace(cluster, person),
           deviceType,
           // Not the user (an e-mail address): the UUID, which says nothing of the person.

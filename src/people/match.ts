@@ -2,6 +2,7 @@
 import type { DoorState } from '../client/types.js';
 import { ANYONE_ELSE, userKey } from '../config/people.js';
 import { idKey } from '../config/values.js';
+import { PERSON_DIRECTORY_MAX } from '../settings.js';
 
 /** The service's user as a webhook or the toggle history names them; every field is the service's text. */
 export interface ServiceUser {
@@ -24,9 +25,13 @@ export interface PersonRule {
 export interface PersonMove {
   doorId: string;
   state: DoorState;
-  /** When the door moved (ms), as the service says; part of the move's key, so the same move from two sources is one. */
+  /** When the door moved (ms): a webhook's `eventOccurred`, or when a sync saw the move. */
   atMs: number;
   user: ServiceUser | undefined;
+  /** The webhook's toggleID: the same toggle told twice (two event types) is one move. */
+  toggleId?: string | undefined;
+  /** Told by a webhook (not found in the history): its history entry is this move, not another. */
+  byWebhook?: boolean | undefined;
 }
 
 // How `user` is written and compared is the config reader's (src/config/people.ts): one rule for both.
@@ -52,25 +57,78 @@ export function names(rule: PersonRule, user: ServiceUser): boolean {
 }
 
 /**
- * The indexes of the entries a move detects for: each listed entry naming the user and counting the door; failing any
- * listed entry naming the user (whatever their doors), the "*" entry when it counts the door. A move naming nobody
- * detects nothing.
+ * Names paired with e-mails as the service writes them together (the history always, a webhook mostly), so a user named
+ * by one alone can be told listed or not. Bounded: past PERSON_DIRECTORY_MAX e-mails, new pairs are not learnt.
  */
-export function detectsFor(rules: readonly PersonRule[], move: Pick<PersonMove, 'doorId' | 'user'>): number[] {
+export class PeopleDirectory {
+  private readonly namesOf = new Map<string, Set<string>>();
+
+  /** Learns the pair a service user gives, when it gives both an e-mail and a name. */
+  learn(user: ServiceUser | undefined): void {
+    const email = user?.email?.includes('@') === true ? userKey(user.email) : undefined;
+    const names = user ? keysOf(user).filter((key) => key !== email) : [];
+    if (email === undefined || names.length === 0) return;
+    const known = this.namesOf.get(email);
+    if (known === undefined && this.namesOf.size >= PERSON_DIRECTORY_MAX) return;
+    const set = known ?? new Set<string>();
+    for (const name of names) set.add(name);
+    this.namesOf.set(email, set);
+  }
+
+  /** The names the service gave with this e-mail (keys). */
+  namesFor(emailKey: string): ReadonlySet<string> {
+    return this.namesOf.get(emailKey) ?? new Set();
+  }
+
+  /** The e-mails the service gave with this name (keys). */
+  emailsFor(nameKey: string): string[] {
+    return [...this.namesOf].flatMap(([email, names]) => (names.has(nameKey) ? [email] : []));
+  }
+}
+
+const isEmailKey = (key: string): boolean => key.includes('@');
+
+/**
+ * The indexes of the entries a move detects for: each listed entry naming the user and counting the door; failing any,
+ * the "*" entry when it counts the door and the user is surely not listed. A user named by e-mail alone, or by name
+ * alone, is looked up in `directory` (the pairs the service wrote): an entry keyed the other way names them when the
+ * pair says so; when it cannot be told whether they are listed (a name two e-mails carry, an e-mail without a known
+ * name while entries list names, a name without a known e-mail while entries list e-mails), nobody detects.
+ */
+export function detectsFor(
+  rules: readonly PersonRule[],
+  move: Pick<PersonMove, 'doorId' | 'user'>,
+  directory: PeopleDirectory = new PeopleDirectory(),
+): number[] {
   const user = move.user;
-  if (user === undefined || keysOf(user).length === 0) return [];
+  if (user === undefined) return [];
+  const own = keysOf(user);
+  if (own.length === 0) return [];
+  const emails = own.filter(isEmailKey);
+  const names = own.filter((key) => !isEmailKey(key));
+  // What the pairs add: the names of an e-mail, the e-mails of a name (only when one e-mail carries it).
+  const pairedNames = emails.flatMap((email) => [...directory.namesFor(email)]);
+  const pairedEmails = names.flatMap((name) => directory.emailsFor(name));
+  if (emails.length === 0 && new Set(pairedEmails).size > 1) {
+    return [];
+  }
+  const keys = new Set([...own, ...pairedNames, ...(emails.length === 0 ? pairedEmails : [])]);
   const counts = (rule: PersonRule): boolean => rule.doors === undefined || rule.doors.includes(idKey(move.doorId));
-  const listed = rules.map((rule, index) => ({ rule, index })).filter(({ rule }) => names(rule, user));
+  const listed = rules.map((rule, index) => ({ rule, index })).filter(({ rule }) => keys.has(userKey(rule.user)));
   if (listed.length > 0) {
     return listed.filter(({ rule }) => counts(rule)).map(({ index }) => index);
   }
+  const keyed = rules.map((rule) => userKey(rule.user)).filter((key) => key !== ANYONE_ELSE);
+  // Not listed, surely: every entry keyed by e-mail is told apart by an e-mail (or by names the pairs give it), and every
+  // entry keyed by name by a name.
+  const allNames = new Set([...names, ...pairedNames]);
+  const toldApart = keyed.every((key) =>
+    isEmailKey(key)
+      ? emails.length > 0 || (directory.namesFor(key).size > 0 && !names.some((n) => directory.namesFor(key).has(n)))
+      : allNames.size > 0,
+  );
+  if (!toldApart) return [];
   return rules.flatMap((rule, index) => (rule.user.trim() === ANYONE_ELSE && counts(rule) ? [index] : []));
-}
-
-/** One key per move: the same move told by a webhook and by the history (or by two syncs) detects once. */
-export function moveKey(move: Pick<PersonMove, 'doorId' | 'state' | 'atMs'>): string {
-  // The service's times are whole seconds in the history; a webhook's may carry more.
-  return `${move.doorId}\u0000${move.state}\u0000${Math.floor(move.atMs / 1000)}`;
 }
 
 /** The toggle history's time (`YYYY-MM-DD HH:MM:SS`, UTC without a zone, or ISO with one) in ms; undefined without a time of day. */

@@ -2,12 +2,21 @@
 import type { API, Logging, PlatformAccessory } from 'homebridge';
 
 import { homeKitName } from '../door/homekit-name.js';
-import { PERSON_MOVE_MAX_AGE_MS, PERSON_MOVE_MAX_AHEAD_MS, PERSON_MOVES_REMEMBERED_MAX, PLATFORM_NAME, PLUGIN_NAME } from '../settings.js';
+import type { DoorState } from '../client/types.js';
+import {
+  PERSON_MOVE_MAX_AGE_MS,
+  PERSON_MOVE_MAX_AHEAD_MS,
+  PERSON_MOVES_REMEMBERED_MAX,
+  PERSON_TOLD_MOVES_PER_DOOR,
+  PLATFORM_NAME,
+  PLUGIN_NAME,
+} from '../settings.js';
 import type { Clock } from '../util/clock.js';
 import { oneLine } from '../util/log-text.js';
 import { RecentIds } from '../util/recent-ids.js';
-import { detectsFor, moveKey, userKey } from './match.js';
-import type { PersonMove, PersonRule } from './match.js';
+import type { ToldMove } from './attribution.js';
+import { PeopleDirectory, detectsFor, userKey } from './match.js';
+import type { PersonMove, PersonRule, ServiceUser } from './match.js';
 import { PersonSensor, isPersonContext } from './person-sensor.js';
 import type { PersonContext } from './person-sensor.js';
 
@@ -30,16 +39,20 @@ export interface PeopleDeps {
 /** The name a person's accessory shows: the entry's name, cleaned as door names are. */
 const FALLBACK_NAME = 'Person';
 
-/** A neighbouring second counts as the same move: the service's webhook and history may round its time apart. */
-const SAME_MOVE_SECONDS = [-2, -1, 0, 1, 2];
-
 export class People {
   private readonly cached = new Map<string, PlatformAccessory<PersonContext>>();
   /** The sensors, in the order of the entries. */
   private sensors: PersonSensor[] = [];
   /** Cached people kept while an entry cannot be read; they never detect. */
   private kept: PersonSensor[] = [];
-  private readonly seenMoves = new RecentIds(PERSON_MOVES_REMEMBERED_MAX);
+  /** toggleIDs of moves told, per door: the same toggle told as `door1_open` and as `door_state_change` detects once. */
+  private readonly toggles = new RecentIds(PERSON_MOVES_REMEMBERED_MAX);
+  /** Per door, the state of its last move told (or first seen): a move there again is the same move until it leaves. */
+  private readonly settled = new Map<string, DoorState>();
+  /** Doors a sync has seen since the start. */
+  private readonly looked = new Set<string>();
+  private readonly told = new Map<string, ToldMove[]>();
+  private readonly directory = new PeopleDirectory();
 
   constructor(private readonly deps: PeopleDeps) {}
 
@@ -94,26 +107,61 @@ export class People {
   }
 
   /**
-   * A shown door moved successfully, told by `source`: the sensors of the people it names detect, once per move (the
-   * same move from the other source, or from a later sync, detects nothing). A move older than PERSON_MOVE_MAX_AGE_MS
-   * is old news, and one dated more than PERSON_MOVE_MAX_AHEAD_MS ahead cannot be judged: neither detects.
+   * A sync saw `doorId` in `state`. The first look after a start settles the door there (a move made before it is old
+   * news, or was detected before the restart); seen in the state other than its last move's, the door may move there again.
+   */
+  seen(doorId: string, state: DoorState): void {
+    const settled = this.settled.get(doorId);
+    if (!this.looked.has(doorId)) {
+      this.looked.add(doorId);
+      this.settled.set(doorId, state);
+    } else if (settled !== undefined && settled !== state) {
+      this.settled.delete(doorId);
+    }
+  }
+
+  /** The moves of `doorId` webhooks told of lately: the history entries they name are not another move. */
+  toldMoves(doorId: string): readonly ToldMove[] {
+    return this.told.get(doorId) ?? [];
+  }
+
+  /** Names paired with e-mails, from the history: a user named one way alone can then be told listed or not. */
+  learn(user: ServiceUser | undefined): void {
+    this.directory.learn(user);
+  }
+
+  /**
+   * A shown door moved successfully: the sensors of the people it names detect, once per move. A move is told again by
+   * a webhook with the same toggleID, or of the same door and state while no sync has seen the door in the other state
+   * since (the other webhook type of one toggle, the history after a webhook, a webhook after the history, a restart).
+   * A webhook's move dated more than PERSON_MOVE_MAX_AGE_MS ago is old news, and one dated more than
+   * PERSON_MOVE_MAX_AHEAD_MS ahead cannot be judged: neither detects.
    */
   moved(move: PersonMove, doorName: string): void {
     const entries = this.deps.entries;
     if (entries === undefined || this.sensors.length === 0) return;
     const ageMs = this.deps.clock.now() - move.atMs;
     if (ageMs > PERSON_MOVE_MAX_AGE_MS || -ageMs > PERSON_MOVE_MAX_AHEAD_MS) return;
-    const second = Math.floor(move.atMs / 1000);
-    const keys = SAME_MOVE_SECONDS.map((offset) => moveKey({ ...move, atMs: (second + offset) * 1000 }));
-    if (keys.some((key) => this.seenMoves.has(key))) return;
-    this.seenMoves.add(moveKey(move));
-    const sensors = detectsFor(entries, move).flatMap((index) => this.sensors[index] ?? []);
+    if (move.toggleId !== undefined && !this.toggles.add(`${move.doorId}\u0000${move.toggleId}`)) return;
+    if (move.byWebhook === true) {
+      this.learn(move.user);
+      const told = [...this.toldMoves(move.doorId), { state: move.state, atMs: move.atMs, user: move.user }];
+      this.told.set(move.doorId, told.slice(-PERSON_TOLD_MOVES_PER_DOOR));
+    }
+    if (this.settled.get(move.doorId) === move.state) return;
+    this.settled.set(move.doorId, move.state);
+    const sensors = detectsFor(entries, move, this.directory).flatMap((index) => this.sensors[index] ?? []);
     for (const sensor of sensors) {
       sensor.trigger();
       this.deps.log.debug(
         `${sensor.name} detects: ${doorName} was ${move.state === 'OPEN' ? 'opened' : 'closed'} by ${oneLine(whoOf(move))}.`,
       );
     }
+  }
+
+  /** The account could (not) be read: every person's sensor answers as the doors do (No Response while it cannot). */
+  setAccountReadable(readable: boolean): void {
+    for (const sensor of this.all()) sensor.setAvailable(readable);
   }
 
   /** Every person's sensor, those kept as cached included (the Matter side shows each): empty before start(). */

@@ -28,6 +28,8 @@ const MODEL = 'Person Sensor';
 export class PersonSensor {
   private readonly service: Service;
   private readonly motion: TimedMotion;
+  private available = true;
+  private readonly availabilityListeners = new Set<() => void>();
 
   constructor(
     private readonly api: API,
@@ -44,7 +46,10 @@ export class PersonSensor {
       .setCharacteristic(C.SerialNumber, accessory.UUID.slice(0, 8));
     this.service = accessory.getServiceById(S.MotionSensor, SUBTYPE) ?? accessory.addService(S.MotionSensor, name, SUBTYPE);
     configuredNameOf(api.hap, this.service, name);
-    this.motion = new TimedMotion(api.hap, this.service, durationMs, clock);
+    this.motion = new TimedMotion(api.hap, this.service, durationMs, clock, () => this.available);
+    // StatusActive tells a controller, unasked, what a read's No Response tells when asked.
+    this.service.updateCharacteristic(C.StatusActive, true);
+    this.service.getCharacteristic(C.StatusActive).onGet(() => this.available);
   }
 
   get name(): string {
@@ -58,6 +63,22 @@ export class PersonSensor {
 
   get isDetecting(): boolean {
     return this.motion.isDetecting;
+  }
+
+  /** Whether the sensor knows what it says: false while the account cannot be read, as the doors answer No Response. */
+  get isAvailable(): boolean {
+    return this.available;
+  }
+
+  /**
+   * The account could (not) be read: the sensor answers as the doors do, No Response and StatusActive false while it
+   * cannot (it could not hear of a move then), and itself again once a sync reads it.
+   */
+  setAvailable(available: boolean): void {
+    if (available === this.available) return;
+    this.available = available;
+    this.service.updateCharacteristic(this.api.hap.Characteristic.StatusActive, available);
+    for (const listener of this.availabilityListeners) listener();
   }
 
   /**
@@ -78,9 +99,14 @@ export class PersonSensor {
     return true;
   }
 
-  /** Calls `listener` whenever the sensor starts or stops detecting; returns the way to stop. */
+  /** Calls `listener` whenever the sensor starts or stops detecting, or becomes (un)available; returns the way to stop. */
   onChange(listener: () => void): () => void {
-    return this.motion.onChange(listener);
+    const stop = this.motion.onChange(listener);
+    this.availabilityListeners.add(listener);
+    return () => {
+      stop();
+      this.availabilityListeners.delete(listener);
+    };
   }
 
   /** The person moved one of their doors: detect now, until the time has passed since this move. */

@@ -33,8 +33,10 @@ export interface DoorRegistryDeps {
   createDoor: (accessory: PlatformAccessory<DoorContext>) => DoorAccessory;
   /** Each door a sync reported, and what the report did to it. */
   notePolled: (door: DoorAccessory, outcome: SyncOutcome) => void;
-  /** A sync found a door moved to `state`. */
-  doorMoved: (doorId: string, name: string, state: DoorState) => void;
+  /** A sync found a door moved to `state`; `lastToggled` is the door's, as the service wrote it. */
+  doorMoved: (doorId: string, name: string, state: DoorState, lastToggled: string | undefined) => void;
+  /** A sync's state of a door was used (not older than a webhook): the door is in `state`, its last move dated `lastToggled`. */
+  doorSeen?: (doorId: string, state: DoorState, lastToggled: string | undefined) => void;
   /** Takes a cached accessory that holds no door but is the plugin's all the same (a person sensor); false: not one. */
   takeOther?: (accessory: PlatformAccessory) => boolean;
 }
@@ -121,8 +123,11 @@ export class DoorRegistry {
         changed.push(handler.accessory);
       }
       this.deps.notePolled(handler, outcome);
+      if (outcome !== undefined && door.state !== null) {
+        this.deps.doorSeen?.(door.id, door.state, door.lastToggled);
+      }
       if (outcome === 'changed' && door.state !== null) {
-        this.deps.doorMoved(door.id, handler.name, door.state);
+        this.deps.doorMoved(door.id, handler.name, door.state, door.lastToggled);
       }
     }
     // Homebridge writes the cache to disk on each update: only for doors whose cached state changed (SD cards wear).

@@ -7,6 +7,7 @@ import { parseConfig } from '../config/index.js';
 import {
   ACTIVITY_DAYS,
   ACTIVITY_DOOR_DEADLINE_MS,
+  ACTIVITY_ENTRIES_PER_DOOR_MAX,
   ACTIVITY_RATE_LIMIT_PAUSE_MS,
   MAX_RETRY_AFTER_MS,
   ACTIVITY_REQUESTS_IN_FLIGHT_MAX,
@@ -56,6 +57,18 @@ export function activityDays(nowMs: number): { startDate: string; endDate: strin
   return { startDate: day(nowMs - (ACTIVITY_DAYS - 1) * DAY_MS), endDate: day(nowMs) };
 }
 
+/**
+ * When to reload, from the wait the service gave (Retry-After) as the pause takes it: "in 5 seconds", "in a minute",
+ * "in 10 minutes"; a minute when it gave none.
+ */
+export function waitWords(retryAfterMs: number | undefined): string {
+  const seconds = Math.ceil(Math.min(retryAfterMs ?? ACTIVITY_RATE_LIMIT_PAUSE_MS, MAX_RETRY_AFTER_MS) / 1000);
+  if (seconds <= 1) return 'in a second';
+  if (seconds < 60) return `in ${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? 'in a minute' : minutes >= 60 ? 'in an hour' : `in ${minutes} minutes`;
+}
+
 /** Why one door's history could not be read, in the page's words; the client's own sentence goes behind Details. */
 function activityFailure(doorId: string, failure: ServiceError): DoorActivity & { ok: false } {
   const detail = oneLine(failure.message);
@@ -66,7 +79,9 @@ function activityFailure(doorId: string, failure: ServiceError): DoorActivity & 
         `The service refused to show this door's history (HTTP ${failure.status ?? 401}): the access token may not be allowed to read it.`,
       );
     case 'rate-limited':
-      return said('The service is limiting requests for now: its history was not read. Reload the page in a minute to try again.');
+      return said(
+        `The service is limiting requests for now: its history was not read. Reload the page ${waitWords(failure.retryAfterMs)} to try again.`,
+      );
     case 'timeout':
       return said('The service did not answer in time for this door. Reload the page to try again.');
     case 'network':
@@ -112,6 +127,7 @@ export async function readActivity(
   const limit = options.limit ?? SHARED_LIMIT;
   const pause = options.pause ?? SHARED_PAUSE;
   let client: AccessControlClient | undefined;
+  const days = activityDays(options.nowMs ?? Date.now());
   const readDoor =
     options.readDoor ??
     ((doorId: string): Promise<ToggleEvent[]> => {
@@ -122,7 +138,7 @@ export async function readActivity(
         readTimeoutMs: deadlineMs,
         secrets: options.secrets,
       });
-      return client.history({ historyType: 'door', doorId, ...activityDays(options.nowMs ?? Date.now()) });
+      return client.history({ historyType: 'door', doorId, ...days });
     });
   try {
     // Each door once: one request per door, whatever the list repeats.
@@ -144,7 +160,7 @@ export async function readActivity(
               deadlineMs,
               () => new ServiceError('timeout', 'the history request did not answer in time'),
             );
-            return doorActivity(doorId, events);
+            return doorActivity(doorId, events, ACTIVITY_ENTRIES_PER_DOOR_MAX, days);
           } catch (error) {
             const failure = asServiceError(error);
             if (failure.kind === 'rate-limited') pause.rateLimited(failure.retryAfterMs);

@@ -393,6 +393,23 @@ describe('history', () => {
     expect(ranged.data.toggle_events.map((event) => event.toggle_date_time)).toEqual(['2025-03-03 23:59:59', '2025-03-02 10:00:00']);
   });
 
+  it('writes its history oldest first, or with dates alone, as told at the start or later', async () => {
+    const sim = await seeded();
+    const times = async (): Promise<string[]> => {
+      const body = (await (await history(sim, `history_type=door&door_id=${SAMPLE_FRONT_GATE_ID}`)).json()) as HistoryBody;
+      return body.data.toggle_events.map((event) => event.toggle_date_time);
+    };
+    sim.setHistoryShape({ order: 'oldest-first' });
+    expect(await times()).toEqual(['2025-03-01 10:00:00', '2025-03-03 23:59:59']);
+    sim.setHistoryShape({ dates: 'date-only' });
+    expect(await times()).toEqual(['2025-03-03', '2025-03-01']);
+    const other = await startSim({ history: { order: 'oldest-first', dates: 'date-only' } });
+    other.addHistoryEvent({ doorId: SAMPLE_FRONT_GATE_ID, doorState: 'OPEN', at: new Date('2025-03-01T10:00:00Z') });
+    other.addHistoryEvent({ doorId: SAMPLE_FRONT_GATE_ID, doorState: 'CLOSED', at: new Date('2025-03-02T10:00:00Z') });
+    const body = (await (await history(other, 'history_type=user')).json()) as HistoryBody;
+    expect(body.data.toggle_events.map((event) => event.toggle_date_time)).toEqual(['2025-03-01', '2025-03-02']);
+  });
+
   it("holds a sample week that names the household: the settings page's activity shows three people and a refused attempt", async () => {
     const sim = await startSim();
     for (const event of sampleHistory(Date.now())) sim.addHistoryEvent(event);

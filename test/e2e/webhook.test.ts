@@ -18,7 +18,7 @@ import {
   SAMPLE_SHARED_GATE_ID,
 } from '../../dev/simulator/server.js';
 import { hasValue, pairController } from '../../dev/harness/homekit-controller.js';
-import { CURRENT_DOOR_STATE } from '../../dev/harness/hap-types.js';
+import { CURRENT_DOOR_STATE, HAP_STATUS } from '../../dev/harness/hap-types.js';
 import type { HomeKitController } from '../../dev/harness/homekit-controller.js';
 import { tearDown } from './teardown.js';
 import { makeSelfSignedCertificate } from '../support/certificates.js';
@@ -191,6 +191,37 @@ describe('webhooks over plain HTTP (behind a TLS proxy or tunnel)', () => {
     await controller.waitFor(hasValue(false), grace, PERSON_SENSOR_S * 1000 + REALTIME_WAIT_MS);
   });
 
+  it('turns one move told twice (door1_open and door_state_change, one toggleID) into one MotionDetected edge', async () => {
+    const grace = await controller.findCharacteristic('Grace', 'MotionSensor', 'MotionDetected');
+    const front = await currentOf(SAMPLE_FRONT_GATE_ID);
+    if ((await controller.read(front)) !== CURRENT_DOOR_STATE.CLOSED) {
+      sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'CLOSED', { channel: 'Keypad' });
+      await controller.waitFor(hasValue(CURRENT_DOOR_STATE.CLOSED), front, REALTIME_WAIT_MS);
+    }
+    await controller.waitFor((value) => Number(value) === 0, grace, PERSON_SENSOR_S * 1000 + REALTIME_WAIT_MS);
+    const edges: number[] = [];
+    const subscription = await controller.subscribe([grace], (event) => edges.push(Number(event.value)));
+    // The service tells one toggle twice: the simulator's door moves without a webhook, then both messages come.
+    sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'OPEN', { user: SAMPLE_PEOPLE.grace, silent: true });
+    const userThatToggled = { firstName: 'Grace', lastName: 'Hopper', emailAddress: 'grace@example.com' };
+    const at = Math.floor(Date.now() / 1000);
+    const send = async (eventType: string, eventOccurred: number): Promise<void> => {
+      const event = sim.buildWebhookEvent(SAMPLE_FRONT_GATE_ID, { eventType, toggleID: 'e2e-one-toggle', eventOccurred, userThatToggled });
+      expect((await sim.sendRawWebhook(event)).status).toBe(200);
+    };
+    await send('door1_open', at);
+    await controller.waitFor(hasValue(CURRENT_DOOR_STATE.OPEN), front, REALTIME_WAIT_MS);
+    await controller.waitFor((value) => Number(value) === 1, grace, REALTIME_WAIT_MS);
+    await controller.waitFor((value) => Number(value) === 0, grace, PERSON_SENSOR_S * 1000 + REALTIME_WAIT_MS);
+    // The other message of the same toggle, stamped seconds later, after the sensor's time: no second edge.
+    const mark = hb.lineCount();
+    await send('door_state_change', at + 3);
+    await hb.waitForLog(/door_state_change/, REALTIME_WAIT_MS, { fromLine: mark });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    subscription.unsubscribe();
+    expect(edges).toEqual([1, 0]);
+  });
+
   it('closes the listener on shutdown, so a restart finds the port free', async () => {
     const stopped = await hb.stop();
     expect(stopped.killed).toBe(false);
@@ -202,6 +233,38 @@ describe('webhooks over plain HTTP (behind a TLS proxy or tunnel)', () => {
     expect(hb.log()).not.toMatch(/EADDRINUSE|already in use/);
     expect(hb.log()).not.toContain(API_KEY);
     expect(hb.log()).not.toContain(TOKEN);
+  });
+});
+
+describe('person sensors through an outage', () => {
+  let sim: AccessControlSimulator;
+  let hb: HomebridgeProcess;
+  let controller: HomeKitController;
+  /** Two failed syncs at the smallest poll interval, and a busy machine. */
+  const OUTAGE_WAIT_MS = 45_000;
+
+  beforeAll(async () => {
+    sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 500 });
+    await sim.start();
+    const platform = { platform: 'AccessControl', name: 'Access Control', accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: 5 };
+    hb = await startHomebridge({ platforms: [{ ...platform, people: [{ name: 'Grace', user: 'grace@example.com' }] }] });
+    controller = await pairController(hb);
+    await controller.waitForAccessory('Grace', BOOT_WAIT_MS);
+  });
+
+  afterAll(() => tearDown({ controllers: [controller], hb, sim }));
+
+  it('answers No Response and StatusActive false while the account cannot be read, like the doors, and comes back by itself', async () => {
+    const motion = await controller.findCharacteristic('Grace', 'MotionSensor', 'MotionDetected');
+    const active = await controller.findCharacteristic('Grace', 'MotionSensor', 'StatusActive');
+    expect(Number(await controller.read(motion))).toBe(0);
+    expect(Number(await controller.read(active))).toBe(1);
+    sim.setOutage(true);
+    await controller.waitFor((_v, status) => status === HAP_STATUS.SERVICE_COMMUNICATION_FAILURE, motion, OUTAGE_WAIT_MS);
+    expect(Number(await controller.read(active))).toBe(0);
+    sim.setOutage(false);
+    await controller.waitFor((value, status) => status === HAP_STATUS.SUCCESS && Number(value) === 0, motion, OUTAGE_WAIT_MS);
+    expect(Number(await controller.read(active))).toBe(1);
   });
 });
 

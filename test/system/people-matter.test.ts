@@ -313,4 +313,16 @@ describe('Homebridge refusing or throwing, for the people', () => {
       }
     },
   );
+
+  it('shows each person unreachable while the account cannot be read, as the doors, and reachable again once it can', async () => {
+    const rig = await boot({ matter: 'locks', people: [GRACE, ALAN] }, { webhook: false });
+    const reachable = () => rig.people().map((d) => d.clusters.bridgedDeviceBasicInformation?.reachable);
+    expect(reachable()).toEqual([true, true]);
+    rig.sim.setOutage(true);
+    for (let poll = 0; poll < 3; poll += 1) await rig.wait(60_000);
+    expect(reachable()).toEqual([false, false]);
+    rig.sim.setOutage(false);
+    await rig.wait(120_000);
+    expect(reachable()).toEqual([true, true]);
+  });
 });

@@ -29,6 +29,8 @@ const MINUTE_MS = 60_000;
 /** Two people the service names alike: the page tells them apart by their e-mails, and only them. */
 const ALEX_KIM: SimUser = { id: 'a1', firstName: 'Alex', lastName: 'Kim', emailAddress: 'alex.kim@example.com' };
 const OTHER_ALEX_KIM: SimUser = { id: 'a2', firstName: 'Alex', lastName: 'Kim', emailAddress: 'akim@example.org' };
+/** Someone seen 200 times at one door: the counts must cover every entry, not only the newest 50 shown. */
+const KATHERINE: SimUser = { id: 'k1', firstName: 'Katherine', lastName: 'Johnson', emailAddress: 'katherine@example.com' };
 
 /** The block as config.json holds it before the page: a person already listed, and keys the page must leave as written. */
 const WRITTEN: PlatformBlock = {
@@ -210,5 +212,35 @@ describe('People and activity', () => {
     } finally {
       sim.clearFaults();
     }
+  });
+
+  // Last: its 200 entries stay in the simulator's history.
+  it('counts every entry read, not only the newest 50 shown: 200 entries at one door, 150 refused, one person 200 times', async () => {
+    const now = Date.now();
+    for (let i = 0; i < 200; i += 1) {
+      sim.addHistoryEvent({
+        doorId: SAMPLE_SHARED_GATE_ID,
+        doorState: 'OPEN',
+        at: new Date(now - (i + 1) * MINUTE_MS),
+        channel: 'Keypad',
+        user: KATHERINE,
+        wasSuccess: i % 4 === 0,
+      });
+    }
+    const { settings, frame } = await openActivity();
+    expect(await frame.locator('#ac-activity-status').textContent()).toMatch(
+      /^Read the last 7 days of 3 doors: 205 entries, 151 refused\.$/,
+    );
+    const shared = frame.locator(`[data-activity-row="${SAMPLE_SHARED_GATE_ID}"]`);
+    expect(await shared.locator('[data-activity-note]').textContent()).toBe('200 entries, 150 refused');
+    if ((await shared.getAttribute('open')) === null) await shared.locator(':scope > summary').click();
+    expect(await shared.locator('li').count()).toBe(50);
+    expect(await shared.locator('[data-activity-more]').textContent()).toBe(
+      'The newest 50 of 200 are shown; 150 older ones are counted above but not shown.',
+    );
+    expect(await frame.locator('#ac-people label').allTextContents()).toContain(
+      'Katherine Johnson: 200 times, 150 refused, at Shared Gate',
+    );
+    await settings.close();
   });
 });

@@ -79,8 +79,8 @@ function doorRow(door: DoorView, result: DoorActivity, shared: ReadonlySet<strin
     note = `no activity in the last ${ACTIVITY_DAYS} days`;
     body = h('p', { class: 'ac-help' }, `The service's history has nothing for this door in the last ${ACTIVITY_DAYS} days.`);
   } else {
-    const refused = result.entries.filter((entry) => entry.outcome === 'refused' || entry.outcome === 'unauthorized').length;
-    note = `${plural(result.entries.length + result.more, 'entry', 'entries')}${refused > 0 ? `, ${refused} refused` : ''}`;
+    // Counted over every entry read, not only those shown.
+    note = `${plural(result.total, 'entry', 'entries')}${result.refused > 0 ? `, ${result.refused} refused` : ''}`;
     body = h(
       'div',
       {},
@@ -89,7 +89,12 @@ function doorRow(door: DoorView, result: DoorActivity, shared: ReadonlySet<strin
         { class: 'ac-activity', 'aria-label': `Activity of ${door.name}, newest first` },
         ...result.entries.map((entry) => entryItem(entry, shared)),
       ),
-      result.more > 0 && h('p', { class: 'ac-help' }, `And ${result.more} older, not shown.`),
+      result.more > 0 &&
+        h(
+          'p',
+          { class: 'ac-help', 'data-activity-more': '' },
+          `The newest ${result.entries.length} of ${result.total} are shown; ${plural(result.more, 'older one is', 'older ones are')} counted above but not shown.`,
+        ),
     );
   }
   const row = h(
@@ -190,9 +195,10 @@ function renderRead(store: Store): void {
 function summaryLine(store: Store): { kind: 'ok' | 'warn'; text: string } {
   const results = readDoors(store).map(({ result }) => result);
   const failed = results.filter((result): result is DoorActivity & { ok: false } => !result.ok);
-  const entries = results.flatMap((result) => (result.ok ? result.entries : []));
-  const refused = entries.filter((entry) => entry.outcome === 'refused' || entry.outcome === 'unauthorized').length;
-  const readLine = `Read the last ${ACTIVITY_DAYS} days of ${plural(results.length - failed.length, 'door')}: ${plural(entries.length, 'entry', 'entries')}, ${refused} refused.`;
+  // Every entry read counts, also those beyond the newest shown per door.
+  const entries = results.reduce((sum, result) => sum + (result.ok ? result.total : 0), 0);
+  const refused = results.reduce((sum, result) => sum + (result.ok ? result.refused : 0), 0);
+  const readLine = `Read the last ${ACTIVITY_DAYS} days of ${plural(results.length - failed.length, 'door')}: ${plural(entries, 'entry', 'entries')}, ${refused} refused.`;
   if (failed.length === 0) return { kind: 'ok', text: readLine };
   const reason = ` ${failed[0]?.message ?? ''}`;
   return {

@@ -42,13 +42,12 @@ export function peopleSeen(activity: readonly DoorActivity[], doorName: (doorId:
   const people = new Map<string, PersonSummary>();
   for (const door of activity) {
     if (!door.ok) continue;
-    for (const entry of door.entries) {
-      const person = entry.person;
-      if (person === undefined) continue;
+    // Counted by the settings server over every entry it read, not only the newest shown.
+    for (const { person, times, refused } of door.people) {
       const key = personKey(person);
       const summary = people.get(key) ?? { ...person, key, times: 0, refused: 0, doors: [], showEmail: false };
-      summary.times += 1;
-      if (entry.outcome === 'refused' || entry.outcome === 'unauthorized') summary.refused += 1;
+      summary.times += times;
+      summary.refused += refused;
       const where = doorName(door.doorId);
       if (!summary.doors.includes(where)) summary.doors.push(where);
       people.set(key, summary);

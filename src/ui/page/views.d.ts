@@ -118,9 +118,20 @@ export interface ActivityEntry {
   person: PersonSeen | undefined;
 }
 
-/** One door's last days: its entries newest first (at most ACTIVITY_ENTRIES_PER_DOOR_MAX, `more` left out), or why it could not be read. */
+/** Someone the history names, and how often over every entry read: `refused` of `times` were refused or unauthorized. */
+export interface PersonCount {
+  person: PersonSeen;
+  times: number;
+  refused: number;
+}
+
+/**
+ * One door's last days: its entries newest first (at most ACTIVITY_ENTRIES_PER_DOOR_MAX, `more` left out) and the counts
+ * over every entry read in the days asked (`total`, `refused`, `people`), or why it could not be read.
+ */
 export type DoorActivity =
-  { doorId: string; ok: true; entries: ActivityEntry[]; more: number } | { doorId: string; ok: false; message: string; detail?: string };
+  | { doorId: string; ok: true; entries: ActivityEntry[]; more: number; total: number; refused: number; people: PersonCount[] }
+  | { doorId: string; ok: false; message: string; detail?: string };
 
 /** The settings server's answer to "/activity": one result per door asked, in the order asked, or one sentence for the whole request. */
 export type ActivityAnswer = { ok: true; doors: DoorActivity[] } | { ok: false; message: string };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { detectsFor, moveKey, names, serviceTimeMs, userKey } from '../../../src/people/match.js';
+import { PeopleDirectory, detectsFor, names, serviceTimeMs, userKey } from '../../../src/people/match.js';
 
 const grace = { email: 'Grace@Example.com', firstName: 'Grace', lastName: 'Hopper' };
 const alan = { email: 'alan@example.com', firstName: 'Alan', lastName: 'Turing' };
@@ -47,14 +47,44 @@ describe('whose sensors a move makes detect', () => {
   });
 });
 
-describe('one key per move', () => {
-  it('is the door, the state and the second', () => {
-    const at = Date.parse('2026-11-21T12:00:00Z');
-    expect(moveKey({ doorId: 'gate', state: 'OPEN', atMs: at + 400 })).toBe(moveKey({ doorId: 'gate', state: 'OPEN', atMs: at }));
-    expect(moveKey({ doorId: 'gate', state: 'CLOSED', atMs: at })).not.toBe(moveKey({ doorId: 'gate', state: 'OPEN', atMs: at }));
+describe('a user named one way alone (issue 37)', () => {
+  const byEmail = [{ user: 'grace@example.com' }, { user: '*' }];
+  const byName = [{ user: 'Grace Hopper' }, { user: '*' }];
+  const paired = (): PeopleDirectory => {
+    const directory = new PeopleDirectory();
+    directory.learn(grace);
+    directory.learn(alan);
+    return directory;
+  };
+
+  it('detects for a person listed by e-mail and named by name alone, when the history pairs the two', () => {
+    const named = { firstName: 'Grace', lastName: 'Hopper' };
+    expect(detectsFor(byEmail, { doorId: 'gate', user: named }, paired())).toEqual([0]);
+    // Without the pair, the plugin cannot tell whether she is listed: nobody, never "*".
+    expect(detectsFor(byEmail, { doorId: 'gate', user: named })).toEqual([]);
   });
 
-  it("reads the history's time as UTC, and nothing from a day alone", () => {
+  it('detects for a person listed by name and named by e-mail alone, when the history pairs the two', () => {
+    expect(detectsFor(byName, { doorId: 'gate', user: { email: 'GRACE@example.com' } }, paired())).toEqual([0]);
+    expect(detectsFor(byName, { doorId: 'gate', user: { email: 'grace@example.com' } })).toEqual([]);
+  });
+
+  it('gives "*" only to a user surely not listed: a name no listed person carries, an e-mail no entry lists', () => {
+    expect(detectsFor(byEmail, { doorId: 'gate', user: { firstName: 'Alan', lastName: 'Turing' } }, paired())).toEqual([1]);
+    expect(detectsFor(byEmail, { doorId: 'gate', user: { email: 'alan@example.com' } })).toEqual([1]);
+    expect(detectsFor(byName, { doorId: 'gate', user: { email: 'alan@example.com' } }, paired())).toEqual([1]);
+    expect(detectsFor(byName, { doorId: 'gate', user: { email: 'mallory@example.com' } }, paired())).toEqual([]);
+  });
+
+  it('detects for nobody when two e-mails carry the name', () => {
+    const directory = paired();
+    directory.learn({ email: 'grace.h@example.org', firstName: 'Grace', lastName: 'Hopper' });
+    expect(detectsFor(byEmail, { doorId: 'gate', user: { firstName: 'Grace', lastName: 'Hopper' } }, directory)).toEqual([]);
+  });
+});
+
+describe("the history's time", () => {
+  it('reads as UTC, and nothing from a day alone', () => {
     expect(serviceTimeMs('2026-11-21 12:00:05')).toBe(Date.parse('2026-11-21T12:00:05Z'));
     expect(serviceTimeMs('2026-11-21T12:00:05+01:00')).toBe(Date.parse('2026-11-21T11:00:05Z'));
     expect(serviceTimeMs('2026-11-21')).toBeUndefined();

@@ -64,17 +64,51 @@ describe('a person sensor', () => {
     expect(heard).toEqual([true, false]);
   });
 
-  it('detects once per move, also when the other source gives its time a second or two apart', () => {
+  it('detects once per move: the same toggleID, or the same door and state until a sync sees the door in the other state', () => {
     const t = setup([{ name: 'Grace', user: 'grace@example.com' }]);
-    const at = t.clock.now();
-    t.move(at);
+    const tell = (state: 'OPEN' | 'CLOSED', toggleId?: string): void =>
+      t.people.moved({ doorId: 'gate', state, atMs: t.clock.now(), user: grace, toggleId, byWebhook: true }, 'Front Gate');
+    t.people.seen('gate', 'CLOSED');
+    tell('OPEN', 't-1');
     t.clock.advance(DURATION_MS);
     expect(t.detected('Grace')).toBe(false);
-    t.move(at + 2000);
-    t.move(at - 1500);
+    // door1_open, then door_state_change for the same toggle; then another webhook of the same move, stamped later.
+    tell('OPEN', 't-1');
+    tell('OPEN', 't-2');
+    t.people.seen('gate', 'OPEN');
+    tell('OPEN');
     expect(t.detected('Grace')).toBe(false);
-    // The next move of the same door is another move.
-    t.move(at + 10_000, 'CLOSED');
+    // Seen closed by a sync: a late message of toggle t-1 is still that toggle; a move to open again is another move.
+    t.people.seen('gate', 'CLOSED');
+    tell('OPEN', 't-1');
+    expect(t.detected('Grace')).toBe(false);
+    tell('OPEN', 't-3');
+    expect(t.detected('Grace')).toBe(true);
+    t.clock.advance(DURATION_MS);
+    tell('CLOSED', 't-4');
+    expect(t.detected('Grace')).toBe(true);
+  });
+
+  it('detects nothing for a move to the state a door was first seen in after a start (it was told before the restart)', () => {
+    const t = setup([{ name: 'Grace', user: 'grace@example.com' }]);
+    t.people.seen('gate', 'OPEN');
+    t.move(t.clock.now(), 'OPEN');
+    expect(t.detected('Grace')).toBe(false);
+    t.move(t.clock.now(), 'CLOSED');
+    expect(t.detected('Grace')).toBe(true);
+  });
+
+  it('keeps the webhooks’ moves of a door for the history, and learns the names they pair with e-mails', () => {
+    const t = setup([{ name: 'Grace', user: 'grace@example.com' }]);
+    t.people.moved({ doorId: 'gate', state: 'OPEN', atMs: t.clock.now(), user: grace, byWebhook: true }, 'Front Gate');
+    expect(t.people.toldMoves('gate')).toEqual([{ state: 'OPEN', atMs: t.clock.now(), user: grace }]);
+    expect(t.people.toldMoves('garage')).toEqual([]);
+    t.clock.advance(DURATION_MS);
+    // Named by name alone: the pair the webhook gave tells she is Grace.
+    t.people.moved(
+      { doorId: 'gate', state: 'CLOSED', atMs: t.clock.now(), user: { firstName: 'Grace', lastName: 'Hopper' } },
+      'Front Gate',
+    );
     expect(t.detected('Grace')).toBe(true);
   });
 

@@ -145,7 +145,7 @@ describe('DoorRegistry', () => {
     const t = setup();
     t.sync(account([device('dev-1', [door('d1'), door('d2')])]));
     t.sync(account([device('dev-1', [door('d1', { state: 'OPEN' }), door('d2')])]));
-    expect(t.doorMoved.mock.calls).toEqual([['d1', 'Gate d1', 'OPEN']]);
+    expect(t.doorMoved.mock.calls).toEqual([['d1', 'Gate d1', 'OPEN', undefined]]);
     expect(t.notePolled).toHaveBeenCalledTimes(4);
   });
 

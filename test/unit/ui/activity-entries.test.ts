@@ -52,6 +52,37 @@ describe('doorActivity', () => {
     ]);
   });
 
+  it('counts every entry read, not only the newest 50: 200 entries, 150 refused, one person 200 times', () => {
+    const grace = { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' };
+    // Oldest first, as a service may send them: the newest are still the ones shown.
+    const events = Array.from({ length: 200 }, (_, i) =>
+      event({ at: new Date(Date.UTC(2026, 10, 20, 10, 0, i)).toISOString(), user: grace, wasSuccess: i % 4 === 3, channel: String(i) }),
+    );
+    const result = entriesOf(events);
+    expect([result.entries.length, result.more, result.total, result.refused]).toEqual([50, 150, 200, 150]);
+    expect(result.entries[0]?.channel).toBe('199');
+    expect(result.people).toEqual([{ person: { name: 'Grace Hopper', email: 'grace@example.com' }, times: 200, refused: 150 }]);
+  });
+
+  it('leaves out entries dated outside the days asked, keeps one whose date cannot be read, and sorts dates alone by day', () => {
+    const window = { startDate: '2026-11-15', endDate: '2026-11-21' };
+    const result = doorActivity(
+      'door-1',
+      [
+        event({ at: '2026-11-14 23:59:59', channel: 'before' }),
+        event({ at: '2026-11-16', channel: 'day' }),
+        event({ at: '2026-11-22 00:00:00', channel: 'after' }),
+        event({ at: '2026-11-21', channel: 'today' }),
+        event({ at: 'soon', channel: 'unread' }),
+      ],
+      50,
+      window,
+    );
+    if (!result.ok) throw new Error('not read');
+    expect(result.entries.map((entry) => entry.channel)).toEqual(['today', 'day', 'unread']);
+    expect(result.total).toBe(3);
+  });
+
   it('keeps at most the newest 50 and counts the rest', () => {
     const events = Array.from({ length: 70 }, (_, i) =>
       event({ at: new Date(Date.UTC(2026, 10, 20, 10, 0, i)).toISOString(), channel: String(i) }),

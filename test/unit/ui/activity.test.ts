@@ -5,7 +5,7 @@ import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_PEOPLE, SAMPLE_SHAR
 import type { AccessControlSimulator } from '../../../dev/simulator/server.js';
 import type { ToggleEvent } from '../../../src/client/types.js';
 import { ACTIVITY_DAYS, ACTIVITY_REQUESTS_IN_FLIGHT_MAX, MAX_RETRY_AFTER_MS } from '../../../src/settings.js';
-import { activityDays, HistoryPause, readActivity } from '../../../src/ui/activity.js';
+import { activityDays, HistoryPause, readActivity, waitWords } from '../../../src/ui/activity.js';
 import { InFlightLimit } from '../../../src/ui/in-flight-limit.js';
 import type { ActivityAnswer, DoorActivity } from '../../../src/ui/page/views.js';
 import { useSimulator } from '../../support/simulator.js';
@@ -123,7 +123,7 @@ describe('readActivity against the simulator', () => {
     });
     expect(garage).toMatchObject({ ok: true, entries: [{ state: 'CLOSED', outcome: 'done', channel: 'Remote' }] });
     expect(garage?.ok && garage.entries).toHaveLength(1);
-    expect(shared).toEqual({ doorId: SAMPLE_SHARED_GATE_ID, ok: true, entries: [], more: 0 });
+    expect(shared).toEqual({ doorId: SAMPLE_SHARED_GATE_ID, ok: true, entries: [], more: 0, total: 0, refused: 0, people: [] });
     expect(JSON.stringify(doors)).not.toContain(TOKEN);
   });
 
@@ -159,6 +159,8 @@ describe('readActivity against the simulator', () => {
     expect(historyRequests() - before).toBe(1);
     for (const door of doors) {
       expect(door).toMatchObject({ ok: false, message: expect.stringMatching(/^The service is limiting requests for now/) as unknown });
+      // Worded from the service's Retry-After of 30 s, not "in a minute".
+      expect(door.ok ? '' : door.message).toContain('Reload the page in 30 seconds to try again.');
     }
     // A second page load within the wait asks nothing either; after it, the doors are read.
     await readActivity(sim.baseUrl, TOKEN, ids, { timeouts: SHORT_TIMEOUTS, pause });
@@ -166,6 +168,15 @@ describe('readActivity against the simulator', () => {
     nowMs += 30_000;
     const later = doorsOf(await readActivity(sim.baseUrl, TOKEN, ids, { timeouts: SHORT_TIMEOUTS, pause }));
     expect(later.every((door) => door.ok)).toBe(true);
+  });
+
+  it('words the wait from Retry-After: seconds, a minute, minutes, at most an hour', () => {
+    expect(waitWords(5_000)).toBe('in 5 seconds');
+    expect(waitWords(1_000)).toBe('in a second');
+    expect(waitWords(60_000)).toBe('in a minute');
+    expect(waitWords(undefined)).toBe('in a minute');
+    expect(waitWords(61_000)).toBe('in 2 minutes');
+    expect(waitWords(3 * 24 * 60 * 60_000)).toBe('in an hour');
   });
 
   it('waits at most as long as the sync would after a 429 asking for days', () => {

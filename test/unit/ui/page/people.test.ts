@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { parseConfig } from '../../../../src/config/index.js';
+import { peopleCounted } from '../../../../src/ui/activity-entries.js';
 import { checkBlock } from '../../../../src/ui/check-config.js';
 import { listingOf, peopleSeen, setPersonListed, sharedNames } from '../../../../src/ui/page/people.js';
 import type { Block } from '../../../../src/ui/page/model.js';
@@ -20,7 +21,15 @@ const entry = (person: PersonSeen | undefined, outcome: ActivityEntry['outcome']
   channel: 'Keypad',
   person,
 });
-const door = (doorId: string, ...entries: ActivityEntry[]): DoorActivity => ({ doorId, ok: true, entries, more: 0 });
+const door = (doorId: string, ...entries: ActivityEntry[]): DoorActivity => ({
+  doorId,
+  ok: true,
+  entries,
+  more: 0,
+  total: entries.length,
+  refused: entries.filter((e) => e.outcome === 'refused' || e.outcome === 'unauthorized').length,
+  people: peopleCounted(entries),
+});
 const NAMES: Record<string, string> = { front: 'Front Gate', garage: 'Garage Door', shared: 'Shared Gate' };
 const nameOf = (id: string): string => NAMES[id] ?? id;
 
