@@ -16,11 +16,15 @@ import {
   SAMPLE_GARAGE_DOOR_ID,
   SAMPLE_SHARED_GATE_ID,
 } from '../../dev/simulator/server.js';
+import { sleep } from '../support/wait.js';
+import { expectCleanStop } from './homebridge-rig.js';
 import { tearDown } from './teardown.js';
 
 const SECRET = 'bad-config-secret-93e1';
 /** Long enough for the first sync and its first retry to fail. */
 const FAILURE_WAIT_MS = 30_000;
+/** Longer than the shortest poll interval the config allows (5 s): a plugin that was not idle would have logged by then. */
+const IDLE_WATCH_MS = 6_000;
 
 // Homebridge 2 refuses one dynamic platform twice on a bridge, so each config gets its own Homebridge, booted side by side.
 const CONFIGS = {
@@ -52,10 +56,18 @@ afterAll(async () => {
 
 describe('a Homebridge whose plugin config is missing, wrong or unreachable', () => {
   it('reports a missing config in one line and stays idle', async () => {
-    await bridges.missing.waitForLog(
-      /\[AccessControl\] The configuration is not valid.*accessToken is required; baseUrl is required/,
-      FAILURE_WAIT_MS,
-    );
+    const hb = bridges.missing;
+    await hb.waitForLog(/\[AccessControl\] The configuration is not valid.*accessToken is required; baseUrl is required/, FAILURE_WAIT_MS);
+    // Idle: over more than the shortest poll interval nothing more comes from the plugin (no sync, no retry, no
+    // accessory), and Homebridge itself runs on.
+    await sleep(IDLE_WATCH_MS);
+    const pluginLines = hb
+      .log()
+      .split('\n')
+      // Homebridge's own line under the platform's name, before the plugin says anything.
+      .filter((line) => line.includes('[AccessControl]') && !line.includes('Initializing AccessControl platform'));
+    expect(pluginLines).toEqual([expect.stringMatching(/The configuration is not valid/)]);
+    expect(hb.exited).toBeUndefined();
   });
 
   it('reports every bad value by its name, never its value', async () => {
@@ -73,11 +85,11 @@ describe('a Homebridge whose plugin config is missing, wrong or unreachable', ()
     expect(hb.log()).not.toContain(SECRET);
   });
 
-  it('stops every one within the time the plugin checker allows', async () => {
+  it("stops every one by itself, before Homebridge's force-exit (and so within the time the plugin checker allows)", async () => {
     const stopped = await Promise.all(Object.values(bridges).map((hb) => hb.stop()));
     for (const result of stopped) {
+      expectCleanStop(result);
       expect(result.ms).toBeLessThan(STOP_BUDGET_MS);
-      expect(result.killed).toBe(false);
     }
   });
 });
