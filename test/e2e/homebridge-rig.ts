@@ -12,6 +12,9 @@ import { tearDown } from './teardown.js';
 /** From Homebridge listening to the plugin's first door in HomeKit, or to a log line the rig waits for: a sync or two on a shared machine. */
 export const RIG_WAIT_MS = 25_000;
 
+/** What the rig passes to `startHomebridge` besides the platforms and the storage. */
+export type HomebridgeExtras = Omit<StartHomebridgeOptions, 'platforms' | 'storageDir'>;
+
 export interface HomebridgeRigOptions {
   /** The simulator, started first (its `baseUrl` then goes into the platform entries). */
   simulator: SimulatorOptions;
@@ -19,8 +22,8 @@ export interface HomebridgeRigOptions {
   platforms: (sim: AccessControlSimulator) => Record<string, unknown>[];
   /** Called once the simulator runs, before Homebridge starts (to point its webhooks at the listener, say). */
   beforeHomebridge?: (sim: AccessControlSimulator) => void | Promise<void>;
-  /** Anything else for `startHomebridge` (a bridge port, a file limit…), at every start. */
-  homebridge?: Omit<StartHomebridgeOptions, 'platforms' | 'storageDir'>;
+  /** Anything else for `startHomebridge` (a bridge port, a file limit…), at every start; a function is called then, with the simulator. */
+  homebridge?: HomebridgeExtras | ((sim: AccessControlSimulator) => HomebridgeExtras);
   /** A log line to wait for before pairing (the webhook listener's, say). */
   readyLine?: RegExp;
   /** Pair a controller (default true); false leaves `controller` unset (a file that only reads the log). */
@@ -29,6 +32,13 @@ export interface HomebridgeRigOptions {
   door?: string;
   /** Waits for the ready line and the door; default RIG_WAIT_MS. */
   waitMs?: number;
+}
+
+export interface RestartOptions {
+  /** The platforms of the new start; default the rig's. */
+  platforms?: Record<string, unknown>[];
+  /** What must hold of the stop, before the new start (which clears the stop watch's records); default `expectCleanStop`. */
+  checkStop?: (stopped: StopResult, stoppedHomebridge: HomebridgeProcess) => void | Promise<void>;
 }
 
 export interface HomebridgeRig {
@@ -40,11 +50,11 @@ export interface HomebridgeRig {
   /** Everything every Homebridge of this rig logged, the one running now last. */
   wholeLog(): string;
   /**
-   * Stops Homebridge (asserting a clean stop unless `cleanStop: false`), starts it again on the same storage (the same
+   * Stops Homebridge (asserting a clean stop, or what `checkStop` asserts), starts it again on the same storage (the same
    * bridge, pairings and accessory cache) with `platforms` (default: the rig's), reconnects the controller and waits
    * for the door again; resolves with how the stop went.
    */
-  restart(opts?: { platforms?: Record<string, unknown>[]; cleanStop?: boolean }): Promise<StopResult>;
+  restart(opts?: RestartOptions): Promise<StopResult>;
 }
 
 /**
@@ -64,7 +74,8 @@ export function useHomebridge(opts: HomebridgeRigOptions): HomebridgeRig {
     return value;
   };
   const start = async (platforms: Record<string, unknown>[], storageDir?: string): Promise<HomebridgeProcess> => {
-    hb = await startHomebridge({ ...opts.homebridge, platforms, ...(storageDir === undefined ? {} : { storageDir }) });
+    const extras = typeof opts.homebridge === 'function' ? opts.homebridge(running(sim, 'simulator')) : opts.homebridge;
+    hb = await startHomebridge({ ...extras, platforms, ...(storageDir === undefined ? {} : { storageDir }) });
     if (opts.readyLine) await hb.waitForLog(opts.readyLine, waitMs);
     return hb;
   };
@@ -94,11 +105,11 @@ export function useHomebridge(opts: HomebridgeRigOptions): HomebridgeRig {
       return running(controller, 'controller');
     },
     wholeLog: () => earlierLogs + (hb?.log() ?? ''),
-    async restart({ platforms, cleanStop = true } = {}) {
+    async restart({ platforms, checkStop = expectCleanStop } = {}) {
       const before = running(hb, 'Homebridge');
       const stopped = await before.stop();
       earlierLogs += before.log();
-      if (cleanStop) expectCleanStop(stopped);
+      await checkStop(stopped, before);
       const now = await start(platforms ?? opts.platforms(running(sim, 'simulator')), before.storageDir);
       if (controller) {
         await controller.reconnect(now);
