@@ -48,7 +48,8 @@ if (role === 'child bridge') {
   // Homebridge 1.11's orphan check, set when the child bridge's module loads: 2.x has none (it listens for 'disconnect').
   globalThis.setInterval = function setInterval(callback, delay, ...args) {
     const timer = originalSetInterval.call(this, callback, delay, ...args);
-    if (delay === FORCE_EXIT_MS && /childBridgeFork\\.js/.test(String(new Error().stack))) timer.unref();
+    // The stack names the source file when Homebridge's source maps are on (1.11): childBridgeFork.ts.
+    if (delay === FORCE_EXIT_MS && /childBridgeFork\\.[jt]s/.test(String(new Error().stack))) timer.unref();
     return timer;
   };
 }
