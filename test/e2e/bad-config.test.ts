@@ -17,7 +17,7 @@ import {
   SAMPLE_SHARED_GATE_ID,
 } from '../../dev/simulator/server.js';
 import { sleep } from '../support/wait.js';
-import { expectCleanStop } from './homebridge-rig.js';
+import { expectCleanStop, platformEntry } from './homebridge-rig.js';
 import { tearDown } from './teardown.js';
 
 const SECRET = 'bad-config-secret-93e1';
@@ -108,14 +108,7 @@ describe('a protective setting that cannot be read, on a real Homebridge with a 
   let badExclude: HomeKitController;
   let logs: Record<'protectedEntries' | 'loneEntry' | 'badExclude', HomebridgeProcess>;
 
-  const platform = (name: string, options: Record<string, unknown>) => ({
-    platform: 'AccessControl',
-    name,
-    accessToken: PROTECT_TOKEN,
-    baseUrl: sim.baseUrl,
-    pollInterval: 5,
-    ...options,
-  });
+  const platform = (name: string, options: Record<string, unknown>) => platformEntry(sim.baseUrl, PROTECT_TOKEN, { name, ...options });
   const toggled = (doorId: string): number =>
     sim.requests.filter((r) => r.path.endsWith('/endpoint/toggle') && r.body.includes(doorId)).length;
   const serials = async (controller: HomeKitController): Promise<unknown[]> =>

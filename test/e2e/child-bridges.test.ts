@@ -16,7 +16,7 @@ import {
   SAMPLE_SHARED_DEVICE_ID,
   SAMPLE_SHARED_GATE_ID,
 } from '../../dev/simulator/server.js';
-import { expectOnlyHomebridgePlumbingLeft, useHomebridge } from './homebridge-rig.js';
+import { expectOnlyHomebridgePlumbingLeft, platformEntry, useHomebridge } from './homebridge-rig.js';
 
 const TOKEN = 'e2e-token-child-bridges-4b7e';
 /** The smallest poll interval the config allows, so a door added to the account shows up soon. */
@@ -106,10 +106,10 @@ const rig = useHomebridge({
     ports = await distinctFreePorts(3);
     const [, ownedPort, sharedPort] = ports;
     // As in the README's Limits section: one entry per child bridge, the account split by controller.
-    const common = { platform: 'AccessControl', accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: POLL_INTERVAL_S };
+    const entry = (options: Record<string, unknown>) => platformEntry(sim.baseUrl, TOKEN, { pollInterval: POLL_INTERVAL_S, ...options });
     platforms = [
-      { ...common, name: 'Gates A', includeDeviceIds: [SAMPLE_OWNED_DEVICE_ID], _bridge: { username: childUsername(), port: ownedPort } },
-      { ...common, name: 'Gates B', excludeDeviceIds: [SAMPLE_OWNED_DEVICE_ID], _bridge: { username: childUsername(), port: sharedPort } },
+      entry({ name: 'Gates A', includeDeviceIds: [SAMPLE_OWNED_DEVICE_ID], _bridge: { username: childUsername(), port: ownedPort } }),
+      entry({ name: 'Gates B', excludeDeviceIds: [SAMPLE_OWNED_DEVICE_ID], _bridge: { username: childUsername(), port: sharedPort } }),
     ];
   },
   platforms: () => platforms,

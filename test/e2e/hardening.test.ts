@@ -11,7 +11,7 @@ import type { HomeKitController } from '../../dev/harness/homekit-controller.js'
 import { WEBHOOK_MAX_CONNECTIONS } from '../../src/settings.js';
 import { SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
 import { sleep } from '../support/wait.js';
-import { useHomebridge } from './homebridge-rig.js';
+import { platformEntry, useHomebridge } from './homebridge-rig.js';
 
 const TOKEN = 'hardening-e2e-token-5d1c';
 const API_KEY = 'bead'.repeat(24);
@@ -20,14 +20,7 @@ const BOOT_WAIT_MS = 20_000;
 
 /** `host` unset: the listener binds every interface at once, as most users have it, and so before the bridge does. */
 function platform(baseUrl: string, webhook: { port: number; host?: string }): Record<string, unknown> {
-  return {
-    platform: 'AccessControl',
-    name: 'Access Control',
-    accessToken: TOKEN,
-    baseUrl,
-    pollInterval: POLL_INTERVAL_S,
-    webhook: { ...webhook, apiKey: API_KEY },
-  };
+  return platformEntry(baseUrl, TOKEN, { pollInterval: POLL_INTERVAL_S, webhook: { ...webhook, apiKey: API_KEY } });
 }
 
 describe("a webhook port that is the bridge's own HomeKit port", () => {

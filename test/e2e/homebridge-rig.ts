@@ -1,13 +1,24 @@
 // One rig for the e2e files: the simulator, a real Homebridge with the plugin and a HomeKit controller paired like an iPhone, started before the file's (or describe block's) tests and stopped after them; restarts; and what a clean stop is.
 import { afterAll, beforeAll, expect } from 'vitest';
 
-import { leftOpen, startHomebridge } from '../../dev/harness/homebridge-process.js';
+import { leftOpen, PLATFORM_ALIAS, startHomebridge } from '../../dev/harness/homebridge-process.js';
 import type { HomebridgeProcess, ProcessExitRecord, StartHomebridgeOptions, StopResult } from '../../dev/harness/homebridge-process.js';
 import { pairController } from '../../dev/harness/homekit-controller.js';
 import type { HomeKitController } from '../../dev/harness/homekit-controller.js';
 import { AccessControlSimulator } from '../../dev/simulator/server.js';
 import type { SimulatorOptions } from '../../dev/simulator/server.js';
 import { tearDown } from './teardown.js';
+
+/** The smallest poll interval the config allows, so what the service changes shows up quickly in real time. */
+export const E2E_POLL_INTERVAL_S = 5;
+
+/**
+ * The plugin's platform entry as the e2e files write it: named "Access Control", against the simulator at `baseUrl`,
+ * polling every E2E_POLL_INTERVAL_S; `options` add to it or replace any of that.
+ */
+export function platformEntry(baseUrl: string, accessToken: string, options: Record<string, unknown> = {}): Record<string, unknown> {
+  return { platform: PLATFORM_ALIAS, name: 'Access Control', accessToken, baseUrl, pollInterval: E2E_POLL_INTERVAL_S, ...options };
+}
 
 /** From Homebridge listening to the plugin's first door in HomeKit, or to a log line the rig waits for: a sync or two on a shared machine. */
 export const RIG_WAIT_MS = 25_000;

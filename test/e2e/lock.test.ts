@@ -7,7 +7,7 @@ import { hasValue } from '../../dev/harness/homekit-controller.js';
 import { HAP_SERVICE, HAP_STATUS, LOCK_CURRENT_STATE, LOCK_TARGET_STATE } from '../../dev/harness/hap-types.js';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
 import { togglesReceived } from '../support/simulator.js';
-import { useHomebridge } from './homebridge-rig.js';
+import { platformEntry, useHomebridge } from './homebridge-rig.js';
 
 const TOKEN = 'lock-e2e-token-8d2f4a';
 const POLL_INTERVAL_S = 5;
@@ -30,11 +30,7 @@ const rig = useHomebridge({
  * read-only lock. `forAll` may be a value typed by hand, as in config.json.
  */
 function platform(frontGate: 'lock' | 'garage-door' | undefined, forAll?: unknown): Record<string, unknown> {
-  return {
-    platform: 'AccessControl',
-    name: 'Access Control',
-    accessToken: TOKEN,
-    baseUrl: rig.sim.baseUrl,
+  return platformEntry(rig.sim.baseUrl, TOKEN, {
     pollInterval: POLL_INTERVAL_S,
     transitionTimeout: TRANSITION_TIMEOUT_S,
     ...(forAll === undefined ? {} : { showAs: forAll }),
@@ -42,7 +38,7 @@ function platform(frontGate: 'lock' | 'garage-door' | undefined, forAll?: unknow
       ...(frontGate === undefined ? [] : [{ id: SAMPLE_FRONT_GATE_ID, showAs: frontGate }]),
       { id: SAMPLE_GARAGE_DOOR_ID, showAs: 'lock', readOnly: true },
     ],
-  };
+  });
 }
 
 const lock = (doorId: string, characteristic: string) => rig.controller.findCharacteristic(doorId, 'LockMechanism', characteristic);

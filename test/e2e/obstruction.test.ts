@@ -7,7 +7,7 @@ import { hasValue } from '../../dev/harness/homekit-controller.js';
 import { CURRENT_DOOR_STATE, TARGET_DOOR_STATE } from '../../dev/harness/hap-types.js';
 import { SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
 import { sleep } from '../support/wait.js';
-import { useHomebridge } from './homebridge-rig.js';
+import { platformEntry, useHomebridge } from './homebridge-rig.js';
 
 const TOKEN = 'obstruction-e2e-token-5a1c';
 const POLL_INTERVAL_S = 5;
@@ -25,14 +25,7 @@ const rig = useHomebridge({
 });
 
 function platform(baseUrl: string): Record<string, unknown> {
-  return {
-    platform: 'AccessControl',
-    name: 'Access Control',
-    accessToken: TOKEN,
-    baseUrl,
-    pollInterval: POLL_INTERVAL_S,
-    transitionTimeout: TRANSITION_TIMEOUT_S,
-  };
+  return platformEntry(baseUrl, TOKEN, { pollInterval: POLL_INTERVAL_S, transitionTimeout: TRANSITION_TIMEOUT_S });
 }
 
 const gate = (characteristic: string) => rig.controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', characteristic);

@@ -8,7 +8,7 @@ import { SAMPLE_OWNED_DEVICE_ID } from '../../dev/simulator/account.js';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
 import { togglesReceived } from '../support/simulator.js';
 import { sleep } from '../support/wait.js';
-import { useHomebridge } from './homebridge-rig.js';
+import { platformEntry, useHomebridge } from './homebridge-rig.js';
 
 const TOKEN = 'options-e2e-token-77b2';
 const POLL_INTERVAL_S = 5;
@@ -41,14 +41,7 @@ const rig = useHomebridge({
 });
 
 function platform(options: Record<string, unknown>): Record<string, unknown> {
-  return {
-    platform: 'AccessControl',
-    name: 'Access Control',
-    accessToken: TOKEN,
-    baseUrl: rig.sim.baseUrl,
-    pollInterval: POLL_INTERVAL_S,
-    ...options,
-  };
+  return platformEntry(rig.sim.baseUrl, TOKEN, { pollInterval: POLL_INTERVAL_S, ...options });
 }
 
 /** Every toggle the plugin sent the service, in order. */

@@ -10,7 +10,7 @@ import { CHARGING_STATE, CURRENT_DOOR_STATE, HAP_STATUS, STATUS_LOW_BATTERY, TAR
 import type { CharRef } from '../../dev/harness/homekit-controller.js';
 import { togglesReceived } from '../support/simulator.js';
 import type { ToggleSent } from '../support/simulator.js';
-import { useHomebridge } from './homebridge-rig.js';
+import { platformEntry, useHomebridge } from './homebridge-rig.js';
 
 const TOKEN = 'e2e-token-7c1d44b0a9';
 /** Short enough that a door arrives within a fast-poll or two. */
@@ -36,14 +36,7 @@ afterAll(() => {
 });
 
 function platformConfig(baseUrl: string): Record<string, unknown> {
-  return {
-    platform: 'AccessControl',
-    name: 'Access Control',
-    accessToken: TOKEN,
-    baseUrl,
-    pollInterval: POLL_INTERVAL_S,
-    transitionTimeout: 20,
-  };
+  return platformEntry(baseUrl, TOKEN, { pollInterval: POLL_INTERVAL_S, transitionTimeout: 20 });
 }
 
 async function door(serial: string, characteristic: string, service = 'GarageDoorOpener'): Promise<CharRef> {

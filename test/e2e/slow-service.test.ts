@@ -8,7 +8,7 @@ import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } fr
 import { TOGGLE_TIMEOUT_MS } from '../../src/settings.js';
 import { togglesReceived } from '../support/simulator.js';
 import { sleep } from '../support/wait.js';
-import { useHomebridge } from './homebridge-rig.js';
+import { platformEntry, useHomebridge } from './homebridge-rig.js';
 
 const TOKEN = 'slow-service-e2e-token-91c3';
 const TRAVEL_TIME_MS = 1_500;
@@ -28,16 +28,7 @@ const SETTLE_MS = SLOW_ANSWER_MS;
 
 const rig = useHomebridge({
   simulator: { accessToken: TOKEN, travelTimeMs: TRAVEL_TIME_MS },
-  platforms: (sim) => [
-    {
-      platform: 'AccessControl',
-      name: 'Access Control',
-      accessToken: TOKEN,
-      baseUrl: sim.baseUrl,
-      pollInterval: POLL_INTERVAL_S,
-      transitionTimeout: 30,
-    },
-  ],
+  platforms: (sim) => [platformEntry(sim.baseUrl, TOKEN, { pollInterval: POLL_INTERVAL_S, transitionTimeout: 30 })],
   door: SAMPLE_SHARED_GATE_ID,
   waitMs: BOOT_WAIT_MS,
 });

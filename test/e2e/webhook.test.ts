@@ -17,7 +17,7 @@ import {
 } from '../../dev/simulator/server.js';
 import { hasValue } from '../../dev/harness/homekit-controller.js';
 import { CURRENT_DOOR_STATE } from '../../dev/harness/hap-types.js';
-import { useHomebridge } from './homebridge-rig.js';
+import { platformEntry, useHomebridge } from './homebridge-rig.js';
 import { makeSelfSignedCertificate } from '../support/certificates.js';
 
 const TOKEN = 'webhook-e2e-token-41aa';
@@ -50,15 +50,11 @@ function webhookPlatform(
   webhook: Record<string, unknown>,
   options: Record<string, unknown> = {},
 ): Record<string, unknown> {
-  return {
+  return platformEntry(baseUrl, TOKEN, {
     ...options,
-    platform: 'AccessControl',
-    name: 'Access Control',
-    accessToken: TOKEN,
-    baseUrl,
     pollInterval: POLL_INTERVAL_S,
     webhook: { host: '127.0.0.1', apiKey: API_KEY, ...webhook },
-  };
+  });
 }
 
 describe('webhooks over plain HTTP (behind a TLS proxy or tunnel)', () => {
