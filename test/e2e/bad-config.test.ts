@@ -41,7 +41,7 @@ const started: HomebridgeProcess[] = [];
 beforeAll(async () => {
   const [missing, badValues, nowhere] = await Promise.all(
     [CONFIGS.missing, CONFIGS.badValues, CONFIGS.nowhere].map(async (config) => {
-      const hb = await startHomebridge({ platforms: [config] });
+      const hb = await startHomebridge({ platforms: [config], watchStop: true });
       started.push(hb);
       return hb;
     }),

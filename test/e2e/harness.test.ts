@@ -54,7 +54,7 @@ describe('e2e harness (bare bridge, no plugin)', () => {
 
   it('boots Homebridge and pairs with the PIN', async () => {
     pluginDir = await makeEmptyPluginDir();
-    hb = await startHomebridge({ platforms: [], pluginDir });
+    hb = await startHomebridge({ platforms: [], pluginDir, watchStop: true });
     timings.bootMs = hb.bootMs;
     expect(hb.log()).toMatch(/No plugins found/);
 
@@ -85,7 +85,7 @@ describe('e2e harness (bare bridge, no plugin)', () => {
     timings.stopMs = stopped.ms;
     expectCleanStop(stopped);
 
-    hb = await startHomebridge({ platforms: [], pluginDir: first.pluginDir, storageDir: first.storageDir });
+    hb = await startHomebridge({ platforms: [], pluginDir: first.pluginDir, storageDir: first.storageDir, watchStop: true });
     timings.rebootMs = hb.bootMs;
     expect([hb.username, hb.port, hb.pin]).toEqual([first.username, first.port, first.pin]);
 

@@ -86,7 +86,7 @@ export function useHomebridge(opts: HomebridgeRigOptions): HomebridgeRig {
   };
   const start = async (platforms: Record<string, unknown>[], storageDir?: string): Promise<HomebridgeProcess> => {
     const extras = typeof opts.homebridge === 'function' ? opts.homebridge(running(sim, 'simulator')) : opts.homebridge;
-    hb = await startHomebridge({ ...extras, platforms, ...(storageDir === undefined ? {} : { storageDir }) });
+    hb = await startHomebridge({ watchStop: true, ...extras, platforms, ...(storageDir === undefined ? {} : { storageDir }) });
     if (opts.readyLine) await hb.waitForLog(opts.readyLine, waitMs);
     return hb;
   };
