@@ -11,6 +11,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 import { PLUGIN_NAME } from '../../src/settings.js';
+import { installStopWatch, leftOpen, readStopRecords } from './stop-watch.js';
+import type { ProcessExitRecord } from './stop-watch.js';
 
 /** Repository root (the plugin package the symlink in the plugin dir points at), from dev/harness or dist-dev/dev/harness alike. */
 export const REPO_ROOT = findRepoRoot(path.dirname(fileURLToPath(import.meta.url)));
@@ -43,8 +45,14 @@ export const BRIDGE_ADVERTISER = 'ciao';
 export const BOOT_TIMEOUT_MS = 60_000;
 /** SIGKILL follows SIGTERM after this long (Homebridge itself force-exits 5 s after SIGTERM). */
 export const STOP_KILL_AFTER_MS = 15_000;
-/** The Homebridge plugin checker fails plugins whose Homebridge takes longer than this to stop. */
+/**
+ * The Homebridge plugin checker fails plugins whose Homebridge takes longer than this to stop. It cannot fail by
+ * itself: Homebridge force-exits 5 s after SIGTERM whatever is left running; `StopResult.exitedByItself` and
+ * `leftOpen` tell a clean stop (see stop-watch.ts).
+ */
 export const STOP_BUDGET_MS = 12_000;
+export { HOMEBRIDGE_FORCE_EXIT_MS, leftOpen } from './stop-watch.js';
+export type { ProcessExitRecord } from './stop-watch.js';
 
 /** Printed by both Homebridge 1.11 and 2.1 once the bridge's HAP server listens. */
 export const READY_LINE = /Homebridge v(\S+) \(HAP v(\S+)\) \((.*)\) is running on port (\d+)\./;
@@ -92,6 +100,13 @@ export interface StartHomebridgeOptions {
   homebridgePrefix?: string;
   /** The Node binary that runs Homebridge; default the one running this process. */
   nodePath?: string;
+  /**
+   * Load the stop watch (stop-watch.ts) into every Homebridge process, so `stop()` can tell a clean stop from
+   * Homebridge's force-exit (the e2e tests). Off by default: it unrefs Homebridge 1.11's force-exit timer as 2.x does
+   * itself, which would change what the benchmark measures of a stop on 1.11 (always the full 5 s there) and what the
+   * demo shows.
+   */
+  watchStop?: boolean;
 }
 
 export interface ExitStatus {
@@ -104,6 +119,13 @@ export interface StopResult extends ExitStatus {
   ms: number;
   /** True when SIGTERM was not enough and SIGKILL was sent. */
   killed: boolean;
+  /**
+   * The main process exited by itself, before Homebridge's own force-exit 5 s after SIGTERM: every plugin closed
+   * everything it opened. False when the force-exit fired (exit 143), on SIGKILL, and without the stop watch (`watchStop`).
+   */
+  exitedByItself: boolean;
+  /** The main process's record from the stop watch (undefined without it, or after SIGKILL). */
+  main: ProcessExitRecord | undefined;
 }
 
 export interface BridgeIdentity {
@@ -141,6 +163,11 @@ export interface HomebridgeProcess extends BridgeIdentity {
   waitForExit(timeoutMs: number): Promise<ExitStatus>;
   /** Exit status once the process has exited, else undefined. */
   readonly exited: ExitStatus | undefined;
+  /**
+   * The stop watch's records so far: one per Homebridge process that exited, the main one and each child bridge
+   * (a child bridge may exit a moment after the main process). Empty without the stop watch.
+   */
+  stopRecords(): Promise<ProcessExitRecord[]>;
 }
 
 /** The current Homebridge 2.x: the e2e matrix (Node 22, 24, 26), the UI tests, the package test and the bench run it. */
@@ -318,6 +345,10 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
   };
   await writeFile(path.join(storageDir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
 
+  const watchStop = opts.watchStop ?? false;
+  const nodeOptions = opts.env?.NODE_OPTIONS ?? process.env.NODE_OPTIONS;
+  const stopWatchEnv = watchStop ? { NODE_OPTIONS: await installStopWatch(storageDir, nodeOptions) } : {};
+
   const args = [
     bin,
     ...(opts.showQrCode ? [] : ['-Q']),
@@ -334,7 +365,7 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
       : ['/bin/sh', ['-c', `ulimit -n ${Math.floor(opts.maxOpenFiles)} && exec "$0" "$@"`, nodePath, ...args]];
   const child = spawn(command, commandArgs, {
     cwd: storageDir,
-    env: { ...process.env, FORCE_COLOR: '0', ...opts.env },
+    env: { ...process.env, FORCE_COLOR: '0', ...opts.env, ...stopWatchEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   trackChild(child);
@@ -439,6 +470,9 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
   };
 
   let stopping: Promise<StopResult> | undefined;
+  const stopRecords = (): Promise<ProcessExitRecord[]> => (watchStop ? readStopRecords(storageDir) : Promise.resolve([]));
+  const mainRecord = async (): Promise<ProcessExitRecord | undefined> =>
+    (await stopRecords()).find((record) => record.pid === child.pid && record.role === 'main');
   const cleanupPluginDir = async (): Promise<void> => {
     if (ownPluginDir) await rm(pluginDir, { recursive: true, force: true });
   };
@@ -447,7 +481,7 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
       if (exitStatus !== undefined) {
         await closed;
         await cleanupPluginDir();
-        return { ...exitStatus, ms: 0, killed: false };
+        return { ...exitStatus, ms: 0, killed: false, exitedByItself: false, main: await mainRecord() };
       }
       const termAt = performance.now();
       let killed = false;
@@ -465,7 +499,10 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
       await cleanupPluginDir();
       // Set by the 'exit' handler while this awaited (read through a call: narrowing cannot see that).
       const status = exitStatusNow() ?? { code: null, signal: null };
-      return { ...status, ms: Math.round(exitedAt - termAt), killed };
+      const main = await mainRecord();
+      // SIGKILL leaves code null: no `killed` check needed.
+      const exitedByItself = status.code === 0 && main !== undefined && !main.forced && leftOpen(main).length === 0;
+      return { ...status, ms: Math.round(exitedAt - termAt), killed, exitedByItself, main };
     })();
     return stopping;
   };
@@ -502,6 +539,7 @@ export async function startHomebridge(opts: StartHomebridgeOptions): Promise<Hom
     get exited() {
       return exitStatus;
     },
+    stopRecords,
   };
 }
 

@@ -1,14 +1,10 @@
 // Homebridge stays up whatever the config says: nothing configured, bad values, or a service that cannot be found at all;
 // and a protective setting that cannot be read leaves its doors protected in Home.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startHomebridge, STOP_BUDGET_MS } from '../../dev/harness/homebridge-process.js';
-import type { HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
-import { pairController } from '../../dev/harness/homekit-controller.js';
-import type { HomeKitController } from '../../dev/harness/homekit-controller.js';
+import { STOP_BUDGET_MS } from '../../dev/harness/homebridge-process.js';
 import { HAP_STATUS, TARGET_DOOR_STATE } from '../../dev/harness/hap-types.js';
 import {
-  AccessControlSimulator,
   makeDevice,
   makeDoor,
   sampleAccount,
@@ -16,13 +12,16 @@ import {
   SAMPLE_GARAGE_DOOR_ID,
   SAMPLE_SHARED_GATE_ID,
 } from '../../dev/simulator/server.js';
-import { tearDown } from './teardown.js';
+import { sleep } from '../support/wait.js';
+import { expectCleanStop, platformEntry, useHomebridge } from './homebridge-rig.js';
+import type { HomebridgeRig } from './homebridge-rig.js';
 
 const SECRET = 'bad-config-secret-93e1';
 /** Long enough for the first sync and its first retry to fail. */
 const FAILURE_WAIT_MS = 30_000;
+/** Longer than the shortest poll interval the config allows (5 s): a plugin that was not idle would have logged by then. */
+const IDLE_WATCH_MS = 6_000;
 
-// Homebridge 2 refuses one dynamic platform twice on a bridge, so each config gets its own Homebridge, booted side by side.
 const CONFIGS = {
   missing: { platform: 'AccessControl' },
   badValues: { platform: 'AccessControl', name: 'Bad Values', accessToken: SECRET, baseUrl: 'ftp://example.com', pollInterval: 1 },
@@ -30,54 +29,48 @@ const CONFIGS = {
   nowhere: { platform: 'AccessControl', name: 'Nowhere', accessToken: SECRET, baseUrl: 'http://door-service.invalid', pollInterval: 5 },
 };
 
-let bridges: Record<keyof typeof CONFIGS, HomebridgeProcess>;
-/** Every Homebridge that started, as it started: stopped at the end even when another one failed to start. */
-const started: HomebridgeProcess[] = [];
-
-beforeAll(async () => {
-  const [missing, badValues, nowhere] = await Promise.all(
-    [CONFIGS.missing, CONFIGS.badValues, CONFIGS.nowhere].map(async (config) => {
-      const hb = await startHomebridge({ platforms: [config] });
-      started.push(hb);
-      return hb;
-    }),
-  );
-  if (!missing || !badValues || !nowhere) throw new Error('a Homebridge did not start');
-  bridges = { missing, badValues, nowhere };
-});
-
-afterAll(async () => {
-  await Promise.all(started.map((hb) => tearDown({ hb })));
-});
+// Homebridge 2 refuses one dynamic platform twice on a bridge, so each config gets its own Homebridge (and the
+// simulator of its rig, which none of them reaches). None is paired: these tests read the log.
+const bridgeFor = (config: Record<string, unknown>): HomebridgeRig =>
+  useHomebridge({ simulator: { accessToken: SECRET }, platforms: () => [config], pair: false });
+const bridges = { missing: bridgeFor(CONFIGS.missing), badValues: bridgeFor(CONFIGS.badValues), nowhere: bridgeFor(CONFIGS.nowhere) };
 
 describe('a Homebridge whose plugin config is missing, wrong or unreachable', () => {
   it('reports a missing config in one line and stays idle', async () => {
-    await bridges.missing.waitForLog(
-      /\[AccessControl\] The configuration is not valid.*accessToken is required; baseUrl is required/,
-      FAILURE_WAIT_MS,
-    );
+    const hb = bridges.missing.hb;
+    await hb.waitForLog(/\[AccessControl\] The configuration is not valid.*accessToken is required; baseUrl is required/, FAILURE_WAIT_MS);
+    // Idle: over more than the shortest poll interval nothing more comes from the plugin (no sync, no retry, no
+    // accessory), and Homebridge itself runs on.
+    await sleep(IDLE_WATCH_MS);
+    const pluginLines = hb
+      .log()
+      .split('\n')
+      // Homebridge's own line under the platform's name, before the plugin says anything.
+      .filter((line) => line.includes('[AccessControl]') && !line.includes('Initializing AccessControl platform'));
+    expect(pluginLines).toEqual([expect.stringMatching(/The configuration is not valid/)]);
+    expect(hb.exited).toBeUndefined();
   });
 
   it('reports every bad value by its name, never its value', async () => {
-    const line = await bridges.badValues.waitForLog(/\[Bad Values\] The configuration is not valid/, FAILURE_WAIT_MS);
+    const line = await bridges.badValues.hb.waitForLog(/\[Bad Values\] The configuration is not valid/, FAILURE_WAIT_MS);
     expect(line).toContain('baseUrl must be an http:// or https:// address');
     expect(line).toContain('pollInterval must be at least 5 seconds');
     expect(line).not.toContain('ftp://example.com');
   });
 
   it('keeps running when the service cannot even be found, with one clear error', async () => {
-    const hb = bridges.nowhere;
+    const hb = bridges.nowhere.hb;
     await hb.waitForLog(/\[Nowhere\] The account could not be synced: .*address not found in DNS, ENOTFOUND/, FAILURE_WAIT_MS);
     await hb.waitForLog(/\[Nowhere\] Still failing \(2 attempts\)/, FAILURE_WAIT_MS);
     expect(hb.exited).toBeUndefined();
     expect(hb.log()).not.toContain(SECRET);
   });
 
-  it('stops every one within the time the plugin checker allows', async () => {
-    const stopped = await Promise.all(Object.values(bridges).map((hb) => hb.stop()));
+  it("stops every one by itself, before Homebridge's force-exit (and so within the time the plugin checker allows)", async () => {
+    const stopped = await Promise.all(Object.values(bridges).map((bridge) => bridge.hb.stop()));
     for (const result of stopped) {
+      expectCleanStop(result);
       expect(result.ms).toBeLessThan(STOP_BUDGET_MS);
-      expect(result.killed).toBe(false);
     }
   });
 });
@@ -89,95 +82,70 @@ const BARN_DOOR_ID = '424243';
 const ACCESSORY_WAIT_MS = 25_000;
 
 describe('a protective setting that cannot be read, on a real Homebridge with a HomeKit controller (issue 19.3)', () => {
-  let sim: AccessControlSimulator;
-  const runs: { hb: HomebridgeProcess; controller?: HomeKitController }[] = [];
-  let protectedEntries: HomeKitController;
-  let loneEntry: HomeKitController;
-  let badExclude: HomeKitController;
-  let logs: Record<'protectedEntries' | 'loneEntry' | 'badExclude', HomebridgeProcess>;
-
-  const platform = (name: string, options: Record<string, unknown>) => ({
-    platform: 'AccessControl',
-    name,
-    accessToken: PROTECT_TOKEN,
-    baseUrl: sim.baseUrl,
-    pollInterval: 5,
-    ...options,
+  /** Each config on a Homebridge of its own, each with a simulator of the sample account and two doors with numeric ids. */
+  const rigFor = (name: string, options: Record<string, unknown>): HomebridgeRig =>
+    useHomebridge({
+      simulator: {
+        accessToken: PROTECT_TOKEN,
+        travelTimeMs: 200,
+        devices: [
+          ...sampleAccount(),
+          makeDevice({
+            doors: [makeDoor({ id: YARD_GATE_ID, name: 'Yard Gate' }), makeDoor({ id: BARN_DOOR_ID, name: 'Barn Door', entityNumber: 2 })],
+          }),
+        ],
+      },
+      platforms: (sim) => [platformEntry(sim.baseUrl, PROTECT_TOKEN, { name, ...options })],
+      door: SAMPLE_FRONT_GATE_ID,
+      waitMs: ACCESSORY_WAIT_MS,
+    });
+  const protectedEntries = rigFor('Protected Entries', {
+    automationSwitch: 'open-close',
+    doors: [
+      { id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' },
+      { id: SAMPLE_FRONT_GATE_ID, readOnly: true },
+      { id: SAMPLE_GARAGE_DOOR_ID, automationSwitch: 'none' },
+    ],
+    excludeDoorIds: [Number(BARN_DOOR_ID)],
   });
-  const toggled = (doorId: string): number =>
-    sim.requests.filter((r) => r.path.endsWith('/endpoint/toggle') && r.body.includes(doorId)).length;
-  const serials = async (controller: HomeKitController): Promise<unknown[]> =>
-    (await controller.accessories())
+  const loneEntry = rigFor('Lone Entry', { doors: { id: Number(YARD_GATE_ID), readOnly: true } });
+  const badExclude = rigFor('Bad Exclude', { excludeDoorIds: [SAMPLE_SHARED_GATE_ID, { id: YARD_GATE_ID }] });
+
+  const toggled = (rig: HomebridgeRig, doorId: string): number =>
+    rig.sim.requests.filter((r) => r.path.endsWith('/endpoint/toggle') && r.body.includes(doorId)).length;
+  const serials = async (rig: HomebridgeRig): Promise<unknown[]> =>
+    (await rig.controller.accessories())
       .flatMap((a) => a.services.flatMap((s) => s.characteristics.filter((c) => c.type.startsWith('00000030')).map((c) => c.value)))
       .sort();
 
   /** Whether Home can open the door; a refusal must also leave the service without a toggle. */
-  async function opens(controller: HomeKitController, doorId: string): Promise<boolean> {
-    const before = toggled(doorId);
-    const status = await controller.writeResult(
-      await controller.findCharacteristic(doorId, 'GarageDoorOpener', 'TargetDoorState'),
+  async function opens(rig: HomebridgeRig, doorId: string): Promise<boolean> {
+    const before = toggled(rig, doorId);
+    const status = await rig.controller.writeResult(
+      await rig.controller.findCharacteristic(doorId, 'GarageDoorOpener', 'TargetDoorState'),
       TARGET_DOOR_STATE.OPEN,
     );
-    const sent = toggled(doorId) > before;
+    const sent = toggled(rig, doorId) > before;
     expect({ status, sent }).toEqual(
       sent ? { status: HAP_STATUS.SUCCESS, sent: true } : { status: HAP_STATUS.INSUFFICIENT_PRIVILEGES, sent: false },
     );
-    if (sent) sim.setDoorState(doorId, 'CLOSED', { silent: true });
+    if (sent) rig.sim.setDoorState(doorId, 'CLOSED', { silent: true });
     return sent;
   }
-
-  beforeAll(async () => {
-    const numbered = makeDevice({
-      doors: [makeDoor({ id: YARD_GATE_ID, name: 'Yard Gate' }), makeDoor({ id: BARN_DOOR_ID, name: 'Barn Door', entityNumber: 2 })],
-    });
-    sim = new AccessControlSimulator({ accessToken: PROTECT_TOKEN, travelTimeMs: 200, devices: [...sampleAccount(), numbered] });
-    await sim.start();
-    const configs = [
-      platform('Protected Entries', {
-        automationSwitch: 'open-close',
-        doors: [
-          { id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' },
-          { id: SAMPLE_FRONT_GATE_ID, readOnly: true },
-          { id: SAMPLE_GARAGE_DOOR_ID, automationSwitch: 'none' },
-        ],
-        excludeDoorIds: [Number(BARN_DOOR_ID)],
-      }),
-      platform('Lone Entry', { doors: { id: Number(YARD_GATE_ID), readOnly: true } }),
-      platform('Bad Exclude', { excludeDoorIds: [SAMPLE_SHARED_GATE_ID, { id: YARD_GATE_ID }] }),
-    ];
-    const [a, b, c] = await Promise.all(
-      configs.map(async (config) => {
-        const hb = await startHomebridge({ platforms: [config] });
-        const run: { hb: HomebridgeProcess; controller?: HomeKitController } = { hb };
-        runs.push(run);
-        run.controller = await pairController(hb);
-        await run.controller.waitForAccessory(SAMPLE_FRONT_GATE_ID, ACCESSORY_WAIT_MS);
-        return run;
-      }),
-    );
-    if (!a?.controller || !b?.controller || !c?.controller) throw new Error('a Homebridge did not start');
-    [protectedEntries, loneEntry, badExclude] = [a.controller, b.controller, c.controller];
-    logs = { protectedEntries: a.hb, loneEntry: b.hb, badExclude: c.hb };
-  });
-
-  afterAll(async () => {
-    await Promise.all(runs.map(({ hb, controller }) => tearDown({ controllers: [controller], hb })));
-    await sim.stop();
-  });
 
   it('a second entry for the same door that makes it read-only wins, and says so', async () => {
     expect(await opens(protectedEntries, SAMPLE_FRONT_GATE_ID)).toBe(false);
     expect(await opens(protectedEntries, YARD_GATE_ID)).toBe(true);
-    await logs.protectedEntries.waitForLog(
+    await protectedEntries.hb.waitForLog(
       /\[Protected Entries\] In the configuration, doors\.1 \(id "[^"]+"\) is a second entry for the same door as doors\.0; they are merged/,
       ACCESSORY_WAIT_MS,
     );
   });
 
   it('a per-door automationSwitch "none" under a global "open-close" gives that door no switch', async () => {
-    await expect(protectedEntries.findService(SAMPLE_GARAGE_DOOR_ID, 'Switch')).rejects.toThrow();
-    await protectedEntries.findService(YARD_GATE_ID, 'Switch');
-    await logs.protectedEntries.waitForLog(
+    await expect(protectedEntries.controller.findService(SAMPLE_GARAGE_DOOR_ID, 'Switch')).rejects.toThrow();
+    await protectedEntries.controller.findService(YARD_GATE_ID, 'Switch');
+    await protectedEntries.hb.waitForLog(
       /\[Protected Entries\] In the configuration, doors\.2 .*automationSwitch must be .*; this door has no automation switch until it is fixed/,
       ACCESSORY_WAIT_MS,
     );
@@ -189,10 +157,10 @@ describe('a protective setting that cannot be read, on a real Homebridge with a 
   });
 
   it('"doors" written as one entry with a numeric id keeps that door read-only, the others open', async () => {
-    await loneEntry.waitForAccessory(YARD_GATE_ID, ACCESSORY_WAIT_MS);
+    await loneEntry.controller.waitForAccessory(YARD_GATE_ID, ACCESSORY_WAIT_MS);
     expect(await opens(loneEntry, YARD_GATE_ID)).toBe(false);
     expect(await opens(loneEntry, BARN_DOOR_ID)).toBe(true);
-    await logs.loneEntry.waitForLog(
+    await loneEntry.hb.waitForLog(
       /\[Lone Entry\] In the configuration, doors must be a list of door settings .*door "424242" is read-only/,
       ACCESSORY_WAIT_MS,
     );
@@ -202,7 +170,7 @@ describe('a protective setting that cannot be read, on a real Homebridge with a 
     expect(await serials(badExclude)).not.toContain(SAMPLE_SHARED_GATE_ID);
     expect(await opens(badExclude, SAMPLE_GARAGE_DOOR_ID)).toBe(false);
     expect(await opens(badExclude, YARD_GATE_ID)).toBe(false);
-    await logs.badExclude.waitForLog(
+    await badExclude.hb.waitForLog(
       /\[Bad Exclude\] In the configuration, excludeDoorIds\.1 must be an id .*every door shown is read-only until it is fixed/,
       ACCESSORY_WAIT_MS,
     );

@@ -3,13 +3,12 @@ import { randomBytes } from 'node:crypto';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { freePort, startHomebridge, STOP_BUDGET_MS, waitForChildBridge } from '../../dev/harness/homebridge-process.js';
-import type { ChildBridge, HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
+import { freePort, STOP_BUDGET_MS, waitForChildBridge } from '../../dev/harness/homebridge-process.js';
+import type { ChildBridge } from '../../dev/harness/homebridge-process.js';
 import { pairController } from '../../dev/harness/homekit-controller.js';
 import { HAP_CHARACTERISTIC, HAP_SERVICE } from '../../dev/harness/hap-types.js';
 import type { HapAccessory, HomeKitController } from '../../dev/harness/homekit-controller.js';
 import {
-  AccessControlSimulator,
   makeDoor,
   SAMPLE_FRONT_GATE_ID,
   SAMPLE_GARAGE_DOOR_ID,
@@ -17,7 +16,7 @@ import {
   SAMPLE_SHARED_DEVICE_ID,
   SAMPLE_SHARED_GATE_ID,
 } from '../../dev/simulator/server.js';
-import { tearDown } from './teardown.js';
+import { expectOnlyHomebridgePlumbingLeft, platformEntry, useHomebridge } from './homebridge-rig.js';
 
 const TOKEN = 'e2e-token-child-bridges-4b7e';
 /** The smallest poll interval the config allows, so a door added to the account shows up soon. */
@@ -98,53 +97,64 @@ async function aidsBySerial(controller: HomeKitController): Promise<Record<strin
   return Object.fromEntries((await bridged(controller)).map((a) => [String(infoValue(a, HAP_CHARACTERISTIC.SerialNumber)), a.aid]));
 }
 
+/** The main bridge's port, then the child bridges' (Gates A, Gates B), as written in config.json. */
+let ports: number[] = [];
+let platforms: Record<string, unknown>[] = [];
+const rig = useHomebridge({
+  simulator: { accessToken: TOKEN },
+  beforeHomebridge: async (sim) => {
+    ports = await distinctFreePorts(3);
+    const [, ownedPort, sharedPort] = ports;
+    // As in the README's Limits section: one entry per child bridge, the account split by controller.
+    const entry = (options: Record<string, unknown>) => platformEntry(sim.baseUrl, TOKEN, { pollInterval: POLL_INTERVAL_S, ...options });
+    platforms = [
+      entry({ name: 'Gates A', includeDeviceIds: [SAMPLE_OWNED_DEVICE_ID], _bridge: { username: childUsername(), port: ownedPort } }),
+      entry({ name: 'Gates B', excludeDeviceIds: [SAMPLE_OWNED_DEVICE_ID], _bridge: { username: childUsername(), port: sharedPort } }),
+    ];
+  },
+  platforms: () => platforms,
+  homebridge: () => ({ bridgePort: ports[0] }),
+  // The child bridges are paired by the tests, the main bridge later: it holds nothing of the platform.
+  pair: false,
+});
+
 /** Waits for the child bridges of both entries to listen. */
 async function childBridges(): Promise<[ChildBridge, ChildBridge]> {
   const [entryA, entryB] = platforms;
   if (!entryA || !entryB) throw new Error('two platform entries expected');
-  return Promise.all([waitForChildBridge(hb, entryA, CHILD_BRIDGE_WAIT_MS), waitForChildBridge(hb, entryB, CHILD_BRIDGE_WAIT_MS)]);
+  return Promise.all([waitForChildBridge(rig.hb, entryA, CHILD_BRIDGE_WAIT_MS), waitForChildBridge(rig.hb, entryB, CHILD_BRIDGE_WAIT_MS)]);
 }
 
-let sim: AccessControlSimulator;
-let hb: HomebridgeProcess;
-/** The main bridge's port, then the child bridges' (Gates A, Gates B), as written in config.json. */
-let ports: number[];
-let platforms: Record<string, unknown>[];
 /** The entry with the owned controller's doors, and the one with every other door. */
 let owned: ChildBridge;
 let shared: ChildBridge;
 let mainController: HomeKitController | undefined;
 let ownedController: HomeKitController | undefined;
 let sharedController: HomeKitController | undefined;
-/** What Homebridge logged before the restart. */
-let earlierLog = '';
+/** What Homebridge wrote to stderr before the restart. */
 let earlierStderr = '';
 
 beforeAll(async () => {
-  sim = new AccessControlSimulator({ accessToken: TOKEN });
-  await sim.start();
-  ports = await distinctFreePorts(3);
-  const [mainPort, ownedPort, sharedPort] = ports;
-  // As in the README's Limits section: one entry per child bridge, the account split by controller.
-  const common = { platform: 'AccessControl', accessToken: TOKEN, baseUrl: sim.baseUrl, pollInterval: POLL_INTERVAL_S };
-  platforms = [
-    { ...common, name: 'Gates A', includeDeviceIds: [SAMPLE_OWNED_DEVICE_ID], _bridge: { username: childUsername(), port: ownedPort } },
-    { ...common, name: 'Gates B', excludeDeviceIds: [SAMPLE_OWNED_DEVICE_ID], _bridge: { username: childUsername(), port: sharedPort } },
-  ];
-  hb = await startHomebridge({ platforms, bridgePort: mainPort });
   [owned, shared] = await childBridges();
 });
 
-afterAll(() => tearDown({ controllers: [mainController, ownedController, sharedController], hb, sim }));
+// Registered after the rig's hooks: runs before the rig stops Homebridge.
+afterAll(async () => {
+  await Promise.all(
+    [mainController, ownedController, sharedController]
+      .filter((controller) => controller !== undefined)
+      .map((controller) => controller.close()),
+  );
+});
 
 describe('two entries of the platform, each on its own child bridge', () => {
   it('starts both child bridges on their own ports, next to the main bridge', () => {
     expect([owned.name, shared.name]).toEqual(['Gates A', 'Gates B']);
-    expect([hb.port, owned.port, shared.port]).toEqual(ports);
+    expect([rig.hb.port, owned.port, shared.port]).toEqual(ports);
   });
 
   it("pairs each child bridge like an iPhone, with the main bridge's setup code (no _bridge.pin)", async () => {
-    expect([owned.pin, shared.pin]).toEqual([hb.pin, hb.pin]);
+    expect([owned.pin, shared.pin]).toEqual([rig.hb.pin, rig.hb.pin]);
     // The code matters: a wrong one is refused, as the Home app would say "incorrect setup code".
     await expect(pairController({ ...owned, pin: WRONG_PIN })).rejects.toThrow(WRONG_PIN_ERROR);
     ownedController = await pairController(owned);
@@ -179,7 +189,7 @@ describe('two entries of the platform, each on its own child bridge', () => {
     ] as const) {
       for (const d of share) {
         expect(
-          hb
+          rig.hb
             .log()
             .split('\n')
             .filter((line) => line.includes(`Added ${d.name} to HomeKit (door ${d.serial}`)),
@@ -187,14 +197,14 @@ describe('two entries of the platform, each on its own child bridge', () => {
       }
     }
     // The platform runs in the child bridges only: the main bridge, paired as well, holds nothing of it.
-    mainController = await pairController(hb);
+    mainController = await pairController(rig.hb);
     expect(await bridged(mainController)).toEqual([]);
   });
 
   it('puts a door the account gains later on the bridge of its controller only', async () => {
     if (!ownedController || !sharedController) throw new Error('the child bridges were not paired');
-    sim.addDoor(SAMPLE_OWNED_DEVICE_ID, LATER_OWNED_DOOR);
-    sim.addDoor(SAMPLE_SHARED_DEVICE_ID, LATER_SHARED_DOOR);
+    rig.sim.addDoor(SAMPLE_OWNED_DEVICE_ID, LATER_OWNED_DOOR);
+    rig.sim.addDoor(SAMPLE_SHARED_DEVICE_ID, LATER_SHARED_DOOR);
     // The sync that brings each bridge its new door also saw the other one: no waiting on the clock.
     await ownedController.waitForAccessory(LATER_OWNED_DOOR.id, DOOR_WAIT_MS);
     await sharedController.waitForAccessory(LATER_SHARED_DOOR.id, DOOR_WAIT_MS);
@@ -207,36 +217,38 @@ describe('two entries of the platform, each on its own child bridge', () => {
     const aidsBefore = [await aidsBySerial(ownedController), await aidsBySerial(sharedController)];
     const ownedDoors = await doorsOn(ownedController);
     const sharedDoors = await doorsOn(sharedController);
-    const stopped = await hb.stop();
-    expect(stopped.killed).toBe(false);
-    expect(stopped.ms).toBeLessThan(STOP_BUDGET_MS);
-    earlierLog = hb.log();
-    earlierStderr = hb.stderr();
-
-    // Same storage and config: the child bridges' ports are theirs again, so none outlived the stop.
-    hb = await startHomebridge({ platforms, storageDir: hb.storageDir });
+    await rig.restart({
+      // Each child bridge waits on its channel to the main process, which waits for them, until Homebridge's force-exit:
+      // neither exits by itself (Homebridge's design), so what is asserted is that nothing but that plumbing was left.
+      checkStop: async (stopped, before) => {
+        expect(stopped.killed).toBe(false);
+        expect(stopped.ms).toBeLessThan(STOP_BUDGET_MS);
+        await expectOnlyHomebridgePlumbingLeft(before, 2);
+        earlierStderr = before.stderr();
+      },
+    });
     [owned, shared] = await childBridges();
-    expect([hb.port, owned.port, shared.port]).toEqual(ports);
+    expect([rig.hb.port, owned.port, shared.port]).toEqual(ports);
     // Each child bridge keeps its own accessory cache, named by its username, holding its doors only.
     for (const [bridge, doors] of [
       [owned, ownedDoors],
       [shared, sharedDoors],
     ] as const) {
       const cacheName = `cachedAccessories.${bridge.username.replace(/:/g, '')}`;
-      await hb.waitForLog(new RegExp(`Loaded ${doors.length} cached accessories from ${cacheName}\\.`), CHILD_BRIDGE_WAIT_MS);
+      await rig.hb.waitForLog(new RegExp(`Loaded ${doors.length} cached accessories from ${cacheName}\\.`), CHILD_BRIDGE_WAIT_MS);
     }
-    await Promise.all([ownedController.reconnect(owned), sharedController.reconnect(shared), mainController.reconnect(hb)]);
+    await Promise.all([ownedController.reconnect(owned), sharedController.reconnect(shared), mainController.reconnect(rig.hb)]);
     expect([await aidsBySerial(ownedController), await aidsBySerial(sharedController)]).toEqual(aidsBefore);
     expect([await doorsOn(ownedController), await doorsOn(sharedController)]).toEqual([ownedDoors, sharedDoors]);
     expect(await bridged(mainController)).toEqual([]);
   });
 
   it('logs no configuration problem and no error', () => {
-    const log = earlierLog + hb.log();
+    const log = rig.wholeLog();
     expect(log).not.toMatch(/configuration is not valid/i);
     expect(log).not.toMatch(/In the configuration,/);
     // Homebridge writes warnings and errors, its own and its child bridges', to stderr: nothing but its notice.
-    const stderrLines = (earlierStderr + hb.stderr()).split('\n').filter((line) => !HOMEBRIDGE_NOTICE_LINE.test(line));
+    const stderrLines = (earlierStderr + rig.hb.stderr()).split('\n').filter((line) => !HOMEBRIDGE_NOTICE_LINE.test(line));
     expect(stderrLines).toEqual([]);
   });
 });

@@ -2,17 +2,16 @@
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { freePort, removeStorageDir, startHomebridge } from '../../dev/harness/homebridge-process.js';
-import type { HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
-import { connectController, pairController } from '../../dev/harness/homekit-controller.js';
+import { freePort } from '../../dev/harness/homebridge-process.js';
+import { connectController } from '../../dev/harness/homekit-controller.js';
 import { CURRENT_DOOR_STATE } from '../../dev/harness/hap-types.js';
 import type { HomeKitController } from '../../dev/harness/homekit-controller.js';
 import { WEBHOOK_MAX_CONNECTIONS } from '../../src/settings.js';
-import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
+import { SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
 import { sleep } from '../support/wait.js';
-import { tearDown } from './teardown.js';
+import { platformEntry, useHomebridge } from './homebridge-rig.js';
 
 const TOKEN = 'hardening-e2e-token-5d1c';
 const API_KEY = 'bead'.repeat(24);
@@ -21,47 +20,32 @@ const BOOT_WAIT_MS = 20_000;
 
 /** `host` unset: the listener binds every interface at once, as most users have it, and so before the bridge does. */
 function platform(baseUrl: string, webhook: { port: number; host?: string }): Record<string, unknown> {
-  return {
-    platform: 'AccessControl',
-    name: 'Access Control',
-    accessToken: TOKEN,
-    baseUrl,
-    pollInterval: POLL_INTERVAL_S,
-    webhook: { ...webhook, apiKey: API_KEY },
-  };
+  return platformEntry(baseUrl, TOKEN, { pollInterval: POLL_INTERVAL_S, webhook: { ...webhook, apiKey: API_KEY } });
 }
 
 describe("a webhook port that is the bridge's own HomeKit port", () => {
-  let sim: AccessControlSimulator;
-  let hb: HomebridgeProcess | undefined;
-  let controller: HomeKitController | undefined;
-
-  beforeAll(async () => {
-    sim = new AccessControlSimulator({ accessToken: TOKEN });
-    await sim.start();
-  });
-
-  afterAll(async () => {
-    await controller?.close();
-    await hb?.stop();
-    await sim.stop();
-    if (hb) await removeStorageDir(hb.storageDir);
+  let port = 0;
+  // Before the fix the listener took the port first, HAP-NodeJS failed with EADDRINUSE and Homebridge exited, so the
+  // rig never saw the ready line and the file failed in beforeAll.
+  const rig = useHomebridge({
+    simulator: { accessToken: TOKEN },
+    beforeHomebridge: async () => {
+      port = await freePort();
+    },
+    platforms: (sim) => [platform(sim.baseUrl, { port })],
+    homebridge: () => ({ bridgePort: port }),
+    readyLine: /The webhook listener could not start: port \d+ is the Homebridge bridge's own HomeKit port/,
+    door: SAMPLE_FRONT_GATE_ID,
+    waitMs: BOOT_WAIT_MS,
   });
 
   it('keeps Homebridge up: the listener refuses with one line, and doors still sync and answer HomeKit', async () => {
-    const port = await freePort();
-    // Before the fix the listener took the port first, HAP-NodeJS failed with EADDRINUSE and Homebridge exited,
-    // so this never saw the ready line.
-    hb = await startHomebridge({ platforms: [platform(sim.baseUrl, { port })], bridgePort: port });
-    await hb.waitForLog(/The webhook listener could not start: port \d+ is the Homebridge bridge's own HomeKit port/, BOOT_WAIT_MS);
-    controller = await pairController(hb);
-    await controller.waitForAccessory(SAMPLE_FRONT_GATE_ID, BOOT_WAIT_MS);
-    const current = await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'CurrentDoorState');
-    expect(await controller.read(current)).toBe(CURRENT_DOOR_STATE.CLOSED);
-    const lines = hb.log().split('\n');
+    const current = await rig.controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'CurrentDoorState');
+    expect(await rig.controller.read(current)).toBe(CURRENT_DOOR_STATE.CLOSED);
+    const lines = rig.hb.log().split('\n');
     expect(lines.filter((line) => line.includes('The webhook listener could not start'))).toHaveLength(1);
     expect(lines.some((line) => line.includes('Webhook listener on'))).toBe(false);
-    expect(hb.exited).toBeUndefined();
+    expect(rig.hb.exited).toBeUndefined();
   });
 });
 
@@ -78,26 +62,19 @@ describe('a flood of connections to the webhook listener', () => {
   /** How long the listener may take to close the flood's connections past its cap. */
   const REFUSALS_WAIT_MS = 15_000;
 
-  let sim: AccessControlSimulator;
-  let hb: HomebridgeProcess;
-  let webhookPort: number;
-
-  beforeAll(async () => {
-    webhookPort = await freePort();
-    sim = new AccessControlSimulator({ accessToken: TOKEN });
-    await sim.start();
-    sim.setWebhook({ url: `http://127.0.0.1:${webhookPort}/`, apiKey: API_KEY });
-    hb = await startHomebridge({
-      platforms: [platform(sim.baseUrl, { port: webhookPort, host: '127.0.0.1' })],
-      maxOpenFiles: MAX_OPEN_FILES,
-    });
-    await hb.waitForLog(/Webhook listener on/, BOOT_WAIT_MS);
-    const controller = await pairController(hb);
-    await controller.waitForAccessory(SAMPLE_FRONT_GATE_ID, BOOT_WAIT_MS);
-    await controller.close();
+  let webhookPort = 0;
+  const rig = useHomebridge({
+    simulator: { accessToken: TOKEN },
+    beforeHomebridge: async (sim) => {
+      webhookPort = await freePort();
+      sim.setWebhook({ url: `http://127.0.0.1:${webhookPort}/`, apiKey: API_KEY });
+    },
+    platforms: (sim) => [platform(sim.baseUrl, { port: webhookPort, host: '127.0.0.1' })],
+    homebridge: { maxOpenFiles: MAX_OPEN_FILES },
+    readyLine: /Webhook listener on/,
+    door: SAMPLE_FRONT_GATE_ID,
+    waitMs: BOOT_WAIT_MS,
   });
-
-  afterAll(() => tearDown({ hb, sim }));
 
   it('keeps the bridge answering a HomeKit read while the listener is saturated, and holds at most its cap', async () => {
     const open = new Set<Socket>();
@@ -128,7 +105,7 @@ describe('a flood of connections to the webhook listener', () => {
     try {
       await sleep(2 * TOP_UP_EVERY_MS);
       // A new HomeKit connection (pair-verify and a read), as a phone opening the Home app makes.
-      controller = await connectController(hb);
+      controller = await connectController(rig.hb);
       const current = await controller.findCharacteristic(SAMPLE_FRONT_GATE_ID, 'GarageDoorOpener', 'CurrentDoorState');
       expect(await controller.read(current)).toBe(CURRENT_DOOR_STATE.CLOSED);
       // The listener refused what went past its cap rather than holding every connection it was offered (on a loaded
@@ -140,11 +117,11 @@ describe('a flood of connections to the webhook listener', () => {
       for (const socket of open) socket.destroy();
       await controller?.close();
     }
-    expect(hb.exited).toBeUndefined();
+    expect(rig.hb.exited).toBeUndefined();
     // Connections past the cap either pushed out an idle one or, while all were fresh, were refused: either is said.
-    await hb.waitForLog(/The webhook listener (holds its limit of|is full \(its limit of) \d+ connections/, BOOT_WAIT_MS);
+    await rig.hb.waitForLog(/The webhook listener (holds its limit of|is full \(its limit of) \d+ connections/, BOOT_WAIT_MS);
     // Once the flood is over, the service's webhooks get through again.
-    const after = await sim.sendRawWebhook(sim.buildWebhookEvent(SAMPLE_FRONT_GATE_ID, { doorState: 'CLOSED' }));
+    const after = await rig.sim.sendRawWebhook(rig.sim.buildWebhookEvent(SAMPLE_FRONT_GATE_ID, { doorState: 'CLOSED' }));
     expect(after.status).toBe(200);
   });
 });

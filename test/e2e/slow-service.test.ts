@@ -1,16 +1,14 @@
 // A service slower than HAP's patience, against a real Homebridge and three HomeKit controllers writing at once: no second pulse.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startHomebridge } from '../../dev/harness/homebridge-process.js';
-import type { HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
-import { connectController, hasValue, pairController } from '../../dev/harness/homekit-controller.js';
+import { connectController, hasValue } from '../../dev/harness/homekit-controller.js';
 import type { HomeKitController } from '../../dev/harness/homekit-controller.js';
 import { CURRENT_DOOR_STATE, HAP_STATUS, TARGET_DOOR_STATE } from '../../dev/harness/hap-types.js';
-import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
+import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
 import { TOGGLE_TIMEOUT_MS } from '../../src/settings.js';
 import { togglesReceived } from '../support/simulator.js';
 import { sleep } from '../support/wait.js';
-import { tearDown } from './teardown.js';
+import { platformEntry, useHomebridge } from './homebridge-rig.js';
 
 const TOKEN = 'slow-service-e2e-token-91c3';
 const TRAVEL_TIME_MS = 1_500;
@@ -28,11 +26,16 @@ const WRITE_SPACING_MS = 300;
  */
 const SETTLE_MS = SLOW_ANSWER_MS;
 
-let sim: AccessControlSimulator;
-let hb: HomebridgeProcess;
+const rig = useHomebridge({
+  simulator: { accessToken: TOKEN, travelTimeMs: TRAVEL_TIME_MS },
+  platforms: (sim) => [platformEntry(sim.baseUrl, TOKEN, { pollInterval: POLL_INTERVAL_S, transitionTimeout: 30 })],
+  door: SAMPLE_SHARED_GATE_ID,
+  waitMs: BOOT_WAIT_MS,
+});
+/** The rig's paired controller and two more on its pairing: three iPhones of one home. */
 let controllers: HomeKitController[] = [];
 
-const togglesOf = (doorId: string): string[] => togglesReceived(sim, doorId).map((body) => body.door_state);
+const togglesOf = (doorId: string): string[] => togglesReceived(rig.sim, doorId).map((body) => body.door_state);
 
 /** Each controller writes the door's target in turn, a moment apart, without waiting for answers; resolves with HAP's statuses. */
 async function writeTargets(doorId: string, values: number[]): Promise<number[]> {
@@ -48,32 +51,17 @@ async function writeTargets(doorId: string, values: number[]): Promise<number[]>
 }
 
 beforeAll(async () => {
-  sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: TRAVEL_TIME_MS });
-  await sim.start();
-  hb = await startHomebridge({
-    platforms: [
-      {
-        platform: 'AccessControl',
-        name: 'Access Control',
-        accessToken: TOKEN,
-        baseUrl: sim.baseUrl,
-        pollInterval: POLL_INTERVAL_S,
-        transitionTimeout: 30,
-      },
-    ],
-  });
-  const first = await pairController(hb);
-  controllers = [first, await connectController(hb), await connectController(hb)];
-  await first.waitForAccessory(SAMPLE_SHARED_GATE_ID, BOOT_WAIT_MS);
+  controllers = [rig.controller, await connectController(rig.hb), await connectController(rig.hb)];
 });
 
+// Registered after the rig's hooks: runs before the rig closes its own controller and stops Homebridge.
 afterAll(async () => {
-  await tearDown({ controllers, hb, sim });
+  await Promise.all(controllers.slice(1).map((controller) => controller.close()));
 });
 
 describe('a service slower than the plugin and HAP', () => {
   it('two controllers write OPEN, the toggle gets no answer and the service acts late: one pulse, and Home sees the door open', async () => {
-    sim.setFault('toggle', { kind: 'delay', ms: LATE_ANSWER_MS });
+    rig.sim.setFault('toggle', { kind: 'delay', ms: LATE_ANSWER_MS });
     try {
       const statuses = await writeTargets(SAMPLE_FRONT_GATE_ID, [TARGET_DOOR_STATE.OPEN, TARGET_DOOR_STATE.OPEN]);
       // The first write got no answer in time; the second found the door held as possibly opening.
@@ -83,15 +71,15 @@ describe('a service slower than the plugin and HAP', () => {
       await controllers[0].waitFor(hasValue(CURRENT_DOOR_STATE.OPEN), current, BOOT_WAIT_MS);
       await sleep(SETTLE_MS);
       expect(togglesOf(SAMPLE_FRONT_GATE_ID)).toEqual(['OPEN']);
-      expect(sim.getDoor(SAMPLE_FRONT_GATE_ID)?.state).toBe('OPEN');
-      expect(hb.log()).toContain('Front Gate may still open: the service did not answer in time');
+      expect(rig.sim.getDoor(SAMPLE_FRONT_GATE_ID)?.state).toBe('OPEN');
+      expect(rig.hb.log()).toContain('Front Gate may still open: the service did not answer in time');
     } finally {
-      sim.clearFaults();
+      rig.sim.clearFaults();
     }
   });
 
   it('OPEN, CLOSE, OPEN from three controllers behind a 6 s toggle: one pulse, none after HAP gave up', async () => {
-    sim.setFault('toggle', { kind: 'delay', ms: SLOW_ANSWER_MS });
+    rig.sim.setFault('toggle', { kind: 'delay', ms: SLOW_ANSWER_MS });
     try {
       const statuses = await writeTargets(SAMPLE_GARAGE_DOOR_ID, [
         TARGET_DOOR_STATE.OPEN,
@@ -102,22 +90,22 @@ describe('a service slower than the plugin and HAP', () => {
       // Before the fix the service got OPEN, CLOSED, OPEN at 0, 6 and 12 s: the gate reversed after Home had given up.
       expect(togglesOf(SAMPLE_GARAGE_DOOR_ID)).toEqual(['OPEN']);
       expect(statuses.every((status) => status === HAP_STATUS.SUCCESS)).toBe(true);
-      expect(sim.getDoor(SAMPLE_GARAGE_DOOR_ID)?.state).toBe('OPEN');
+      expect(rig.sim.getDoor(SAMPLE_GARAGE_DOOR_ID)?.state).toBe('OPEN');
     } finally {
-      sim.clearFaults();
+      rig.sim.clearFaults();
     }
   });
 
   it('a second wish that waited too long behind a slow toggle is reported failed and never sent', async () => {
-    sim.setFault('toggle', { kind: 'delay', ms: SLOW_ANSWER_MS });
+    rig.sim.setFault('toggle', { kind: 'delay', ms: SLOW_ANSWER_MS });
     try {
       const statuses = await writeTargets(SAMPLE_SHARED_GATE_ID, [TARGET_DOOR_STATE.OPEN, TARGET_DOOR_STATE.CLOSED]);
       await sleep(SETTLE_MS);
       expect(statuses).toEqual([HAP_STATUS.SUCCESS, HAP_STATUS.OPERATION_TIMED_OUT]);
       expect(togglesOf(SAMPLE_SHARED_GATE_ID)).toEqual(['OPEN']);
-      expect(hb.log()).toContain('Shared Gate: the command to close it was not sent: it waited 6 s behind the previous one');
+      expect(rig.hb.log()).toContain('Shared Gate: the command to close it was not sent: it waited 6 s behind the previous one');
     } finally {
-      sim.clearFaults();
+      rig.sim.clearFaults();
     }
   });
 });

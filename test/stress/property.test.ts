@@ -29,6 +29,7 @@ import {
   DEFAULT_WEBHOOK_HEADER_NAME,
   MAX_BACKOFF_MS,
   MAX_RETRY_AFTER_MS,
+  MIN_POLL_INTERVAL_S,
 } from '../../src/settings.js';
 import { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { nextSyncDelayMs } from '../../src/sync/schedule.js';
@@ -802,17 +803,32 @@ const secretToken = fc
   .map((s) => `tok_${s}`);
 
 describe('parseConfig', () => {
-  it('never throws, whatever config.json holds', () => {
+  it('never throws, whatever config.json holds: a block it reads runs on a token and an address that work, one it refuses says why', () => {
+    const junk = fc.anything({ withNullPrototype: true, withBigInt: true, withBoxedValues: true, withMap: true });
+    // A valid block with junk beside and over its settings, so the accepting branch is taken too, not only refusals.
+    const nearlyValid = fc
+      .tuple(validConfig, fc.dictionary(fc.constantFrom('pollInterval', 'readOnly', 'showAs', 'webhook', 'doors', 'people', 'x'), junk))
+      .map(([{ raw }, extra]) => ({ ...raw, ...extra }));
+    let accepted = 0;
     fc.assert(
-      fc.property(
-        fc.oneof(fc.anything({ withNullPrototype: true, withBigInt: true, withBoxedValues: true, withMap: true }), fc.jsonValue()),
-        (raw) => {
-          const result = parseConfig(raw);
-          expect(result.ok ? typeof result.config : result.problems.length > 0).toBeTruthy();
-        },
-      ),
+      fc.property(fc.oneof(junk, fc.jsonValue(), nearlyValid), (raw) => {
+        const result = parseConfig(raw);
+        if (result.ok) {
+          accepted += 1;
+          // What the plugin then sends every request with: a header-safe token without padding, an http(s) address
+          // to which it appends its paths (no query, fragment or trailing slash), a poll interval it allows.
+          expect(typeof raw === 'object' && raw !== null && !Array.isArray(raw)).toBe(true);
+          expect(result.config.accessToken).toMatch(/^[\x21-\x7e\xa0-\xff](?:[\x20-\x7e\xa0-\xff]*[\x21-\x7e\xa0-\xff])?$/);
+          expect(result.config.baseUrl).toMatch(/^https?:\/\/[^?#]*[^/?#]$/);
+          expect(result.config.pollInterval).toBeGreaterThanOrEqual(MIN_POLL_INTERVAL_S);
+        } else {
+          expect(result.problems.length).toBeGreaterThan(0);
+          for (const problem of result.problems) expect(problem.trim()).not.toBe('');
+        }
+      }),
       { numRuns: PURE_RUNS },
     );
+    expect(accepted).toBeGreaterThan(0);
   });
 
   it('reads a valid config to its trimmed, defaulted shape', () => {

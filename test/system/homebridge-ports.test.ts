@@ -1,5 +1,6 @@
 // The webhook listener never takes a port Homebridge listens on (bridge, child bridge, UI): taking it first stops Homebridge.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -9,6 +10,7 @@ import { readReservedPorts, reservedPorts } from '../../src/util/homebridge-port
 import { RealtimeUpdates } from '../../src/sync/realtime.js';
 import type { ReservedPort } from '../../src/util/homebridge-ports.js';
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
+import { freePort } from '../../dev/harness/homebridge-process.js';
 import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
 import { captureLog } from '../support/log.js';
 import { useSimulator } from '../support/simulator.js';
@@ -60,6 +62,18 @@ describe('reservedPorts', () => {
   });
 });
 
+/** Whether anything accepts a TCP connection on the port (the listener binds every interface, loopback among them). */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 describe('the listener and the ports Homebridge uses', () => {
   function realtime(port: number, reserved: () => Promise<{ ports: ReservedPort[]; complete: boolean }>, bridgeUp?: Promise<void>) {
     const log = captureLog();
@@ -76,12 +90,15 @@ describe('the listener and the ports Homebridge uses', () => {
   }
 
   it("refuses the bridge's port with one line and opens nothing", async () => {
-    const r = realtime(51826, () =>
-      Promise.resolve({ ports: [{ port: 51826, owner: "the Homebridge bridge's own HomeKit port (bridge.port)" }], complete: true }),
+    // A port free now (no bridge in this test holds it), so that a listener on it would answer the probe.
+    const port = await freePort();
+    const r = realtime(port, () =>
+      Promise.resolve({ ports: [{ port, owner: "the Homebridge bridge's own HomeKit port (bridge.port)" }], complete: true }),
     );
     await r.updates.start();
+    expect(await listening(port)).toBe(false);
     expect(r.log.lines.filter((l) => l.level === 'error').map((l) => l.text)).toEqual([
-      "The webhook listener could not start: port 51826 is the Homebridge bridge's own HomeKit port (bridge.port); choose another webhook port; webhooks are off, the plugin carries on by polling.",
+      `The webhook listener could not start: port ${port} is the Homebridge bridge's own HomeKit port (bridge.port); choose another webhook port; webhooks are off, the plugin carries on by polling.`,
     ]);
     expect(r.lines(/Webhook listener on/)).toEqual([]);
     await r.updates.stop();
@@ -101,12 +118,14 @@ describe('the listener and the ports Homebridge uses', () => {
     await waiting.updates.stop();
 
     let release: () => void = () => undefined;
-    const stopped = realtime(0, unknown, new Promise<void>((resolve) => (release = resolve)));
+    const port = await freePort();
+    const stopped = realtime(port, unknown, new Promise<void>((resolve) => (release = resolve)));
     const pending = stopped.updates.start();
     await stopped.updates.stop();
     release();
     await pending;
     expect(stopped.lines(/Webhook listener on/)).toEqual([]);
+    expect(await listening(port)).toBe(false);
   });
 
   it('never rejects, whatever goes wrong while starting', async () => {

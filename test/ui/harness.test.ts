@@ -14,6 +14,10 @@ const BASE_URL = 'https://api.example.com';
 const PLUGIN_LOG_TIMEOUT_MS = 30_000;
 /** package.json displayName: the UI's card and modal title. */
 const DISPLAY_NAME = 'Access Control';
+/** The settings page's own heading (src/ui/public/index.html). */
+const PAGE_TITLE = 'Access Control: your account, doors and real-time updates';
+/** The page's script draws its option boxes as soon as it loads; this only absorbs a busy machine. */
+const PAGE_DRAWN_TIMEOUT_MS = 10_000;
 
 function harness(ui: UiHarness | undefined): UiHarness {
   if (!ui) throw new Error('the UI did not start (see beforeAll)');
@@ -37,9 +41,13 @@ describe('settings page: custom UI', () => {
     expect((await settings.modal.locator('.modal-title').textContent())?.trim()).toBe(DISPLAY_NAME);
     expect(settings.frame.url()).toContain(`/api/plugins/settings-ui/${PLUGIN_NAME}/`);
     expect(await settings.iframe.isVisible()).toBe(true);
-    // The page is being rewritten: only ask that it rendered something of its own.
-    expect(await settings.frame.locator('body').count()).toBe(1);
-    expect((await settings.frame.locator('body').innerText()).trim()).not.toBe('');
+    // The plugin's own page, drawn by its own script: its title, the account's fields, and the option boxes the script
+    // draws from the option catalog. An error page (or the page with its script broken) has none of them.
+    expect((await settings.frame.locator('h1.ac-title').innerText()).trim()).toBe(PAGE_TITLE);
+    expect(await settings.frame.locator('#ac-baseUrl, #ac-accessToken').count()).toBe(2);
+    await expect
+      .poll(() => settings.frame.locator('#ac-globals input, #ac-globals select').count(), { timeout: PAGE_DRAWN_TIMEOUT_MS })
+      .toBeGreaterThan(0);
   });
 
   it('closing the modal without saving writes nothing to config.json', async () => {
