@@ -1,15 +1,11 @@
 // Ids and keys as the plugin reads them (issue 36), on a real Homebridge with a HomeKit controller: a list written as one
 // text, an id in upper case with an invisible character, a number id beyond 2^53, a key between a widening and a
 // narrowing setting, and a person's doors under a near miss each keep their doors from opening; a plain door opens.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startHomebridge } from '../../dev/harness/homebridge-process.js';
-import type { HomebridgeProcess } from '../../dev/harness/homebridge-process.js';
-import { pairController } from '../../dev/harness/homekit-controller.js';
 import type { HomeKitController } from '../../dev/harness/homekit-controller.js';
 import { HAP_STATUS, TARGET_DOOR_STATE } from '../../dev/harness/hap-types.js';
 import {
-  AccessControlSimulator,
   makeDevice,
   makeDoor,
   sampleAccount,
@@ -17,7 +13,8 @@ import {
   SAMPLE_GARAGE_DOOR_ID,
   SAMPLE_SHARED_GATE_ID,
 } from '../../dev/simulator/server.js';
-import { tearDown } from './teardown.js';
+import type { AccessControlSimulator } from '../../dev/simulator/server.js';
+import { platformEntry, useHomebridge } from './homebridge-rig.js';
 
 const TOKEN = 'settings-ids-e2e-token-8c3f';
 /** Doors whose ids are numbers written as text, as a service may send them. */
@@ -25,51 +22,41 @@ const YARD_GATE_ID = '424242';
 const BARN_DOOR_ID = '424243';
 const ACCESSORY_WAIT_MS = 25_000;
 
-describe('ids and keys as the plugin reads them, on a real Homebridge with a HomeKit controller (issue 36)', () => {
-  let sim: AccessControlSimulator;
-  const runs: { hb: HomebridgeProcess; controller?: HomeKitController }[] = [];
-  let ids: { hb: HomebridgeProcess; controller: HomeKitController };
-  let keys: { hb: HomebridgeProcess; controller: HomeKitController };
+/** The sample account and two doors whose ids are numbers written as text. */
+const devices = () => [
+  ...sampleAccount(),
+  makeDevice({
+    doors: [makeDoor({ id: YARD_GATE_ID, name: 'Yard Gate' }), makeDoor({ id: BARN_DOOR_ID, name: 'Barn Door', entityNumber: 2 })],
+  }),
+];
 
-  const platform = (name: string, options: Record<string, unknown>) => ({
-    platform: 'AccessControl',
-    name,
-    accessToken: TOKEN,
-    baseUrl: sim.baseUrl,
-    pollInterval: 5,
-    ...options,
-  });
-  const toggled = (doorId: string): number =>
-    sim.requests.filter((r) => r.path.endsWith('/endpoint/toggle') && r.body.includes(doorId)).length;
-  const serials = async (controller: HomeKitController): Promise<unknown[]> =>
-    (await controller.accessories())
-      .flatMap((a) => a.services.flatMap((s) => s.characteristics.filter((c) => c.type.startsWith('00000030')).map((c) => c.value)))
-      .sort();
+const serials = async (controller: HomeKitController): Promise<unknown[]> =>
+  (await controller.accessories())
+    .flatMap((a) => a.services.flatMap((s) => s.characteristics.filter((c) => c.type.startsWith('00000030')).map((c) => c.value)))
+    .sort();
 
-  /** Whether Home can open the door; a refusal must also leave the service without a toggle. */
-  async function opens(controller: HomeKitController, doorId: string): Promise<boolean> {
-    const before = toggled(doorId);
-    const status = await controller.writeResult(
-      await controller.findCharacteristic(doorId, 'GarageDoorOpener', 'TargetDoorState'),
-      TARGET_DOOR_STATE.OPEN,
-    );
-    const sent = toggled(doorId) > before;
-    expect({ status, sent }).toEqual(
-      sent ? { status: HAP_STATUS.SUCCESS, sent: true } : { status: HAP_STATUS.INSUFFICIENT_PRIVILEGES, sent: false },
-    );
-    if (sent) sim.setDoorState(doorId, 'CLOSED', { silent: true });
-    return sent;
-  }
+/** Whether Home can open the door; a refusal must also leave the service without a toggle. */
+async function opens(rig: { controller: HomeKitController; sim: AccessControlSimulator }, doorId: string): Promise<boolean> {
+  const toggled = (): number => rig.sim.requests.filter((r) => r.path.endsWith('/endpoint/toggle') && r.body.includes(doorId)).length;
+  const before = toggled();
+  const status = await rig.controller.writeResult(
+    await rig.controller.findCharacteristic(doorId, 'GarageDoorOpener', 'TargetDoorState'),
+    TARGET_DOOR_STATE.OPEN,
+  );
+  const sent = toggled() > before;
+  expect({ status, sent }).toEqual(
+    sent ? { status: HAP_STATUS.SUCCESS, sent: true } : { status: HAP_STATUS.INSUFFICIENT_PRIVILEGES, sent: false },
+  );
+  if (sent) rig.sim.setDoorState(doorId, 'CLOSED', { silent: true });
+  return sent;
+}
 
-  beforeAll(async () => {
-    const numbered = makeDevice({
-      doors: [makeDoor({ id: YARD_GATE_ID, name: 'Yard Gate' }), makeDoor({ id: BARN_DOOR_ID, name: 'Barn Door', entityNumber: 2 })],
-    });
-    sim = new AccessControlSimulator({ accessToken: TOKEN, travelTimeMs: 200, devices: [...sampleAccount(), numbered] });
-    await sim.start();
-    // Homebridge 2 refuses one dynamic platform twice on a bridge, so each config gets its own Homebridge, side by side.
-    const configs = [
-      platform('Ids', {
+describe('ids as the service means them, on a real Homebridge with a HomeKit controller (issue 36, findings 1-3)', () => {
+  const rig = useHomebridge({
+    simulator: { accessToken: TOKEN, travelTimeMs: 200, devices: devices() },
+    platforms: (sim) => [
+      platformEntry(sim.baseUrl, TOKEN, {
+        name: 'Ids',
         // Finding 1: one text, two ids.
         excludeDoorIds: `${SAMPLE_SHARED_GATE_ID}, ${BARN_DOOR_ID}`,
         doors: [
@@ -79,64 +66,59 @@ describe('ids and keys as the plugin reads them, on a real Homebridge with a Hom
           { id: Number('9007199254740993'), readOnly: true },
         ],
       }),
-      platform('Keys', {
-        // Finding 4: between includeDoors and excludeDoorIds.
-        excludeDoors: [SAMPLE_GARAGE_DOOR_ID],
-        // Finding 5: a person's doors under a near miss.
-        people: [{ name: 'Grace', user: 'grace@example.com', doorIds: [SAMPLE_FRONT_GATE_ID] }],
-      }),
-    ];
-    const [a, b] = await Promise.all(
-      configs.map(async (config) => {
-        const hb = await startHomebridge({ platforms: [config] });
-        const run: { hb: HomebridgeProcess; controller?: HomeKitController } = { hb };
-        runs.push(run);
-        run.controller = await pairController(hb);
-        await run.controller.waitForAccessory(SAMPLE_GARAGE_DOOR_ID, ACCESSORY_WAIT_MS);
-        return run;
-      }),
-    );
-    if (!a?.controller || !b?.controller) throw new Error('a Homebridge did not start');
-    ids = { hb: a.hb, controller: a.controller };
-    keys = { hb: b.hb, controller: b.controller };
-  });
-
-  afterAll(async () => {
-    await Promise.all(runs.map(({ hb, controller }) => tearDown({ controllers: [controller], hb })));
-    await sim.stop();
+    ],
+    door: SAMPLE_GARAGE_DOOR_ID,
+    waitMs: ACCESSORY_WAIT_MS,
   });
 
   it('an exclusion written as one text keeps out both doors it names', async () => {
-    const shown = await serials(ids.controller);
+    const shown = await serials(rig.controller);
     expect(shown).not.toContain(SAMPLE_SHARED_GATE_ID);
     expect(shown).not.toContain(BARN_DOOR_ID);
     expect(shown).toContain(YARD_GATE_ID);
   });
 
   it('a read-only id in upper case with a zero-width space keeps its door closed; a plain door opens', async () => {
-    expect(await opens(ids.controller, SAMPLE_FRONT_GATE_ID)).toBe(false);
-    expect(await opens(ids.controller, SAMPLE_GARAGE_DOOR_ID)).toBe(true);
+    expect(await opens(rig, SAMPLE_FRONT_GATE_ID)).toBe(false);
+    expect(await opens(rig, SAMPLE_GARAGE_DOOR_ID)).toBe(true);
   });
 
   it('a number id beyond 2^53 locks only the doors it could be: a numbered door that is not it opens', async () => {
-    expect(await opens(ids.controller, YARD_GATE_ID)).toBe(true);
-    await ids.hb.waitForLog(
+    expect(await opens(rig, YARD_GATE_ID)).toBe(true);
+    await rig.hb.waitForLog(
       /\[Ids\] In the configuration, doors\.1 id is a number too large .*a door whose id reads as the number 9007199254740992 is read-only/,
       ACCESSORY_WAIT_MS,
     );
   });
+});
+
+describe('keys as the plugin reads them, on a real Homebridge with a HomeKit controller (issue 36, findings 4-5)', () => {
+  const rig = useHomebridge({
+    simulator: { accessToken: TOKEN, travelTimeMs: 200, devices: devices() },
+    platforms: (sim) => [
+      platformEntry(sim.baseUrl, TOKEN, {
+        name: 'Keys',
+        // Finding 4: between includeDoors and excludeDoorIds.
+        excludeDoors: [SAMPLE_GARAGE_DOOR_ID],
+        // Finding 5: a person's doors under a near miss.
+        people: [{ name: 'Grace', user: 'grace@example.com', doorIds: [SAMPLE_FRONT_GATE_ID] }],
+      }),
+    ],
+    door: SAMPLE_GARAGE_DOOR_ID,
+    waitMs: ACCESSORY_WAIT_MS,
+  });
 
   it('"excludeDoors" fails closed: the door it names does not open, nor do the others', async () => {
-    expect(await opens(keys.controller, SAMPLE_GARAGE_DOOR_ID)).toBe(false);
-    expect(await opens(keys.controller, SAMPLE_FRONT_GATE_ID)).toBe(false);
-    await keys.hb.waitForLog(
+    expect(await opens(rig, SAMPLE_GARAGE_DOOR_ID)).toBe(false);
+    expect(await opens(rig, SAMPLE_FRONT_GATE_ID)).toBe(false);
+    await rig.hb.waitForLog(
       /\[Keys\] In the configuration, "excludeDoors" is not a setting the plugin knows.*closest setting is excludeDoorIds, and as it may mean excludeDoorIds, every door is read-only/,
       ACCESSORY_WAIT_MS,
     );
   });
 
   it("a person's doors written as doorIds make that person detect nothing, with a line", async () => {
-    await keys.hb.waitForLog(
+    await rig.hb.waitForLog(
       /\[Keys\] .*people\.0: "doorIds" is not a setting the plugin knows.*this person detects nothing until it is fixed/,
       ACCESSORY_WAIT_MS,
     );
