@@ -3,7 +3,6 @@
 import { describe, expect, it } from 'vitest';
 
 import { STOP_BUDGET_MS } from '../../dev/harness/homebridge-process.js';
-import { HAP_STATUS, TARGET_DOOR_STATE } from '../../dev/harness/hap-types.js';
 import {
   makeDevice,
   makeDoor,
@@ -13,6 +12,7 @@ import {
   SAMPLE_SHARED_GATE_ID,
 } from '../../dev/simulator/server.js';
 import { sleep } from '../support/wait.js';
+import { opens, serials } from './home-checks.js';
 import { expectCleanStop, platformEntry, useHomebridge } from './homebridge-rig.js';
 import type { HomebridgeRig } from './homebridge-rig.js';
 
@@ -110,28 +110,6 @@ describe('a protective setting that cannot be read, on a real Homebridge with a 
   });
   const loneEntry = rigFor('Lone Entry', { doors: { id: Number(YARD_GATE_ID), readOnly: true } });
   const badExclude = rigFor('Bad Exclude', { excludeDoorIds: [SAMPLE_SHARED_GATE_ID, { id: YARD_GATE_ID }] });
-
-  const toggled = (rig: HomebridgeRig, doorId: string): number =>
-    rig.sim.requests.filter((r) => r.path.endsWith('/endpoint/toggle') && r.body.includes(doorId)).length;
-  const serials = async (rig: HomebridgeRig): Promise<unknown[]> =>
-    (await rig.controller.accessories())
-      .flatMap((a) => a.services.flatMap((s) => s.characteristics.filter((c) => c.type.startsWith('00000030')).map((c) => c.value)))
-      .sort();
-
-  /** Whether Home can open the door; a refusal must also leave the service without a toggle. */
-  async function opens(rig: HomebridgeRig, doorId: string): Promise<boolean> {
-    const before = toggled(rig, doorId);
-    const status = await rig.controller.writeResult(
-      await rig.controller.findCharacteristic(doorId, 'GarageDoorOpener', 'TargetDoorState'),
-      TARGET_DOOR_STATE.OPEN,
-    );
-    const sent = toggled(rig, doorId) > before;
-    expect({ status, sent }).toEqual(
-      sent ? { status: HAP_STATUS.SUCCESS, sent: true } : { status: HAP_STATUS.INSUFFICIENT_PRIVILEGES, sent: false },
-    );
-    if (sent) rig.sim.setDoorState(doorId, 'CLOSED', { silent: true });
-    return sent;
-  }
 
   it('a second entry for the same door that makes it read-only wins, and says so', async () => {
     expect(await opens(protectedEntries, SAMPLE_FRONT_GATE_ID)).toBe(false);
