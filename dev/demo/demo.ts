@@ -28,9 +28,9 @@ const DOOR_TRAVEL_TIME_MS = 6_000;
 const STORAGE_DIR = path.join(REPO_ROOT, '.demo', 'homebridge');
 const POLL_INTERVAL_S = 5;
 /**
- * The safety-net pace while webhooks arrive: the lowest the plugin takes (30 s), so a cut of the cloud shows in Home
- * within about 35 s (the next sync, then one at the poll interval after it: two failures in a row are No Response),
- * not after the default 300 s.
+ * The safety-net pace while webhooks arrive: the lowest the plugin takes (30 s), so a cut of the cloud at any moment
+ * shows in Home within about 35 s (the next sync, then one at the poll interval after it: two failures in a row are
+ * No Response), not after the default 300 s; the tour's cut, just before a sync, shows within seconds.
  */
 const RECONCILE_INTERVAL_S = 30;
 /** How long the tour waits for Home to follow the outage, and the cloud's return: both come well within it. */
@@ -116,8 +116,9 @@ async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise
   await sleep(TOUR_STEP_PAUSE_MS);
 
   say(
-    `Tour 6/6: the cloud goes down. While webhooks arrive the plugin syncs only every ${RECONCILE_INTERVAL_S} s, as a safety net; the first failed sync brings it back to every ${POLL_INTERVAL_S} s, and two in a row make Home show No Response. Watch the log for "The account could not be synced".`,
+    `Tour 6/6: the cloud goes down. While webhooks arrive the plugin syncs only every ${RECONCILE_INTERVAL_S} s, as a safety net; the first failed sync brings it back to every ${POLL_INTERVAL_S} s, and two in a row make Home show No Response. The cut comes just before the plugin's next look, so Home follows within seconds (at worst, a safety-net interval later). Watch the log for "The account could not be synced".`,
   );
+  await untilJustBeforeNextSync(sim);
   sim.setOutage(true);
   const shown = await secondsUntil(() => hap.noResponse(current));
   say(
@@ -132,6 +133,21 @@ async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise
       ? `The cloud is back, but Home does not show Front Gate yet after ${OUTAGE_WATCH_MS / 1000} s: see the log above.`
       : `The cloud is back: Home shows Front Gate again ${back} s later (the plugin retries with a growing pause while syncs fail).`,
   );
+}
+
+/** How long before the plugin's next safety-net sync the demo cuts the cloud: enough for a busy machine, short enough to see. */
+const CUT_BEFORE_SYNC_MS = 3_000;
+
+/**
+ * Waits for the plugin's next sync, then until shortly before the one after it (a safety-net interval later): a cut
+ * then is noticed at once, as it would be by a user whose outage began just before the plugin looked.
+ */
+async function untilJustBeforeNextSync(sim: AccessControlSimulator): Promise<void> {
+  const syncs = (): number => sim.countRequests('/endpoints/sync');
+  const before = syncs();
+  const started = Date.now();
+  while (syncs() === before && Date.now() - started < RECONCILE_INTERVAL_S * 1000) await sleep(OUTAGE_READ_EVERY_MS);
+  await sleep(RECONCILE_INTERVAL_S * 1000 - CUT_BEFORE_SYNC_MS);
 }
 
 /** Seconds until `check` holds, read every OUTAGE_READ_EVERY_MS; undefined when it does not within OUTAGE_WATCH_MS. */
