@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 /** What the frame reads of package.json. */
 export interface Manifest {
   name: string;
+  version?: string;
   repository?: string | { url?: string };
 }
 
@@ -31,14 +32,21 @@ const HEADER =
   "the service's base address and an access token for your account.";
 
 /**
- * The footer links docs/options.md and docs/troubleshooting.md, which the package does not ship, in the repository; while
- * package.json names none, it names the files and links the package's page on npm, where the README is.
+ * A file the package ships, by an address that opens it from the Homebridge UI without a repository: the public CDN that
+ * serves every published npm package's files, pinned to this version so the reference is the installed plugin's.
+ */
+const shipped = (manifest: Manifest, file: string): string =>
+  `https://cdn.jsdelivr.net/npm/${manifest.name}${manifest.version === undefined ? '' : `@${manifest.version}`}/${file}`;
+
+/**
+ * The footer links docs/options.md and docs/troubleshooting.md: in the repository when package.json names one; else as
+ * the package ships them (package.json's `files` holds docs/*.md), by the npm CDN's address of this version.
  */
 export function formFrame(manifest: Manifest): FormFrame {
   const repository = repositoryUrl(manifest);
   const where =
     repository === undefined
-      ? `The reference of every option (docs/options.md) and of every log line (docs/troubleshooting.md) is in the plugin's repository; its README is on [npm](https://www.npmjs.com/package/${manifest.name}).`
+      ? `Every option: [docs/options.md](${shipped(manifest, 'docs/options.md')}). Every log line and what to do: [docs/troubleshooting.md](${shipped(manifest, 'docs/troubleshooting.md')}). The README is on [npm](https://www.npmjs.com/package/${manifest.name}).`
       : `Every option: [docs/options.md](${repository}/blob/HEAD/docs/options.md). Every log line and what to do: [docs/troubleshooting.md](${repository}/blob/HEAD/docs/troubleshooting.md).`;
   return {
     headerDisplay: HEADER,

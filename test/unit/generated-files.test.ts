@@ -132,10 +132,18 @@ describe("the form's header and footer (issue 38)", () => {
     expect(schema).toContain('https://github.com/someone/hac/blob/HEAD/docs/options.md');
   });
 
-  it('without a repository, link the package page on npm, whose address works once published', () => {
-    expect(formFrame({ name: 'homebridge-access-control' }).footerDisplay).toContain(
-      '[npm](https://www.npmjs.com/package/homebridge-access-control)',
+  it('without a repository, link the docs the package ships by the npm CDN address of this version, and the npm page', () => {
+    const { footerDisplay } = formFrame({ name: 'homebridge-access-control', version: '0.1.0' });
+    expect(footerDisplay).toContain('[docs/options.md](https://cdn.jsdelivr.net/npm/homebridge-access-control@0.1.0/docs/options.md)');
+    expect(footerDisplay).toContain(
+      '[docs/troubleshooting.md](https://cdn.jsdelivr.net/npm/homebridge-access-control@0.1.0/docs/troubleshooting.md)',
     );
+    expect(footerDisplay).toContain('[npm](https://www.npmjs.com/package/homebridge-access-control)');
+  });
+
+  it('ships the docs the footer links', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { files: string[] };
+    expect(manifest.files).toContain('docs/*.md');
   });
 
   it.each([
