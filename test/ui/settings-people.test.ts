@@ -131,6 +131,13 @@ describe('People and activity', () => {
       'Alex Kim (akim@example.org): 1 time, at Garage Door',
       'Alex Kim (alex.kim@example.com): 1 time, at Front Gate',
     ]);
+    // The service's names, each isolated: a direction mark in one cannot reverse the page's words around it.
+    expect(await frame.locator('#ac-people label').first().locator('bdi').allTextContents()).toEqual([
+      'Grace Hopper',
+      'Front Gate',
+      'Garage Door',
+    ]);
+    expect(await front.locator('.ac-door-name bdi').textContent()).toBe('Front Gate');
     expect(await personBox(frame, 'alan@example.com').isChecked()).toBe(true);
     expect(await personBox(frame, 'grace@example.com').isChecked()).toBe(false);
 

@@ -103,7 +103,7 @@ function doorRow(door: DoorView, result: DoorActivity, shared: ReadonlySet<strin
     h(
       'summary',
       { class: 'ac-door-head' },
-      h('span', { class: 'ac-door-name' }, door.name),
+      h('span', { class: 'ac-door-name' }, h('bdi', {}, door.name)),
       h('span', { class: result.ok ? 'ac-help' : 'ac-note-warn', 'data-activity-note': '' }, note),
     ),
     h('div', { class: 'ac-door-body' }, body),
@@ -115,10 +115,11 @@ function doorRow(door: DoorView, result: DoorActivity, shared: ReadonlySet<strin
   return row;
 }
 
-/** "Front Gate, Garage Door", or the first few and "and 3 more doors". */
-function doorList(doors: readonly string[]): string {
+/** "Front Gate, Garage Door", or the first few and "and 3 more doors": each name the service's, isolated in its own <bdi>. */
+function doorList(doors: readonly string[]): (string | HTMLElement)[] {
+  const named = doors.slice(0, PERSON_DOORS_NAMED_MAX).flatMap((door, index) => [...(index > 0 ? [', '] : []), h('bdi', {}, door)]);
   const rest = doors.length - PERSON_DOORS_NAMED_MAX;
-  return rest > 0 ? `${doors.slice(0, PERSON_DOORS_NAMED_MAX).join(', ')} and ${plural(rest, 'more door')}` : doors.join(', ');
+  return rest > 0 ? [...named, ` and ${plural(rest, 'more door')}`] : named;
 }
 
 /** A person's tick: on, their entry is in `people`; the label says who, how often and where. */
@@ -152,8 +153,11 @@ function personRow(store: Store, person: PersonSummary, index: number): HTMLElem
       h(
         'span',
         {},
-        h('strong', { 'data-person-name': '' }, name),
-        `: ${plural(person.times, 'time')}${refused}, at ${doorList(person.doors)}${why}`,
+        // The service's names, each in its own <bdi>: a direction mark in one cannot turn the page's words around it.
+        h('strong', { 'data-person-name': '' }, h('bdi', {}, name)),
+        `: ${plural(person.times, 'time')}${refused}, at `,
+        ...doorList(person.doors),
+        why,
       ),
     ),
   );
