@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import { parseConfig } from '../../src/config/index.js';
 import { doorOptions } from '../../src/door/options.js';
+import { OPTIONS } from '../../src/option-catalog.js';
 import { doorFieldsOf, fieldsOf, layoutNode as layoutNodeOf, layoutNodes, readConfigForm } from '../support/config-schema.js';
 import type { SchemaField as JsonField } from '../support/config-schema.js';
 
@@ -18,6 +19,12 @@ const doorFields = doorFieldsOf(form);
 const valid = { accessToken: 'tok-secret-123', baseUrl: 'https://api.example.com' };
 
 const layoutNode = (key: string) => layoutNodeOf(form, key);
+
+/** The catalog's per-door flags, and every per-door option offered as a choice (flags and choices): the lists the tests walk. */
+const PER_DOOR_FLAGS = OPTIONS.filter((option) => option.perDoor && option.kind === 'flag').map((option) => option.key);
+const PER_DOOR_CHOICES = OPTIONS.filter((option) => option.perDoor && (option.kind === 'flag' || option.kind === 'choice')).map(
+  (option) => option.key,
+);
 
 /** A per-door or global choice drawn as a select: the layout's type and its titleMap (the UI's form reads them there). */
 function choices(path: string): { name: string; value: unknown }[] | undefined {
@@ -147,31 +154,45 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
     }
   });
 
-  it('offers each per-door option as "As for all doors / On / Off", the first writing nothing', () => {
-    for (const key of ['readOnly', 'leftOpenSensor', 'contactSensor']) {
+  it('offers each per-door flag as a select of "As for all doors" and its two values, the first writing nothing', () => {
+    for (const key of PER_DOOR_FLAGS) {
       // The UI draws a boolean as a checkbox (which writes false) unless the layout says select.
-      expect({ key, type: layoutNode(`doors[].${key}`)?.type, choices: choices(`doors[].${key}`) }).toEqual({
+      const offered = choices(`doors[].${key}`);
+      expect({ key, type: layoutNode(`doors[].${key}`)?.type, values: offered?.map((choice) => choice.value) }).toEqual({
         key,
         type: 'select',
-        choices: [
-          { name: 'As for all doors', value: null },
-          { name: 'On', value: true },
-          { name: 'Off', value: false },
-        ],
+        values: [null, true, false],
       });
+      // A flag also set for all doors inherits it when left empty (hide, a door's own only, reads "No").
+      if (OPTIONS.some((option) => option.key === key && option.global)) expect(offered?.[0]?.name).toBe('As for all doors');
       // The schema itself lists the values that can be saved, for the UI's validator and anyone editing JSON.
       expect(doorFields[key]?.oneOf?.map((choice) => choice.enum[0])).toEqual([true, false]);
     }
-    expect(layoutNode('doors[].hide')?.type).toBe('select');
-    expect(choices('doors[].hide')?.map((choice) => choice.value)).toEqual([null, true, false]);
+    // Most read On and Off; hide and hideBattery say what they do.
+    expect(choices('doors[].readOnly')?.map((choice) => choice.name)).toEqual(['As for all doors', 'On', 'Off']);
   });
 
   it("keeps null out of the schema: the UI's form stops drawing at the first one (it reads $ref of every value)", () => {
     expect(JSON.stringify(form.schema)).not.toContain('null');
   });
 
+  it('offers every choice of the catalog, for all doors and per door, and nothing the catalog lacks', () => {
+    for (const option of OPTIONS) {
+      const values: unknown[] = option.kind === 'flag' ? [true, false] : option.kind === 'choice' ? [...option.values] : [];
+      if (values.length === 0) continue;
+      const places = [
+        ...(option.perDoor ? [`doors[].${option.key}`] : []),
+        ...(option.global && option.kind === 'choice' ? [option.key] : []),
+      ];
+      for (const place of places) {
+        const offered = (choices(place) ?? []).map((choice) => choice.value).filter((value) => value !== null);
+        expect({ place, offered: offered.map(String).sort() }).toEqual({ place, offered: values.map(String).sort() });
+      }
+    }
+  });
+
   it('has zod read exactly what each per-door choice writes', () => {
-    for (const key of ['hide', 'readOnly', 'automationSwitch', 'leftOpenSensor', 'contactSensor']) {
+    for (const key of PER_DOOR_CHOICES) {
       for (const { value } of choices(`doors[].${key}`) ?? []) {
         // The form drops a null value, so "As for all doors" saves the entry without the key.
         const entry = { id: 'door-1', ...(value === null ? {} : { [key]: value }) };
