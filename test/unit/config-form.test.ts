@@ -115,7 +115,11 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
         description: expect.stringMatching(/when empty/) as unknown,
       });
     }
-    for (const key of ['readOnly', 'automationSwitch', 'leftOpenSensor', 'contactSensor']) {
+    // Every option for all doors that is off by default says so.
+    const offByDefault = OPTIONS.filter(
+      (option) => option.global && 'default' in option && (option.default === false || option.default === 'off'),
+    );
+    for (const key of offByDefault.map((option) => option.key)) {
       expect({ key, description: properties[key]?.description }).toEqual({
         key,
         description: expect.stringMatching(/Off by default/) as unknown,
