@@ -299,9 +299,16 @@ export async function makeEmptyPluginDir(): Promise<string> {
   return mkdtemp(path.join(tmpdir(), 'hb-e2e-noplugins-'));
 }
 
-/** Deletes a storage dir made by `startHomebridge`. */
+/** Times rm tries again on ENOTEMPTY or EBUSY, and the pause before each (ms, growing linearly). */
+const REMOVE_RETRIES = 5;
+const REMOVE_RETRY_DELAY_MS = 200;
+
+/**
+ * Deletes a storage dir made by `startHomebridge`. Tried again a few times: a child bridge of Homebridge 2 may still
+ * write its persist files as it exits, and a file made during the removal made the whole dir fail with ENOTEMPTY.
+ */
 export async function removeStorageDir(storageDir: string): Promise<void> {
-  await rm(storageDir, { recursive: true, force: true });
+  await rm(storageDir, { recursive: true, force: true, maxRetries: REMOVE_RETRIES, retryDelay: REMOVE_RETRY_DELAY_MS });
 }
 
 // Children still alive when the test worker exits are killed, so no Homebridge outlives the run.
