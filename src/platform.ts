@@ -75,7 +75,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   ) {
     const parsed = parseConfig(rawConfig);
     this.config = parsed.ok ? parsed.config : undefined;
-    this.bugs = new BugLog(log, parsed.ok ? parsed.config.accessToken : undefined);
+    this.bugs = new BugLog(log, parsed.ok ? [parsed.config.accessToken, parsed.config.webhook?.apiKey] : []);
     this.people = new People({
       api,
       log,

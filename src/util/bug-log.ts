@@ -1,4 +1,4 @@
-// Our own exceptions, logged as bugs: one error line with the stack per distinct bug, never holding the token.
+// Our own exceptions, logged as bugs: one error line with the stack per distinct bug, never holding the token or webhook key.
 import type { Logging } from 'homebridge';
 
 import { withoutSecrets } from './log-text.js';
@@ -11,8 +11,8 @@ export class BugLog {
 
   constructor(
     private readonly log: Logging,
-    /** Text that must never reach the log (the access token); blanked wherever it appears. */
-    private readonly secret: string | undefined,
+    /** Texts that must never reach the log (the access token, the webhook key); blanked wherever they appear. */
+    private readonly secrets: readonly (string | undefined)[],
   ) {}
 
   /** Logs `error`, thrown by the plugin's own code while `doing` something, unless the same bug was logged already. */
@@ -28,6 +28,6 @@ export class BugLog {
   }
 
   private redact(text: string): string {
-    return withoutSecrets(text, [this.secret]);
+    return withoutSecrets(text, this.secrets);
   }
 }

@@ -40,7 +40,7 @@ function setup(extra: Record<string, unknown> = {}, cache: ReturnType<Homebridge
   const registry = new DoorRegistry({
     api: api as unknown as API,
     log,
-    bugs: new BugLog(log, config.accessToken),
+    bugs: new BugLog(log, [config.accessToken]),
     config,
     createDoor: (accessory: PlatformAccessory<DoorContext>) =>
       doorRig(
