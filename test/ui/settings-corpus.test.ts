@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { makeDevice, makeDoor } from '../../dev/simulator/server.js';
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { parseConfig } from '../../src/config/index.js';
+import { axeFaults } from './page-probes.js';
 import { unmatchedIds } from '../../src/config/unmatched.js';
 import { keyFixes } from '../../src/ui/page/model.js';
 import { exclusionReason } from '../../src/door/options.js';
@@ -149,7 +150,7 @@ async function expectPageAgrees(settings: CustomUiSettings, shape: CorpusShape, 
     .soft(await page.locator('#ac-check-fixes button').allTextContents(), `${at}: the fixes`)
     .toEqual(fixes.map((fix) => `Write it as ${fix.key}`));
   if (fixes.some((fix) => fix.parent === '' && fix.key === 'readOnly')) {
-    expect.soft(await page.locator('#ac-readOnly-written').textContent(), `${at}: how Read-only was written`).toMatch(/^ \(written as "/);
+    expect.soft(await page.locator('#ac-readOnly-written').textContent(), `${at}: how Read-only was written`).toMatch(/^\(written as "/);
   }
   // What the controls show is what the runtime applies, not the key as written.
   expect.soft(await page.locator('#ac-readOnly').isChecked(), `${at}: Read-only for all doors`).toBe(runtime.readOnly);
@@ -330,6 +331,61 @@ describe('a config.json written by hand, on a 390 px phone in the dark theme, by
       await harness().screenshot('settings-phone-dark-hand-written-edited');
       const saved = await harness().save(settings);
       expect(saved.blocks).toEqual([{ ...handWritten, pollInterval: 30 }, secondBridge]);
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
+  it('shows a key typed nearly right as the plugin applies it, says how it was written, and fixes it by keyboard, changing nothing else', async () => {
+    // Issue 36: keys and values typed nearly right, a door id in upper case, and an exclusion written as one text.
+    const nearly: PlatformBlock = {
+      platform: PLATFORM_NAME,
+      name: 'Typed nearly right',
+      ...account(),
+      readonly: true,
+      includeDoors: 'Owned',
+      excludeDoorIds: 'toString, 424242',
+      doors: [{ id: 'GATE-C', name: 'Back gate', readonly: false }],
+    };
+    await setConfig([nearly]);
+    const { page } = harness().browser;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      const { settings, page: frame } = await openPage();
+      // One entry: no entry list to choose from; Sign in reads the account's doors.
+      await frame.locator('#ac-sign-in').click();
+      await expect.poll(() => frame.locator('#ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/^Signed in: /);
+      // What the controls show is what the runtime applies, and they say how it was written.
+      const runtime = runtimeReading(nearly);
+      expect(await frame.locator('#ac-readOnly').isChecked()).toBe(runtime.readOnly);
+      expect(runtime.readOnly).toBe(true);
+      expect(await frame.locator('#ac-readOnly-written').textContent()).toBe('(written as "readonly")');
+      expect(await frame.locator('#ac-includeDoors').isChecked()).toBe(true);
+      expect(await row(frame, 'gate-c').locator('select[data-flag="readOnly"]').inputValue()).toBe('off');
+      expect(await row(frame, 'toString').count()).toBe(1);
+      expect(await row(frame, 'toString').locator('[data-door-note]').textContent()).toMatch(/^Not in Home: /);
+      const fixes = frame.locator('#ac-check-fixes button');
+      expect(await fixes.allTextContents()).toEqual(['Write it as readOnly', 'Write it as readOnly']);
+      for (const box of await Promise.all((await fixes.all()).map((button) => button.boundingBox()))) {
+        expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
+      }
+      expect(await axeFaults(frame)).toEqual([]);
+      await harness().screenshot('settings-phone-dark-near-misses');
+      // By keyboard: onto the first fix, Enter; the keyboard goes on to the next one.
+      await fixes.first().focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => fixes.count()).toBe(1);
+      expect(await frame.evaluate('document.activeElement && document.activeElement.textContent')).toBe('Write it as readOnly');
+      expect(await frame.locator('#ac-readOnly-written').textContent()).toBe('');
+      expect(await frame.locator('#ac-readOnly').isChecked()).toBe(true);
+      await harness().screenshot('settings-phone-dark-near-misses-fixed');
+      await expect.poll(() => settings.saveButton.isDisabled()).toBe(false);
+      const saved = await harness().save(settings);
+      // The one key rewritten under its name with its value; everything else as written (the UI's save appends a new key).
+      const { readonly, ...rest } = nearly;
+      expect(saved.blocks).toEqual([{ ...rest, readOnly: readonly }]);
     } finally {
       await page.emulateMedia({ colorScheme: 'light' });
       await page.setViewportSize({ width: 1280, height: 900 });

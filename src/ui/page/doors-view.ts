@@ -247,7 +247,7 @@ function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement 
   const reset = h(
     'button',
     {
-      class: 'btn btn-outline-secondary btn-sm',
+      class: 'btn btn-secondary btn-sm',
       type: 'button',
       'data-door-reset': door.id,
       hidden: own === undefined || disabled,

@@ -31,9 +31,9 @@ function field(option: Drawn): HTMLElement {
     return h(
       'div',
       { class: 'form-check' },
-      h('input', { class: 'form-check-input', type: 'checkbox', id, 'aria-describedby': writtenId(option) }),
-      h('label', { class: 'form-check-label', for: id }, page.label),
-      h('span', { class: 'ac-help', id: writtenId(option) }),
+      h('input', { class: 'form-check-input', type: 'checkbox', id }),
+      // The note how the setting was written sits on its own line in the label, and is read with it.
+      h('label', { class: 'form-check-label', for: id }, page.label, h('span', { class: 'ac-help ac-written', id: writtenId(option) })),
     );
   }
   const label = h('label', { for: id }, page.label);
@@ -105,7 +105,7 @@ export function setUpOptions(store: Store, doorsFollow: () => void): (() => void
       const note = document.getElementById(writtenId(option));
       if (note === null) return;
       const written = keyFixes(store.block).filter((fix) => fix.parent === '' && fix.key === option.key);
-      note.textContent = written.length === 0 ? '' : ` (written as ${written.map((fix) => quoted(fix.written, [])).join(' and ')})`;
+      note.textContent = written.length === 0 ? '' : `(written as ${written.map((fix) => quoted(fix.written, [])).join(' and ')})`;
     };
   });
 }

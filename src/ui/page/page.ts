@@ -63,19 +63,31 @@ function addDetails(note: HTMLElement, detail: string | undefined): void {
   }
 }
 
-/** "doors.2" as the page names it: "the door entry 3"; "" is the settings for all doors. */
+/** "doors.2" as the page names it: "door entry 3"; "" is the settings for all doors. */
 function placeOf(parent: string): string {
-  if (parent === '') return '';
+  if (parent === '') return 'for all doors';
   const door = /^doors\.(\d+)$/.exec(parent);
-  return door ? ` in door entry ${Number(door[1]) + 1}` : ` in ${parent}`;
+  return door ? `in door entry ${Number(door[1]) + 1}` : `in ${parent}`;
 }
 
-/** One line per key written as a near miss: what it is read as, and a button that writes it so (nothing else changes). */
+/**
+ * One line per key written as a near miss (the warnings above say how each is read), with a button that writes it under
+ * its key and nothing else; its accessible name says which, as several read "Write it as readOnly".
+ */
 function renderFixes(store: Store, fixes: readonly KeyFix[], render: () => void): void {
   fill(
     byId('ac-check-fixes'),
     ...fixes.map((fix) => {
-      const button = h('button', { class: 'btn btn-outline-secondary btn-sm', type: 'button' }, `Write it as ${fix.key}`);
+      const written = quoted(fix.written, []);
+      const button = h(
+        'button',
+        {
+          class: 'btn btn-secondary btn-sm',
+          type: 'button',
+          'aria-label': `Write it as ${fix.key}: ${written} ${placeOf(fix.parent)}`,
+        },
+        `Write it as ${fix.key}`,
+      );
       button.addEventListener('click', () => {
         store.set(applyKeyFix(store.block, fix));
         render();
@@ -83,12 +95,7 @@ function renderFixes(store: Store, fixes: readonly KeyFix[], render: () => void)
         // The line is gone: the keyboard goes on to the next fix, or to the check's summary.
         (byId('ac-check-fixes').querySelector('button') ?? byId('ac-check-status')).focus();
       });
-      return h(
-        'li',
-        {},
-        `${fix.key}${placeOf(fix.parent)} is written as ${quoted(fix.written, [])}: the plugin reads it as ${fix.key}. `,
-        button,
-      );
+      return h('li', {}, `${written} ${placeOf(fix.parent)}, read as ${fix.key}. `, button);
     }),
   );
 }
