@@ -3,14 +3,13 @@
 import * as z from '../util/zod.js';
 
 import { OPTIONS } from '../option-catalog.js';
-import { nearSecret, REDACTED } from '../util/near-miss.js';
 import { consequenceOf, lockForUnnamed, mayProtect, merged, mostProtective, protectionIn, protectiveReading } from './fail-closed.js';
 import type { Findings } from './findings.js';
 import { readKeys } from './keys.js';
 import type { ReadKeys } from './keys.js';
 import { CHOICES, issuesOf, nearChoice, optionalText, requiredText, shapeOf } from './schemas.js';
 import type { PerDoorShape } from './schemas.js';
-import { idOf, idProblem, isBlank, isRecord, listing, unsafeIdNumber, withoutBlanks } from './values.js';
+import { idOf, idProblem, isBlank, isRecord, listing, quotableId, unsafeIdNumber, withoutBlanks } from './values.js';
 
 /** One door's own settings, found by its id (the serial number the Home app shows). Left out: as for all doors. */
 export const doorSettingsSchema = z.object({
@@ -45,17 +44,6 @@ export function readDoorKeys(entry: Record<string, unknown>, secrets: unknown[] 
     combine: mostProtective,
     doubt: (key, value) => (mayProtect(value) ? DOOR_DOUBTS[key]?.sentence : undefined),
   });
-}
-
-/**
- * A door's id as it may appear in a sentence, in quotes: only a plain id (the service's are UUIDs), never text that
- * could forge a log line, and [redacted] for anything near a secret (the token pasted with a character more or less).
- */
-export function quotableId(id: unknown, secrets: unknown[]): string | undefined {
-  const read = idOf(id);
-  if (read === undefined) return undefined;
-  if (nearSecret(read, secrets)) return REDACTED;
-  return /^[\w.:-]{1,64}$/.test(read) ? `"${read}"` : undefined;
 }
 
 /**

@@ -3,8 +3,8 @@
 // nothing protects nothing, and a door the user meant to keep closed would open without a word.
 import type { Finding } from './findings.js';
 import type { PluginConfig } from './index.js';
-import { editDistance, nearSecret, REDACTED } from '../util/near-miss.js';
-import { idKey } from './values.js';
+import { editDistance } from '../util/near-miss.js';
+import { idKey, quotableId } from './values.js';
 
 /** The account as the check needs it: the ids of its doors and of its controllers, as the service sends them. */
 export interface AccountIds {
@@ -14,9 +14,6 @@ export interface AccountIds {
 
 /** Within this many edits an account id is offered as the one meant (a UUID with a character or two mistyped). */
 const MAX_NEAR_EDITS = 3;
-
-/** An id as a sentence may quote it: only a plain one (never text that could forge a line). */
-export const quotable = (id: string): string | undefined => (/^[\w.:-]{1,64}$/.test(id) ? `"${id}"` : undefined);
 
 /** The account's id nearest `id`, when one is near enough to be the one meant. */
 export function nearest(id: string, ids: readonly string[]): string | undefined {
@@ -41,10 +38,10 @@ export function unmatchedIds(config: Checked, account: AccountIds): Finding[] {
   // An id pasted from the wrong field may be the token: never quoted.
   const secrets = [config.accessToken, config.webhook?.apiKey];
   const say = (path: string, id: string, what: 'door' | 'controller', protects: string): void => {
-    const shown = nearSecret(id, secrets) ? REDACTED : quotable(id);
+    const shown = quotableId(id, secrets);
     if (shown === undefined) return;
     const near = nearest(id, what === 'door' ? account.doorIds : account.deviceIds);
-    const hint = near === undefined ? '' : `; the account's closest ${what} id is ${quotable(near) ?? 'not shown here'}`;
+    const hint = near === undefined ? '' : `; the account's closest ${what} id is ${quotableId(near) ?? 'not shown here'}`;
     findings.push({ path, sentence: `${path} names ${what} ${shown}, which the account does not have, so ${protects}${hint}` });
   };
   for (const entry of config.doors) {

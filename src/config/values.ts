@@ -1,5 +1,6 @@
 // Plain values of config.json as the plugin reads them: blanks, records, paths, sentences' lists, and ids as the service
 // means them. No zod and nothing above it: the settings page bundles this file too.
+import { nearSecret, REDACTED } from '../util/near-miss.js';
 
 /** A path into the platform block: ["doors", 2, "readOnly"]. */
 export type Path = readonly PropertyKey[];
@@ -65,6 +66,21 @@ export function unsafeIdNumber(value: unknown): number | undefined {
 export function couldBeNumber(id: string, number: number): boolean {
   const key = idKey(id);
   return /^\d+$/.test(key) && Number(key) === number;
+}
+
+/** What an id quoted in a sentence may hold: a plain id (the service's are UUIDs), never text that could forge a log line. */
+const QUOTABLE_ID = /^[\w.:-]{1,64}$/;
+
+/**
+ * An id (as idOf reads it) as it may appear in a sentence of the log or the page, in quotes: only a plain one, and
+ * [redacted] for anything near a secret (the token pasted in the wrong field, with a character more or less).
+ * Undefined: not quotable, the sentence names its place instead.
+ */
+export function quotableId(id: unknown, secrets: readonly unknown[] = []): string | undefined {
+  const read = idOf(id);
+  if (read === undefined) return undefined;
+  if (nearSecret(read, secrets)) return REDACTED;
+  return QUOTABLE_ID.test(read) ? `"${read}"` : undefined;
 }
 
 /** What is wrong with a value that is no id, in the parser's words. */

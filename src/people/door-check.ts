@@ -1,6 +1,6 @@
 // Names a `people[].doors` id that counts for nobody: a door the account does not have, or one HomeKit does not show.
-import { nearest, quotable } from '../config/unmatched.js';
-import { idKey } from '../config/values.js';
+import { nearest } from '../config/unmatched.js';
+import { idKey, quotableId } from '../config/values.js';
 import { oneLine } from '../util/log-text.js';
 
 /** A door of the account as the check needs it. */
@@ -42,7 +42,7 @@ export class PeopleDoorCheck {
         id,
         doors.map((door) => door.id),
       );
-      const shownId = near === undefined ? undefined : quotable(near);
+      const shownId = near === undefined ? undefined : quotableId(near);
       return shownId === undefined ? '' : ` (the closest is ${shownId})`;
     };
     this.people.forEach((person, index) => {

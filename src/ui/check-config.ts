@@ -6,7 +6,7 @@ import { exclusionReason } from '../door/options.js';
 import { doorCap } from '../registry/shown-doors.js';
 import { inPageWords } from './labels.js';
 import type { Finding } from '../config/index.js';
-import { doorsEditable, isRecord, keyFixes, readIdList, webhookEditable } from './page/model.js';
+import { doorsEditable, isRecord, keyFixes, readIdList, readingOf, webhookEditable } from './page/model.js';
 import type { IdList } from './page/model.js';
 import type { AccountView, ConfigCheck, KeptPart } from './page/views.js';
 
@@ -47,7 +47,8 @@ function keptParts(block: unknown, findings: readonly Finding[]): Map<KeptPart, 
  * give the count the entry would show.
  */
 export function checkBlock(block: unknown, account: AccountView | undefined): ConfigCheck {
-  const parsed = parseConfig(block);
+  // The page's own reading of a block it edits, shared with its controls; anything else is read here.
+  const parsed = isRecord(block) ? readingOf(block) : parseConfig(block);
   const excluded = new Map<string, string>();
   if (!parsed.ok) {
     return {

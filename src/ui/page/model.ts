@@ -1,6 +1,6 @@
 // The settings page's edits of one platform block, as pure functions: each changes the one value it is for and keeps the rest as written.
 import { parseConfig, readDoorKeys, readTopKeys, readWebhookKeys } from '../../config/index.js';
-import type { PluginConfig } from '../../config/index.js';
+import type { ConfigResult, PluginConfig } from '../../config/index.js';
 import type { ReadKeys } from '../../config/keys.js';
 import { idKey, idOf, isBlank, isRecord, readIdList as readIds } from '../../config/values.js';
 import { controllerLetIn } from '../../door/options.js';
@@ -34,15 +34,21 @@ export { isBlank, isRecord };
 const copy = (block: Block): Block => structuredClone(block);
 
 /** Each block's reading by the plugin's parser, kept while the block is the same object (every edit makes a new one). */
-const readings = new WeakMap<Block, PluginConfig | undefined>();
+const readings = new WeakMap<Block, ConfigResult>();
+
+/** The plugin's parser on this block, once per block: the check and every control of a redraw read the same result. */
+export function readingOf(block: Block): ConfigResult {
+  const known = readings.get(block);
+  if (known !== undefined) return known;
+  const result = parseConfig(block);
+  readings.set(block, result);
+  return result;
+}
 
 /** The settings the plugin applies for this block (near misses read, unreadable protective values failed closed); undefined when it would not run. */
 export function applied(block: Block): PluginConfig | undefined {
-  if (!readings.has(block)) {
-    const result = parseConfig(block);
-    readings.set(block, result.ok ? result.config : undefined);
-  }
-  return readings.get(block);
+  const result = readingOf(block);
+  return result.ok ? result.config : undefined;
 }
 
 /** A top-level value as the plugin applies it: its own reading when it runs, else the value under the key it is read as. */

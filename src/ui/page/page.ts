@@ -8,7 +8,7 @@ import { server } from './api.js';
 import { byId, fill, h, status } from './dom.js';
 import { refreshDoorStatus, renderDoors } from './doors-view.js';
 import { bindNumber, bindText } from './fields.js';
-import { applyKeyFix, forUiUpdate, getField } from './model.js';
+import { applyKeyFix, forUiUpdate, getField, readingOf } from './model.js';
 import { setUpOptions } from './options-view.js';
 import { Store } from './store.js';
 import { summarize, WARNINGS_TEXT } from './summary.js';
@@ -121,9 +121,10 @@ function renderCheck(store: Store, render: () => void): void {
     webhookKept === undefined ? '' : `Kept as written: ${webhookKept}`,
   );
   // Save writes every entry: an entry edited here into one that would sync nothing keeps it off, whichever is on screen.
-  const others = [...store.edited].filter(
-    (index) => index !== store.index && checkBlock(store.entries[index], undefined).problems.length > 0,
-  );
+  const others = [...store.edited].filter((index) => {
+    const entry = store.entries[index];
+    return index !== store.index && entry !== undefined && !readingOf(entry).ok;
+  });
   status(
     byId('ac-check-others'),
     'error',
