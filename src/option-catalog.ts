@@ -78,6 +78,11 @@ interface OptionBase {
    * only while the door's left-open sensor is on.
    */
   offered?: 'always' | 'with-sensor' | 'with-left-open-sensor';
+  /**
+   * A service the door gains in Home while the option is on (a switch, a sensor): its row and file are in src/door/extras/,
+   * whose table `npm run generate` writes from these; a catalog extra without its file there does not compile.
+   */
+  extra?: true;
 }
 
 /** On or off; false (off) when not set. */
@@ -273,6 +278,7 @@ export const OPTIONS = [
   {
     key: 'automationSwitch',
     section: 'doors',
+    extra: true,
     kind: 'choice',
     title: 'Automation switch',
     doorTitle: 'Automation switch (opens without confirmation)',
@@ -301,6 +307,7 @@ export const OPTIONS = [
   {
     key: 'leftOpenSensor',
     section: 'doors',
+    extra: true,
     kind: 'flag',
     title: 'Left-open sensor',
     global: true,
@@ -353,6 +360,7 @@ export const OPTIONS = [
   {
     key: 'contactSensor',
     section: 'doors',
+    extra: true,
     kind: 'flag',
     title: 'Contact sensor',
     global: true,
@@ -383,6 +391,7 @@ export const OPTIONS = [
   {
     key: 'accessAlert',
     section: 'doors',
+    extra: true,
     kind: 'flag',
     title: 'Access alert',
     global: true,
@@ -431,6 +440,8 @@ export type OptionOf<K extends OptionKey> = Extract<Option, { key: K }>;
 /** The options set at the top level, and those a door entry may set. */
 export type GlobalOption = Extract<Option, { global: true }>;
 export type PerDoorOption = Extract<Option, { perDoor: true }>;
+/** The options that add a service to each door while on: one row each in src/door/extras/. */
+export type ExtraKey = Extract<Option, { extra: true }>['key'];
 
 /** What a value of an option is, once read: the boolean of an option that reads booleans stays a boolean. */
 export type ValueOf<O> = O extends { kind: 'flag' }

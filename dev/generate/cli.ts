@@ -1,7 +1,9 @@
-// `npm run generate`: rewrites config.schema.json's option fields and docs/options.md from the option catalog.
+// `npm run generate`: rewrites config.schema.json's option fields, docs/options.md and the door's extras' table from the option catalog.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 import { OPTIONS } from '../../src/option-catalog.js';
+import type { OptionSpec } from '../../src/option-catalog.js';
+import { extraFileOf, generateExtrasTable } from './extras-table.js';
 import { generateOptionsDoc } from './options-doc.js';
 import { generateSchema } from './schema.js';
 
@@ -32,3 +34,10 @@ for (const field of fieldsOf(before).filter((path) => !kept.has(path))) {
 }
 update('config.schema.json', schema);
 update('docs/options.md', generateOptionsDoc(OPTIONS, schema));
+update('src/door/extras/index.ts', generateExtrasTable(OPTIONS));
+for (const option of (OPTIONS as readonly OptionSpec[]).filter((entry) => entry.extra === true)) {
+  const file = `src/door/extras/${extraFileOf(option.key)}.ts`;
+  if (!existsSync(new URL(file, root))) {
+    console.log(`${file}: missing; write it, exporting the row \`${option.key}\` (see CONTRIBUTING.md, "Add an option")`);
+  }
+}

@@ -13,7 +13,7 @@ import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL } from '../settings.js';
 import type { ShowAs } from '../option-catalog.js';
 import { DoorBattery } from './battery.js';
 import { DoorCommands } from './door-commands.js';
-import { DoorExtras } from './extras.js';
+import { DoorExtras, EXTRA_SUFFIXES } from './extras/door-extras.js';
 import type { DoorContext } from './context.js';
 import { configuredNameOf, renameDerivedServices } from './door-name.js';
 import { cachedKind, FACES, mainServiceOf, otherKindServices } from './face.js';
@@ -285,7 +285,7 @@ export class DoorAccessory {
     if (this.configuredName.value !== name) {
       this.configuredName.updateValue(name);
     }
-    renameDerivedServices(this.deps.api.hap, this.accessory, before, name, [this.face.service]);
+    renameDerivedServices(this.deps.api.hap, this.accessory, before, name, EXTRA_SUFFIXES, [this.face.service]);
     this.changed();
   }
 

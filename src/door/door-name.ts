@@ -1,8 +1,7 @@
 // Where a door's name goes in HomeKit: the ConfiguredName of its services and the names of its extras (which name: model/naming.ts).
 import type { Characteristic, HAP, PlatformAccessory, Service, WithUUID } from 'homebridge';
 
-import { EXTRA_NAME_SUFFIXES, extraName } from './homekit-name.js';
-import type { ExtraSubtype } from './homekit-name.js';
+import { extraName } from './homekit-name.js';
 
 /**
  * The GarageDoorOpener's ConfiguredName: the name iOS 16 and later show for a service and write when the user renames it
@@ -27,9 +26,9 @@ export function ensureNamedService(
   accessory: PlatformAccessory,
   type: WithUUID<typeof Service>,
   doorName: string,
-  subtype: ExtraSubtype,
+  { subtype, suffix }: { subtype: string; suffix: string },
 ): Service {
-  const name = extraName(doorName, subtype);
+  const name = extraName(doorName, suffix);
   const service = accessory.getServiceById(type, subtype) ?? accessory.addService(type, name, subtype);
   configuredNameOf(hap, service, name);
   return service;
@@ -37,10 +36,6 @@ export function ensureNamedService(
 
 /** HAP-NodeJS cut a longer value to this many UTF-16 units: how older versions left the extras of a long door name. */
 const HAP_CUT_LENGTH = 64;
-
-function isExtraSubtype(subtype: string | undefined): subtype is ExtraSubtype {
-  return subtype !== undefined && Object.hasOwn(EXTRA_NAME_SUFFIXES, subtype);
-}
 
 /**
  * Gives a renamed door's extras (automation switch, sensors: "<door> Switch") the new door name, each only while its
@@ -53,21 +48,23 @@ export function renameDerivedServices(
   accessory: PlatformAccessory,
   oldName: string,
   newName: string,
+  /** Each extra's suffix, by its subtype (door/extras/). */
+  suffixes: ReadonlyMap<string, string>,
   skip: readonly Service[],
 ): void {
   const C = hap.Characteristic;
   for (const service of accessory.services) {
-    const subtype = service.subtype;
-    if (skip.includes(service) || !isExtraSubtype(subtype) || !service.testCharacteristic(C.Name)) {
+    const suffix = service.subtype === undefined ? undefined : suffixes.get(service.subtype);
+    if (skip.includes(service) || suffix === undefined || !service.testCharacteristic(C.Name)) {
       continue;
     }
-    const derived = extraName(oldName, subtype);
+    const derived = extraName(oldName, suffix);
     const derivedNames = new Set([derived, derived.slice(0, HAP_CUT_LENGTH)]);
     const nameChar = service.getCharacteristic(C.Name);
     if (typeof nameChar.value !== 'string' || !derivedNames.has(nameChar.value)) {
       continue;
     }
-    const renamed = extraName(newName, subtype);
+    const renamed = extraName(newName, suffix);
     nameChar.updateValue(renamed);
     service.displayName = renamed;
     const configured = service.testCharacteristic(C.ConfiguredName) ? service.getCharacteristic(C.ConfiguredName) : undefined;

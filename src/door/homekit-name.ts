@@ -14,19 +14,13 @@ const TRAILING_PUNCTUATION = /[^\p{L}\p{M}\p{N}]+$/u;
 /** HAP-NodeJS cuts a longer string to this many UTF-16 units, warning with the whole value in the log. */
 const HAP_MAX_STRING_LENGTH = 64;
 
-/** What the plugin adds to a door's name to name each of its extras ("Front Gate Switch"), by the extra's subtype. */
-export const EXTRA_NAME_SUFFIXES = {
-  'automation-switch': ' Switch',
-  'left-open': ' Left Open',
-  contact: ' Contact',
-  'access-alert': ' Access Alert',
-} as const;
-
 /**
- * A door's name leaves room for the longest suffix, so every extra's name fits whole in HomeKit: a cut "<door> Access Al"
+ * The longest suffix the plugin adds to a door's name to name one of its extras (" Access Alert", door/extras/), in
+ * UTF-16 units. A door's name leaves room for it, so every extra's name fits whole in HomeKit: a cut "<door> Access Al"
  * would read wrong, and a name HAP-NodeJS cut no longer starts with the door's name for renames to follow.
  */
-const MAX_NAME_LENGTH = HAP_MAX_STRING_LENGTH - Math.max(...Object.values(EXTRA_NAME_SUFFIXES).map((suffix) => suffix.length));
+export const MAX_EXTRA_SUFFIX_LENGTH = 13;
+const MAX_NAME_LENGTH = HAP_MAX_STRING_LENGTH - MAX_EXTRA_SUFFIX_LENGTH;
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
@@ -35,11 +29,9 @@ export function homeKitName(name: string, fallback: string): string {
   return clean(name) || clean(fallback);
 }
 
-export type ExtraSubtype = keyof typeof EXTRA_NAME_SUFFIXES;
-
-/** An extra's name: its door's name and its suffix, which always fits in HomeKit whole (see MAX_NAME_LENGTH). */
-export function extraName(doorName: string, subtype: ExtraSubtype): string {
-  return `${doorName}${EXTRA_NAME_SUFFIXES[subtype]}`;
+/** An extra's name: its door's name and its suffix, which always fits in HomeKit whole (see MAX_EXTRA_SUFFIX_LENGTH). */
+export function extraName(doorName: string, suffix: string): string {
+  return `${doorName}${suffix}`;
 }
 
 function clean(name: string): string {

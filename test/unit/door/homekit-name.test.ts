@@ -3,11 +3,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { fallbackDoorName } from '../../../src/client/fallback-name.js';
-import { EXTRA_NAME_SUFFIXES, extraName, homeKitName, homeKitVersion } from '../../../src/door/homekit-name.js';
+import { EXTRAS } from '../../../src/door/extras/index.js';
+import { extraName, homeKitName, homeKitVersion, MAX_EXTRA_SUFFIX_LENGTH } from '../../../src/door/homekit-name.js';
 
 /** HAP-NodeJS cuts a longer string value to 64 UTF-16 units, warning with the whole value in the log. */
 const HAP_MAX = 64;
-const LONGEST_SUFFIX = Math.max(...Object.values(EXTRA_NAME_SUFFIXES).map((suffix) => suffix.length));
+const SUFFIXES = Object.values(EXTRAS).map((extra) => extra.suffix);
+const LONGEST_SUFFIX = Math.max(...SUFFIXES.map((suffix) => suffix.length));
 
 const hasLoneSurrogate = (text: string) => /\p{Cs}/u.test(text);
 
@@ -35,8 +37,10 @@ describe('homeKitName', () => {
   it('cuts a long name between characters, short enough for the extras, and never leaves punctuation at the end', () => {
     const long = 'Gate '.repeat(40);
     expect(homeKitName(long, 'x').length).toBeLessThanOrEqual(HAP_MAX - LONGEST_SUFFIX);
-    for (const subtype of Object.keys(EXTRA_NAME_SUFFIXES) as (keyof typeof EXTRA_NAME_SUFFIXES)[]) {
-      expect(extraName(homeKitName(long, 'x'), subtype).length).toBeLessThanOrEqual(HAP_MAX);
+    // The room a name leaves is the longest suffix of any extra in the table: a longer one added there fails here.
+    expect(LONGEST_SUFFIX).toBeLessThanOrEqual(MAX_EXTRA_SUFFIX_LENGTH);
+    for (const suffix of SUFFIXES) {
+      expect(extraName(homeKitName(long, 'x'), suffix).length).toBeLessThanOrEqual(HAP_MAX);
     }
     // The cut lands right after an apostrophe, a dot, or inside a surrogate pair.
     const room = HAP_MAX - LONGEST_SUFFIX;
