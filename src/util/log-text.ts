@@ -6,9 +6,16 @@ export const MAX_LOG_FIELD_CHARS = 300;
 /** Most pieces of outside text listed in one log line; 10,000 broken doors must not make a 3 MB line. */
 export const MAX_LOG_LIST_ITEMS = 5;
 
+/** Marks that turn the text's direction around: a name holding one shows the page's own words around it in another order. */
+const DIRECTION_MARKS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * One line of outside text: control characters and line breaks become a space (no forged lines), direction marks go (a
+ * door named "Front \u202Eetag" cannot turn the rest of its log line around in a terminal or the Homebridge UI's log).
+ */
 export function oneLine(value: string, maxChars = MAX_LOG_FIELD_CHARS): string {
   // eslint-disable-next-line no-control-regex
-  const flat = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+  const flat = withoutDirectionMarks(value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')).trim();
   return flat.length > maxChars
     ? `${Array.from(flat)
         .slice(0, maxChars - 1)
@@ -67,9 +74,6 @@ export function withoutSecretsIn<T>(parsed: T, secrets: readonly unknown[]): T {
   }
   return parsed;
 }
-
-/** Marks that turn the text's direction around: a name holding one shows the page's own words around it in another order. */
-const DIRECTION_MARKS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 
 /** A name from outside as the settings page shows it: without direction marks ("Front \u202Eetag" cannot turn its line around). */
 export function withoutDirectionMarks(text: string): string {

@@ -1,10 +1,18 @@
-// Outside text for one log line: withoutSecrets, the one function that keeps the token and the webhook key out of the service's text.
+// Outside text for one log line: oneLine (no forged lines, no turned-around text) and withoutSecrets, the one function that keeps the token and the webhook key out of the service's text.
 import { describe, expect, it } from 'vitest';
 
-import { withoutSecrets, withoutSecretsIn } from '../../../src/util/log-text.js';
+import { oneLine, withoutSecrets, withoutSecretsIn } from '../../../src/util/log-text.js';
 
 const TOKEN = 'tok.en+9f3(a)';
 const KEY = 'ab12'.repeat(24);
+
+describe('oneLine', () => {
+  it('keeps outside text on one line, without the marks that would turn the rest of the line around', () => {
+    expect(oneLine('Front\nGate\r\n[ERROR] forged')).toBe('Front Gate [ERROR] forged');
+    expect(oneLine('Front \u202Eetag\u202C opened')).toBe('Front etag opened');
+    expect(oneLine('\u2067Gate\u2069 \u200Fx\u061C')).toBe('Gate x');
+  });
+});
 
 describe('withoutSecrets', () => {
   it('writes every secret as [redacted], wherever it stands and in any case', () => {
