@@ -11,6 +11,9 @@ import type { Device, Door, DoorState } from '../../src/client/types.js';
 import type { DoorContext } from '../../src/door/context.js';
 import { DoorAccessory } from '../../src/door/door-accessory.js';
 import type { DoorAccessoryDeps } from '../../src/door/door-accessory.js';
+import { parseConfig } from '../../src/config/index.js';
+import type { PluginConfig } from '../../src/config/index.js';
+import { doorOptions } from '../../src/door/options.js';
 import type { DoorOptions } from '../../src/door/options.js';
 import { ManualClock } from './homebridge-double.js';
 import { captureLog } from './log.js';
@@ -47,20 +50,19 @@ export const reportedDevice: Device = {
   doors: [],
 };
 
-/** A door's options with every extra off, not read-only: the garage door alone. Spread it and set what a test needs. */
-export const NO_EXTRAS: DoorOptions = {
-  name: undefined,
-  showAs: 'garage-door',
-  readOnly: false,
-  automationSwitch: 'off',
-  leftOpenSensor: false,
-  leftOpenAfterS: undefined,
-  leftOpenRepeatMin: 0,
-  contactSensor: false,
-  hideBattery: false,
-  accessAlert: false,
-  accessAlertDurationS: 30,
-};
+/**
+ * A door's options with every extra off, not read-only: the garage door alone, as the catalog's defaults give it (a new
+ * option needs no line here; test/unit/door/options.test.ts holds the defaults to the catalog). Spread it and set what a
+ * test needs.
+ */
+export const NO_EXTRAS: DoorOptions = doorOptions(plainConfig(), 'door-1');
+
+/** The config of a user who filled in only the account. */
+function plainConfig(): PluginConfig {
+  const result = parseConfig({ accessToken: 'tok-secret-123', baseUrl: 'https://api.example.com' });
+  if (!result.ok) throw new Error(result.problems.join('; '));
+  return result.config;
+}
 
 /** Front Gate's accessory (door-1 on dev-1) as the cache holds it, last known closed; `cached` on top of its context. */
 export function frontGateAccessory(cached: Partial<DoorContext> = {}): PlatformAccessory<DoorContext> {

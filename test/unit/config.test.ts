@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { configSchema, parseConfig } from '../../src/config/index.js';
 import { checkBlock } from '../../src/ui/check-config.js';
 import type { PluginConfig } from '../../src/config/index.js';
+import { OPTIONS } from '../../src/option-catalog.js';
+import type { OptionSpec } from '../../src/option-catalog.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
 import { fieldsOf, readConfigForm } from '../support/config-schema.js';
 import type { SchemaField as JsonField } from '../support/config-schema.js';
@@ -438,42 +440,29 @@ describe('config.schema.json', () => {
   const NO_MAXIMUM = 'an integer with minimum and maximum is drawn as a slider';
   /** zod also reads true and false (older configs: true is open only); the form offers and writes the modes by name. */
   const SWITCH_STRINGS = 'the form writes "off", "open" or "open-close"; zod also reads the true and false of older configs';
-  const deliberate: Record<string, Partial<Record<string, { form: unknown; why: string }>>> = {
-    pollInterval: { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
-    transitionTimeout: { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
-    lowBatteryThreshold: { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
+  const ONE_OF = 'the values are in oneOf; the layout adds the choice that writes nothing';
+  type Differences = Partial<Record<string, { form: unknown; why: string }>>;
+  /** The differences each catalog option has by its kind, at the top level and in a door entry: none by hand. */
+  const optionDifferences = (option: OptionSpec, where: 'top' | 'door'): Differences => ({
+    ...(where === 'top' && option.kind !== 'text' && 'default' in option ? { default: { form: undefined, why: NO_DEFAULT } } : {}),
+    ...(option.kind === 'number' ? { maximum: { form: undefined, why: NO_MAXIMUM } } : {}),
+    // A choice that reads booleans too has no enum in zod (its type differs instead, below).
+    ...(option.kind === 'choice' && option.booleans === undefined ? { enum: { form: undefined, why: ONE_OF } } : {}),
+  });
+  const catalogDifferences = (OPTIONS as readonly OptionSpec[]).flatMap((option) => [
+    ...(option.global ? [[option.key, optionDifferences(option, 'top')] as const] : []),
+    ...(option.perDoor ? [[`doors[].${option.key}`, optionDifferences(option, 'door')] as const] : []),
+  ]);
+  const deliberate: Record<string, Differences> = {
+    ...Object.fromEntries(catalogDifferences.filter(([, differences]) => Object.keys(differences).length > 0)),
     webhook: { required: { form: undefined, why: 'required only when enabled: the form says it with if/then' } },
     'webhook.port': { maximum: { form: undefined, why: NO_MAXIMUM } },
     'webhook.headerName': { default: { form: undefined, why: NO_DEFAULT } },
     'webhook.reconcileInterval': { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
-    includeDoors: {
-      default: { form: undefined, why: NO_DEFAULT },
-      enum: { form: undefined, why: 'the values are in oneOf; the layout adds the choice that writes nothing' },
-    },
-    matter: {
-      default: { form: undefined, why: NO_DEFAULT },
-      enum: { form: undefined, why: 'the values are in oneOf; the layout adds the choice that writes nothing' },
-    },
-    showAs: {
-      default: { form: undefined, why: NO_DEFAULT },
-      enum: { form: undefined, why: 'the values are in oneOf; the layout adds the choice that writes nothing' },
-    },
-    'doors[].showAs': { enum: { form: undefined, why: 'the values are in oneOf; the layout adds the choice that writes nothing' } },
-    readOnly: { default: { form: undefined, why: NO_DEFAULT } },
     automationSwitch: { default: { form: undefined, why: NO_DEFAULT }, type: { form: 'string', why: SWITCH_STRINGS } },
     'doors[].automationSwitch': { type: { form: 'string', why: SWITCH_STRINGS } },
-    leftOpenSensor: { default: { form: undefined, why: NO_DEFAULT } },
-    leftOpenAfter: { maximum: { form: undefined, why: NO_MAXIMUM } },
-    leftOpenRepeat: { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
-    contactSensor: { default: { form: undefined, why: NO_DEFAULT } },
-    hideBattery: { default: { form: undefined, why: NO_DEFAULT } },
-    accessAlert: { default: { form: undefined, why: NO_DEFAULT } },
-    accessAlertDuration: { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
-    personSensorDuration: { default: { form: undefined, why: NO_DEFAULT }, maximum: { form: undefined, why: NO_MAXIMUM } },
     people: { default: { form: undefined, why: NO_DEFAULT } },
     doors: { default: { form: undefined, why: NO_DEFAULT } },
-    'doors[].leftOpenAfter': { maximum: { form: undefined, why: NO_MAXIMUM } },
-    'doors[].leftOpenRepeat': { maximum: { form: undefined, why: NO_MAXIMUM } },
     includeDeviceIds: { default: { form: undefined, why: NO_DEFAULT } },
     excludeDeviceIds: { default: { form: undefined, why: NO_DEFAULT } },
     includeDoorIds: { default: { form: undefined, why: NO_DEFAULT } },

@@ -145,8 +145,12 @@ describe('the option catalog and config.schema.json', () => {
 });
 
 describe('what the catalog gives the settings page', () => {
-  it('tells the page the same defaults as before the catalog', () => {
-    expect(pageInfo().defaults).toEqual({
+  it('tells the page the same defaults as before the catalog, and a default for every option that has one', () => {
+    const { defaults } = pageInfo();
+    for (const option of OPTIONS.filter((entry) => entry.global && 'default' in entry)) {
+      expect({ key: option.key, value: defaults[option.key] }).toEqual({ key: option.key, value: option.default });
+    }
+    expect(defaults).toMatchObject({
       name: 'Access Control',
       pollInterval: 15,
       transitionTimeout: 60,

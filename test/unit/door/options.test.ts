@@ -5,6 +5,8 @@ import type { Door } from '../../../src/client/types.js';
 import { parseConfig } from '../../../src/config/index.js';
 import type { PluginConfig } from '../../../src/config/index.js';
 import { doorOptions, exclusionReason } from '../../../src/door/options.js';
+import { OPTIONS } from '../../../src/option-catalog.js';
+import type { OptionSpec } from '../../../src/option-catalog.js';
 import { reportedDoor } from '../../support/door-fixtures.js';
 
 function config(extra: Record<string, unknown>): PluginConfig {
@@ -22,31 +24,17 @@ describe('doorOptions', () => {
       contactSensor: true,
       doors: [{ id: 'b', name: 'Back Gate', readOnly: false, automationSwitch: true, leftOpenAfter: 45, showAs: 'lock' }],
     });
-    expect(doorOptions(c, 'a')).toEqual({
-      name: undefined,
-      showAs: 'garage-door',
-      readOnly: true,
-      automationSwitch: 'off',
-      leftOpenSensor: false,
-      leftOpenAfterS: undefined,
-      leftOpenRepeatMin: 0,
-      contactSensor: true,
-      hideBattery: false,
-      accessAlert: false,
-      accessAlertDurationS: 30,
-    });
+    // Every field not set is the catalog's default (the test below), so a new option needs no line here.
+    const plain = doorOptions(config({}), 'a');
+    expect(doorOptions(c, 'a')).toEqual({ ...plain, readOnly: true, contactSensor: true });
     expect(doorOptions(c, 'b')).toEqual({
+      ...plain,
       name: 'Back Gate',
       showAs: 'lock',
       readOnly: false,
       automationSwitch: 'open',
-      leftOpenSensor: false,
       leftOpenAfterS: 45,
-      leftOpenRepeatMin: 0,
       contactSensor: true,
-      hideBattery: false,
-      accessAlert: false,
-      accessAlertDurationS: 30,
     });
   });
 
@@ -57,8 +45,21 @@ describe('doorOptions', () => {
     expect(doorOptions(c, 'b').showAs).toBe('garage-door');
   });
 
-  it('has every extra off by default', () => {
-    expect(doorOptions(config({}), 'a')).toMatchObject({
+  it("gives a door each option's default from the catalog when nothing is set: every extra off, not read-only", () => {
+    const plain: Partial<Record<string, unknown>> = { ...doorOptions(config({}), 'a') };
+    const units: Partial<Record<string, string>> = { seconds: 'S', minutes: 'Min' };
+    for (const option of (OPTIONS as readonly OptionSpec[]).filter((entry) => entry.doorOption)) {
+      const field = option.kind === 'number' ? `${option.key}${units[option.unit] ?? ''}` : option.key;
+      // The automation switch's default, false, is its mode off (the catalog's booleans).
+      const expected =
+        option.kind === 'choice' && option.booleans && option.default === false
+          ? option.booleans.false
+          : 'default' in option
+            ? option.default
+            : undefined;
+      expect({ field, value: plain[field] }).toEqual({ field, value: expected });
+    }
+    expect(plain).toMatchObject({
       readOnly: false,
       automationSwitch: 'off',
       leftOpenSensor: false,
