@@ -392,3 +392,68 @@ describe('a config.json written by hand, on a 390 px phone in the dark theme, by
     }
   });
 });
+
+describe('several entries of the plugin (child bridges): Save writes every entry, whichever is on screen', () => {
+  // Hand-typed as a user may: a number door id, a key the plugin does not know, a second bridge's block.
+  const front = (): PlatformBlock => ({
+    platform: PLATFORM_NAME,
+    name: 'Front gates',
+    ...account(),
+    doors: [{ id: 424242, readOnly: true }],
+    colourScheme: 'dark',
+  });
+  const second = (): PlatformBlock => ({
+    platform: PLATFORM_NAME,
+    name: 'Second bridge',
+    ...account(),
+    _bridge: { username: '0E:4A:1C:7B:22:D1', port: 51842 },
+    doors: [{ id: 424242, hide: true }],
+    excludeDeviceIds: [555],
+  });
+
+  /** Types the poll interval of the entry on screen, as a user does (the timing section opened first). */
+  async function typePollInterval(page: Frame, value: string): Promise<void> {
+    const field = page.locator('#ac-pollInterval');
+    if (!(await field.isVisible())) await page.locator('#ac-timing-section > summary').click();
+    await field.fill(value);
+  }
+
+  it("writes an edit to the entry it was made in: edit the first, show the second, Save; config.json holds the first's edit and the second as written", async () => {
+    await setConfig([front(), second()]);
+    const { settings, page } = await openPage();
+    await showEntry(page, 0);
+    await typePollInterval(page, '30');
+    await showEntry(page, 1);
+    // The second entry's own fields on screen, nothing said of the first (it would sync), Save on.
+    expect(await page.locator('#ac-pollInterval').inputValue()).toBe('');
+    expect(await page.locator('#ac-check-others').textContent()).toBe('');
+    await expect.poll(() => settings.saveButton.isDisabled()).toBe(false);
+    const saved = await harness().save(settings);
+    // Text for text, keys in order: the UI appends a new key, and nothing else of either entry moves.
+    expect(JSON.stringify(saved.blocks)).toBe(JSON.stringify([{ ...front(), pollInterval: 30 }, second()]));
+  });
+
+  it('keeps Save off while an entry edited into one that would sync nothing is not on screen, and names it', async () => {
+    await setConfig([front(), second()]);
+    const { settings, page } = await openPage();
+    await showEntry(page, 0);
+    await page.locator('#ac-accessToken').fill('');
+    await expect.poll(() => settings.saveButton.isDisabled()).toBe(true);
+    await showEntry(page, 1);
+    // The entry on screen is fine; the edited one is not, and Save writes both.
+    await expect
+      .poll(() => page.locator('#ac-check-others').textContent())
+      .toBe(
+        'Front gates also changed here, and the plugin would sync no door with it: choose it above and fix it. Save stays off until then.',
+      );
+    expect(await page.locator('#ac-check-status').textContent()).toMatch(/^The plugin accepts these settings/);
+    await expect.poll(() => settings.saveButton.isDisabled()).toBe(true);
+    // The token typed back: nothing is said, and Save is on again with either entry on screen.
+    await page.locator('#ac-entry').selectOption('0');
+    await page.locator('#ac-accessToken').fill(TOKEN);
+    await expect.poll(() => settings.saveButton.isDisabled()).toBe(false);
+    await page.locator('#ac-entry').selectOption('1');
+    await expect.poll(() => page.locator('#ac-check-others').textContent()).toBe('');
+    await expect.poll(() => settings.saveButton.isDisabled()).toBe(false);
+  });
+});
