@@ -2,6 +2,9 @@
 // Chromium: for each shape the page says what the runtime says (its sentences, which doors show) and Save writes the block
 // with only the one edited value changed (issue 29, lossless editing). Several shapes go in one config, one entry each, so
 // one UI, one browser and a few saves cover them all.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
 import type { Frame } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 
@@ -431,6 +434,8 @@ describe('several entries of the plugin (child bridges): Save writes every entry
 
   it("writes an edit to the entry it was made in: edit the first, show the second, Save; config.json holds the first's edit and the second as written", async () => {
     await setConfig([front(), second()]);
+    const configFile = path.join(harness().server.storageDir, 'config.json');
+    const before = await readFile(configFile, 'utf8');
     const { settings, page } = await openPage();
     await showEntry(page, 0);
     await typePollInterval(page, '30');
@@ -442,6 +447,14 @@ describe('several entries of the plugin (child bridges): Save writes every entry
     const saved = await harness().save(settings);
     // Text for text, keys in order: the UI appends a new key, and nothing else of either entry moves.
     expect(JSON.stringify(saved.blocks)).toBe(JSON.stringify([{ ...front(), pollInterval: 30 }, second()]));
+    // config.json byte for byte: one line added after the first entry's last key (which gains its comma), nothing else.
+    const lines = (await readFile(configFile, 'utf8')).split('\n');
+    const added = lines.findIndex((line) => line.trim() === '"pollInterval": 30');
+    expect(lines[added - 1]?.trim()).toBe('"colourScheme": "dark",');
+    const withoutIt = lines
+      .filter((_, index) => index !== added)
+      .map((line, index) => (index === added - 1 ? line.replace(/,$/, '') : line));
+    expect(withoutIt.join('\n')).toBe(before);
   });
 
   it('keeps Save off while an entry edited into one that would sync nothing is not on screen, and names it', async () => {
