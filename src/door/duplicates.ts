@@ -1,9 +1,10 @@
 // A door id listed under more than one controller is shown once: shown as both, it flipped between their states at every poll.
 import type { Device, Door } from '../client/types.js';
 
-export interface DoorOfDevice {
-  door: Door;
-  device: Device;
+/** A door as one controller lists it; the settings page's view of the account (ids, no more) is read by the same rule. */
+export interface DoorOfDevice<D extends Pick<Door, 'id'> = Door, V extends Pick<Device, 'id'> = Device> {
+  door: D;
+  device: V;
 }
 
 export interface DuplicateDoor {
@@ -22,11 +23,13 @@ function compareIds(a: string, b: string): number {
  * same copy wins however the service orders its answer. The kept doors stay in the order given; `duplicates` names
  * the ids listed more than once, sorted by door id.
  */
-export function keepFirstOfEachDoor(doors: readonly DoorOfDevice[]): { kept: DoorOfDevice[]; duplicates: DuplicateDoor[] } {
+export function keepFirstOfEachDoor<T extends DoorOfDevice<Pick<Door, 'id'>, Pick<Device, 'id'>>>(
+  doors: readonly T[],
+): { kept: T[]; duplicates: DuplicateDoor[] } {
   const ranked = doors
     .map((entry, index) => ({ entry, index }))
     .sort((a, b) => compareIds(a.entry.device.id, b.entry.device.id) || a.index - b.index);
-  const winners = new Set<DoorOfDevice>();
+  const winners = new Set<T>();
   const listedUnder = new Map<string, string[]>();
   for (const { entry } of ranked) {
     const deviceIds = listedUnder.get(entry.door.id);

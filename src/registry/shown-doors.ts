@@ -1,22 +1,33 @@
 // Which of the account's doors HomeKit shows: those the options let in, each door once, and no more than one bridge holds.
-import type { Account, Door } from '../client/types.js';
+import type { Device, Door } from '../client/types.js';
 import type { PluginConfig } from '../config/index.js';
 import { keepFirstOfEachDoor } from '../door/duplicates.js';
 import type { DoorOfDevice, DuplicateDoor } from '../door/duplicates.js';
 import { exclusionReason } from '../door/options.js';
 import { MAX_ACCESSORIES_PER_BRIDGE } from '../settings.js';
 
+/**
+ * A controller and the doors it lists, as far as the rule reads them: ids and relationships. The plugin passes the
+ * account's devices; the settings page its view of them (src/ui/check-config.ts), so both count the same doors.
+ */
+interface Listing {
+  id: string;
+  doors: readonly Pick<Door, 'id' | 'relationship'>[];
+}
+
+type DoorOf<V extends Listing> = V['doors'][number];
+
 /** A door the options keep out of HomeKit, and why. */
-export interface ExcludedDoor {
-  door: Door;
+interface ExcludedDoor<D> {
+  door: D;
   reason: string;
 }
 
-export interface ShownDoors {
+export interface ShownDoors<V extends Listing = Device> {
   /** The doors to show, in the account's order, or by door id when cut to what one bridge holds. */
-  shown: DoorOfDevice[];
+  shown: DoorOfDevice<DoorOf<V>, V>[];
   /** Doors the options keep out, except a door shown under another controller. */
-  excluded: ExcludedDoor[];
+  excluded: ExcludedDoor<DoorOf<V>>[];
   /** Door ids listed under more than one controller (each shown once). */
   duplicates: DuplicateDoor[];
   /** How many doors would be shown, when that is more than one bridge holds. */
@@ -24,11 +35,11 @@ export interface ShownDoors {
 }
 
 /** Every door of every device the options let in, capped at what one bridge can hold, in a stable order. */
-export function shownDoors(account: Account, config: PluginConfig): ShownDoors {
+export function shownDoors<V extends Listing>(account: { devices: readonly V[] }, config: PluginConfig): ShownDoors<V> {
   // The person sensors are accessories of the same bridge: the doors get what they leave.
   const cap = doorCap(config);
-  const shown: DoorOfDevice[] = [];
-  const excluded: ExcludedDoor[] = [];
+  const shown: DoorOfDevice<DoorOf<V>, V>[] = [];
+  const excluded: ExcludedDoor<DoorOf<V>>[] = [];
   for (const device of account.devices) {
     for (const door of device.doors) {
       const reason = exclusionReason(config, door, device.id);

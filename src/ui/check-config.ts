@@ -2,13 +2,12 @@
 // It runs in the page itself (bundled with zod), so an edit asks the server nothing.
 import { parseConfig } from '../config/index.js';
 import { unmatchedIds } from '../config/unmatched.js';
-import { exclusionReason } from '../door/options.js';
-import { doorCap } from '../registry/shown-doors.js';
+import { doorCap, shownDoors } from '../registry/shown-doors.js';
 import { inPageWords } from './labels.js';
 import type { Finding } from '../config/index.js';
 import { doorsEditable, isRecord, keyFixes, readIdList, readingOf, webhookEditable } from './page/model.js';
 import type { IdList } from './page/model.js';
-import type { AccountView, ConfigCheck, KeptPart } from './page/views.js';
+import type { AccountView, ConfigCheck, DoorView, KeptPart } from './page/views.js';
 
 const ID_LISTS: readonly IdList[] = ['includeDeviceIds', 'excludeDeviceIds', 'includeDoorIds', 'excludeDoorIds'];
 
@@ -39,6 +38,17 @@ function keptParts(block: unknown, findings: readonly Finding[]): Map<KeptPart, 
     if (!readIdList(block, key).editable) kept.set(key, about(key));
   }
   return kept;
+}
+
+/** The doors under their controllers, as the service listed them: a door under two controllers is listed twice. */
+function listings(doors: readonly DoorView[]): { id: string; doors: DoorView[] }[] {
+  const byController = new Map<string, DoorView[]>();
+  for (const door of doors) {
+    const listed = byController.get(door.controllerId);
+    if (listed) listed.push(door);
+    else byController.set(door.controllerId, [door]);
+  }
+  return [...byController].map(([id, listed]) => ({ id, doors: listed }));
 }
 
 /**
@@ -75,15 +85,15 @@ export function checkBlock(block: unknown, account: AccountView | undefined): Co
   // An id of a door entry or a filter that names nothing in the account protects nothing: said as the log says it.
   const ids = { doorIds: account.doors.map((door) => door.id), deviceIds: account.controllers.map((controller) => controller.id) };
   warnings.push(...unmatchedIds(parsed.config, ids).map((finding) => inPageWords(`${finding.sentence}.`)));
-  for (const door of account.doors) {
-    const reason = exclusionReason(parsed.config, door, door.controllerId);
-    if (reason !== undefined) {
-      excluded.set(door.id, reason);
-    }
+  // The plugin's own rule (src/registry/shown-doors.ts): a door listed under two controllers is shown once, and out
+  // only when no listing lets it in; the count is before the bridge's cap, which the page states beside it.
+  const rule = shownDoors({ devices: listings(account.doors) }, parsed.config);
+  for (const { door, reason } of rule.excluded) {
+    excluded.set(door.id, reason);
   }
-  // Each door once: the account lists a door once, but its id is outside text the count must not trip over.
+  // Each door once: the account lists a door under each of its controllers.
   const total = new Set(account.doors.map((door) => door.id)).size;
-  const count = total - excluded.size;
+  const count = rule.overLimit ?? rule.shown.length;
   // The person sensors take their places first, as at runtime: the doors get what they leave.
   const shown = { count, total, limit: doorCap(parsed.config), people: parsed.config.people.length };
   return { problems: [], ignored, warnings, shown, excluded, kept, ignoredKept, fixes };

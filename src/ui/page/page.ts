@@ -8,10 +8,10 @@ import { server } from './api.js';
 import { byId, fill, h, status } from './dom.js';
 import { refreshDoorStatus, renderDoors } from './doors-view.js';
 import { bindNumber, bindText } from './fields.js';
-import { applyKeyFix, forUiUpdate, getField, readingOf } from './model.js';
+import { applyKeyFix, forUiUpdate, getField } from './model.js';
 import { setUpOptions } from './options-view.js';
 import { Store } from './store.js';
-import { summarize, WARNINGS_TEXT } from './summary.js';
+import { othersText, summarize, WARNINGS_TEXT } from './summary.js';
 import type { DoorView, KeyFix } from './views.js';
 import { quoted } from '../../util/near-miss.js';
 import { setUpWebhook } from './webhook-view.js';
@@ -120,19 +120,15 @@ function renderCheck(store: Store, render: () => void): void {
     webhookKept === undefined ? 'info' : 'warn',
     webhookKept === undefined ? '' : `Kept as written: ${webhookKept}`,
   );
-  // Save writes every entry: an entry edited here into one that would sync nothing keeps it off, whichever is on screen.
-  const others = [...store.edited].filter((index) => {
-    const entry = store.entries[index];
-    return index !== store.index && entry !== undefined && !readingOf(entry).ok;
-  });
-  status(
-    byId('ac-check-others'),
-    'error',
-    others.length === 0
-      ? ''
-      : `${others.map((index) => entryName(store, index)).join(', ')} also changed here, and the plugin would sync no door with it: choose it above and fix it. Save stays off until then.`,
+  // Save writes every entry: one edited here that would keep Save off on screen keeps it off, whichever is on screen.
+  const others = othersText(
+    [...store.edited].flatMap((index) => {
+      const entry = store.entries[index];
+      return index === store.index || entry === undefined ? [] : [{ name: entryName(store, index), check: checkBlock(entry, undefined) }];
+    }),
   );
-  if (summary.saveOff || others.length > 0) {
+  status(byId('ac-check-others'), 'error', others);
+  if (summary.saveOff || others !== '') {
     hb.disableSaveButton();
   } else {
     hb.enableSaveButton();

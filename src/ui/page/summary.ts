@@ -40,6 +40,29 @@ const THEN: Record<SignInFailure, string> = {
 const firstSentence = (message: string): string => /^.*?[.!?](?=\s|$)/.exec(message)?.[0] ?? message;
 
 /**
+ * What keeps Save off for these settings, in words that follow "and": the one rule for the entry on screen and for the
+ * others changed here (Save writes every entry). What the page keeps as written it cannot fix, and Save keeps it as it
+ * is: only what can be fixed here counts.
+ */
+function saveOffBy(check: ConfigCheck): string | undefined {
+  if (check.problems.length > 0) return 'the plugin would sync no door with it';
+  return check.ignored.length > check.ignoredKept ? 'the plugin would ignore part of it' : undefined;
+}
+
+/**
+ * The line under the summary for the entries changed here that are not on screen, by name: Save writes them too, so
+ * one that would keep Save off on screen keeps it off from any entry. Empty when none does.
+ */
+export function othersText(others: readonly { name: string; check: ConfigCheck }[]): string {
+  const stopping = others.flatMap(({ name, check }) => {
+    const why = saveOffBy(check);
+    return why === undefined ? [] : [`${name} also changed here, and ${why}`];
+  });
+  if (stopping.length === 0) return '';
+  return `${stopping.join('; ')}: choose ${stopping.length === 1 ? 'it' : 'each'} above and fix it. Save stays off until then.`;
+}
+
+/**
  * The summary: problems only once the user touched something (never on a fresh page); green only when the parser
  * accepts the settings and their address and token signed in; a failed sign-in is a warning in words, Save still on.
  */
@@ -52,8 +75,7 @@ export function summarize(check: ConfigCheck, signIn: SignInView | undefined, to
 
 function summaryOf(check: ConfigCheck, signIn: SignInView | undefined, touched: boolean): Omit<Summary, 'warnings'> {
   const lines = [...check.problems, ...check.ignored];
-  // What the page keeps as written it cannot fix, and Save keeps it as it is: only what can be fixed here keeps Save off.
-  const saveOff = check.problems.length > 0 || check.ignored.length > check.ignoredKept;
+  const saveOff = saveOffBy(check) !== undefined;
   if (check.problems.length > 0) {
     return touched
       ? {

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/index.js';
 import { shownDoors } from '../../../src/registry/shown-doors.js';
 import { reportedDevice, reportedDoor } from '../../support/door-fixtures.js';
+import type { Account } from '../../../src/client/types.js';
+import { accountView } from '../../../src/ui/account-view.js';
 import { checkBlock } from '../../../src/ui/check-config.js';
 import { inPageWords, labelOf } from '../../../src/ui/labels.js';
 import type { AccountView, DoorView } from '../../../src/ui/page/views.js';
@@ -60,7 +62,54 @@ describe('the page check', () => {
     const parsed = parseConfig(block);
     if (!parsed.ok) throw new Error(parsed.problems.join('; '));
     const devices = [{ ...reportedDevice, id: 'dev-a', doors: many.doors.map((d) => reportedDoor({ id: d.id, name: d.name })) }];
-    expect(shownDoors({ devices, unreadable: [] }, parsed.config).shown).toHaveLength(check.shown?.limit ?? -1);
+    expect(shownDoors({ devices }, parsed.config).shown).toHaveLength(check.shown?.limit ?? -1);
+  });
+
+  it('counts and marks the doors the plugin shows: a door under two controllers is out only when neither lets it in', () => {
+    // gate-shared is listed by both controllers, as the service does for a door two controllers drive.
+    const listed = (id: string, ...doorIds: string[]) => ({
+      ...reportedDevice,
+      id,
+      doors: doorIds.map((doorId) => reportedDoor({ id: doorId, name: `Door ${doorId}` })),
+    });
+    const many = Array.from({ length: 150 }, (_, i) => `m${String(i).padStart(3, '0')}`);
+    const cases: [string, Account, Record<string, unknown>][] = [
+      [
+        'the second controller filtered out',
+        { devices: [listed('dev-a', 'a1', 'gate-shared'), listed('dev-b', 'gate-shared', 'b1')], unreadable: [] },
+        { excludeDeviceIds: ['dev-b'] },
+      ],
+      [
+        'the first controller filtered out',
+        { devices: [listed('dev-a', 'a1', 'gate-shared'), listed('dev-b', 'gate-shared', 'b1')], unreadable: [] },
+        { includeDeviceIds: ['dev-b'] },
+      ],
+      [
+        'the shared door hidden',
+        { devices: [listed('dev-a', 'a1', 'gate-shared'), listed('dev-b', 'gate-shared', 'b1')], unreadable: [] },
+        { doors: [{ id: 'gate-shared', hide: true }] },
+      ],
+      [
+        'over the limit with a door listed twice',
+        { devices: [listed('dev-a', ...many), listed('dev-b', 'm000', 'b1')], unreadable: [] },
+        {},
+      ],
+    ];
+    for (const [what, account, settings] of cases) {
+      const block = { ...base, ...settings };
+      const parsed = parseConfig(block);
+      if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+      const plugin = shownDoors(account, parsed.config);
+      const check = checkBlock(block, accountView(account));
+      expect(check.shown?.count, what).toBe(plugin.overLimit ?? plugin.shown.length);
+      expect([...check.excluded.keys()].sort(), what).toEqual([...new Set(plugin.excluded.map(({ door }) => door.id))].sort());
+    }
+    const shared = { devices: [listed('dev-a', 'a1', 'gate-shared'), listed('dev-b', 'gate-shared', 'b1')], unreadable: [] };
+    // Shown under dev-a: the page neither counts it out nor marks its row "Not in Home".
+    const check = checkBlock({ ...base, excludeDeviceIds: ['dev-b'] }, accountView(shared));
+    expect(check.shown).toEqual({ count: 2, total: 3, limit: 149, people: 0 });
+    expect(check.excluded.has('gate-shared')).toBe(false);
+    expect(check.excluded.get('b1')).toBe('its controller is filtered out in the plugin settings');
   });
 
   it("checks the block as written: the shapes an old tidy dropped get the runtime's sentence", () => {

@@ -1,7 +1,7 @@
 // The "Before you save" summary: quiet on a fresh page, green only when the current address and token signed in.
 import { describe, expect, it } from 'vitest';
 
-import { ACCEPTED_TEXT, FRESH_TEXT, summarize, UNTRIED_TEXT } from '../../../../src/ui/page/summary.js';
+import { ACCEPTED_TEXT, FRESH_TEXT, othersText, summarize, UNTRIED_TEXT } from '../../../../src/ui/page/summary.js';
 import type { ConfigCheck, SignInView } from '../../../../src/ui/page/views.js';
 
 const accepted: ConfigCheck = {
@@ -79,5 +79,34 @@ describe('the Before you save summary', () => {
     expect(summarize({ ...kept, ignored: [...kept.ignored, 'Poll interval must be a number of seconds'] }, signedIn, true).saveOff).toBe(
       true,
     );
+  });
+
+  it('names the other entries changed here that keep Save off by the same rule as the one on screen, and only those', () => {
+    const fixable: ConfigCheck = { ...accepted, ignored: ['Poll interval must be a number of seconds'] };
+    const keptOnly: ConfigCheck = { ...fixable, ignoredKept: 1 };
+    const nearMiss: ConfigCheck = {
+      ...accepted,
+      warnings: ['Readonly is read as Read-only'],
+      fixes: [{ parent: '', written: 'readonly', key: 'readOnly' }],
+    };
+    // Whatever keeps Save off on screen keeps it off from another entry; what leaves it on there leaves it on.
+    for (const check of [accepted, missing, fixable, keptOnly, nearMiss]) {
+      expect(othersText([{ name: 'Gates', check }]) !== '', JSON.stringify(check.problems.concat(check.ignored))).toBe(
+        summarize(check, signedIn, true).saveOff,
+      );
+    }
+    expect(othersText([{ name: 'Gates', check: missing }])).toBe(
+      'Gates also changed here, and the plugin would sync no door with it: choose it above and fix it. Save stays off until then.',
+    );
+    expect(
+      othersText([
+        { name: 'Gates', check: fixable },
+        { name: 'Clean', check: nearMiss },
+        { name: 'Garage', check: missing },
+      ]),
+    ).toBe(
+      'Gates also changed here, and the plugin would ignore part of it; Garage also changed here, and the plugin would sync no door with it: choose each above and fix it. Save stays off until then.',
+    );
+    expect(othersText([])).toBe('');
   });
 });
