@@ -3,7 +3,6 @@
 import type { OptionSpec } from '../../src/option-catalog.js';
 import { formFrame, PACKAGE_MANIFEST } from './form-frame.js';
 import type { FormFrame } from './form-frame.js';
-import { formText } from './form-text.js';
 
 type Json = Record<string, unknown>;
 
@@ -27,13 +26,19 @@ const JSON_TYPE: Record<OptionSpec['kind'], string> = { flag: 'boolean', number:
 /** What a per-door field left empty means: the door takes the value for all doors. */
 const AS_FOR_ALL_DOORS = 'as for all doors';
 
+/** A flag's words for on and off when the catalog gives none. */
+const FLAG_TITLES = { true: 'On', false: 'Off' } as const;
+
+/** The words of one value of a flag or choice: the catalog's `valueTitles`, else a flag's On and Off, else the value. */
+function valueTitle(option: OptionSpec, value: string | boolean): string {
+  if (option.kind === 'flag') return (option.valueTitles ?? FLAG_TITLES)[`${value === true}`];
+  return (option.kind === 'choice' ? option.valueTitles?.[String(value)] : undefined) ?? String(value);
+}
+
 /** The form's choices of an option, each value with its words (a flag's are true and false, offered per door as a select). */
 function oneOf(option: OptionSpec): Json[] | undefined {
-  const titles = formText(option, 'valueTitles');
-  if (option.kind === 'flag') {
-    return [true, false].map((value) => ({ title: titles?.[`${value}`] ?? (value ? 'On' : 'Off'), enum: [value] }));
-  }
-  if (option.kind === 'choice') return option.values.map((value) => ({ title: titles?.[value] ?? value, enum: [value] }));
+  if (option.kind === 'flag') return [true, false].map((value) => ({ title: valueTitle(option, value), enum: [value] }));
+  if (option.kind === 'choice') return option.values.map((value) => ({ title: valueTitle(option, value), enum: [value] }));
   return undefined;
 }
 
@@ -48,12 +53,12 @@ function topField(option: OptionSpec): Json {
   const field: Json = { title: option.title, type: JSON_TYPE[option.kind] };
   if (option.kind === 'text') Object.assign(field, { default: option.default, minLength: 1 });
   if (option.kind === 'number') {
-    const placeholder = formText(option, 'placeholder') ?? (option.default === undefined ? undefined : String(option.default));
+    const placeholder = option.form?.placeholder ?? (option.default === undefined ? undefined : String(option.default));
     Object.assign(field, { minimum: option.min }, placeholder === undefined ? {} : { placeholder });
   }
   if (option.kind === 'choice') field.oneOf = oneOf(option);
-  field.description = formText(option, 'description') ?? plainDescription(option);
-  const shownWith = formText(option, 'shownWith');
+  field.description = option.form?.description ?? plainDescription(option);
+  const shownWith = option.form?.shownWith;
   if (shownWith !== undefined) {
     field.condition = {
       functionBody: `return model.${shownWith} === true || (model.doors || []).some(function (d) { return d && d.${shownWith}; });`,
@@ -71,7 +76,7 @@ function doorField(option: OptionSpec): Json {
     ...field,
     minimum: option.min,
     placeholder: AS_FOR_ALL_DOORS,
-    description: formText(option, 'doorDescription') ?? `${option.min} to ${option.max} ${option.unit}. Empty: ${AS_FOR_ALL_DOORS}.`,
+    description: option.form?.doorDescription ?? `${option.min} to ${option.max} ${option.unit}. Empty: ${AS_FOR_ALL_DOORS}.`,
   };
 }
 
@@ -83,7 +88,7 @@ function plainDescription(option: OptionSpec): string {
     case 'number':
       return `${option.min} to ${option.max} ${option.unit}${option.default === undefined ? '' : `, ${option.default} when empty`}.`;
     case 'choice':
-      return `${formText(option, 'valueTitles')?.[String(option.default)] ?? String(option.default)} by default.`;
+      return `${valueTitle(option, option.default)} by default.`;
     case 'text':
       return `"${option.default}" when empty.`;
   }
