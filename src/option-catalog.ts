@@ -51,7 +51,7 @@ export interface PageField {
 export interface FormWords {
   /** The description at the top level; it must say what an empty field means (the form writes no default). */
   description?: string;
-  /** The description in a door entry; left out, a number's says its range and that empty is as for all doors. */
+  /** The description in a door entry; left out, a number's says its range and empty, a choice's is `doorHelp`. */
   doorDescription?: string;
   /** A number's placeholder at the top level when it has no default to show. */
   placeholder?: string;
