@@ -162,8 +162,8 @@ function emptyMeaning(option: NumberOption): string {
 }
 
 /**
- * A number's message: the UI's own for a value below the minimum shows the rule, not the range; and the maximum, left
- * out of the schema (a slider), is said here too.
+ * A number's message for a value below its minimum, in place of the UI's own, which names the rule: it gives the whole
+ * range (the schema has no maximum, which would draw a slider) and what an empty field means.
  */
 function rangeMessage(option: NumberOption, empty: string): Json {
   return { minimum: `From ${option.min} to ${option.max} ${option.unit}; empty for ${empty}.` };
@@ -262,7 +262,7 @@ function doorItems(layout: LayoutNode[]): LayoutNode[] {
   return node.items;
 }
 
-/** The whole config.schema.json text with its option fields generated from `options`, written as the file is: two spaces. */
+/** The whole config.schema.json text, its option fields and layout nodes generated from `options`, written as the file is. */
 export function generateSchema(
   options: readonly OptionSpec[],
   currentJson: string,
