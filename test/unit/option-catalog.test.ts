@@ -120,6 +120,18 @@ describe('the option catalog and config.schema.json', () => {
     }
   });
 
+  it('shows a field with a flag of the catalog set for all doors (form.shownWith is a key, which the type cannot check)', () => {
+    for (const option of options.filter((o) => o.form?.shownWith !== undefined)) {
+      const flag = options.find((o) => o.key === option.form?.shownWith);
+      expect({ key: option.key, kind: flag?.kind, global: flag?.global }).toEqual({ key: option.key, kind: 'flag', global: true });
+    }
+    expect(options.filter((o) => o.form?.shownWith !== undefined).map((o) => o.key)).toEqual([
+      'leftOpenAfter',
+      'leftOpenRepeat',
+      'accessAlertDuration',
+    ]);
+  });
+
   it('has no option in the form that the catalog lacks', () => {
     const formOptions = Object.keys(top).filter((key) => !NOT_OPTIONS.includes(key));
     expect(formOptions.sort()).toEqual(
