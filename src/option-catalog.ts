@@ -1,9 +1,11 @@
 // The one list of the plugin's options: key, kind, titles, default, range, what replaces a value that cannot be read,
 // for all doors and/or per door, and where the settings page offers it. config.ts derives its zod schema from it,
 // door/options.ts each door's options, the settings page its boxes and choices; `npm run generate` writes
-// config.schema.json's option fields and docs/options.md from it (a test fails when they are not current).
+// config.schema.json's option fields and layout nodes, with their words, and docs/options.md from it (a test fails when
+// they are not current).
 // It imports nothing but settings.ts, because the settings page (a browser module, src/ui/page/tsconfig.json) loads it too.
 import {
+  ACTIVE_POLL_INTERVAL_MS,
   DEFAULT_ACCESS_ALERT_DURATION_S,
   DEFAULT_LEFT_OPEN_AFTER_S,
   DEFAULT_LEFT_OPEN_REPEAT_MIN,
@@ -12,6 +14,7 @@ import {
   DEFAULT_PLATFORM_NAME,
   DEFAULT_POLL_INTERVAL_S,
   DEFAULT_TRANSITION_TIMEOUT_S,
+  LEFT_OPEN_REPEAT_CLEARED_MS,
   MAX_ACCESS_ALERT_DURATION_S,
   MAX_LEFT_OPEN_AFTER_S,
   MAX_LEFT_OPEN_REPEAT_MIN,
@@ -45,6 +48,20 @@ export interface PageField {
   valueLabels?: Record<string, string>;
 }
 
+/** The words config.schema.json (the Homebridge UI's form) gives an option beside its title and its values' titles. */
+export interface FormWords {
+  /** The description at the top level; it must say what an empty field means (the form writes no default). */
+  description?: string;
+  /** The description in a door entry; left out, a number's says its range and empty, a choice's is `doorHelp`. */
+  doorDescription?: string;
+  /** A number's placeholder at the top level when it has no default to show. */
+  placeholder?: string;
+  /** What a number left empty at the top level means, when its default and unit do not say it: the form's "empty for …". */
+  empty?: string;
+  /** The flag whose field this one follows: shown only while it is on, for all doors or for any door. */
+  shownWith?: string;
+}
+
 interface OptionBase {
   /** Its key in config.json: at the top level when `global`, in a `doors[]` entry when `perDoor`. */
   key: string;
@@ -67,6 +84,8 @@ interface OptionBase {
    * typo never undoes a user's setup. Left out: the value is left out (the default, or the value for all doors).
    */
   unreadable?: string | boolean;
+  /** The form's words (config.schema.json); left out, the form says the least: the range, "Off by default.". */
+  form?: FormWords;
   /** How the settings page offers it for all doors; left out, the page does not draw it there. */
   page?: PageField;
   /** The settings page's label of the choice per door; left out, the page offers no choice per door. */
@@ -89,6 +108,8 @@ interface OptionBase {
 export interface FlagOption extends OptionBase {
   kind: 'flag';
   default: false;
+  /** The short words of on and off in the form's choices per door; left out, "On" and "Off". */
+  valueTitles?: { true: string; false: string };
 }
 
 /** A whole number of `unit` from `min` to `max`; without a default, absent means something else (said in `fallback`). */
@@ -109,7 +130,7 @@ export interface ChoiceOption extends OptionBase {
   default: string | false;
   /** What a value means, said in brackets after it when the parser explains the values it takes. */
   gloss?: Record<string, string>;
-  /** The short words of each value: the form's choices and the page's per-door choices. */
+  /** The short words of each value: the form's choices (schema and layout) and the page's per-door choices. */
   valueTitles?: Record<string, string>;
 }
 
@@ -120,6 +141,12 @@ export interface TextOption extends OptionBase {
 }
 
 export type OptionSpec = FlagOption | NumberOption | ChoiceOption | TextOption;
+
+const MS_PER_SECOND = 1000;
+const SECONDS_PER_MINUTE = 60;
+/** settings.ts's milliseconds in seconds, and its seconds in minutes, as the form's words say them. */
+const inSeconds = (ms: number): number => ms / MS_PER_SECOND;
+const inMinutes = (seconds: number): number => seconds / SECONDS_PER_MINUTE;
 
 /**
  * Every option, in the order the parser reads (and reports) them. Not here: the account (token, address), the
@@ -136,6 +163,10 @@ export const OPTIONS = [
     doorOption: false,
     default: DEFAULT_PLATFORM_NAME,
     fallback: `"${DEFAULT_PLATFORM_NAME}" is used`,
+    form: {
+      description:
+        'Shown in the Homebridge log before each line of this plugin. With the platform added twice (two child bridges), give each its own name.',
+    },
     page: { place: 'timing', label: 'Name in the log', last: true },
   },
   {
@@ -150,6 +181,9 @@ export const OPTIONS = [
     min: MIN_POLL_INTERVAL_S,
     max: MAX_POLL_INTERVAL_S,
     default: DEFAULT_POLL_INTERVAL_S,
+    form: {
+      description: `How often the whole account is synced: ${MIN_POLL_INTERVAL_S} to ${MAX_POLL_INTERVAL_S} seconds, ${DEFAULT_POLL_INTERVAL_S} when empty. While a door moves, the plugin syncs every ${inSeconds(ACTIVE_POLL_INTERVAL_MS)} seconds.`,
+    },
     page: { place: 'timing', label: `Poll interval (seconds, ${MIN_POLL_INTERVAL_S} to ${MAX_POLL_INTERVAL_S})` },
   },
   {
@@ -164,6 +198,9 @@ export const OPTIONS = [
     min: MIN_TRANSITION_TIMEOUT_S,
     max: MAX_TRANSITION_TIMEOUT_S,
     default: DEFAULT_TRANSITION_TIMEOUT_S,
+    form: {
+      description: `How long Home shows Opening or Closing before it shows the door's real state again, if the door has not arrived: ${MIN_TRANSITION_TIMEOUT_S} to ${MAX_TRANSITION_TIMEOUT_S} seconds, ${DEFAULT_TRANSITION_TIMEOUT_S} when empty.`,
+    },
     page: { place: 'timing', label: `Door travel time-out (seconds, ${MIN_TRANSITION_TIMEOUT_S} to ${MAX_TRANSITION_TIMEOUT_S})` },
   },
   {
@@ -178,6 +215,9 @@ export const OPTIONS = [
     min: 0,
     max: 100,
     default: DEFAULT_LOW_BATTERY_THRESHOLD_PCT,
+    form: {
+      description: `Doors with a bluetooth sensor show a low-battery warning in Home at or below this level: 0 to 100 percent, ${DEFAULT_LOW_BATTERY_THRESHOLD_PCT} when empty.`,
+    },
     page: { place: 'timing', label: 'Low battery at (%)' },
   },
   {
@@ -196,6 +236,10 @@ export const OPTIONS = [
     fallback: 'the doors stay on Matter as they are now (none, if none is) until it is fixed',
     gloss: { sensors: 'each door a contact sensor', locks: 'each door a lock: unlock opens, lock closes' },
     valueTitles: { off: 'Off', sensors: 'Contact sensors (state only)', locks: 'Locks (unlock opens, lock closes)' },
+    form: {
+      description:
+        "Off by default. Shows each door on Matter too, for Google Home, Alexa and SmartThings: as a contact sensor (open or closed, state only) or as a lock (unlock opens the door, lock closes it). Needs Homebridge 2 with Matter turned on for the bridge this plugin runs on (in the Homebridge UI: the plugin's child bridge settings, Matter); the plugin logs how when it is off. Apple users keep HomeKit: see docs/matter.md.",
+    },
     page: {
       place: 'timing',
       label: 'Google Home and Alexa (Matter, needs Homebridge 2 with Matter on for this bridge)',
@@ -220,6 +264,11 @@ export const OPTIONS = [
     // Doubt fails closed: "own" must not put every shared gate in Home.
     unreadable: 'owned',
     fallback: 'only the doors you own are shown until it is fixed',
+    valueTitles: { all: 'All doors I can open, owned and shared with me', owned: 'Only doors I own' },
+    form: {
+      description:
+        'Doors someone else owns and shared with you ("Has Access") are included by default, since you can open them. Choose "Only doors I own" to keep them out of Home.',
+    },
     page: { place: 'door-boxes', label: 'Only doors I own (leave out doors shared with me)', box: 'owned', last: true },
   },
   {
@@ -232,6 +281,7 @@ export const OPTIONS = [
     perDoor: true,
     doorOption: false,
     default: false,
+    valueTitles: { true: 'Yes: keep it out of Home', false: 'No' },
   },
   {
     key: 'showAs',
@@ -248,6 +298,10 @@ export const OPTIONS = [
     unreadable: 'as-cached',
     fallback: 'each door keeps the kind Home shows now (a new door is a garage door) until it is fixed',
     valueTitles: { 'garage-door': 'Garage door', lock: 'Lock' },
+    form: {
+      description:
+        "How each door appears in Apple Home. Garage door (the default): open and close, as a garage door or gate. Lock: unlock opens the door and lock closes it; it shows Locked when the door is closed and Unlocked when it is open, which suits an office entrance, a turnstile or a building's front door. Changing it keeps the door, its name and its room in Home, but Home automations and scenes made for the old kind must be made again.",
+    },
     page: {
       place: 'door-boxes',
       label: 'Show in Home as',
@@ -272,6 +326,9 @@ export const OPTIONS = [
     // Read-only exists to keep doors from being opened from Home; a value that cannot be read must not open them up.
     unreadable: true,
     fallback: 'every door is read-only until it is fixed',
+    form: {
+      description: "Show the doors' state in Home but refuse to open or close them from Home. Off by default.",
+    },
     page: { place: 'door-boxes', label: 'Read-only (Home shows them but cannot open or close them)' },
     doorLabel: 'Read-only',
   },
@@ -292,6 +349,10 @@ export const OPTIONS = [
     default: false,
     gloss: { open: 'open only', 'open-close': 'open and close' },
     valueTitles: { off: 'Off', open: 'Open only', 'open-close': 'Open and close' },
+    form: {
+      description:
+        'Add a switch per door for automations. Open only: turning it on opens the door, the switch turns itself off again after a moment, and turning it off does nothing, so a "turn everything off" or Good Night scene can never close a gate onto a car. Open and close: on opens, off closes (the only mode before; a config that says true now gets open only). Home runs automations with a switch WITHOUT asking for confirmation on your iPhone, unlike a garage door: anyone or any automation that can turn the switch on opens the door. Off by default.',
+    },
     page: {
       place: 'door-boxes',
       label: 'Automation switch (runs without confirmation on your iPhone)',
@@ -314,6 +375,10 @@ export const OPTIONS = [
     perDoor: true,
     doorOption: true,
     default: false,
+    form: {
+      description:
+        'Add an occupancy sensor per door that detects when the door has been open too long, so Home can notify you. Off by default.',
+    },
     page: { place: 'door-boxes', label: 'Left-open sensor' },
     doorLabel: 'Left-open sensor',
   },
@@ -329,6 +394,12 @@ export const OPTIONS = [
     min: MIN_LEFT_OPEN_AFTER_S,
     max: MAX_LEFT_OPEN_AFTER_S,
     fallback: "each controller's own open-door alert time is used",
+    form: {
+      description: `How long a door may stay open before the left-open sensor trips: ${MIN_LEFT_OPEN_AFTER_S} to ${MAX_LEFT_OPEN_AFTER_S} seconds. Empty: the controller's own open-door alert time (${inMinutes(DEFAULT_LEFT_OPEN_AFTER_S)} minutes if it has none).`,
+      placeholder: "controller's alert time",
+      empty: "the controller's alert time",
+      shownWith: 'leftOpenSensor',
+    },
     page: {
       place: 'door-numbers',
       label: 'Left open after (seconds)',
@@ -348,6 +419,13 @@ export const OPTIONS = [
     max: MAX_LEFT_OPEN_REPEAT_MIN,
     default: DEFAULT_LEFT_OPEN_REPEAT_MIN,
     fallback: 'the left-open sensor does not repeat',
+    form: {
+      description: `Home notifies once when a door is left open. With a repeat, while the door stays open the left-open sensor clears for ${inSeconds(LEFT_OPEN_REPEAT_CLEARED_MS)} seconds and detects again this often, so Home notifies again; it stops when the door closes. ${MIN_LEFT_OPEN_REPEAT_MIN} to ${MAX_LEFT_OPEN_REPEAT_MIN} minutes. Empty or 0: once per opening.`,
+      doorDescription: `${MIN_LEFT_OPEN_REPEAT_MIN} to ${MAX_LEFT_OPEN_REPEAT_MIN} minutes; 0: once per opening for this door. Empty: as for all doors.`,
+      // 0, the default, is no time: what it means says more than "0 minutes".
+      empty: 'once per opening',
+      shownWith: 'leftOpenSensor',
+    },
     page: {
       place: 'door-numbers',
       label: 'Repeat the left-open alert every (minutes, 0 = once)',
@@ -367,6 +445,10 @@ export const OPTIONS = [
     perDoor: true,
     doorOption: true,
     default: false,
+    form: {
+      description:
+        'Add a contact sensor per door (closed = contact), for automations that trigger when a door opens or closes. Off by default.',
+    },
     page: { place: 'door-boxes', label: 'Contact sensor' },
     doorLabel: 'Contact sensor',
   },
@@ -380,6 +462,11 @@ export const OPTIONS = [
     doorOption: true,
     default: false,
     fallback: 'battery information is shown',
+    valueTitles: { true: 'Hide', false: 'Show' },
+    form: {
+      description:
+        'Doors with a bluetooth door sensor show its battery level in Home, with a low-battery warning. Tick to leave the Battery service out for every door (no level, no warning). Off by default.',
+    },
     page: {
       place: 'door-boxes',
       label: 'Hide battery information (no level and no low-battery warning in Home for doors with a bluetooth sensor)',
@@ -398,6 +485,10 @@ export const OPTIONS = [
     perDoor: true,
     doorOption: true,
     default: false,
+    form: {
+      description:
+        'Add a motion sensor per door, "<door> Access Alert", that detects for a short time when the service reports an unauthorized user or vehicle at the door (or at its controller, when the event names no door), so Home can notify you. Needs webhooks. Turn on the sensor\'s notifications in the Home app. Do not let it open anything in an automation. Off by default.',
+    },
     page: {
       place: 'door-boxes',
       label: 'Access alert (a motion sensor that detects when the service reports an unauthorized user or vehicle; needs webhooks)',
@@ -416,6 +507,10 @@ export const OPTIONS = [
     min: MIN_ACCESS_ALERT_DURATION_S,
     max: MAX_ACCESS_ALERT_DURATION_S,
     default: DEFAULT_ACCESS_ALERT_DURATION_S,
+    form: {
+      description: `How long the access alert detects after an event: ${MIN_ACCESS_ALERT_DURATION_S} to ${MAX_ACCESS_ALERT_DURATION_S} seconds; another event meanwhile extends it. Empty: ${DEFAULT_ACCESS_ALERT_DURATION_S} seconds.`,
+      shownWith: 'accessAlert',
+    },
     page: { place: 'door-numbers', label: 'Access alert time (seconds)' },
   },
   {
@@ -430,6 +525,9 @@ export const OPTIONS = [
     min: MIN_PERSON_SENSOR_DURATION_S,
     max: MAX_PERSON_SENSOR_DURATION_S,
     default: DEFAULT_PERSON_SENSOR_DURATION_S,
+    form: {
+      description: `How long each person's sensor (the people list) detects after that person opens or closes one of their doors: ${MIN_PERSON_SENSOR_DURATION_S} to ${MAX_PERSON_SENSOR_DURATION_S} seconds; another such move meanwhile starts the time again. Empty: ${DEFAULT_PERSON_SENSOR_DURATION_S} seconds.`,
+    },
   },
 ] as const satisfies readonly OptionSpec[];
 

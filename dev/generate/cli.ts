@@ -1,4 +1,5 @@
-// `npm run generate`: rewrites config.schema.json's option fields, docs/options.md and the door's extras' table from the option catalog.
+// `npm run generate`: rewrites config.schema.json's option fields and layout nodes, docs/options.md and the door's extras'
+// table (src/door/extras/index.ts) from the option catalog.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 import { OPTIONS } from '../../src/option-catalog.js';
@@ -31,6 +32,27 @@ const fieldsOf = (text: string): string[] => {
 const kept = new Set(fieldsOf(schema));
 for (const field of fieldsOf(before).filter((path) => !kept.has(path))) {
   console.log(`config.schema.json: dropped ${field}, no option of the catalog there (if it is none, list it in dev/generate/schema.ts)`);
+}
+// Likewise a layout node: an option node the catalog no longer has there, or one drawn twice.
+const layoutKeys = (text: string): string[] => {
+  const keys = (nodes: unknown[]): string[] =>
+    nodes.flatMap((node) => {
+      if (typeof node === 'string') return [node];
+      const { key, items } = node as { key?: unknown; items?: unknown };
+      return [...(typeof key === 'string' ? [key] : []), ...(Array.isArray(items) ? keys(items as unknown[]) : [])];
+    });
+  return keys((JSON.parse(text) as { layout?: unknown[] }).layout ?? []);
+};
+const timesEach = (keys: string[]): Map<string, number> => {
+  const times = new Map<string, number>();
+  for (const key of keys) times.set(key, (times.get(key) ?? 0) + 1);
+  return times;
+};
+const laidOut = timesEach(layoutKeys(schema));
+for (const [key, times] of timesEach(layoutKeys(before))) {
+  if (times > (laidOut.get(key) ?? 0)) {
+    console.log(`config.schema.json: dropped the layout node of ${key}: no option of the catalog there, or drawn twice`);
+  }
 }
 update('config.schema.json', schema);
 update('docs/options.md', generateOptionsDoc(OPTIONS, schema));

@@ -2,7 +2,6 @@
 // reference can never say what the parser does not do.
 import { choiceProblem, fallbackSentence } from '../../src/option-catalog.js';
 import type { OptionSpec } from '../../src/option-catalog.js';
-import { formText } from './form-text.js';
 
 interface Field {
   title?: string;
@@ -43,7 +42,7 @@ function defaultOf(option: OptionSpec): string {
 function rangeOf(option: OptionSpec): string {
   if (option.kind === 'number') return `${option.min} to ${option.max} ${option.unit}`;
   if (option.kind !== 'choice') return '';
-  const titles = formText(option, 'valueTitles');
+  const titles = option.valueTitles;
   return option.values.map((value) => `${code(value)}${titles?.[value] ? `: ${titles[value]}` : ''}`).join('; ');
 }
 

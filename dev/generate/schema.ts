@@ -1,9 +1,8 @@
-// config.schema.json's option fields, and its header and footer, generated from the option catalog and package.json; the
-// rest of the file (account, webhook block, filters, layout) is kept as written, in its place.
-import type { OptionSpec } from '../../src/option-catalog.js';
+// config.schema.json's option fields and the layout's option nodes, and its header and footer, generated from the option
+// catalog and package.json; the rest of the file (account, webhook block, filters, the layout's frame) is kept as written.
+import type { ChoiceOption, FlagOption, NumberOption, OptionSpec } from '../../src/option-catalog.js';
 import { formFrame, PACKAGE_MANIFEST } from './form-frame.js';
 import type { FormFrame } from './form-frame.js';
-import { formText } from './form-text.js';
 
 type Json = Record<string, unknown>;
 
@@ -27,13 +26,19 @@ const JSON_TYPE: Record<OptionSpec['kind'], string> = { flag: 'boolean', number:
 /** What a per-door field left empty means: the door takes the value for all doors. */
 const AS_FOR_ALL_DOORS = 'as for all doors';
 
+/** A flag's words for on and off when the catalog gives none. */
+const FLAG_TITLES = { true: 'On', false: 'Off' } as const;
+
+/** The words of one value of a flag or choice: the catalog's `valueTitles`, else a flag's On and Off, else the value. */
+function valueTitle(option: OptionSpec, value: string | boolean): string {
+  if (option.kind === 'flag') return (option.valueTitles ?? FLAG_TITLES)[`${value === true}`];
+  return (option.kind === 'choice' ? option.valueTitles?.[String(value)] : undefined) ?? String(value);
+}
+
 /** The form's choices of an option, each value with its words (a flag's are true and false, offered per door as a select). */
 function oneOf(option: OptionSpec): Json[] | undefined {
-  const titles = formText(option, 'valueTitles');
-  if (option.kind === 'flag') {
-    return [true, false].map((value) => ({ title: titles?.[`${value}`] ?? (value ? 'On' : 'Off'), enum: [value] }));
-  }
-  if (option.kind === 'choice') return option.values.map((value) => ({ title: titles?.[value] ?? value, enum: [value] }));
+  if (option.kind === 'flag') return [true, false].map((value) => ({ title: valueTitle(option, value), enum: [value] }));
+  if (option.kind === 'choice') return option.values.map((value) => ({ title: valueTitle(option, value), enum: [value] }));
   return undefined;
 }
 
@@ -41,19 +46,19 @@ function oneOf(option: OptionSpec): Json[] | undefined {
  * Why the form writes no default but the text's: the Homebridge UI writes every default into config.json, which would pin
  * today's defaults in every user's file (issue 8 B); the description says what an empty field means instead. Numbers
  * get a minimum and no maximum, which the UI would draw as a slider that cannot be typed in; the description gives the
- * range and the parser enforces it. A choice's null first choice, "as for all doors" or "(the default)", is the
- * layout's titleMap, kept as written.
+ * range and the parser enforces it. A choice's null first choice, "as for all doors" or "(the default)", is in the
+ * layout's titleMap (layoutNode).
  */
 function topField(option: OptionSpec): Json {
   const field: Json = { title: option.title, type: JSON_TYPE[option.kind] };
   if (option.kind === 'text') Object.assign(field, { default: option.default, minLength: 1 });
   if (option.kind === 'number') {
-    const placeholder = formText(option, 'placeholder') ?? (option.default === undefined ? undefined : String(option.default));
+    const placeholder = option.form?.placeholder ?? (option.default === undefined ? undefined : String(option.default));
     Object.assign(field, { minimum: option.min }, placeholder === undefined ? {} : { placeholder });
   }
   if (option.kind === 'choice') field.oneOf = oneOf(option);
-  field.description = formText(option, 'description') ?? plainDescription(option);
-  const shownWith = formText(option, 'shownWith');
+  field.description = option.form?.description ?? plainDescription(option);
+  const shownWith = option.form?.shownWith;
   if (shownWith !== undefined) {
     field.condition = {
       functionBody: `return model.${shownWith} === true || (model.doors || []).some(function (d) { return d && d.${shownWith}; });`,
@@ -65,13 +70,17 @@ function topField(option: OptionSpec): Json {
 /** A door entry's field: each choice offered by name, a number or text left empty for the value for all doors. */
 function doorField(option: OptionSpec): Json {
   const field: Json = { title: option.doorTitle ?? option.title, type: JSON_TYPE[option.kind] };
-  if (option.kind === 'flag' || option.kind === 'choice') return { ...field, oneOf: oneOf(option) };
+  if (option.kind === 'flag' || option.kind === 'choice') {
+    // What changing it for one door costs, as the settings page says it under a door's changed choice.
+    const description = option.form?.doorDescription ?? option.doorHelp;
+    return { ...field, oneOf: oneOf(option), ...(description === undefined ? {} : { description }) };
+  }
   if (option.kind === 'text') return { ...field, minLength: 1, placeholder: AS_FOR_ALL_DOORS };
   return {
     ...field,
     minimum: option.min,
     placeholder: AS_FOR_ALL_DOORS,
-    description: formText(option, 'doorDescription') ?? `${option.min} to ${option.max} ${option.unit}. Empty: ${AS_FOR_ALL_DOORS}.`,
+    description: option.form?.doorDescription ?? `${option.min} to ${option.max} ${option.unit}. Empty: ${AS_FOR_ALL_DOORS}.`,
   };
 }
 
@@ -83,7 +92,7 @@ function plainDescription(option: OptionSpec): string {
     case 'number':
       return `${option.min} to ${option.max} ${option.unit}${option.default === undefined ? '' : `, ${option.default} when empty`}.`;
     case 'choice':
-      return `${formText(option, 'valueTitles')?.[String(option.default)] ?? String(option.default)} by default.`;
+      return `${valueTitle(option, option.default)} by default.`;
     case 'text':
       return `"${option.default}" when empty.`;
   }
@@ -113,7 +122,147 @@ function merge(current: Json, generated: [string, Json][], others: readonly stri
   return Object.fromEntries(out);
 }
 
-/** The whole config.schema.json text with its option fields generated from `options`, written as the file is: two spaces. */
+/** A node of the form's layout: a field's key alone, or a block with its key, its kind and its own nodes. */
+type LayoutNode = string | (Json & { key?: string; items?: LayoutNode[] });
+
+/** How the layout names a door entry's field: `doors[].<key>`. */
+const DOOR_PATH = 'doors[].';
+/** The layout node whose items draw a door entry's fields. */
+const DOORS_NODE = 'doors';
+/** The name of a per-door select's null first choice: the door takes the value for all doors. */
+const AS_FOR_ALL_DOORS_CHOICE = 'As for all doors';
+/** After the default's title in a top-level select's null first choice, which writes nothing. */
+const THE_DEFAULT = ' (the default)';
+/** What a per-door number left empty means, in its message: the field for all doors, drawn above the door list. */
+const DOOR_EMPTY = 'the setting above';
+
+/** The value a choice takes when left out: its default, or the value its `false` default reads as. */
+function defaultValue(option: FlagOption | ChoiceOption): string | boolean {
+  if (option.kind === 'flag' || option.default !== false) return option.default;
+  if (option.booleans === undefined) throw new Error(`${option.key}: a choice whose default is false needs booleans`);
+  return option.booleans.false;
+}
+
+/**
+ * A select's choices: the null one first, which writes nothing (the form drops nulls), so a plain save never pins a
+ * default in config.json; then the values in catalog order, the default last, one rule for every select.
+ */
+function titleMap(option: FlagOption | ChoiceOption, first: string): Json[] {
+  const values: readonly (string | boolean)[] = option.kind === 'flag' ? [true, false] : option.values;
+  const fallback = defaultValue(option);
+  const ordered = [...values.filter((value) => value !== fallback), fallback];
+  return [{ name: first, value: null }, ...ordered.map((value) => ({ name: valueTitle(option, value), value }))];
+}
+
+/** What a number left empty at the top level means: the catalog's words, else its default with its unit. */
+function emptyMeaning(option: NumberOption): string {
+  if (option.form?.empty !== undefined) return option.form.empty;
+  if (option.default === undefined) throw new Error(`${option.key}: a number without a default needs form.empty`);
+  return `${option.default} ${option.unit}`;
+}
+
+/**
+ * A number's message for a value below its minimum, in place of the UI's own, which names the rule: it gives the whole
+ * range (the schema has no maximum, which would draw a slider) and what an empty field means.
+ */
+function rangeMessage(option: NumberOption, empty: string): Json {
+  return { minimum: `From ${option.min} to ${option.max} ${option.unit}; empty for ${empty}.` };
+}
+
+/**
+ * An option's layout node at the top level or in a door entry. A flag for all doors stays a checkbox (unticked writes
+ * false, its default); a flag per door is a select, since a checkbox there would save false and override the value for
+ * all doors.
+ */
+function layoutNode(option: OptionSpec, door: boolean): LayoutNode {
+  const key = door ? `${DOOR_PATH}${option.key}` : option.key;
+  switch (option.kind) {
+    case 'text':
+      return key;
+    case 'number':
+      return { key, validationMessages: rangeMessage(option, door && option.global ? DOOR_EMPTY : emptyMeaning(option)) };
+    case 'flag':
+    case 'choice': {
+      if (!door && option.kind === 'flag') return key;
+      const defaultTitle = valueTitle(option, defaultValue(option));
+      // A door's own option without one for all doors (hide) is left at its default, named as such.
+      const first = !door ? `${defaultTitle}${THE_DEFAULT}` : option.global ? AS_FOR_ALL_DOORS_CHOICE : defaultTitle;
+      return { key, type: 'select', titleMap: titleMap(option, first) };
+    }
+  }
+}
+
+const keyOf = (node: LayoutNode): string | undefined => (typeof node === 'string' ? node : node.key);
+
+/** Whether a layout key draws an option's field (a top-level or a door entry's field that is listed as none is not). */
+function isOptionPath(key: string): boolean {
+  const door = key.startsWith(DOOR_PATH);
+  const name = door ? key.slice(DOOR_PATH.length) : key;
+  return /^\w+$/.test(name) && !(door ? DOOR_NOT_OPTIONS : NOT_OPTIONS).includes(name);
+}
+
+/** The list holding the node of `key`, and its place there, depth first. */
+function locate(nodes: LayoutNode[], key: string): [LayoutNode[], number] | undefined {
+  for (const [index, node] of nodes.entries()) {
+    if (keyOf(node) === key) return [nodes, index];
+    const inside = typeof node === 'object' && Array.isArray(node.items) ? locate(node.items, key) : undefined;
+    if (inside) return inside;
+  }
+  return undefined;
+}
+
+/**
+ * The layout with each option's node generated in place; an option missing from it inserted right after the node of
+ * the catalog option before it at its level (else before the one after it, else at the end of the layout or of the door
+ * list's items); a node of an option the catalog no longer has at that level dropped. Everything else is kept as written.
+ */
+export function generateLayout(options: readonly OptionSpec[], layout: readonly LayoutNode[]): LayoutNode[] {
+  const levels = [
+    options.filter((option) => option.global).map((option): [string, LayoutNode] => [option.key, layoutNode(option, false)]),
+    options
+      .filter((option) => option.perDoor)
+      .map((option): [string, LayoutNode] => [`${DOOR_PATH}${option.key}`, layoutNode(option, true)]),
+  ];
+  const generated = new Map(levels.flat());
+  const placed = new Set<string>();
+  const walk = (nodes: readonly LayoutNode[]): LayoutNode[] =>
+    nodes.flatMap((node): LayoutNode[] => {
+      const key = keyOf(node);
+      if (key !== undefined && isOptionPath(key)) {
+        const fresh = generated.get(key);
+        // Gone from the catalog at this level, or drawn twice: the form draws each field once.
+        if (fresh === undefined || placed.has(key)) return [];
+        placed.add(key);
+        return [fresh];
+      }
+      return typeof node === 'object' && Array.isArray(node.items) ? [{ ...node, items: walk(node.items) }] : [node];
+    });
+  const out = walk(layout);
+  for (const [level, entries] of levels.entries()) {
+    const keys = entries.map(([key]) => key);
+    for (const [index, [key, node]] of entries.entries()) {
+      if (placed.has(key)) continue;
+      const before = keys.slice(0, index).findLast((other) => placed.has(other));
+      const after = keys.slice(index + 1).find((other) => placed.has(other));
+      const anchor = locate(out, before ?? after ?? '');
+      if (anchor) anchor[0].splice(anchor[1] + (before === undefined ? 0 : 1), 0, node);
+      else if (level === 0) out.push(node);
+      else doorItems(out).push(node);
+      placed.add(key);
+    }
+  }
+  return out;
+}
+
+/** The items of the layout's door list node, where a door entry's fields are drawn. */
+function doorItems(layout: LayoutNode[]): LayoutNode[] {
+  const found = locate(layout, DOORS_NODE);
+  const node = found?.[0][found[1]];
+  if (typeof node !== 'object' || !Array.isArray(node.items)) throw new Error(`the layout has no "${DOORS_NODE}" node with items`);
+  return node.items;
+}
+
+/** The whole config.schema.json text, its option fields and layout nodes generated from `options`, written as the file is. */
 export function generateSchema(
   options: readonly OptionSpec[],
   currentJson: string,
@@ -133,5 +282,6 @@ export function generateSchema(
     options.filter((option) => option.global).map((option) => [option.key, topField(option)]),
     NOT_OPTIONS,
   );
+  if (Array.isArray(form.layout)) form.layout = generateLayout(options, form.layout as LayoutNode[]);
   return `${JSON.stringify(form, null, 2)}\n`;
 }

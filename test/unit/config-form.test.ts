@@ -129,8 +129,9 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
 
   it('offers the automation switch as a select of its modes, globally and per door, the first writing nothing', () => {
     const modes = [
-      { name: 'Open only (on opens; turns itself off)', value: 'open' },
-      { name: 'Open and close (on opens, off closes)', value: 'open-close' },
+      // The catalog's words of each mode, as the settings page says them per door; the description explains them.
+      { name: 'Open only', value: 'open' },
+      { name: 'Open and close', value: 'open-close' },
       { name: 'Off', value: 'off' },
     ];
     expect({ type: layoutNode('automationSwitch')?.type, choices: choices('automationSwitch') }).toEqual({

@@ -1,7 +1,7 @@
 // The option catalog and config.schema.json (the Homebridge UI's form and the plugin catalog's) say the same of every
 // option: title, type, default, range or values, for all doors and per door; the form has no option the catalog lacks.
-// The form's option fields are generated (dev/generate/, generated-files.test.ts holds the file to it): this checks what
-// the generator writes, fact by fact, and the layout's choices, which are still written by hand.
+// The form's option fields and layout nodes are generated (dev/generate/, generated-files.test.ts holds the file to it):
+// this checks what the generator writes, fact by fact, the layout's choices among it.
 import { describe, expect, it } from 'vitest';
 
 import { DOOR_NOT_OPTIONS, NOT_OPTIONS } from '../../dev/generate/schema.js';
@@ -118,6 +118,18 @@ describe('the option catalog and config.schema.json', () => {
         door: option.perDoor,
       });
     }
+  });
+
+  it('shows a field with a flag of the catalog set for all doors (form.shownWith is a key, which the type cannot check)', () => {
+    for (const option of options.filter((o) => o.form?.shownWith !== undefined)) {
+      const flag = options.find((o) => o.key === option.form?.shownWith);
+      expect({ key: option.key, kind: flag?.kind, global: flag?.global }).toEqual({ key: option.key, kind: 'flag', global: true });
+    }
+    expect(options.filter((o) => o.form?.shownWith !== undefined).map((o) => o.key)).toEqual([
+      'leftOpenAfter',
+      'leftOpenRepeat',
+      'accessAlertDuration',
+    ]);
   });
 
   it('has no option in the form that the catalog lacks', () => {
