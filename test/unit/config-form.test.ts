@@ -82,6 +82,8 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
       hideBattery: false,
       // A checkbox added since (the access alert) writes its false the same way.
       accessAlert: false,
+      // As does every flag for all doors, each drawn as a checkbox (the layout's plain key): false is its default.
+      ...Object.fromEntries(OPTIONS.filter((option) => option.global && option.kind === 'flag').map((option) => [option.key, false])),
     });
     const result = parseConfig(saved);
     expect(result).toMatchObject({ ok: true, ignored: [] });
