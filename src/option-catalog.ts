@@ -1,8 +1,8 @@
 // The one list of the plugin's options: key, kind, titles, default, range, what replaces a value that cannot be read,
-// for all doors and/or per door, and where the settings page offers it. config.ts derives its zod schema from it,
+// for all doors and/or per door, and where the settings page offers it. src/config/ derives its zod schema from it,
 // door/options.ts each door's options, the settings page its boxes and choices; `npm run generate` writes
-// config.schema.json's option fields and layout nodes, with their words, and docs/options.md from it (a test fails when
-// they are not current).
+// config.schema.json's option fields and layout nodes, with their words, docs/options.md and the door's extras' table
+// (src/door/extras/index.ts) from it (a test fails when they are not current).
 // It imports nothing but settings.ts, because the settings page (a browser module, src/ui/page/tsconfig.json) loads it too.
 import {
   ACTIVE_POLL_INTERVAL_MS,
