@@ -21,7 +21,7 @@ const openRows = new Set<string>();
 
 /** The doors this entry shows in Home (the account's, less those its settings keep out). */
 function shownDoors(store: Store): DoorView[] {
-  return (store.account?.doors ?? []).filter((door) => !store.check?.excluded.has(door.id));
+  return store.account === undefined ? [] : store.doors.filter((door) => !store.check?.excluded.has(door.id));
 }
 
 /** The shown doors read so far, each with its result, in the list's order. */

@@ -76,8 +76,13 @@ export class Store {
     this.listeners.push(listener);
   }
 
-  /** The doors to list: the account's once signed in, else the cache's. */
+  /**
+   * The doors to list: the account's once signed in, else the cache's; each door once, as Home shows it once
+   * (registry/shown-doors.ts), under the first controller that lists it. Two rows of one door would draw its controls twice,
+   * with the same element ids, and read its activity twice.
+   */
   get doors(): DoorView[] {
-    return this.account?.doors ?? this.cachedDoors;
+    const seen = new Set<string>();
+    return (this.account?.doors ?? this.cachedDoors).filter((door) => !seen.has(door.id) && seen.add(door.id));
   }
 }
