@@ -79,7 +79,11 @@ export function measureSettings(): SettingsRuns {
   const signedIn = account();
   const parsed = parseConfig(config);
   if (!parsed.ok) throw new Error(`the bench config does not run: ${parsed.problems.join('; ')}`);
-  return { parse: timeRuns(() => parseConfig(config)), check: timeRuns(() => checkBlock(config, signedIn)), doors: DOORS };
+  // Each edit on the page makes a new block, whose reading the page has not cached (ui/page/model.ts readingOf): each run
+  // checks its own copy, made before the timing starts, or the runs after the first would time a cache hit.
+  const copies = Array.from({ length: WARM_UP_RUNS + RUNS }, () => structuredClone(config));
+  const check = timeRuns(() => checkBlock(copies.pop() ?? structuredClone(config), signedIn));
+  return { parse: timeRuns(() => parseConfig(config)), check, doors: DOORS };
 }
 
 export function settingsSection(runs: SettingsRuns, when = new Date()): string[] {
@@ -89,8 +93,9 @@ export function settingsSection(runs: SettingsRuns, when = new Date()): string[]
     `Measured ${when.toISOString()} on Node ${process.version}, in process (no Homebridge): ${RUNS} runs each after ${WARM_UP_RUNS} to warm up.`,
     `The config has ${runs.doors} door entries (a third of the ids in upper case, a fifth with "readonly" for readOnly, each with a name and`,
     'left-open settings), an exclusion written as one text and a person with two doors. *Parse* is `parseConfig` (src/config/), what a',
-    "start and every sync's reading of the settings pay; *page check* is the settings page's `checkBlock` on the same block with a",
-    `signed-in account of ${runs.doors} doors (the parser, every door's filters, and the ids that name nothing), what each edit on the page pays.`,
+    "start and every sync's reading of the settings pay; *page check* is the settings page's `checkBlock` on a copy of that block with a",
+    `signed-in account of ${runs.doors} doors (the parser, every door's filters, and the ids that name nothing), what each edit on the page pays`,
+    '(a new copy each run: the page caches the reading of a block it has seen).',
     'The goal: a parse under 5 ms.',
     '',
     SUMMARY_HEADER,
