@@ -1,6 +1,7 @@
 // config.schema.json as the tests read it, and its walks, written once: its fields by dotted path, its layout's nodes
 // depth first (and one by key), and every value of a key anywhere in the file.
 import { readFileSync } from 'node:fs';
+import type { FlagOption } from '../../src/option-catalog.js';
 
 /** A field of the form's schema (the part the tests read of one). */
 export type SchemaField = Record<string, unknown> & {
@@ -68,3 +69,15 @@ export function valuesOfKey(node: unknown, key: string): unknown[] {
     name === key ? [value, ...valuesOfKey(value, key)] : valuesOfKey(value, key),
   );
 }
+
+/** A per-door flag the catalog does not have, as a contributor would add one: the generators' tests add it to a copy of OPTIONS. */
+export const NEW_DOOR_FLAG: FlagOption = {
+  key: 'nightMode',
+  section: 'doors',
+  kind: 'flag',
+  title: 'Night mode',
+  global: true,
+  perDoor: true,
+  doorOption: true,
+  default: false,
+};

@@ -15,6 +15,7 @@ import { parseConfig } from '../../src/config/index.js';
 import type { PluginConfig } from '../../src/config/index.js';
 import { doorOptions } from '../../src/door/options.js';
 import type { DoorOptions } from '../../src/door/options.js';
+import type { DoorView } from '../../src/ui/page/views.js';
 import { ManualClock } from './homebridge-double.js';
 import { captureLog } from './log.js';
 import type { CapturedLog } from './log.js';
@@ -114,3 +115,16 @@ export function doorRig(
   };
   return { door: new DoorAccessory(built, accessory), accessory, deps: built, clock, log, toggle, hurried };
 }
+
+/** A door as the settings page lists it (src/ui/account-view.ts): closed, owned, active, no sensor. */
+export const pageDoor = (id: string, controllerId = 'dev-a'): DoorView => ({
+  id,
+  name: `Door ${id}`,
+  controllerId,
+  state: 'CLOSED',
+  active: true,
+  owned: true,
+  relationship: 'Owner',
+  sensor: false,
+  batteryPct: undefined,
+});

@@ -9,7 +9,7 @@ import { formFrame, repositoryUrl } from '../../dev/generate/form-frame.js';
 import { generateSchema } from '../../dev/generate/schema.js';
 import { OPTIONS } from '../../src/option-catalog.js';
 import type { OptionSpec } from '../../src/option-catalog.js';
-import { CONFIG_SCHEMA_TEXT, doorFieldsOf, readConfigForm as parse } from '../support/config-schema.js';
+import { CONFIG_SCHEMA_TEXT, doorFieldsOf, NEW_DOOR_FLAG, readConfigForm as parse } from '../support/config-schema.js';
 import type { ConfigForm as Form, SchemaField } from '../support/config-schema.js';
 
 const read = (path: string): string => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
@@ -76,16 +76,7 @@ describe('the files generated from the option catalog', () => {
   });
 
   it('adds a new option after the catalog option before it, at the top level and in the door entry', () => {
-    const added: OptionSpec = {
-      key: 'nightMode',
-      section: 'doors',
-      kind: 'flag',
-      title: 'Night mode',
-      global: true,
-      perDoor: true,
-      doorOption: true,
-      default: false,
-    };
+    const added = NEW_DOOR_FLAG;
     const form = parse(generateSchema([...options, added], schemaOnDisk));
     const keys = Object.keys(form.schema.properties);
     expect(keys[keys.indexOf('nightMode') - 1]).toBe(options.filter((option) => option.global).at(-1)?.key);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { generateLayout, generateSchema } from '../../dev/generate/schema.js';
 import { OPTIONS } from '../../src/option-catalog.js';
 import type { ChoiceOption, FlagOption, NumberOption, OptionSpec } from '../../src/option-catalog.js';
-import { CONFIG_SCHEMA_TEXT, layoutNode, layoutNodes, readConfigForm } from '../support/config-schema.js';
+import { CONFIG_SCHEMA_TEXT, layoutNode, layoutNodes, NEW_DOOR_FLAG, readConfigForm } from '../support/config-schema.js';
 import type { ConfigForm, LayoutNode } from '../support/config-schema.js';
 
 const options: readonly OptionSpec[] = OPTIONS;
@@ -34,16 +34,7 @@ function withAfter(after: string, added: OptionSpec): OptionSpec[] {
   return [...options.slice(0, at), added, ...options.slice(at)];
 }
 
-const nightMode: FlagOption = {
-  key: 'nightMode',
-  section: 'doors',
-  kind: 'flag',
-  title: 'Night mode',
-  global: true,
-  perDoor: true,
-  doorOption: true,
-  default: false,
-};
+const nightMode = NEW_DOOR_FLAG;
 
 describe("the layout's option nodes, generated from the catalog", () => {
   it('inserts a new per-door flag as a select right after the per-door option before it, and its checkbox for all doors', () => {

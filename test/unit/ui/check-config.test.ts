@@ -8,21 +8,12 @@ import type { Account } from '../../../src/client/types.js';
 import { accountView } from '../../../src/ui/account-view.js';
 import { checkBlock } from '../../../src/ui/check-config.js';
 import { inPageWords, labelOf } from '../../../src/ui/labels.js';
-import type { AccountView, DoorView } from '../../../src/ui/page/views.js';
+import type { AccountView } from '../../../src/ui/page/views.js';
+import { pageDoor } from '../../support/door-fixtures.js';
 
 const base = { platform: 'AccessControl', accessToken: 'token-1', baseUrl: 'https://api.example.com' };
 
-const door = (id: string, controllerId = 'dev-a'): DoorView => ({
-  id,
-  name: `Door ${id}`,
-  controllerId,
-  state: 'CLOSED',
-  active: true,
-  owned: true,
-  relationship: 'Owner',
-  sensor: false,
-  batteryPct: undefined,
-});
+const door = pageDoor;
 
 /** Door ids an object's prototype also answers to: a lookup in a plain object would find a function, or set the prototype. */
 const HOSTILE = ['constructor', 'toString', '__proto__', 'hasOwnProperty'];

@@ -2,19 +2,10 @@
 import { describe, expect, it } from 'vitest';
 
 import { Store } from '../../../../src/ui/page/store.js';
-import type { AccountView, DoorView, PageInfo } from '../../../../src/ui/page/views.js';
+import type { AccountView, PageInfo } from '../../../../src/ui/page/views.js';
+import { pageDoor } from '../../../support/door-fixtures.js';
 
-const door = (id: string, controllerId: string): DoorView => ({
-  id,
-  name: `Door ${id}`,
-  controllerId,
-  state: 'CLOSED',
-  active: true,
-  owned: true,
-  relationship: 'Owner',
-  sensor: false,
-  batteryPct: undefined,
-});
+const door = pageDoor;
 
 describe('the page store', () => {
   it('lists a door two controllers list once, under the first, as Home shows it once', () => {
