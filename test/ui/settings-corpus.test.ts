@@ -439,7 +439,13 @@ describe('several entries of the plugin (child bridges): Save writes every entry
     const { settings, page } = await openPage();
     await showEntry(page, 0);
     await typePollInterval(page, '30');
-    await showEntry(page, 1);
+    // The second entry has the same address and token: the sign-in speaks for it too, and what it read stays on screen
+    // (the controller ticks are drawn only from a sign-in).
+    await page.locator('#ac-entry').selectOption('1');
+    await expect.poll(() => page.locator('#ac-controllers input[type="checkbox"]').count()).toBe(CORPUS_ACCOUNT.length);
+    expect(await page.locator('#ac-sign-in-status').textContent()).toBe(
+      `Signed in: ${CORPUS_ACCOUNT.length} controllers, ${DOOR_COUNT} doors.`,
+    );
     // The second entry's own fields on screen, nothing said of the first (it would sync), Save on.
     expect(await page.locator('#ac-pollInterval').inputValue()).toBe('');
     expect(await page.locator('#ac-check-others').textContent()).toBe('');
@@ -455,6 +461,18 @@ describe('several entries of the plugin (child bridges): Save writes every entry
       .filter((_, index) => index !== added)
       .map((line, index) => (index === added - 1 ? line.replace(/,$/, '') : line));
     expect(withoutIt.join('\n')).toBe(before);
+  });
+
+  it("keeps an entry of another account off the sign-in's doors: choosing it asks for a sign-in of its own", async () => {
+    await setConfig([front(), { ...second(), accessToken: `${TOKEN}-other` }]);
+    const { page } = await openPage();
+    await showEntry(page, 0);
+    await expect.poll(() => page.locator('#ac-controllers input[type="checkbox"]').count()).toBe(CORPUS_ACCOUNT.length);
+    await page.locator('#ac-entry').selectOption('1');
+    await expect
+      .poll(() => page.locator('#ac-sign-in-status').textContent())
+      .toBe('This entry has another Service address or Access token: press Sign in to check them.');
+    expect(await page.locator('#ac-controllers input[type="checkbox"]').count()).toBe(0);
   });
 
   it('keeps Save off while an entry edited into one that would sync nothing is not on screen, and names it', async () => {

@@ -210,7 +210,13 @@ function setUpEntries(store: Store, render: () => void): () => void {
   const select = byId('ac-entry', HTMLSelectElement);
   select.addEventListener('change', () => {
     store.index = Number(select.value);
-    store.account = undefined;
+    // The last sign-in speaks for this entry too when it has the same address and token (one account split over child
+    // bridges): its doors and options stay on screen. Another account's doors must not: press Sign in for it.
+    const signIn = store.signIn;
+    store.account = signIn?.ok === true ? signIn.account : undefined;
+    if (store.signedIn !== undefined && signIn === undefined) {
+      status(byId('ac-sign-in-status'), 'info', 'This entry has another Service address or Access token: press Sign in to check them.');
+    }
     render();
     runCheck(store, render);
   });
