@@ -101,7 +101,7 @@ describe('the option catalog and config.schema.json', () => {
       const choices = choicesOf(option.key) ?? [];
       const first = choices[0];
       const defaultValue = option.default === false ? option.booleans?.false : option.default;
-      // "Off (the default)" for the value "off" (titled "Off"); "All doors I can open (the default)" for "all".
+      // "Off (the default)" for the value "off" (titled "Off"); "All doors I can open, owned and shared with me (the default)" for "all".
       const said = /^(.+) \(the default\)$/.exec(first?.name ?? '')?.[1];
       const namesDefault = said !== undefined && choices.some((choice) => choice.value === defaultValue && choice.name.startsWith(said));
       expect({ key: option.key, first: first?.value, namesDefault }).toEqual({ key: option.key, first: null, namesDefault: true });
