@@ -449,6 +449,11 @@ describe('the settings page in the Homebridge UI', () => {
 
   it("webhooks: the UI's own port is refused, a typed free port and key give a listener that answers the test event", async () => {
     const { settings, page } = await openPage();
+    // The account, as the tests before this one saved it: typed and signed in again, so this test runs alone too (vitest -t).
+    await page.locator('#ac-baseUrl').fill(sim.baseUrl);
+    await page.locator('#ac-accessToken').fill(TOKEN);
+    await page.locator('#ac-sign-in').click();
+    await expect.poll(() => statusOf(page, 'ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/^Signed in: /);
     await page.locator('#ac-webhook-enabled').check();
     const uiPort = new URL(harness().url).port;
     await page.locator('#ac-webhook-port').fill(uiPort);
