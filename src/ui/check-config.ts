@@ -96,5 +96,7 @@ export function checkBlock(block: unknown, account: AccountView | undefined): Co
   const count = rule.overLimit ?? rule.shown.length;
   // The person sensors take their places first, as at runtime: the doors get what they leave.
   const shown = { count, total, limit: doorCap(parsed.config), people: parsed.config.people.length };
-  return { problems: [], ignored, warnings, shown, excluded, kept, ignoredKept, fixes };
+  // What Home would show, the cap's cut included: the page reads the activity of these doors only.
+  const inHome = new Set(rule.shown.map(({ door }) => door.id));
+  return { problems: [], ignored, warnings, shown, excluded, inHome, kept, ignoredKept, fixes };
 }

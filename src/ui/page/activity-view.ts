@@ -19,9 +19,14 @@ const read = new Map<string, DoorActivity>();
 /** The doors whose activity is open: kept across redraws. */
 const openRows = new Set<string>();
 
-/** The doors this entry shows in Home (the account's, less those its settings keep out). */
+/**
+ * The doors this entry shows in Home: the account's, less those its settings keep out and those past what one bridge
+ * holds (the check's `inHome`): a door not in Home has no sensor to name anyone at, so its history is not read.
+ */
 function shownDoors(store: Store): DoorView[] {
-  return store.account === undefined ? [] : store.doors.filter((door) => !store.check?.excluded.has(door.id));
+  if (store.account === undefined) return [];
+  const inHome = store.check?.inHome;
+  return store.doors.filter((door) => (inHome === undefined ? !store.check?.excluded.has(door.id) : inHome.has(door.id)));
 }
 
 /** The shown doors read so far, each with its result, in the list's order. */

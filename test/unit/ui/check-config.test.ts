@@ -53,7 +53,11 @@ describe('the page check', () => {
     const parsed = parseConfig(block);
     if (!parsed.ok) throw new Error(parsed.problems.join('; '));
     const devices = [{ ...reportedDevice, id: 'dev-a', doors: many.doors.map((d) => reportedDoor({ id: d.id, name: d.name })) }];
-    expect(shownDoors({ devices }, parsed.config).shown).toHaveLength(check.shown?.limit ?? -1);
+    const plugin = shownDoors({ devices }, parsed.config).shown;
+    expect(plugin).toHaveLength(check.shown?.limit ?? -1);
+    // The doors in Home are the plugin's, past the cap too: the page reads the activity of these only.
+    expect([...(check.inHome ?? [])].sort()).toEqual(plugin.map(({ door: { id } }) => id).sort());
+    expect(check.inHome?.has('d148')).toBe(false);
   });
 
   it('counts and marks the doors the plugin shows: a door under two controllers is out only when neither lets it in', () => {
