@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { generateOptionsDoc } from '../../dev/generate/options-doc.js';
 import { formFrame, repositoryUrl } from '../../dev/generate/form-frame.js';
 import { generateSchema } from '../../dev/generate/schema.js';
-import { OPTIONS } from '../../src/option-catalog.js';
+import { OPTIONS, optionSpec, SHOW_AS_KINDS } from '../../src/option-catalog.js';
 import type { OptionSpec } from '../../src/option-catalog.js';
 import { CONFIG_SCHEMA_TEXT, doorFieldsOf, NEW_DOOR_FLAG, readConfigForm as parse } from '../support/config-schema.js';
 import type { ConfigForm as Form, SchemaField } from '../support/config-schema.js';
@@ -43,15 +43,18 @@ describe('the files generated from the option catalog', () => {
   });
 
   it('writes a per-door option into the door entry, and a value title into both places it is offered', () => {
-    const changed = options.map((option) =>
+    const retitledLock = (option: OptionSpec): OptionSpec =>
       option.key === 'showAs' && option.kind === 'choice'
-        ? { ...option, valueTitles: { 'garage-door': 'Garage door', lock: 'Door lock' } }
-        : option,
-    );
+        ? { ...option, valueTitles: { ...option.valueTitles, lock: 'Door lock' } }
+        : option;
+    const changed = options.map(retitledLock);
     const form = parse(generateSchema(changed, schemaOnDisk));
     const titles = (field: SchemaField | undefined) => field?.oneOf?.map((choice) => choice.title);
-    expect(titles(form.schema.properties.showAs)).toEqual(['Garage door', 'Door lock']);
-    expect(titles(doorFieldsOf(form).showAs)).toEqual(['Garage door', 'Door lock']);
+    // Every kind with its title, in the catalog's order; the lock's is the new one.
+    const expected = SHOW_AS_KINDS.map((kind) => (kind === 'lock' ? 'Door lock' : optionSpec('showAs').valueTitles[kind]));
+    expect(expected).toContain('Garage door');
+    expect(titles(form.schema.properties.showAs)).toEqual(expected);
+    expect(titles(doorFieldsOf(form).showAs)).toEqual(expected);
   });
 
   it('keeps everything that is no option as written, and in its place', () => {
