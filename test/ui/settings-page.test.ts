@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
 import { freePort } from '../../dev/harness/homebridge-process.js';
 import { doorOptions } from '../../src/door/options.js';
-import { OPTIONS } from '../../src/option-catalog.js';
+import { OPTIONS, optionSpec, SHOW_AS_KINDS } from '../../src/option-catalog.js';
 import type { OptionSpec } from '../../src/option-catalog.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
 import { AccessControlSimulator, makeDevice, makeDoor, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
@@ -410,13 +410,19 @@ describe('the settings page in the Homebridge UI', () => {
     const { settings, page } = await openPage();
     await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
     await openDoorRows(page);
-    expect(await page.locator('#ac-showAs option').allTextContents()).toEqual([
-      'Garage door: open and close',
-      'Lock: unlock opens the door, lock closes it',
-    ]);
+    // Every kind the catalog offers, in its words: for all doors, then per door after "As for all".
+    const showAs = optionSpec('showAs');
+    const kindLabels: Partial<Record<string, string>> = showAs.page.valueLabels;
+    const kindTitles: Partial<Record<string, string>> = showAs.valueTitles;
+    expect(await page.locator('#ac-showAs option').allTextContents()).toEqual(SHOW_AS_KINDS.map((kind) => kindLabels[kind]));
+    expect(kindLabels['garage-door']).toBe('Garage door: open and close');
+    expect(kindLabels.lock).toBe('Lock: unlock opens the door, lock closes it');
     const row = page.locator(`[data-door-row="${SAMPLE_FRONT_GATE_ID}"]`);
     const front = row.locator('select[data-flag="showAs"]');
-    expect(await front.locator('option').allTextContents()).toEqual(['As for all (garage door)', 'Garage door', 'Lock']);
+    expect(await front.locator('option').allTextContents()).toEqual([
+      'As for all (garage door)',
+      ...SHOW_AS_KINDS.map((kind) => kindTitles[kind]),
+    ]);
     const note = row.locator('[data-door-help="showAs"]');
     expect(await note.isVisible()).toBe(false);
     await front.selectOption('lock');
