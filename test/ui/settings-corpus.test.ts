@@ -50,6 +50,15 @@ useSimulator(
 const harness = useUiHarness();
 
 const account = () => ({ baseUrl: sim.baseUrl, accessToken: TOKEN });
+/** A second bridge's block as a user may type it: its own child bridge, a number door id hidden, a number controller id. */
+const secondBridgeBlock = (): PlatformBlock => ({
+  platform: PLATFORM_NAME,
+  name: 'Second bridge',
+  ...account(),
+  _bridge: { username: '0E:4A:1C:7B:22:D1', port: 51842 },
+  doors: [{ id: 424242, hide: true }],
+  excludeDeviceIds: [555],
+});
 const blockOf = (shape: CorpusShape): PlatformBlock => ({ platform: PLATFORM_NAME, ...withAccount(shape.block, account()) });
 
 /** What the runtime says of a block, in the page's words: the parser's sentences and the doors it shows. */
@@ -312,14 +321,7 @@ describe('a config.json written by hand, on a 390 px phone in the dark theme, by
       doors: { id: 424242, readOnly: true },
       colourScheme: 'dark',
     };
-    const secondBridge: PlatformBlock = {
-      platform: PLATFORM_NAME,
-      name: 'Second bridge',
-      ...account(),
-      _bridge: { username: '0E:4A:1C:7B:22:D1', port: 51842 },
-      doors: [{ id: 424242, hide: true }],
-      excludeDeviceIds: [555],
-    };
+    const secondBridge = secondBridgeBlock();
     await setConfig([handWritten, secondBridge]);
     const { page } = harness().browser;
     await page.setViewportSize({ width: 390, height: 844 });
@@ -416,14 +418,7 @@ describe('several entries of the plugin (child bridges): Save writes every entry
     doors: [{ id: 424242, readOnly: true }],
     colourScheme: 'dark',
   });
-  const second = (): PlatformBlock => ({
-    platform: PLATFORM_NAME,
-    name: 'Second bridge',
-    ...account(),
-    _bridge: { username: '0E:4A:1C:7B:22:D1', port: 51842 },
-    doors: [{ id: 424242, hide: true }],
-    excludeDeviceIds: [555],
-  });
+  const second = secondBridgeBlock;
 
   /** Types the poll interval of the entry on screen, as a user does (the timing section opened first). */
   async function typePollInterval(page: Frame, value: string): Promise<void> {
