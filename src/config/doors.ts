@@ -117,7 +117,7 @@ export function readDoors(value: unknown, findings: Findings, secrets: unknown[]
     const writtenId = entry.id;
     const doorId = idOf(writtenId);
     if (doorId !== undefined) entry.id = doorId;
-    const id = quotableId(doorId, secrets);
+    const id = quotableId(writtenId, secrets);
     const named = id === undefined ? at : `${at} (id ${id})`;
     for (const { key, sentence } of keys.sentences) findings.warn(['doors', index, key], `${named}: ${sentence}`);
     for (const option of CHOICES) {

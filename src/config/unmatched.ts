@@ -4,7 +4,8 @@
 import type { Finding } from './findings.js';
 import type { PluginConfig } from './index.js';
 import { editDistance } from '../util/near-miss.js';
-import { idKey, quotableId } from './values.js';
+import { quotableId } from './values.js';
+import { canonicalId } from '../util/canonical-id.js';
 
 /** The account as the check needs it: the ids of its doors and of its controllers, as the service sends them. */
 export interface AccountIds {
@@ -19,7 +20,7 @@ const MAX_NEAR_EDITS = 3;
 export function nearest(id: string, ids: readonly string[]): string | undefined {
   let best: { id: string; edits: number } | undefined;
   for (const candidate of ids) {
-    const edits = editDistance(id, idKey(candidate), MAX_NEAR_EDITS);
+    const edits = editDistance(id, canonicalId(candidate), MAX_NEAR_EDITS);
     if (edits <= MAX_NEAR_EDITS && (best === undefined || edits < best.edits)) best = { id: candidate, edits };
   }
   return best?.id;
@@ -32,8 +33,8 @@ type Checked = Pick<
 
 /** One finding for each id of a door entry or a filter that names nothing in the account (in the order config.json has them). */
 export function unmatchedIds(config: Checked, account: AccountIds): Finding[] {
-  const doors = new Set(account.doorIds.map(idKey));
-  const devices = new Set(account.deviceIds.map(idKey));
+  const doors = new Set(account.doorIds.map(canonicalId));
+  const devices = new Set(account.deviceIds.map(canonicalId));
   const findings: Finding[] = [];
   // An id pasted from the wrong field may be the token: never quoted.
   const secrets = [config.accessToken, config.webhook?.apiKey];

@@ -1,6 +1,7 @@
 // Plain values of config.json as the plugin reads them: blanks, records, paths, sentences' lists, and ids as the service
 // means them. No zod and nothing above it: the settings page bundles this file too.
-import { nearSecret, REDACTED } from '../util/near-miss.js';
+import { canonicalId, withoutIgnorables } from '../util/canonical-id.js';
+import { nearSecret, quoted, REDACTED } from '../util/near-miss.js';
 
 /** A path into the platform block: ["doors", 2, "readOnly"]. */
 export type Path = readonly PropertyKey[];
@@ -27,25 +28,7 @@ export function listing(all: readonly string[]): string {
 }
 
 /**
- * Characters that carry no meaning in an id, pasted along from a web page or a chat: zero-width space, non-joiner and
- * joiner, word joiner, byte order mark, soft hyphen. (A no-break space is white space: trimmed, and a list separator.)
- */
-const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u00ad]/gu;
-
-/**
- * An id as compared: invisible characters and surrounding white space gone, lower case. The service's ids are UUIDs,
- * where case carries no meaning; every place that matches an id (the door entries, the filters, people, Matter, the
- * settings page) compares this.
- */
-export function idKey(id: string): string {
-  return id.replace(INVISIBLE, '').trim().toLowerCase();
-}
-
-/** Whether two ids, one written by the user, name the same door or controller. */
-export const sameId = (a: string, b: string): boolean => idKey(a) === idKey(b);
-
-/**
- * An id as written, in the form ids are compared in (idKey): text, or a whole number (the service's ids may be numbers,
+ * An id as written, in the form ids are compared in (canonicalId): text, or a whole number (the service's ids may be numbers,
  * and it reads them as their text, so the two must match). A number JSON cannot hold exactly (beyond 2^53, where
  * 9007199254740993 reads as ...992) is no id: it may name another door than the one meant (see unsafeIdNumber).
  * Undefined: not an id.
@@ -53,7 +36,7 @@ export const sameId = (a: string, b: string): boolean => idKey(a) === idKey(b);
 export function idOf(value: unknown): string | undefined {
   if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : undefined;
   if (typeof value !== 'string') return undefined;
-  const key = idKey(value);
+  const key = canonicalId(value);
   return key === '' ? undefined : key;
 }
 
@@ -64,7 +47,7 @@ export function unsafeIdNumber(value: unknown): number | undefined {
 
 /** Whether a door's (or controller's) id may be the number the user wrote beyond 2^53: its digits read as that number. */
 export function couldBeNumber(id: string, number: number): boolean {
-  const key = idKey(id);
+  const key = canonicalId(id);
   return /^\d+$/.test(key) && Number(key) === number;
 }
 
@@ -72,15 +55,17 @@ export function couldBeNumber(id: string, number: number): boolean {
 const QUOTABLE_ID = /^[\w.:-]{1,64}$/;
 
 /**
- * An id (as idOf reads it) as it may appear in a sentence of the log or the page, in quotes: only a plain one, and
- * [redacted] for anything near a secret (the token pasted in the wrong field, with a character more or less).
- * Undefined: not quotable, the sentence names its place instead.
+ * An id as it may appear in a sentence of the log or the page, in quotes: a plain one as it is, any other with every
+ * character outside printable ASCII written as \uXXXX (a look-alike letter, a direction mark, a line break shows as
+ * what it is and can forge nothing), and [redacted] for anything near a secret (the token pasted in the wrong field).
+ * Undefined: not an id at all (an object, a boolean).
  */
 export function quotableId(id: unknown, secrets: readonly unknown[] = []): string | undefined {
   const read = idOf(id);
   if (read === undefined) return undefined;
   if (nearSecret(read, secrets)) return REDACTED;
-  return QUOTABLE_ID.test(read) ? `"${read}"` : undefined;
+  const written = typeof id === 'string' ? id.trim() : read;
+  return QUOTABLE_ID.test(written) ? `"${written}"` : quoted(written, secrets);
 }
 
 /** What is wrong with a value that is no id, in the parser's words. */
@@ -98,10 +83,9 @@ const PLAIN_ID = /^[\p{L}\p{N}_.:-]{1,128}$/u;
  * every part reads as a plain id. Undefined when a part does not (the text is no list of ids) or there is none.
  */
 export function idsInText(text: string): string[] | undefined {
-  const parts = text
-    .replace(INVISIBLE, '')
+  const parts = withoutIgnorables(text)
     .split(/[,;\s]+/u)
-    .map(idKey)
+    .map(canonicalId)
     .filter((part) => part !== '');
   return parts.length > 0 && parts.every((part) => PLAIN_ID.test(part)) ? parts : undefined;
 }
@@ -118,7 +102,7 @@ export interface IdListReading {
 }
 
 /**
- * A list of ids as written in config.json, element by element: blanks dropped, texts in idKey form (a text holding
+ * A list of ids as written in config.json, element by element: blanks dropped, texts in canonical form (a text holding
  * several ids split), safe whole numbers as their text. One text or one number stands for a list of what it holds.
  * The plugin's parser and the settings page both read every id list with this.
  */

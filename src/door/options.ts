@@ -1,7 +1,8 @@
 // Which doors appear in HomeKit and with what: the global door options merged with each door's own settings.
 import type { Door } from '../client/types.js';
 import type { PluginConfig, ReadOnlyLock } from '../config/index.js';
-import { couldBeNumber, idKey } from '../config/values.js';
+import { couldBeNumber } from '../config/values.js';
+import { canonicalId } from '../util/canonical-id.js';
 import { automationSwitchMode, OPTIONS } from '../option-catalog.js';
 import type { AutomationSwitchMode, Option, OptionSpec, ShowAs, ValueOf } from '../option-catalog.js';
 
@@ -48,11 +49,11 @@ type FilterConfig = OptionsConfig & Pick<PluginConfig, 'includeDeviceIds' | 'exc
 
 /**
  * Whether a protective setting that could not be read keeps this door read-only; an unknown controller counts as
- * unnamed. The lock's ids are in idKey form (the parser's); the service's are compared in it.
+ * unnamed. The lock's ids are in canonicalId form (the parser's); the service's are compared in it.
  */
 function locked(lock: ReadOnlyLock, doorId: string, deviceId: string | undefined): boolean {
-  const door = idKey(doorId);
-  const device = deviceId === undefined ? undefined : idKey(deviceId);
+  const door = canonicalId(doorId);
+  const device = deviceId === undefined ? undefined : canonicalId(deviceId);
   return (
     lock.all ||
     (lock.openableDoorIds !== undefined && !lock.openableDoorIds.includes(door)) ||
@@ -63,8 +64,8 @@ function locked(lock: ReadOnlyLock, doorId: string, deviceId: string | undefined
 }
 
 export function doorOptions(config: OptionsConfig, doorId: string, deviceId?: string): DoorOptions {
-  // The entries' ids are in idKey form (the parser's): the service's id is compared in it.
-  const entry = config.doors.find((door) => door.id === idKey(doorId));
+  // The entries' ids are in canonicalId form (the parser's): the service's id is compared in it.
+  const entry = config.doors.find((door) => door.id === canonicalId(doorId));
   const own: Partial<Record<string, unknown>> = entry ?? {};
   const global: Partial<Record<string, unknown>> = config;
   // Each option: the door's own value where its entry sets one, else the one for all doors.
@@ -73,7 +74,7 @@ export function doorOptions(config: OptionsConfig, doorId: string, deviceId?: st
   ) as Omit<DoorOptionValues, 'automationSwitch'> & { automationSwitch: boolean | AutomationSwitchMode };
   const kept = config.keptAsCached;
   // A kind that could not be read (the door's own, or, without one, the one for all doors) keeps the cached kind.
-  const kindUnread = kept !== undefined && (kept.showAsDoorIds.includes(idKey(doorId)) || (own.showAs === undefined && kept.showAs));
+  const kindUnread = kept !== undefined && (kept.showAsDoorIds.includes(canonicalId(doorId)) || (own.showAs === undefined && kept.showAs));
   return {
     ...values,
     showAs: kindUnread ? undefined : values.showAs,
@@ -88,14 +89,14 @@ const outOf = (list: readonly string[], id: string): boolean => list.length > 0 
 
 /** Whether the controller filters let a controller's doors in: the one rule, for the plugin and the page's controller ticks. */
 export function controllerLetIn(config: Pick<PluginConfig, 'includeDeviceIds' | 'excludeDeviceIds'>, deviceId: string): boolean {
-  const id = idKey(deviceId);
+  const id = canonicalId(deviceId);
   return !outOf(config.includeDeviceIds, id) && !config.excludeDeviceIds.includes(id);
 }
 
 /** Why a door stays out of HomeKit, or undefined when it is shown. */
 /** Reads only a door's id and relationship: the settings page runs it on the doors it shows (src/ui/check-config.ts). */
 export function exclusionReason(config: FilterConfig, door: Pick<Door, 'id' | 'relationship'>, deviceId: string): string | undefined {
-  const [doorId, controllerId] = [idKey(door.id), idKey(deviceId)];
+  const [doorId, controllerId] = [canonicalId(door.id), canonicalId(deviceId)];
   if (config.doors.some((own) => own.id === doorId && own.hide === true)) {
     return 'it is hidden in the plugin settings';
   }

@@ -1,6 +1,7 @@
 // Names a `people[].doors` id that counts for nobody: a door the account does not have, or one HomeKit does not show.
 import { nearest } from '../config/unmatched.js';
-import { idKey, quotableId } from '../config/values.js';
+import { quotableId } from '../config/values.js';
+import { canonicalId } from '../util/canonical-id.js';
 import { oneLine } from '../util/log-text.js';
 
 /** A door of the account as the check needs it. */
@@ -34,9 +35,9 @@ export class PeopleDoorCheck {
   /** After a sync that read the whole account: `shown` are the ids of the doors HomeKit shows from this bridge. */
   check(doors: readonly AccountDoor[], shown: ReadonlySet<string>): void {
     if (!this.people.some((person) => person.doors !== undefined)) return;
-    // The entries' ids are in idKey form (the parser's): the account's are compared in it.
-    const byId = new Map(doors.map((door) => [idKey(door.id), door]));
-    const shownKeys = new Set([...shown].map(idKey));
+    // The entries' ids are in canonicalId form (the parser's): the account's are compared in it.
+    const byId = new Map(doors.map((door) => [canonicalId(door.id), door]));
+    const shownKeys = new Set([...shown].map(canonicalId));
     const hint = (id: string): string => {
       const near = nearest(
         id,

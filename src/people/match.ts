@@ -1,7 +1,7 @@
 // Who a move names, and whose person sensors it concerns: the config's `user` against the service's user, by e-mail or name.
 import type { DoorState } from '../client/types.js';
 import { ANYONE_ELSE, userKey } from '../config/people.js';
-import { idKey } from '../config/values.js';
+import { canonicalId } from '../util/canonical-id.js';
 import { PERSON_DIRECTORY_MAX } from '../settings.js';
 
 /** The service's user as a webhook or the toggle history names them; every field is the service's text. */
@@ -113,7 +113,7 @@ export function detectsFor(
     return [];
   }
   const keys = new Set([...own, ...pairedNames, ...(emails.length === 0 ? pairedEmails : [])]);
-  const counts = (rule: PersonRule): boolean => rule.doors === undefined || rule.doors.includes(idKey(move.doorId));
+  const counts = (rule: PersonRule): boolean => rule.doors === undefined || rule.doors.includes(canonicalId(move.doorId));
   const listed = rules.map((rule, index) => ({ rule, index })).filter(({ rule }) => keys.has(userKey(rule.user)));
   if (listed.length > 0) {
     return listed.filter(({ rule }) => counts(rule)).map(({ index }) => index);

@@ -173,10 +173,14 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
     expect(configOf(raw).doors).toEqual([{ id: 'x' }]);
   });
 
-  it('keeps ids that are not plain ids out of the sentence', () => {
+  it('quotes an id that is not a plain id with escapes, so it forges no line', () => {
     const [sentence] = ignoredOf({ doors: [{ id: 'evil\nThe account can be read again', hide: 'x' }] });
-    // Deliberate change (issue 19.3): a hide that cannot be read makes the door read-only.
-    expect(sentence).toBe('doors.0 hide must be true or false; this door is read-only until it is fixed');
+    // Deliberate change (issue 19.3): a hide that cannot be read makes the door read-only. Issue 42: the id is named,
+    // escaped, instead of left out of the sentence (an id that cannot be quoted plainly is never silence).
+    expect(sentence).toBe(
+      'doors.0 (id "evil\\u000aThe account can be read again") hide must be true or false; this door is read-only until it is fixed',
+    );
+    expect(sentence).not.toContain('\n');
   });
 
   it('ignores a whole doors list that is not a list', () => {

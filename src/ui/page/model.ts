@@ -2,7 +2,8 @@
 import { parseConfig, readDoorKeys, readTopKeys, readWebhookKeys } from '../../config/index.js';
 import type { ConfigResult, PluginConfig } from '../../config/index.js';
 import type { ReadKeys } from '../../config/keys.js';
-import { idKey, idOf, isBlank, isRecord, readIdList as readIds } from '../../config/values.js';
+import { idOf, isBlank, isRecord, readIdList as readIds } from '../../config/values.js';
+import { canonicalId } from '../../util/canonical-id.js';
 import { controllerLetIn } from '../../door/options.js';
 import { nearMiss } from '../../util/near-miss.js';
 import { OPTIONS } from '../../option-catalog.js';
@@ -61,7 +62,7 @@ export function appliedField(block: Block, key: string): unknown {
 export function appliedDoorEntry(block: Block, doorId: string): Record<string, unknown> | undefined {
   const config = applied(block);
   if (config === undefined) return doorEntry(block, doorId);
-  return config.doors.find((entry) => entry.id === idKey(doorId));
+  return config.doors.find((entry) => entry.id === canonicalId(doorId));
 }
 
 /**
@@ -150,7 +151,7 @@ const entryKeys = (entry: Record<string, unknown>): Record<string, unknown> => r
 function rawEntriesOf(block: Block, doorId: string): Record<string, unknown>[] {
   const doors = block.doors;
   return Array.isArray(doors)
-    ? doors.filter((entry): entry is Record<string, unknown> => isRecord(entry) && idOf(entryKeys(entry).id) === idKey(doorId))
+    ? doors.filter((entry): entry is Record<string, unknown> => isRecord(entry) && idOf(entryKeys(entry).id) === canonicalId(doorId))
     : [];
 }
 
@@ -189,7 +190,7 @@ export function setDoorField(block: Block, doorId: string, key: string, value: u
   if (!doorEditable(block, doorId)) return block;
   const next = copy(block);
   const doors: unknown[] = Array.isArray(next.doors) ? next.doors : [];
-  const index = doors.findIndex((entry) => isRecord(entry) && idOf(entryKeys(entry).id) === idKey(doorId));
+  const index = doors.findIndex((entry) => isRecord(entry) && idOf(entryKeys(entry).id) === canonicalId(doorId));
   const entry = doors[index];
   if (!isRecord(entry)) {
     if (isEmpty(value)) return block;
@@ -216,7 +217,7 @@ export function setDoorField(block: Block, doorId: string, key: string, value: u
 export function removeDoorEntry(block: Block, doorId: string): Block {
   if (!doorEditable(block, doorId) || doorEntriesOf(block, doorId).length === 0 || !Array.isArray(block.doors)) return block;
   const next = copy(block);
-  const rest = (next.doors as unknown[]).filter((entry) => !(isRecord(entry) && idOf(entryKeys(entry).id) === idKey(doorId)));
+  const rest = (next.doors as unknown[]).filter((entry) => !(isRecord(entry) && idOf(entryKeys(entry).id) === canonicalId(doorId)));
   if (rest.length === 0) delete next.doors;
   else next.doors = rest;
   return next;
@@ -297,7 +298,7 @@ export function controllerIncluded(block: Block, controllerId: string): boolean 
 
 /** The list with the elements the plugin reads as `id` taken out, every other element as written; undefined when emptied. */
 function without(list: unknown, id: string): unknown[] | undefined {
-  const rest = (Array.isArray(list) ? (list as unknown[]) : []).filter((element) => idOf(element) !== idKey(id));
+  const rest = (Array.isArray(list) ? (list as unknown[]) : []).filter((element) => idOf(element) !== canonicalId(id));
   return rest.length > 0 ? rest : undefined;
 }
 
@@ -311,16 +312,16 @@ const withId = (list: unknown, id: string): unknown[] => [...(Array.isArray(list
 export function setControllerIncluded(block: Block, controllerId: string, included: boolean): Block {
   if (!controllersEditable(block) || controllerIncluded(block, controllerId) === included) return block;
   const include = readIdList(block, 'includeDeviceIds').ids;
-  const excluded = readIdList(block, 'excludeDeviceIds').ids.includes(idKey(controllerId));
+  const excluded = readIdList(block, 'excludeDeviceIds').ids.includes(canonicalId(controllerId));
   let next = block;
   if (included) {
     if (excluded) next = setField(next, 'excludeDeviceIds', without(next.excludeDeviceIds, controllerId));
-    if (include.length > 0 && !include.includes(idKey(controllerId)))
+    if (include.length > 0 && !include.includes(canonicalId(controllerId)))
       next = setField(next, 'includeDeviceIds', withId(next.includeDeviceIds, controllerId));
     return next;
   }
-  const remaining = include.filter((id) => id !== idKey(controllerId));
-  if (include.includes(idKey(controllerId)) && remaining.length > 0) {
+  const remaining = include.filter((id) => id !== canonicalId(controllerId));
+  if (include.includes(canonicalId(controllerId)) && remaining.length > 0) {
     return setField(next, 'includeDeviceIds', without(next.includeDeviceIds, controllerId));
   }
   // An emptied "only these" list would mean "all": the list stays and the other one keeps this controller out.

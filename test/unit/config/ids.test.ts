@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { parseConfig } from '../../../src/config/index.js';
 import type { PluginConfig } from '../../../src/config/index.js';
-import { idKey, idsInText, readIdList } from '../../../src/config/values.js';
+import { idsInText, readIdList } from '../../../src/config/values.js';
 import { doorOptions, exclusionReason } from '../../../src/door/options.js';
 import { detectsFor } from '../../../src/people/match.js';
 
@@ -23,15 +23,6 @@ const shown = (config: PluginConfig, id: string, controller = 'dev-1'): boolean 
   exclusionReason(config, { id, relationship: 'owner' }, controller) === undefined;
 const opens = (config: PluginConfig, id: string, controller = 'dev-1'): boolean =>
   shown(config, id, controller) && !doorOptions(config, id, controller).readOnly;
-
-describe('idKey', () => {
-  it('drops case, surrounding white space and invisible characters', () => {
-    expect(idKey(` ${A.toUpperCase()}\u200b`)).toBe(A);
-    expect(idKey(`\ufeff${A}\u00ad`)).toBe(A);
-    expect(idKey(`\u00a0${A}\u2060\u200c\u200d`)).toBe(A);
-    expect(idKey('Gate-1')).toBe('gate-1');
-  });
-});
 
 describe('a list written as one text (finding 1)', () => {
   it('is split on commas, semicolons and white space when every part is an id', () => {
