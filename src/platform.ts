@@ -11,7 +11,7 @@ import { SYSTEM_CLOCK } from './util/clock.js';
 import type { Clock } from './util/clock.js';
 import { parseConfig } from './config/index.js';
 import type { PluginConfig, WebhookConfig } from './config/index.js';
-import { doorOptions, exclusionReason } from './door/options.js';
+import { doorOptions, exclusionReason, guarded } from './door/options.js';
 import type { MatterDoors, ShownDoor, ShownPerson } from './matter/matter-doors.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
 import type { RealtimeUpdates } from './sync/realtime.js';
@@ -23,7 +23,9 @@ import { SyncHealth } from './sync/health.js';
 import { DoorRegistry } from './registry/door-registry.js';
 import { People } from './people/people.js';
 import { PeopleDoorCheck } from './people/door-check.js';
-import { unmatchedIds } from './config/unmatched.js';
+import { needsLookAlikes, NO_PROTECTION, protectionFor, UNTIL_TOLD } from './config/protection.js';
+import type { AccountIds, Protection } from './config/protection.js';
+import type { Skeleton } from './util/skeleton.js';
 import type { DoorState, ToggleEvent } from './client/types.js';
 import { DEFAULT_PERSON_SENSOR_DURATION_S } from './settings.js';
 
@@ -42,6 +44,12 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private readonly peopleDoors: PeopleDoorCheck;
   /** The sentences already said about a door entry's or a filter's id that names nothing in the account: each once. */
   private readonly unmatchedSaid = new Set<string>();
+  /** What settings that name no door exactly could mean, in the doors known now (src/config/protection.ts). */
+  private protection: Protection = NO_PROTECTION;
+  /** Unicode's look-alike letters, loaded the first time an id of the settings names no door exactly. */
+  private skeleton: Skeleton | undefined;
+  /** Counts the readings of protection: only the latest one is applied (a sync's and the start's may overlap). */
+  private protectionRuns = 0;
   private readonly health: SyncHealth;
   private readonly bugs: BugLog;
   private readonly config: PluginConfig | undefined;
@@ -90,6 +98,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       log,
       bugs: this.bugs,
       config: this.config,
+      protection: () => this.protection,
       createDoor: (accessory) => this.createDoor(accessory),
       notePolled: (door, outcome) => this.realtime?.notePolled(door, outcome),
       doorMoved: (doorId, name, state, lastToggled) => this.whoMovedIt?.explain(doorId, name, state, lastToggled),
@@ -168,6 +177,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       },
     );
     this.registry.adoptCached(true);
+    // The cached doors, until the first sync: a door a misspelt setting could mean is not openable meanwhile.
+    void this.protect(this.knownDoors(undefined));
     this.people.start();
     if (config.matter !== 'off' || this.cachedMatter.length > 0) {
       this.matterLoaded = this.startMatter(config);
@@ -248,20 +259,50 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private checkNamedIds(account: Account): void {
     const config = this.config;
     if (!config) return;
-    const ids = {
-      doorIds: account.devices.flatMap((device) => device.doors.map((door) => door.id)),
-      deviceIds: account.devices.map((device) => device.id),
-    };
-    for (const { sentence } of unmatchedIds(config, ids)) {
+    for (const { sentence } of this.protection.findings) {
       if (this.unmatchedSaid.has(sentence)) continue;
       this.unmatchedSaid.add(sentence);
-      this.log.warn(`${sentence}.`);
+      this.log.warn(`In the configuration, ${sentence}.`);
     }
     const shown = new Set(this.registry.all().map((door) => door.accessory.context.doorId));
     const doors = account.devices.flatMap((device) =>
-      device.doors.map((door) => ({ id: door.id, name: door.name, keptOutBecause: exclusionReason(config, door, device.id) })),
+      device.doors.map((door) => ({
+        id: door.id,
+        name: door.name,
+        keptOutBecause: exclusionReason(config, door, device.id, this.protection),
+      })),
     );
     this.peopleDoors.check(doors, shown);
+  }
+
+  /** The doors a reading of protection looks at: the account's, and (when it is partial or not read yet) those HomeKit shows. */
+  private knownDoors(account: Account | undefined): AccountIds {
+    const listed = (account?.devices ?? []).flatMap((device) => device.doors.map((door) => ({ id: door.id, deviceId: device.id })));
+    if (account?.unreadable.length === 0) return { doors: listed, unsafeDoorNumbers: account.unsafeDoorNumbers };
+    const shown = this.registry.all().map(({ accessory }) => ({ id: accessory.context.doorId, deviceId: accessory.context.deviceId }));
+    return { doors: [...listed, ...shown], unsafeDoorNumbers: account?.unsafeDoorNumbers };
+  }
+
+  /**
+   * Reads what the settings protect in the doors known now. Where an id of the settings names none of them exactly, the
+   * look-alike letters are loaded first (once; milliseconds) and every door is read-only meanwhile; if they cannot be
+   * loaded, every door stays read-only. After a complete sync, each finding is said once (checkNamedIds).
+   */
+  private async protect(known: AccountIds): Promise<void> {
+    const config = this.config;
+    if (!config) return;
+    const run = ++this.protectionRuns;
+    if (this.skeleton === undefined && needsLookAlikes(config, known)) {
+      this.protection = UNTIL_TOLD;
+      try {
+        ({ skeleton: this.skeleton } = await import('./util/skeleton.js'));
+      } catch (error) {
+        this.bugs.report('loading the look-alike letters (every door stays read-only)', error);
+        return;
+      }
+    }
+    if (run !== this.protectionRuns || this.stoppedMeanwhile()) return;
+    this.protection = protectionFor(config, known, this.skeleton);
   }
 
   /** The toggle history named who made a move a sync just found (src/people/attribution.ts): the person sensors take it. */
@@ -290,6 +331,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         clock: this.clock,
         // Without a readable config, a cached door keeps the services it has: a typo must not break automations.
         options: config ? doorOptions(config, accessory.context.doorId, accessory.context.deviceId) : undefined,
+        guarded: () => guarded(this.protection, accessory.context.doorId),
       },
       accessory,
     );
@@ -324,8 +366,11 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       this.people.setAccountReadable(true);
       try {
         this.health.noteUnreadable(account.unreadable);
+        const complete = account.unreadable.length === 0;
+        await this.protect(this.knownDoors(account));
+        if (this.stoppedMeanwhile()) return;
         this.registry.reconcile(account, sentMs);
-        if (account.unreadable.length === 0) this.checkNamedIds(account);
+        if (complete) this.checkNamedIds(account);
         // A partial answer says nothing of the doors it could not read: only a complete one removes cached Matter devices.
         this.followOnMatter(account.unreadable.length === 0);
         this.realtime?.checkMissed();
@@ -368,7 +413,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       this.matterDoors = matterDoors;
       matterDoors.follow(
         this.shownOnMatter().filter(
-          ({ door, deviceId }) => exclusionReason(config, { id: door.view.doorId, relationship: undefined }, deviceId) === undefined,
+          ({ door, deviceId }) =>
+            exclusionReason(config, { id: door.view.doorId, relationship: undefined }, deviceId, this.protection) === undefined,
         ),
         false,
       );

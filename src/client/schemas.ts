@@ -1,11 +1,27 @@
 // zod schemas for the service's answers, liberal where the contract says "not shown": unknown fields pass, odd values fall back.
 import * as z from '../util/zod.js';
 
+import { canonicalId } from '../util/canonical-id.js';
 import { fallbackDoorName } from './fallback-name.js';
+
+/** What the log says of a door id JSON could not read exactly. */
+const UNSAFE_ID =
+  'is a number that is not a whole number JSON can hold exactly (beyond 2^53 it reads as another), so no command may name it';
 import type { Account, Device, Door, ToggleEvent } from './types.js';
 
-/** Ids are strings in the contract; a numeric id is accepted and read as text. */
-const id = z.union([z.string().check(z.trim(), z.minLength(1)), z.pipe(z.number(), z.transform(String))]);
+/**
+ * Ids are strings in the contract, kept exactly as sent (a command carries the id the service sent); compared only in
+ * canonical form (src/util/canonical-id.ts). A numeric id is read as its text only when it is exact: JSON reads
+ * 9007199254740993 as ...992, another door's id.
+ */
+const id = z.pipe(
+  z.union([z.string(), z.number()], { error: 'must be an id (text)' }).check(
+    z.refine((value) => (typeof value === 'string' ? canonicalId(value) !== '' : Number.isSafeInteger(value)), {
+      error: (issue) => (typeof issue.input === 'number' ? UNSAFE_ID : 'must not be blank'),
+    }),
+  ),
+  z.transform(String),
+);
 const optionalText = z.missingIfNot(z.string());
 const flag = (fallback: boolean) =>
   z.pipe(
@@ -87,6 +103,7 @@ export function parseSync(body: unknown): Account | z.core.$ZodError {
     return top.error;
   }
   const unreadable: string[] = [];
+  const unsafeDoorNumbers: number[] = [];
   const devices: Device[] = [];
   top.data.devices.forEach((rawDevice, d) => {
     const device = deviceSchema.safeParse(rawDevice);
@@ -99,9 +116,11 @@ export function parseSync(body: unknown): Account | z.core.$ZodError {
       const door = doorSchema.safeParse(rawDoor);
       if (door.success) {
         doors.push(toDoor(door.data));
-      } else {
-        unreadable.push(where(`devices.${d}.doors.${i}`, door.error));
+        return;
       }
+      unreadable.push(where(`devices.${d}.doors.${i}`, door.error));
+      const number = typeof rawDoor === 'object' && rawDoor !== null ? (rawDoor as { id?: unknown }).id : undefined;
+      if (typeof number === 'number' && Number.isInteger(number) && !Number.isSafeInteger(number)) unsafeDoorNumbers.push(number);
     });
     const owner = [device.data.owner_first_name, device.data.owner_last_name].filter(Boolean).join(' ');
     devices.push({
@@ -113,7 +132,7 @@ export function parseSync(body: unknown): Account | z.core.$ZodError {
       doors,
     });
   });
-  return { devices, unreadable };
+  return { devices, unreadable, ...(unsafeDoorNumbers.length > 0 ? { unsafeDoorNumbers } : {}) };
 }
 
 /** The toggle answer; only `message` matters, and it is optional because error bodies are not to be trusted. */

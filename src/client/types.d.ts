@@ -40,6 +40,11 @@ export interface Account {
   devices: Device[];
   /** Parts of the answer that could not be read; when not empty, missing doors must not be taken as removed. */
   unreadable: string[];
+  /**
+   * Door ids sent as numbers too large to read exactly (beyond 2^53), as JSON read them: such a door is left out (no
+   * command may carry an id the plugin could not read exactly), and a door whose id reads as one of them is read-only.
+   */
+  unsafeDoorNumbers?: number[];
 }
 
 export interface ToggleEvent {

@@ -3,10 +3,20 @@
 import * as z from '../util/zod.js';
 
 import { OPTIONS } from '../option-catalog.js';
-import { consequenceOf, lockForUnnamed, mayProtect, merged, mostProtective, protectionIn, protectiveReading } from './fail-closed.js';
+import {
+  consequenceOf,
+  lockForUnnamed,
+  mayProtect,
+  merged,
+  mostProtective,
+  PROTECTIVE,
+  protectionIn,
+  protectiveReading,
+} from './fail-closed.js';
 import type { Findings } from './findings.js';
 import { readKeys } from './keys.js';
 import type { ReadKeys } from './keys.js';
+import { mentionOf, speaksOfLeavingOut } from './mentions.js';
 import { CHOICES, issuesOf, nearChoice, optionalText, requiredText, shapeOf } from './schemas.js';
 import type { PerDoorShape } from './schemas.js';
 import { idOf, idProblem, isBlank, isRecord, listing, quotableId, unsafeIdNumber, withoutBlanks } from './values.js';
@@ -26,15 +36,12 @@ export type DoorSettings = z.output<typeof doorSettingsSchema>;
 /** The keys a door entry may hold. */
 const DOOR_KEYS = ['id', 'name', ...OPTIONS.filter((option) => option.perDoor).map((option) => option.key)];
 
-/** What an unknown key of a door entry that may mean a protective one leaves that door with. */
-const DOOR_DOUBTS: Partial<Record<string, { sentence: string; apply: (entry: Record<string, unknown>) => void }>> = {
-  readOnly: { sentence: 'this door is read-only until it is fixed', apply: (entry) => (entry.readOnly = true) },
-  hide: { sentence: 'this door is read-only until it is fixed', apply: (entry) => (entry.readOnly = true) },
-  automationSwitch: {
-    sentence: 'this door has no automation switch until it is fixed',
-    apply: (entry) => (entry.automationSwitch = 'off'),
-  },
-};
+/** What an unknown key of a door entry leaves its door with: what it meant cannot be told, so nothing it may have protected opens. */
+function unknownKeyLeaves(key: string, value: unknown): string {
+  return speaksOfLeavingOut(key) && mayProtect(value)
+    ? 'this door is kept out of Home until it is fixed'
+    : 'this door is read-only, without an automation switch, until it is fixed';
+}
 
 /** A door entry's keys as the plugin reads them (near misses as the key they nearly are): the page reads them too. */
 export function readDoorKeys(entry: Record<string, unknown>, secrets: unknown[] = []): ReadKeys {
@@ -42,7 +49,8 @@ export function readDoorKeys(entry: Record<string, unknown>, secrets: unknown[] 
     known: DOOR_KEYS,
     secrets,
     combine: mostProtective,
-    doubt: (key, value) => (mayProtect(value) ? DOOR_DOUBTS[key]?.sentence : undefined),
+    narrowing: (key) => (PROTECTIVE as readonly string[]).includes(key),
+    unknown: (key, value) => (isBlank(value) ? undefined : unknownKeyLeaves(key, value)),
   });
 }
 
@@ -61,8 +69,14 @@ function lockForNumber(number: number, entry: Record<string, unknown>, findings:
 function readLoneDoor(value: unknown, findings: Findings, secrets: unknown[]): Record<string, unknown>[] {
   const problem = [{ path: ['doors'], message: 'must be a list of doors' }];
   const start = 'doors must be a list of door settings';
+  const mention = mentionOf('doors', value, false);
   if (!isRecord(value)) {
-    findings.add(problem, `${start}; every door uses the settings for all doors`);
+    // JSON text, a number: a door it names stays read-only (protection.ts), the others use the settings for all doors.
+    if (mention) findings.mentions.push(mention);
+    findings.add(
+      problem,
+      `${start}; every door uses the settings for all doors, but a door of the account it names stays read-only until it is fixed`,
+    );
     return [];
   }
   const keys = readKeys(value, { known: DOOR_KEYS, secrets, combine: mostProtective });
@@ -73,7 +87,12 @@ function readLoneDoor(value: unknown, findings: Findings, secrets: unknown[]): R
   if (id === undefined) {
     const number = unsafeIdNumber(entry.id);
     const locked = number === undefined ? lockForUnnamed(entry, findings) : lockForNumber(number, entry, findings);
-    findings.add(problem, `${lead}; ${locked ?? 'it is ignored, so every door uses the settings for all doors'}`);
+    // An object keyed by door id ({ "<id>": { "readOnly": true } }): each door it names stays read-only.
+    if (mention && locked === undefined) findings.mentions.push(mention);
+    findings.add(
+      problem,
+      `${lead}; ${locked ?? 'it is ignored, so every door uses the settings for all doors, but a door of the account it names stays read-only until it is fixed'}`,
+    );
     return [];
   }
   if (protectionIn(entry).length === 0) {
@@ -106,9 +125,12 @@ export function readDoors(value: unknown, findings: Findings, secrets: unknown[]
       return; // An entry the form opened and nobody filled in: nothing was meant.
     }
     if (!isRecord(raw)) {
+      // An id alone ("doors": ["<id>"]), a list in a list: the door it names stays read-only (protection.ts).
+      const mention = mentionOf(at, raw, false);
+      if (mention) findings.mentions.push(mention);
       findings.add(
         [{ path: ['doors', index], message: "must be one door's settings" }],
-        `${at} must be one door's settings ({ "id": … }); it is ignored`,
+        `${at} must be one door's settings ({ "id": … }); it is ignored, but a door of the account it names stays read-only until it is fixed`,
       );
       return;
     }
@@ -158,8 +180,14 @@ export function readDoors(value: unknown, findings: Findings, secrets: unknown[]
       // Not the kind for all doors either: the one Home shows now, so the door's automations stay.
       if (bad.includes('showAs')) findings.kept.showAsDoorIds.push(doorId);
     }
-    // An unknown key that may have meant a protective one: the door is not left openable on a guess.
-    for (const doubt of keys.doubts) DOOR_DOUBTS[doubt.key]?.apply(entry);
+    // A key the plugin does not read may have protected this door: it is not left openable on a guess, and a door of the
+    // account its value names is not either (protection.ts).
+    for (const key of Object.keys(entry).filter((key) => !DOOR_KEYS.includes(key))) {
+      const value = entry[key];
+      Object.assign(entry, protectiveReading(doorId, { hide: speaksOfLeavingOut(key) && mayProtect(value) }));
+      const mention = mentionOf(`doors.${index}.${key}`, value, speaksOfLeavingOut(key));
+      if (mention) findings.mentions.push(mention);
+    }
     const first = firstIndex.get(doorId);
     if (first !== undefined) {
       findings.add(

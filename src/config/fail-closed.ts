@@ -3,7 +3,8 @@
 import { nearMiss } from '../util/near-miss.js';
 import type { OptionKey } from '../option-catalog.js';
 import type { Findings } from './findings.js';
-import { isBlank, listing } from './values.js';
+import type { Combined } from './keys.js';
+import { isBlank, listing, readIdList } from './values.js';
 
 /** The settings that keep a door from being opened or shown: an entry that cannot be read must not drop them. */
 export const PROTECTIVE = ['readOnly', 'hide', 'automationSwitch'] as const satisfies readonly OptionKey[];
@@ -28,18 +29,49 @@ function switchReach(value: unknown): number {
 /** Of several automation switch values, the one that lets Home do least. */
 export const leastSwitch = (values: unknown[]): unknown => values.reduce((a, b) => (switchReach(b) < switchReach(a) ? b : a));
 
+/** The values of an id list written several ways, as elements: a list as its elements, a lone value as one. */
+const elementsOf = (values: unknown[]): unknown[] =>
+  values.flatMap((value): unknown[] => (Array.isArray(value) ? (value as unknown[]) : isBlank(value) ? [] : [value]));
+
+/**
+ * Include lists written several ways: the ids all of them list (an include list narrows, so two narrow more). When they
+ * have none in common, which was meant cannot be told: all of their doors are shown and none opens until it is fixed.
+ * One that cannot be read is used as it is, so it fails closed as it would alone.
+ */
+function commonIncluded(values: unknown[]): Combined {
+  const readings = values.map(readIdList);
+  const unreadable = readings.findIndex((reading) => reading.bad.length > 0 || reading.numbers.length > 0);
+  if (unreadable >= 0) return { value: values[unreadable], how: 'the one that cannot be read is used, and fails closed' };
+  const lists = readings.map((reading) => reading.ids).filter((ids) => ids.length > 0);
+  const [first = [], ...rest] = lists;
+  const common = first.filter((id) => rest.every((ids) => ids.includes(id)));
+  if (common.length > 0) return { value: common, how: 'only the ids all of them list are used' };
+  return {
+    value: [...new Set(lists.flat())],
+    how: `they have no id in common, so the doors of all of them are shown and ${LOCK_ALL}`,
+    doubt: true,
+  };
+}
+
 /**
  * One value for a key written several ways (readOnly and "readonly") with different values: the most protective. A
  * read-only that is not plainly false wins (one that cannot be read fails closed later), the switch that opens least,
- * "owned" over "all", and exclusions add up. Undefined: no rule, the key as spelt (or first) wins.
+ * "owned" over "all", exclusions add up and include lists keep what they have in common. Undefined: no rule, the key as
+ * spelt (or first) wins.
  */
-export function mostProtective(key: string, values: unknown[]): unknown {
+export function mostProtective(key: string, values: unknown[]): Combined | undefined {
+  const most = (value: unknown): Combined => ({ value, how: 'the most protective of them is used' });
   if (key === 'readOnly' || key === 'hide') {
-    return values.includes(true) ? true : (values.find((value) => !isBlank(value) && value !== false) ?? false);
+    return most(values.includes(true) ? true : (values.find((value) => !isBlank(value) && value !== false) ?? false));
   }
-  if (key === 'automationSwitch') return leastSwitch(values);
-  if (key === 'includeDoors') return values.find((value) => typeof value === 'string' && nearMiss(value, ['all', 'owned']) === 'owned');
-  if ((key === 'excludeDeviceIds' || key === 'excludeDoorIds') && values.every(Array.isArray)) return values.flat();
+  if (key === 'automationSwitch') return most(leastSwitch(values));
+  if (key === 'includeDoors') {
+    const owned = values.find((value) => typeof value === 'string' && nearMiss(value, ['all', 'owned']) === 'owned');
+    return owned === undefined ? undefined : most(owned);
+  }
+  if (key === 'excludeDeviceIds' || key === 'excludeDoorIds')
+    return { value: elementsOf(values), how: 'every id any of them lists is kept out' };
+  if (key === 'includeDeviceIds' || key === 'includeDoorIds') return commonIncluded(values);
   return undefined;
 }
 

@@ -1,5 +1,6 @@
 // What reading the platform block found, each finding with the JSON path it concerns: the log prints the sentences, the
 // settings page places each one by its path, and a block that cannot run lists every problem at once.
+import type { Mention } from './mentions.js';
 import { dotted } from './values.js';
 import type { Path } from './values.js';
 
@@ -56,6 +57,8 @@ export class Findings {
   /** Doors kept read-only because something protective could not be read. */
   readonly lock: ReadOnlyLock = { all: false };
   readonly kept: KeptAsCached = { showAs: false, showAsDoorIds: [], matter: false, people: false };
+  /** Values the plugin does not read, kept for the doors they name (src/config/protection.ts). */
+  readonly mentions: Mention[] = [];
   /** Every mistake as "<path> <message>", for the one line of a config that cannot run at all. */
   readonly plain: string[] = [];
 

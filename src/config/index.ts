@@ -24,6 +24,8 @@ import {
 } from './schemas.js';
 import type { GlobalShape } from './schemas.js';
 import type { GlobalOption } from '../option-catalog.js';
+import { mentionOf, speaksOfLeavingOut, textsOf } from './mentions.js';
+import type { Mention } from './mentions.js';
 import { dotted, isBlank, isRecord, listing } from './values.js';
 import { listenerWanted, readWebhook, webhookSchema } from './webhook.js';
 
@@ -57,7 +59,12 @@ export const configSchema = z.looseObject({
 });
 
 /** The parsed configuration: every default filled in; keys Homebridge adds (such as _bridge) kept. */
-export type PluginConfig = z.output<typeof configSchema> & { readOnlyLock: ReadOnlyLock; keptAsCached: KeptAsCached };
+export type PluginConfig = z.output<typeof configSchema> & {
+  readOnlyLock: ReadOnlyLock;
+  keptAsCached: KeptAsCached;
+  /** Values the plugin does not read, for the doors they name (src/config/protection.ts). */
+  mentions: Mention[];
+};
 
 /**
  * `ok`: the plugin runs with `config`; each `warnings` entry is one sentence about a key or value read as the one it
@@ -88,9 +95,19 @@ export function readTopKeys(block: Record<string, unknown>, secrets: unknown[] =
     others: HOMEBRIDGE_KEYS,
     secrets,
     combine: mostProtective,
-    doubt: (key, value) => ((key === 'readOnly' || key in FILTERS) && mayProtect(value) ? LOCK_ALL : undefined),
+    narrowing: (key) => NARROWING.includes(key),
+    // An unknown key nearest readOnly with a value that names no door ("readOnlyAll": true) speaks of every door.
+    doubt: (key, value) => (key === 'readOnly' && mayProtect(value) && textsOf(value).length === 0 ? LOCK_ALL : undefined),
+    unknown: (key, value) => (isBlank(value) || value === false ? undefined : NAMED_STAYS(speaksOfLeavingOut(key))),
   });
 }
+
+/** The top-level settings that narrow what Home shows or may do: a key as near to two of them is read as both. */
+const NARROWING = ['readOnly', 'includeDoors', ...Object.keys(FILTERS)];
+
+/** What an unknown key still does, after "is not a setting the plugin knows, so it is ignored". */
+export const NAMED_STAYS = (leaveOut: boolean): string =>
+  `but a door of the account it names stays ${leaveOut ? 'out of Home' : 'read-only'} until it is fixed`;
 
 /**
  * Reads the platform block. Never throws, never quotes a value (the token is secret, and a value pasted in the
@@ -108,6 +125,12 @@ export function parseConfig(raw: unknown): ConfigResult {
   for (const { key, sentence } of keys.sentences) findings.warn([key], sentence);
   if (keys.doubts.length > 0) findings.lock.all = true;
   const read = keys.block;
+  // What the plugin does not read still protects the doors it names, once the account says which (protection.ts).
+  for (const [key, value] of Object.entries(read)) {
+    if (Object.hasOwn(configSchema.shape, key) || HOMEBRIDGE_KEYS.includes(key)) continue;
+    const mention = mentionOf(key, value, speaksOfLeavingOut(key), key);
+    if (mention) findings.mentions.push(mention);
+  }
   const fatal = [
     ...issuesOf(accessTokenSchema, read.accessToken ?? undefined, ['accessToken']),
     ...issuesOf(httpAddress, read.baseUrl ?? undefined, ['baseUrl']),
@@ -159,7 +182,7 @@ export function parseConfig(raw: unknown): ConfigResult {
   }
   return {
     ok: true,
-    config: { ...result.data, readOnlyLock: findings.lock, keptAsCached: findings.kept },
+    config: { ...result.data, readOnlyLock: findings.lock, keptAsCached: findings.kept, mentions: findings.mentions },
     ignored: findings.ignored.map((finding) => finding.sentence),
     warnings: findings.warnings.map((finding) => finding.sentence),
     findings: [...findings.ignored, ...findings.warnings],

@@ -12,13 +12,29 @@ export interface KeyRules {
   /** Values never quoted: the access token and the webhook key. */
   secrets: readonly unknown[];
   /** One value for a key written several ways with different values; undefined: the exact key's (or the first) wins. */
-  combine?: (key: string, values: unknown[]) => unknown;
+  combine?: (key: string, values: unknown[]) => Combined | undefined;
   /**
    * What an unknown key closest to a protective key leads to ("this door is read-only until it is fixed"), or
    * undefined when that known key protects nothing with this value; the caller applies it. It also tells a protective
    * key from the others where a typed key is as near to two.
    */
   doubt?: (key: string, value: unknown) => string | undefined;
+  /**
+   * Whether a known key narrows what Home may do (read-only, a filter): a key as near to two such keys is read as both,
+   * and one as near to such a key as to another is read as the one that narrows. Left out: the keys `doubt` speaks for.
+   */
+  narrowing?: (key: string, value: unknown) => boolean;
+  /** What an unknown key (no near miss) still does, said after "is not a setting the plugin knows"; undefined: nothing. */
+  unknown?: (key: string, value: unknown) => string | undefined;
+}
+
+/** How several spellings of one key were read as one value. */
+export interface Combined {
+  value: unknown;
+  /** What was made of them, after "… differ, so". */
+  how: string;
+  /** They cannot be read as one without doubt: the caller fails closed as for a doubt. */
+  doubt?: true;
 }
 
 export interface ReadKeys {
@@ -56,15 +72,22 @@ export function readKeys(raw: Record<string, unknown>, rules: KeyRules): ReadKey
       continue;
     }
     const shown = quoted(key, rules.secrets);
-    const protects = (near: string): boolean => rules.doubt?.(near, value) !== undefined;
+    const protects = (near: string): boolean => (rules.narrowing ? rules.narrowing(near, value) : rules.doubt?.(near, value) !== undefined);
     const nearly = nearMisses(key, rules.known);
-    // Between two as near, the one that protects: read as the other, a typo would open what the user meant to close.
-    const meant = nearly.length === 1 ? nearly[0] : nearly.filter(protects).length === 1 ? nearly.find(protects) : undefined;
-    if (meant !== undefined) {
-      const others = nearly.filter((word) => word !== meant);
-      const why = others.length === 0 ? '' : ` (as near to ${others.join(' and ')}; of these, ${meant} protects a door)`;
-      sentences.push({ key, sentence: `${shown} is read as ${meant}${why}` });
-      written.set(meant, [...(written.get(meant) ?? []), { as: key, value }]);
+    // Between two as near, the ones that narrow: read as the other, a typo would open what the user meant to close; as
+    // near to two that narrow, it is read as both (an exclusion and a read-only both hold), never as one of them.
+    const narrowing = nearly.filter(protects);
+    const meant = nearly.length === 1 ? nearly : narrowing;
+    if (meant.length > 0) {
+      const others = nearly.filter((word) => !meant.includes(word));
+      const why =
+        meant.length > 1
+          ? ` (as near to each, and each of them narrows what Home may do)`
+          : others.length === 0
+            ? ''
+            : ` (as near to ${others.join(' and ')}; of these, ${meant.join('')} protects a door)`;
+      sentences.push({ key, sentence: `${shown} is read as ${meant.join(' and as ')}${why}` });
+      for (const each of meant) written.set(each, [...(written.get(each) ?? []), { as: key, value }]);
       continue;
     }
     block[key] = value;
@@ -73,9 +96,12 @@ export function readKeys(raw: Record<string, unknown>, rules: KeyRules): ReadKey
     const consequence = near === undefined ? undefined : rules.doubt?.(near, value);
     if (near !== undefined && consequence !== undefined) doubts.push({ key: near, value });
     const hint = near === undefined ? '' : `; the closest setting is ${near}`;
+    const still = consequence === undefined ? rules.unknown?.(key, value) : undefined;
     sentences.push({
       key,
-      sentence: `${shown} is not a setting the plugin knows, so it is ignored${hint}${consequence === undefined ? '' : `, and as it may mean ${near}, ${consequence}`}`,
+      sentence:
+        `${shown} is not a setting the plugin knows, so it is ignored${hint}` +
+        (consequence !== undefined ? `, and as it may mean ${near}, ${consequence}` : still !== undefined ? `; ${still}` : ''),
     });
   }
   const aliases = new Map<string, string[]>();
@@ -92,8 +118,9 @@ export function readKeys(raw: Record<string, unknown>, rules: KeyRules): ReadKey
       ways.map((way) => way.value),
     );
     if (combined !== undefined) {
-      block[key] = combined;
-      sentences.push({ key, sentence: `${names.join(' and ')} are all read as ${key} and differ, so the most protective of them is used` });
+      block[key] = combined.value;
+      if (combined.doubt) doubts.push({ key, value: combined.value });
+      sentences.push({ key, sentence: `${names.join(' and ')} are all read as ${key} and differ, so ${combined.how}` });
     } else {
       sentences.push({
         key,

@@ -116,9 +116,12 @@ export function readIdList(value: unknown): IdListReading {
       reading.numbers.push({ index, number });
       return;
     }
-    const ids = typeof element === 'string' ? idsInText(element) : [idOf(element)].filter((id) => id !== undefined);
-    if (ids === undefined || ids.length === 0) reading.bad.push(index);
-    else reading.ids.push(...ids);
+    // A text that is no list of plain ids is one id all the same: if it names no door exactly, the doors it could mean
+    // (a look-alike letter, an id inside it) are protected once the account is known (src/config/protection.ts).
+    const ids = typeof element === 'string' ? (idsInText(element) ?? [idOf(element)]) : [idOf(element)];
+    const read = ids.filter((id) => id !== undefined);
+    if (read.length === 0) reading.bad.push(index);
+    else reading.ids.push(...read);
   });
   reading.ids = [...new Set(reading.ids)];
   return reading;

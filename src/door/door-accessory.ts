@@ -27,6 +27,11 @@ export interface DoorAccessoryDeps {
   lowBatteryThresholdPct: number;
   /** The door's options; undefined when the config could not be read (the door then keeps the services it has). */
   options: DoorOptions | undefined;
+  /**
+   * Read at each command: a setting that names this door in a form the plugin could not read exactly keeps it read-only
+   * (src/config/protection.ts), which is known only once the account is.
+   */
+  guarded?: () => boolean;
   /** A command was accepted: the platform should sync soon and often until the door arrives. */
   onCommandAccepted: () => void;
   now: () => number;
@@ -95,7 +100,7 @@ export class DoorAccessory {
       api: deps.api,
       log: deps.log,
       model: this.model,
-      readOnly: () => deps.options?.readOnly === true,
+      readOnly: () => deps.options?.readOnly === true || deps.guarded?.() === true,
       toggle: (state) => deps.toggle(context.doorId, state),
       transitionTimeoutMs: deps.transitionTimeoutMs,
       now: deps.now,

@@ -3,6 +3,8 @@ import type { Door } from '../client/types.js';
 import type { PluginConfig, ReadOnlyLock } from '../config/index.js';
 import { couldBeNumber } from '../config/values.js';
 import { canonicalId } from '../util/canonical-id.js';
+import { NO_PROTECTION } from '../config/protection.js';
+import type { Protection } from '../config/protection.js';
 import { automationSwitchMode, OPTIONS } from '../option-catalog.js';
 import type { AutomationSwitchMode, Option, OptionSpec, ShowAs, ValueOf } from '../option-catalog.js';
 
@@ -93,17 +95,38 @@ export function controllerLetIn(config: Pick<PluginConfig, 'includeDeviceIds' | 
   return !outOf(config.includeDeviceIds, id) && !config.excludeDeviceIds.includes(id);
 }
 
-/** Why a door stays out of HomeKit, or undefined when it is shown. */
-/** Reads only a door's id and relationship: the settings page runs it on the doors it shows (src/ui/check-config.ts). */
-export function exclusionReason(config: FilterConfig, door: Pick<Door, 'id' | 'relationship'>, deviceId: string): string | undefined {
+/**
+ * Whether a setting that names this door in a form the plugin could not read exactly keeps it read-only (protection.ts):
+ * read at each command, since which doors those settings name is known only once the account is.
+ */
+export function guarded(protection: Protection, doorId: string): boolean {
+  return protection.everyDoor || protection.readOnly.has(canonicalId(doorId));
+}
+
+/**
+ * Why a door stays out of HomeKit, or undefined when it is shown. Reads only a door's id and relationship: the settings
+ * page runs it on the doors it shows (src/ui/check-config.ts). `protection`: what settings that name no door exactly
+ * could mean (a door an exclusion could mean is left out; one an include list could mean is let in, read-only).
+ */
+export function exclusionReason(
+  config: FilterConfig,
+  door: Pick<Door, 'id' | 'relationship'>,
+  deviceId: string,
+  protection: Protection = NO_PROTECTION,
+): string | undefined {
   const [doorId, controllerId] = [canonicalId(door.id), canonicalId(deviceId)];
   if (config.doors.some((own) => own.id === doorId && own.hide === true)) {
     return 'it is hidden in the plugin settings';
   }
-  if (!controllerLetIn(config, controllerId)) {
+  const leftOut = protection.leftOut.get(doorId);
+  if (leftOut !== undefined) {
+    return `${leftOut}; fix that setting to show it again`;
+  }
+  const letIn = protection.letIn.has(doorId);
+  if (config.excludeDeviceIds.includes(controllerId) || (!letIn && outOf(config.includeDeviceIds, controllerId))) {
     return 'its controller is filtered out in the plugin settings';
   }
-  if (outOf(config.includeDoorIds, doorId) || config.excludeDoorIds.includes(doorId)) {
+  if ((!letIn && outOf(config.includeDoorIds, doorId)) || config.excludeDoorIds.includes(doorId)) {
     return 'it is filtered out in the plugin settings';
   }
   // A door whose relationship the service did not send is kept: hiding it would be a guess.

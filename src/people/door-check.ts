@@ -1,5 +1,5 @@
 // Names a `people[].doors` id that counts for nobody: a door the account does not have, or one HomeKit does not show.
-import { nearest } from '../config/unmatched.js';
+import { nearest } from '../config/could-mean.js';
 import { quotableId } from '../config/values.js';
 import { canonicalId } from '../util/canonical-id.js';
 import { oneLine } from '../util/log-text.js';

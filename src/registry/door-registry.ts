@@ -4,8 +4,10 @@ import type { API, Logging, PlatformAccessory } from 'homebridge';
 
 import type { Account, Device, Door, DoorState } from '../client/types.js';
 import { fallbackDoorName } from '../client/fallback-name.js';
+import { canonicalId } from '../util/canonical-id.js';
 import { shownName } from '../door/model/naming.js';
 import type { PluginConfig } from '../config/index.js';
+import type { Protection } from '../config/protection.js';
 import type { DoorContext } from '../door/context.js';
 import type { DuplicateDoor } from '../door/duplicates.js';
 import { isDoorContext } from '../door/context.js';
@@ -29,6 +31,8 @@ export interface DoorRegistryDeps {
   bugs: BugLog;
   /** Undefined when the config cannot be read: cached doors then keep what they have, and no sync comes. */
   config: PluginConfig | undefined;
+  /** What settings that name no door exactly could mean, as of now (src/config/protection.ts). */
+  protection?: () => Protection;
   /** The HomeKit side of one door around its accessory (the platform wires in the client, the clock and the schedule). */
   createDoor: (accessory: PlatformAccessory<DoorContext>) => DoorAccessory;
   /** Each door a sync reported, and what the report did to it. */
@@ -90,7 +94,7 @@ export class DoorRegistry {
     if (!config) {
       return;
     }
-    const { shown, excluded, duplicates, overLimit } = shownDoors(account, config);
+    const { shown, excluded, duplicates, overLimit } = shownDoors(account, config, this.deps.protection?.());
     this.reportDuplicates(duplicates);
     if (overLimit !== undefined) {
       this.overLimit.holds(() =>
@@ -144,7 +148,7 @@ export class DoorRegistry {
   /** The door a webhook names: by its id, or by its controller and number for door-numbered events. */
   find(event: WebhookEvent): DoorAccessory | undefined {
     if (event.doorId !== undefined) {
-      return this.doors.get(this.uuid(event.doorId));
+      return this.byId(event.doorId);
     }
     return [...this.doors.values()].find(
       (door) => door.accessory.context.deviceId === event.deviceId && door.view.entityNumber === event.doorNumber,
@@ -154,12 +158,13 @@ export class DoorRegistry {
   /** The doors an enforcer event is about: the door it names, else (naming no door) every door of the controller it names. */
   alertDoors(event: WebhookEvent): DoorAccessory[] {
     if (event.doorId !== undefined) {
-      const door = this.doors.get(this.uuid(event.doorId));
+      const door = this.byId(event.doorId);
       return door ? [door] : [];
     }
-    return event.deviceId === undefined
+    const deviceId = event.deviceId === undefined ? undefined : canonicalId(event.deviceId);
+    return deviceId === undefined
       ? []
-      : [...this.doors.values()].filter((door) => door.accessory.context.deviceId === event.deviceId);
+      : [...this.doors.values()].filter((door) => canonicalId(door.accessory.context.deviceId) === deviceId);
   }
 
   /** Ends movements that took too long, also when syncs fail; one door's bug must not stop the others' ticks. */
@@ -210,6 +215,18 @@ export class DoorRegistry {
     for (const door of this.doors.values()) {
       door.dispose();
     }
+  }
+
+  /**
+   * The door an event names, compared as ids are (canonical): by the exact id first, else the one door whose id reads the
+   * same (two doors whose ids read the same are both read-only, and an event naming them is matched to neither).
+   */
+  private byId(id: string): DoorAccessory | undefined {
+    const exact = this.doors.get(this.uuid(id));
+    if (exact) return exact;
+    const key = canonicalId(id);
+    const same = [...this.doors.values()].filter((door) => canonicalId(door.accessory.context.doorId) === key);
+    return same.length === 1 ? same[0] : undefined;
   }
 
   /** Derived from the door id alone, so a door keeps its HomeKit identity (and automations) across restarts. */

@@ -1,6 +1,8 @@
 // Which of the account's doors HomeKit shows: those the options let in, each door once, and no more than one bridge holds.
 import type { Device, Door } from '../client/types.js';
 import type { PluginConfig } from '../config/index.js';
+import { NO_PROTECTION } from '../config/protection.js';
+import type { Protection } from '../config/protection.js';
 import { keepFirstOfEachDoor } from '../door/duplicates.js';
 import type { DoorOfDevice, DuplicateDoor } from '../door/duplicates.js';
 import { exclusionReason } from '../door/options.js';
@@ -34,15 +36,22 @@ export interface ShownDoors<V extends Listing = Device> {
   overLimit: number | undefined;
 }
 
-/** Every door of every device the options let in, capped at what one bridge can hold, in a stable order. */
-export function shownDoors<V extends Listing>(account: { devices: readonly V[] }, config: PluginConfig): ShownDoors<V> {
+/**
+ * Every door of every device the options let in, capped at what one bridge can hold, in a stable order. `protection`: what
+ * settings that name no door exactly could mean (src/config/protection.ts).
+ */
+export function shownDoors<V extends Listing>(
+  account: { devices: readonly V[] },
+  config: PluginConfig,
+  protection: Protection = NO_PROTECTION,
+): ShownDoors<V> {
   // The person sensors are accessories of the same bridge: the doors get what they leave.
   const cap = doorCap(config);
   const shown: DoorOfDevice<DoorOf<V>, V>[] = [];
   const excluded: ExcludedDoor<DoorOf<V>>[] = [];
   for (const device of account.devices) {
     for (const door of device.doors) {
-      const reason = exclusionReason(config, door, device.id);
+      const reason = exclusionReason(config, door, device.id, protection);
       if (reason === undefined) {
         shown.push({ door, device });
       } else {

@@ -1,7 +1,8 @@
 // What the plugin will make of the block the settings page is about to save: the plugin's own parser, and which doors it shows.
 // It runs in the page itself (bundled with zod), so an edit asks the server nothing.
 import { parseConfig } from '../config/index.js';
-import { unmatchedIds } from '../config/unmatched.js';
+import { protectionFor } from '../config/protection.js';
+import { skeleton } from '../util/skeleton.js';
 import { doorCap, shownDoors } from '../registry/shown-doors.js';
 import { inPageWords } from './labels.js';
 import type { Finding } from '../config/index.js';
@@ -82,12 +83,17 @@ export function checkBlock(block: unknown, account: AccountView | undefined): Co
   if (!account) {
     return { problems: [], ignored, warnings, shown: undefined, excluded, kept, ignoredKept, fixes };
   }
-  // An id of a door entry or a filter that names nothing in the account protects nothing: said as the log says it.
-  const ids = { doorIds: account.doors.map((door) => door.id), deviceIds: account.controllers.map((controller) => controller.id) };
-  warnings.push(...unmatchedIds(parsed.config, ids).map((finding) => inPageWords(`${finding.sentence}.`)));
+  // An id of a door entry or a filter that names no door exactly protects each door it could mean, and one that names
+  // nothing protects nothing: said as the log says it (src/config/protection.ts).
+  const protection = protectionFor(
+    parsed.config,
+    { doors: account.doors.map((door) => ({ id: door.id, deviceId: door.controllerId })) },
+    skeleton,
+  );
+  warnings.push(...protection.findings.map((finding) => inPageWords(`${finding.sentence}.`)));
   // The plugin's own rule (src/registry/shown-doors.ts): a door listed under two controllers is shown once, and out
   // only when no listing lets it in; the count is before the bridge's cap, which the page states beside it.
-  const rule = shownDoors({ devices: listings(account.doors) }, parsed.config);
+  const rule = shownDoors({ devices: listings(account.doors) }, parsed.config, protection);
   for (const { door, reason } of rule.excluded) {
     excluded.set(door.id, reason);
   }

@@ -1,64 +1,45 @@
-// Which known word a hand-typed key or value nearly is (case, spaces, look-alike letters, one edit), and how to quote
+// Which known word a hand-typed key or value nearly is (case, spaces, compatibility forms, one edit), and how to quote
 // text a user typed without forging a line or quoting a secret. Plain functions: the settings page bundles them too.
+import { canonicalId } from './canonical-id.js';
 
-/** Letters of other scripts that look like Latin ones: a key typed or pasted with one reads the same but is not. */
-const LOOK_ALIKES: Record<string, string> = {
-  а: 'a',
-  в: 'b',
-  е: 'e',
-  ё: 'e',
-  к: 'k',
-  м: 'm',
-  н: 'h',
-  о: 'o',
-  р: 'p',
-  с: 'c',
-  т: 't',
-  у: 'y',
-  х: 'x',
-  і: 'i',
-  ј: 'j',
-  ѕ: 's',
-  ԁ: 'd',
-  ԛ: 'q',
-  ԝ: 'w',
-  ӏ: 'l',
-  α: 'a',
-  ε: 'e',
-  ι: 'i',
-  κ: 'k',
-  ν: 'v',
-  ο: 'o',
-  ρ: 'p',
-  τ: 't',
-  υ: 'u',
-  χ: 'x',
-  ı: 'i',
-};
-
-/** A word as compared: look-alikes as Latin, compatibility forms unfolded, case, spaces, dashes and underscores gone. */
+/**
+ * A word as compared: compatibility forms unfolded (NFKC), case folded, default-ignorable characters gone, and spaces,
+ * dashes and underscores gone. A look-alike letter of another script stays what it is: as one edit, a key typed with one
+ * is still a near miss (src/util/skeleton.ts finds look-alike ids, where they matter more).
+ */
 export function fold(word: string): string {
-  return Array.from(word.normalize('NFKC').toLowerCase())
-    .map((char) => LOOK_ALIKES[char] ?? char)
-    .join('')
-    .replace(/[\s_\-\u200b-\u200d\ufeff]+/g, '');
+  return canonicalId(word).replace(/[\s_-]+/gu, '');
 }
 
-/** Edits (insert, delete, replace, swap of two neighbours) from a to b, counted up to `limit` + 1. */
+/** Longest text an edit distance compares: past it, two texts are as far as any (a 50,000-character value costs nothing). */
+export const MAX_COMPARED_CHARS = 256;
+
+/**
+ * Edits (insert, delete, replace, swap of two neighbours) from a to b, counted up to `limit` + 1, in memory that grows
+ * with the length of b alone (three rows), and never over more than MAX_COMPARED_CHARS characters.
+ */
 export function editDistance(a: string, b: string, limit = Infinity): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
+  if (a === b) return 0;
+  const cap = Math.min(limit, MAX_COMPARED_CHARS) + 1;
+  if (Math.abs(a.length - b.length) >= cap || a.length > MAX_COMPARED_CHARS || b.length > MAX_COMPARED_CHARS) return cap;
+  let before = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let row = new Array<number>(b.length + 1).fill(0);
   for (let i = 1; i <= a.length; i += 1) {
-    const row = [i];
+    row[0] = i;
+    let rowBest = i;
     for (let j = 1; j <= b.length; j += 1) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min((rows[i - 1]?.[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (rows[i - 1]?.[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, (rows[i - 2]?.[j - 2] ?? 0) + 1);
-      row.push(best);
+      let best = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, (before[j - 2] ?? 0) + 1);
+      row[j] = best;
+      rowBest = Math.min(rowBest, best);
     }
-    rows.push(row);
+    // Every later row is at least this row's least: past the limit, nothing nearer can come.
+    if (rowBest >= cap) return cap;
+    [before, previous, row] = [previous, row, before];
   }
-  return rows[a.length]?.[b.length] ?? limit + 1;
+  return Math.min(previous[b.length] ?? cap, cap);
 }
 
 /** Shortest folded word that one edit may reach: below it, one edit turns too many words into others ("id" and "i"). */

@@ -46,9 +46,23 @@ export interface WebhookEvent {
   summary: string;
 }
 
-/** Text fields: a string (trimmed, '' read as missing) or a number read as text; anything else is missing. */
+/**
+ * Text fields: a string (trimmed, '' read as missing) or a number read as text; anything else is missing, and so is a
+ * whole number too large to read exactly (an id beyond 2^53 would read as another door's).
+ */
 const text = z.pipe(
-  z.catch(z.optional(z.union([z.string(), z.pipe(z.number(), z.transform(String))])), undefined),
+  z.catch(
+    z.optional(
+      z.union([
+        z.string(),
+        z.pipe(
+          z.number(),
+          z.transform((n: number) => (Number.isInteger(n) && !Number.isSafeInteger(n) ? '' : String(n))),
+        ),
+      ]),
+    ),
+    undefined,
+  ),
   z.transform((value: string | undefined) => value?.trim() || undefined),
 );
 

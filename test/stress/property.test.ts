@@ -18,6 +18,7 @@ import { AccessControlClient } from '../../src/client/service-client.js';
 import type { Account, Device, Door, ToggleEvent } from '../../src/client/types.js';
 import { MAX_TIMER_DELAY_MS, timerDelayMs } from '../../src/util/clock.js';
 import { parseConfig } from '../../src/config/index.js';
+import { canonicalId } from '../../src/util/canonical-id.js';
 import { keepFirstOfEachDoor } from '../../src/door/duplicates.js';
 import { listForLog, MAX_LOG_FIELD_CHARS, MAX_LOG_LIST_ITEMS, oneLine } from '../../src/util/log-text.js';
 import {
@@ -151,11 +152,12 @@ function nearly(valid: fc.Arbitrary<Record<string, unknown>>, fields: readonly s
 
 // ---- arbitraries: the sync answer ----
 
+/** What the service may send as an id that the plugin can read exactly (issue 42.5: a number only when a safe integer). */
 const wireId = fc.oneof(
   { weight: 4, arbitrary: fc.uuid() },
-  { weight: 2, arbitrary: wildString.filter((s) => s.trim() !== '') },
+  { weight: 2, arbitrary: wildString.filter((s) => canonicalId(s) !== '') },
   { weight: 1, arbitrary: fc.integer() },
-  { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
+  { weight: 1, arbitrary: fc.maxSafeInteger() },
 );
 const wireState = fc.oneof(fc.constantFrom('OPEN', 'CLOSED', 'open', 'closed', ' Open\n', 'OPENING', 'CLOSING', 'UNKNOWN', ''), wildString);
 
@@ -233,10 +235,11 @@ const flagOr = (value: unknown, fallback: boolean): boolean => (typeof value ===
 
 /** Ids are non-blank strings (trimmed) or numbers read as text. */
 function readId(value: unknown): string | undefined {
+  // Issue 42.5: a text exactly as sent (a command carries it), unless it is blank once canonical; a number only when exact.
   if (typeof value === 'string') {
-    return value.trim() === '' ? undefined : value.trim();
+    return canonicalId(value) === '' ? undefined : value;
   }
-  return typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+  return typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : undefined;
 }
 
 /** A Door without `rawState`, which is checked on its own (its text for a non-string state is free). */
@@ -369,6 +372,24 @@ describe('parseSync', () => {
             const known = typeof sent === 'string' && ['OPEN', 'CLOSED'].includes(sent.trim().toUpperCase());
             expect(door.state).toBe(known ? sent.trim().toUpperCase() : null);
           });
+      }),
+      { numRuns: PURE_RUNS },
+    );
+  });
+
+  it('never shows a door whose id is a number it cannot read exactly, and never sends another door its id (issue 42.5)', () => {
+    const inexact = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Number.isSafeInteger(n)),
+      fc.bigInt({ min: 2n ** 53n, max: 2n ** 70n }).map((n) => Number(n)),
+    );
+    fc.assert(
+      fc.property(fc.array(wireId, { maxLength: 3 }), inexact, (ids, bad) => {
+        const body = { devices: [{ id: 'dev', doors: [...ids.map((id) => ({ id })), { id: bad }] }] };
+        const account = parseSync(body);
+        if (account instanceof Error) throw account;
+        expect(account.devices[0]?.doors.map((door) => door.id)).toEqual(ids.map(readId));
+        expect(account.unreadable).toHaveLength(1);
+        expect(account.unsafeDoorNumbers ?? []).toEqual(Number.isInteger(bad) ? [bad] : []);
       }),
       { numRuns: PURE_RUNS },
     );
@@ -510,7 +531,9 @@ describe('toggleResponseSchema', () => {
 /** The webhook parser's reading of a text field: a trimmed non-empty string, or a number as text. */
 function webhookText(value: unknown): string | undefined {
   if (typeof value === 'string') return value.trim() || undefined;
-  return typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+  // A whole number JSON cannot hold exactly is missing (issue 42.5): as an id it would read as another door's.
+  const unsafe = typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value);
+  return typeof value === 'number' && Number.isFinite(value) && !unsafe ? String(value) : undefined;
 }
 
 const WEBHOOK_FIELDS = [

@@ -167,8 +167,6 @@ describe('a door id written as a number (issue 19.3)', () => {
 });
 
 describe('ids as the service means them, and ids that name nothing (issue 36)', () => {
-  const warningsOf = (log: CapturedLog): string[] => log.lines.filter((line) => line.level === 'warn').map((line) => line.text);
-
   it('a read-only door written in upper case with a zero-width space stays closed; the others open', async () => {
     const { api } = await boot({ doors: [{ id: `${SAMPLE_FRONT_GATE_ID.toUpperCase()}\u200b`, readOnly: true }] });
     expect(await opensFromHome(api, SAMPLE_FRONT_GATE_ID)).toBe(false);
@@ -183,17 +181,48 @@ describe('ids as the service means them, and ids that name nothing (issue 36)', 
     expect(shown).toContain(SAMPLE_SHARED_GATE_ID);
   });
 
-  it('names, once, a read-only door id the account does not have, with the id it nearly is', async () => {
-    const typo = `${SAMPLE_FRONT_GATE_ID.slice(0, -2)}zz`;
-    const { log, poll } = await bootSynced(
-      { baseUrl: sim.baseUrl },
+  it.each([
+    ['a Cyrillic letter', (id: string) => id.replace('a', '\u0430')],
+    ['fullwidth letters', (id: string) => Array.from(id, (c) => String.fromCodePoint((c.codePointAt(0) ?? 0) + 0xfee0)).join('')],
+    ['a left-to-right mark', (id: string) => `\u200e${id}`],
+    ['a trailing comma', (id: string) => `${id},`],
+  ])('a read-only id written with %s keeps that door closed', async (_, write) => {
+    const { api } = await boot({ doors: [{ id: write(SAMPLE_FRONT_GATE_ID), readOnly: true }] });
+    expect(await opensFromHome(api, SAMPLE_FRONT_GATE_ID)).toBe(false);
+    expect(await opensFromHome(api, SAMPLE_GARAGE_DOOR_ID)).toBe(true);
+  });
+});
+
+describe('a read-only id mistyped by a few characters (issue 42.2)', () => {
+  /** Two doors whose ids share nothing, as the service's UUIDs do: a typo of one is not near the other. */
+  const GATE = '8d2e4f6a-1b3c-4d5e-8f70-9a1b2c3d4e5f';
+  const BARN = 'e1f2a3b4-c5d6-4e7f-8091-a2b3c4d5e6f7';
+  let apart: AccessControlSimulator;
+  useSimulator(
+    {
+      accessToken: TOKEN,
+      travelTimeMs: 20,
+      devices: [
+        makeDevice({ doors: [makeDoor({ id: GATE, name: 'Yard Gate' }), makeDoor({ id: BARN, name: 'Barn Door', entityNumber: 2 })] }),
+      ],
+    },
+    (started) => (apart = started),
+  );
+  const warningsOf = (log: CapturedLog): string[] => log.lines.filter((line) => line.level === 'warn').map((line) => line.text);
+
+  it('keeps the door it could mean closed, names it once with what to write, and the other door opens', async () => {
+    const typo = `${GATE.slice(0, -2)}zz`;
+    const { api, log, poll } = await bootSynced(
+      { baseUrl: apart.baseUrl },
       { accessToken: TOKEN, doors: [{ id: typo, readOnly: true }] },
       { running },
     );
     await poll(2);
-    const named = (): string[] => warningsOf(log).filter((text) => text.startsWith('doors names door'));
-    expect(named()).toEqual([
-      `doors names door "${typo}", which the account does not have, so that entry's settings apply to no door; the account's closest door id is "${SAMPLE_FRONT_GATE_ID}".`,
+    expect(warningsOf(log).filter((text) => text.includes('doors names door'))).toEqual([
+      `In the configuration, doors names door "${typo}", which the account does not have; it could mean door "${GATE}" (a few characters off), so that door is read-only until it is fixed: write "${GATE}".`,
     ]);
+    expect(await opensFromHome(api, GATE, apart)).toBe(false);
+    // A plain door still opens: refusing everything is not the answer.
+    expect(await opensFromHome(api, BARN, apart)).toBe(true);
   });
 });

@@ -12,7 +12,8 @@ import { makeDevice, makeDoor } from '../../dev/simulator/server.js';
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { parseConfig } from '../../src/config/index.js';
 import { axeFaults } from './page-probes.js';
-import { unmatchedIds } from '../../src/config/unmatched.js';
+import { protectionFor } from '../../src/config/protection.js';
+import { skeleton } from '../../src/util/skeleton.js';
 import { keyFixes } from '../../src/ui/page/model.js';
 import { exclusionReason } from '../../src/door/options.js';
 import { MAX_ACCESSORIES_PER_BRIDGE, PLATFORM_NAME, PLUGIN_NAME } from '../../src/settings.js';
@@ -90,11 +91,8 @@ function runtimeReading(block: PlatformBlock): {
     (sentence) => !kept.some((key) => sentence.startsWith(`${key} `) || sentence.startsWith(`${key}.`)),
   );
   // After a sync that read the whole account, the runtime also names each id that matches nothing: the page, signed in, too.
-  const ids = {
-    doorIds: CORPUS_ACCOUNT.flatMap((device) => device.doorIds),
-    deviceIds: CORPUS_ACCOUNT.map((device) => device.controllerId),
-  };
-  const unmatched = unmatchedIds(parsed.config, ids).map((finding) => `${finding.sentence}.`);
+  const doors = CORPUS_ACCOUNT.flatMap((device) => device.doorIds.map((id) => ({ id, deviceId: device.controllerId })));
+  const unmatched = protectionFor(parsed.config, { doors }, skeleton).findings.map((finding) => `${finding.sentence}.`);
   const gate = parsed.config.doors.find((entry) => entry.id === 'gate-c')?.readOnly;
   return {
     lines: parsed.ignored.map(inPageWords),

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { parseConfig } from '../../src/config/index.js';
 import type { PluginConfig } from '../../src/config/index.js';
+import { protectionFor } from '../../src/config/protection.js';
 import { doorOptions, exclusionReason } from '../../src/door/options.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
 
@@ -35,16 +36,20 @@ describe('a misspelt protective key (finding 3)', () => {
     expect(ignored).toEqual([]);
   });
 
-  it('is read per door too, and "hidden" (two edits from hide) is named and keeps that door read-only', () => {
+  it('is read per door too, and "hidden" (two edits from hide) is named and keeps that door out of Home', () => {
     expect(gate({ doors: [{ id: 'gate', readonly: true }] }).readOnly).toBe(true);
     const hidden = read({ doors: [{ id: 'gate', hidden: true }] });
+    // Issue 42: a key of a door entry the plugin does not read protects that door; one that speaks of hiding keeps it out.
     expect(hidden.warnings).toEqual([
-      'doors.0 (id "gate"): "hidden" is not a setting the plugin knows, so it is ignored; the closest setting is hide, and as it may mean hide, this door is read-only until it is fixed',
+      'doors.0 (id "gate"): "hidden" is not a setting the plugin knows, so it is ignored; the closest setting is hide; this door is kept out of Home until it is fixed',
     ]);
+    expect(exclusionReason(hidden.config, { id: 'gate', relationship: 'Owner' }, 'dev-a')).toMatch(/hidden/);
     expect(doorOptions(hidden.config, 'gate').readOnly).toBe(true);
     expect(doorOptions(hidden.config, 'other').readOnly).toBe(false);
-    // A plainly false one protects nothing and leaves the door as it was.
-    expect(gate({ doors: [{ id: 'gate', hidden: false }] }).readOnly).toBe(false);
+    // A false one cannot be told from an "off" that protects (an "automation": false): the door is read-only, not hidden.
+    const shown = read({ doors: [{ id: 'gate', hidden: false }] }).config;
+    expect(exclusionReason(shown, { id: 'gate', relationship: 'Owner' }, 'dev-a')).toBeUndefined();
+    expect(doorOptions(shown, 'gate').readOnly).toBe(true);
   });
 
   it('reads a door\'s "automationswitch": "off" under a global "open-close" as its own switch, off', () => {
@@ -60,15 +65,27 @@ describe('a misspelt protective key (finding 3)', () => {
     expect(warnings).toEqual(['"excludeDoorIDs" is read as excludeDoorIds']);
   });
 
-  it('names a key it does not know with the closest one, and keeps every door read-only when that one is protective', () => {
+  it('names a key it does not know with the closest one, and keeps the doors it names protected, not every door', () => {
     const far = read({ excludeDoor: ['gate'] });
     expect(far.warnings).toEqual([
-      '"excludeDoor" is not a setting the plugin knows, so it is ignored; the closest setting is excludeDoorIds, and as it may mean excludeDoorIds, every door is read-only until it is fixed',
+      '"excludeDoor" is not a setting the plugin knows, so it is ignored; the closest setting is excludeDoorIds; but a door of the account it names stays out of Home until it is fixed',
     ]);
-    expect(doorOptions(far.config, 'gate').readOnly).toBe(true);
+    const protection = protectionFor(far.config, {
+      doors: [
+        { id: 'gate', deviceId: 'dev-a' },
+        { id: 'other', deviceId: 'dev-a' },
+      ],
+    });
+    expect(exclusionReason(far.config, { id: 'gate', relationship: 'Owner' }, 'dev-a', protection)).toMatch(/excludeDoor names it/);
+    expect(exclusionReason(far.config, { id: 'other', relationship: 'Owner' }, 'dev-a', protection)).toBeUndefined();
+    expect(doorOptions(far.config, 'other').readOnly).toBe(false);
+    // Nearest readOnly, and naming no door: it speaks of every door.
+    expect(doorOptions(read({ readOnlyAll: true }).config, 'gate').readOnly).toBe(true);
     // Nothing near anything: named, and nothing else changes.
     const unrelated = read({ colourScheme: 'dark' });
-    expect(unrelated.warnings).toEqual(['"colourScheme" is not a setting the plugin knows, so it is ignored']);
+    expect(unrelated.warnings).toEqual([
+      '"colourScheme" is not a setting the plugin knows, so it is ignored; but a door of the account it names stays read-only until it is fixed',
+    ]);
     expect(unrelated.config.readOnlyLock.all).toBe(false);
     // Homebridge's own keys are not the plugin's to name.
     expect(read({ _bridge: { username: '0E:00:00:00:00:01', port: 51001 } }).warnings).toEqual([]);
@@ -215,7 +232,9 @@ describe('keys that are names of Object.prototype (finding 9, runtime side)', ()
       `{ "platform": "${PLATFORM_NAME}", "accessToken": "${TOKEN}", "baseUrl": "https://api.example.com", "__proto__": { "readOnly": true } }`,
     ) as Record<string, unknown>;
     const result = parseConfig(raw);
-    expect(result.ok && result.warnings).toEqual(['"__proto__" is not a setting the plugin knows, so it is ignored']);
+    expect(result.ok && result.warnings).toEqual([
+      '"__proto__" is not a setting the plugin knows, so it is ignored; but a door of the account it names stays read-only until it is fixed',
+    ]);
     expect(({} as Record<string, unknown>).readOnly).toBeUndefined();
   });
 });

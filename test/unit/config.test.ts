@@ -162,7 +162,7 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
       'doors.0 id is required; this entry is ignored',
       // Deliberate change (issue 19.3): the entries are merged, the protective values winning.
       'doors.2 (id "x") is a second entry for the same door as doors.1; they are merged: the more protective readOnly, hide and automationSwitch win, and doors.1 comes first for the other settings',
-      'doors.3 must be one door\'s settings ({ "id": … }); it is ignored',
+      'doors.3 must be one door\'s settings ({ "id": … }); it is ignored, but a door of the account it names stays read-only until it is fixed',
     ]);
     expect(configOf(raw).doors).toEqual([{ id: 'x', name: 'First' }]);
   });
@@ -184,7 +184,9 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
   });
 
   it('ignores a whole doors list that is not a list', () => {
-    expect(ignoredOf({ doors: 'x' })).toEqual(['doors must be a list of door settings; every door uses the settings for all doors']);
+    expect(ignoredOf({ doors: 'x' })).toEqual([
+      'doors must be a list of door settings; every door uses the settings for all doors, but a door of the account it names stays read-only until it is fixed',
+    ]);
     expect(ignoredOf({ doors: { id: 'x' } })).toEqual([
       'doors must be a list of door settings ([{ "id": … }]), not one door\'s settings; it is ignored, so every door uses the settings for all doors',
     ]);

@@ -13,7 +13,7 @@ describe('parseSync', () => {
     });
     expect(account).toEqual({
       devices: [expect.objectContaining({ id: 'device-1', doors: [expect.objectContaining({ id: 'door-1' })] })],
-      unreadable: ['devices.0.doors.1.id: Invalid input', 'devices.1.doors: Invalid input: expected array, received string'],
+      unreadable: ['devices.0.doors.1.id: must be an id (text)', 'devices.1.doors: Invalid input: expected array, received string'],
     });
   });
 

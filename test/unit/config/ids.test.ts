@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/index.js';
 import type { PluginConfig } from '../../../src/config/index.js';
 import { idsInText, readIdList } from '../../../src/config/values.js';
+import { protectionFor } from '../../../src/config/protection.js';
 import { doorOptions, exclusionReason } from '../../../src/door/options.js';
+import { skeleton } from '../../../src/util/skeleton.js';
 import { detectsFor } from '../../../src/people/match.js';
 
 const valid = { accessToken: 'ac_live_4f9b8e2d7c1a6b3f', baseUrl: 'https://api.example.com' };
@@ -48,10 +50,11 @@ describe('a list written as one text (finding 1)', () => {
     expect(shown(config, C)).toBe(false);
   });
 
-  it('fails closed when a part is no id', () => {
+  it('reads a text that is no list of ids as one id, which keeps out the door it holds (issue 42)', () => {
     const { config } = read({ excludeDoorIds: `${A}, the gate/back` });
-    expect(opens(config, A)).toBe(false);
-    expect(opens(config, C)).toBe(false);
+    const protection = protectionFor(config, { doors: [A, B, C].map((id) => ({ id, deviceId: 'dev-1' })) }, skeleton);
+    expect(exclusionReason(config, { id: A, relationship: 'owner' }, 'dev-1', protection)).toMatch(/could mean it/);
+    expect(opens(config, C)).toBe(true);
   });
 });
 
@@ -93,11 +96,13 @@ describe('a number id too large to hold exactly (finding 3)', () => {
 });
 
 describe('near misses between a widening and a narrowing key (finding 4)', () => {
-  it('"excludeDoors" fails closed instead of being named as closest to includeDoors', () => {
+  it('"excludeDoors" keeps the door it names out of Home, and only that door (issue 42)', () => {
     const { config, warnings } = read({ excludeDoors: [A] });
-    expect(opens(config, A)).toBe(false);
-    expect(warnings[0]).toMatch(
-      /^"excludeDoors" is not a setting the plugin knows, so it is ignored; the closest setting is excludeDoorIds, and/,
+    const protection = protectionFor(config, { doors: [A, B, C].map((id) => ({ id, deviceId: 'dev-1' })) }, skeleton);
+    expect(exclusionReason(config, { id: A, relationship: 'owner' }, 'dev-1', protection)).toMatch(/excludeDoors names it/);
+    expect(opens(config, B)).toBe(true);
+    expect(warnings[0]).toBe(
+      '"excludeDoors" is not a setting the plugin knows, so it is ignored; the closest setting is includeDoors; but a door of the account it names stays out of Home until it is fixed',
     );
   });
 });

@@ -4,9 +4,11 @@
 import { describe, expect, it } from 'vitest';
 
 import { configSchema, parseConfig } from '../../../src/config/index.js';
+import { protectionFor } from '../../../src/config/protection.js';
+import { skeleton } from '../../../src/util/skeleton.js';
 import type { PluginConfig } from '../../../src/config/index.js';
 import { OPTIONS } from '../../../src/option-catalog.js';
-import { doorOptions, exclusionReason } from '../../../src/door/options.js';
+import { doorOptions, exclusionReason, guarded } from '../../../src/door/options.js';
 import { closestAll, editDistance, fold, nearMisses } from '../../../src/util/near-miss.js';
 
 const valid = { accessToken: 'ac_live_4f9b8e2d7c1a6b3f', baseUrl: 'https://api.example.com' };
@@ -73,8 +75,24 @@ const read = (raw: Record<string, unknown>): PluginConfig => {
   if (!result.ok) throw new Error(result.problems.join('; '));
   return result.config;
 };
-const opens = (config: PluginConfig, door = A, controller = 'dev-1'): boolean =>
-  exclusionReason(config, { id: door, relationship: 'owner' }, controller) === undefined && !doorOptions(config, door, controller).readOnly;
+/** Whether the door opens from Home in an account of A (controller dev-1) and B (dev-2): what it names read with it. */
+function opens(config: PluginConfig, door = A, controller = 'dev-1'): boolean {
+  const protection = protectionFor(
+    config,
+    {
+      doors: [
+        { id: A, deviceId: 'dev-1' },
+        { id: B, deviceId: 'dev-2' },
+      ],
+    },
+    skeleton,
+  );
+  return (
+    exclusionReason(config, { id: door, relationship: 'owner' }, controller, protection) === undefined &&
+    !doorOptions(config, door, controller).readOnly &&
+    !guarded(protection, door)
+  );
+}
 
 /** The top-level settings that narrow, each with a value that protects door A and how to tell it held. */
 const TOP_NARROWING: Record<string, unknown> = {

@@ -1,0 +1,148 @@
+// Which ids of the account a text that names none of them exactly could mean: the same once look-alike letters are
+// mapped (Unicode's confusables skeleton), a few edits away, or held in it (a list written as one id, an id inside a
+// value the plugin does not read). An index of the account's ids answers each text without comparing it to every id.
+import { canonicalId } from '../util/canonical-id.js';
+import { editDistance } from '../util/near-miss.js';
+import type { Skeleton } from '../util/skeleton.js';
+
+/** An id of this many characters may be mistyped by one edit, twice as long by two (a UUID of 36 by three, at most). */
+export const CHARS_PER_EDIT = 8;
+/** The most edits an id may be from the account's id it could mean. */
+export const MAX_COULD_MEAN_EDITS = 3;
+/** Longest text read for the ids it holds: a value of 50,000 characters is read up to here. */
+export const MAX_SCANNED_CHARS = 4096;
+
+/** How many edits from an account id of `length` characters a text may be and still mean it. */
+export const editsAllowed = (length: number): number => Math.min(MAX_COULD_MEAN_EDITS, Math.floor(length / CHARS_PER_EDIT));
+
+/** Why a text could mean an id: its look-alike letters, a few edits, or the id written inside it. */
+export type Likeness = 'look-alike' | 'edits' | 'held';
+
+export interface CouldMean {
+  /** The account's id, canonical. */
+  id: string;
+  how: Likeness;
+}
+
+/** What separates the ids of a list written as one text, and an id from the words around it. */
+const BETWEEN_IDS = /[^\p{L}\p{M}\p{N}_.:-]+/u;
+
+/** The ids a text may hold: its parts between separators, canonical, without empty ones. */
+export function partsOf(text: string): string[] {
+  return text
+    .slice(0, MAX_SCANNED_CHARS)
+    .split(BETWEEN_IDS)
+    .map(canonicalId)
+    .filter((part) => part !== '');
+}
+
+/** One slice of an account id, for finding the ids a text is a few edits from (see IdIndex). */
+interface Slice {
+  id: string;
+  offset: number;
+}
+
+/**
+ * The account's ids (canonical), indexed three ways: as they are, by skeleton (when the confusables data is loaded), and
+ * by slices. An id allowed k edits is cut into k + 1 slices; a text within k edits of it holds one of them unchanged,
+ * at most k characters from where the id has it (the pigeonhole principle). So a text is compared in full only with
+ * the ids one of whose slices it holds: a few, whatever the size of the account.
+ */
+export class IdIndex {
+  private readonly ids: ReadonlySet<string>;
+  private readonly bySkeleton = new Map<string, string[]>();
+  private readonly slices = new Map<string, Slice[]>();
+  private readonly sliceLengths = new Set<number>();
+
+  constructor(
+    ids: Iterable<string>,
+    private readonly skeleton?: Skeleton,
+  ) {
+    this.ids = new Set(ids);
+    for (const id of this.ids) {
+      if (skeleton) push(this.bySkeleton, skeleton(id), id);
+      const edits = editsAllowed(id.length);
+      if (edits === 0) continue;
+      const size = Math.floor(id.length / (edits + 1));
+      for (let part = 0; part <= edits; part += 1) {
+        const offset = part * size;
+        const slice = id.slice(offset, part === edits ? id.length : offset + size);
+        push(this.slices, slice, { id, offset });
+        this.sliceLengths.add(slice.length);
+      }
+    }
+  }
+
+  /** Whether the account has this id (canonical). */
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  /** Whether the skeleton was given: without it, look-alike letters are not looked for. */
+  get knowsLookAlikes(): boolean {
+    return this.skeleton !== undefined;
+  }
+
+  /**
+   * The account's ids a text could mean, when it names none exactly: each id once, the likeliest reason first (an exact
+   * id among its parts is "held"). Empty when it is an id of the account, or near none.
+   */
+  couldMean(text: string): CouldMean[] {
+    const whole = canonicalId(text.slice(0, MAX_SCANNED_CHARS));
+    if (whole === '' || this.ids.has(whole)) return [];
+    const found = new Map<string, Likeness>();
+    for (const id of this.like(whole)) found.set(id.id, id.how);
+    const parts = partsOf(whole);
+    if (parts.length > 1 || (parts.length === 1 && parts[0] !== whole)) {
+      for (const part of parts) {
+        if (this.ids.has(part)) found.set(part, 'held');
+        else for (const { id } of this.like(part)) if (!found.has(id)) found.set(id, 'held');
+      }
+    }
+    return [...found].map(([id, how]) => ({ id, how }));
+  }
+
+  /**
+   * The ids one text looks like, or else those it is a few edits from. A look-alike is the id it shows, letter for letter:
+   * the ids a few edits away are not added to it (the account's ids may differ from each other by a character or two).
+   */
+  private like(text: string): CouldMean[] {
+    const alike = this.skeleton ? (this.bySkeleton.get(this.skeleton(text)) ?? []) : [];
+    if (alike.length > 0) return alike.map((id) => ({ id, how: 'look-alike' }));
+    return [...this.candidates(text)]
+      .filter((id) => editDistance(text, id, editsAllowed(id.length)) <= editsAllowed(id.length))
+      .map((id) => ({ id, how: 'edits' }));
+  }
+
+  /** The ids one of whose slices the text holds near where the id has it. */
+  private candidates(text: string): Set<string> {
+    const ids = new Set<string>();
+    for (const length of this.sliceLengths) {
+      for (let start = 0; start + length <= text.length; start += 1) {
+        for (const { id, offset } of this.slices.get(text.slice(start, start + length)) ?? []) {
+          if (Math.abs(start - offset) <= editsAllowed(id.length)) ids.add(id);
+        }
+      }
+    }
+    return ids;
+  }
+}
+
+/** Within this many edits an id of the account is offered as the closest (a hint, never a protection). */
+const MAX_HINT_EDITS = 3;
+
+/** The id nearest `id` among a few (a person's doors: the hint of a line), when one is near enough to be the one meant. */
+export function nearest(id: string, ids: readonly string[]): string | undefined {
+  let best: { id: string; edits: number } | undefined;
+  for (const candidate of ids) {
+    const edits = editDistance(id, canonicalId(candidate), MAX_HINT_EDITS);
+    if (edits <= MAX_HINT_EDITS && (best === undefined || edits < best.edits)) best = { id: candidate, edits };
+  }
+  return best?.id;
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

@@ -1,0 +1,196 @@
+// What the settings protect once the account is known: an id that names no door exactly protects each door it could
+// mean (look-alike letters, a few edits, a list in one id), a value the plugin does not read protects each door it
+// names, and doors whose ids the plugin cannot tell apart are read-only. Each such id is said, with what to write.
+import { canonicalId } from '../util/canonical-id.js';
+import type { Skeleton } from '../util/skeleton.js';
+import { IdIndex, partsOf } from './could-mean.js';
+import type { CouldMean, Likeness } from './could-mean.js';
+import type { Finding } from './findings.js';
+import type { PluginConfig } from './index.js';
+import { couldBeNumber, listing, quotableId } from './values.js';
+
+/** The account as the check needs it: each door with its controller, ids as the service sends them. */
+export interface AccountIds {
+  doors: readonly { id: string; deviceId: string }[];
+  /** Door ids the service sent as numbers too large to read exactly (beyond 2^53), as they were read. */
+  unsafeDoorNumbers?: readonly number[];
+}
+
+/** What the settings protect beyond what they say plainly: by canonical door id. */
+export interface Protection {
+  /** Every door is read-only: which doors the settings name cannot be told yet (the look-alike data is loading). */
+  everyDoor: boolean;
+  /** Doors read-only until a setting is fixed. */
+  readOnly: ReadonlySet<string>;
+  /** Doors kept out of Home until a setting is fixed, and why. */
+  leftOut: ReadonlyMap<string, string>;
+  /** Doors an include list could mean: shown (read-only), as the include list was meant to show them. */
+  letIn: ReadonlySet<string>;
+  /** One sentence for each id that names no door exactly, each value that names doors, each pair of ids that collide. */
+  findings: Finding[];
+}
+
+export const NO_PROTECTION: Protection = { everyDoor: false, readOnly: new Set(), leftOut: new Map(), letIn: new Set(), findings: [] };
+/** While the doors the settings name cannot be told: every door read-only, none taken out of Home on a guess. */
+export const UNTIL_TOLD: Protection = { ...NO_PROTECTION, everyDoor: true };
+
+type Checked = Pick<
+  PluginConfig,
+  'doors' | 'includeDoorIds' | 'excludeDoorIds' | 'includeDeviceIds' | 'excludeDeviceIds' | 'mentions' | 'accessToken' | 'webhook'
+>;
+
+/** What an id of a setting does to the door it names. */
+type Effect = 'read-only' | 'left out' | 'let in' | 'none';
+
+/** One id a setting names, canonical. */
+interface Claim {
+  path: string;
+  id: string;
+  of: 'door' | 'controller';
+  effect: Effect;
+  /** What it does when it names nothing: "it keeps no door out". */
+  idle: string;
+  /** How to write a list: "give each door an entry of its own". */
+  eachOwn: string;
+}
+
+/** What each id a door entry or a filter names does, in the order config.json has them. */
+function claimsOf(config: Checked): Claim[] {
+  const entries = config.doors.map((entry): Claim => {
+    const protects = entry.readOnly === true || entry.automationSwitch === 'off' || entry.automationSwitch === false;
+    return {
+      path: 'doors',
+      id: entry.id,
+      of: 'door',
+      effect: entry.hide === true ? 'left out' : protects ? 'read-only' : 'none',
+      idle: "that entry's settings apply to no door",
+      eachOwn: 'give each door an entry of its own',
+    };
+  });
+  const filter = (path: keyof Checked & `${string}Ids`, of: Claim['of'], effect: Effect, idle: string) =>
+    config[path].map((id): Claim => ({ path, id, of, effect, idle, eachOwn: 'write each id as an element of the list' }));
+  return [
+    ...entries,
+    ...filter('excludeDoorIds', 'door', 'left out', 'it keeps no door out'),
+    ...filter('includeDoorIds', 'door', 'let in', 'it lets no door in'),
+    ...filter('excludeDeviceIds', 'controller', 'left out', 'it keeps no door out'),
+    ...filter('includeDeviceIds', 'controller', 'let in', 'it lets no door in'),
+  ];
+}
+
+/** Whether a look-alike letter could change what the settings protect: some id they name matches nothing exactly. */
+export function needsLookAlikes(config: Checked, account: AccountIds): boolean {
+  if (config.mentions.length > 0) return true;
+  const doors = new Set(account.doors.map((door) => canonicalId(door.id)));
+  const devices = new Set(account.doors.map((door) => canonicalId(door.deviceId)));
+  return claimsOf(config).some((claim) => !(claim.of === 'door' ? doors : devices).has(claim.id));
+}
+
+const LIKENESS: Record<Likeness, string> = {
+  'look-alike': 'written with look-alike letters',
+  edits: 'a few characters off',
+  held: 'held in it',
+};
+
+/**
+ * What the settings protect in this account. Without `skeleton` (src/util/skeleton.ts), look-alike letters are not
+ * looked for: the caller loads it first when needsLookAlikes says so, and until then protects every door (UNTIL_TOLD).
+ */
+export function protectionFor(config: Checked, account: AccountIds, skeleton?: Skeleton): Protection {
+  const secrets = [config.accessToken, config.webhook?.apiKey];
+  const byId = new Map<string, { raw: string[]; deviceIds: Set<string> }>();
+  const byDevice = new Map<string, string[]>();
+  for (const { id, deviceId } of account.doors) {
+    const [door, device] = [canonicalId(id), canonicalId(deviceId)];
+    const known = byId.get(door) ?? { raw: [], deviceIds: new Set<string>() };
+    if (!known.raw.includes(id)) known.raw.push(id);
+    known.deviceIds.add(device);
+    byId.set(door, known);
+    byDevice.set(device, [...(byDevice.get(device) ?? []), door]);
+  }
+  const doorIndex = new IdIndex(byId.keys(), skeleton);
+  const deviceIndex = new IdIndex(byDevice.keys(), skeleton);
+  const readOnly = new Set<string>();
+  const leftOut = new Map<string, string>();
+  const letIn = new Set<string>();
+  const findings: Finding[] = [];
+  const shown = (id: string): string => quotableId(id, secrets) ?? 'an id not shown here';
+  const doorsOf = (match: CouldMean, of: Claim['of']): string[] => (of === 'door' ? [match.id] : (byDevice.get(match.id) ?? []));
+  const apply = (doors: string[], effect: Effect, why: string): void => {
+    for (const door of doors) {
+      if (effect === 'none') continue;
+      readOnly.add(door);
+      if (effect === 'left out') leftOut.set(door, why);
+      if (effect === 'let in') letIn.add(door);
+    }
+  };
+
+  for (const claim of claimsOf(config)) {
+    const index = claim.of === 'door' ? doorIndex : deviceIndex;
+    if (index.has(claim.id)) continue;
+    const meant = index.couldMean(claim.id);
+    const named = `${claim.path} names ${claim.of} ${shown(claim.id)}, which the account does not have`;
+    if (meant.length === 0) {
+      findings.push({ path: claim.path, sentence: `${named}, so ${claim.idle}` });
+      continue;
+    }
+    apply(
+      meant.flatMap((match) => doorsOf(match, claim.of)),
+      claim.effect,
+      `${claim.path} could mean it (${shown(claim.id)})`,
+    );
+    const ids = listing(meant.map((match) => shown(match.id)));
+    const held = meant.every((match) => match.how === 'held');
+    const fix = held ? claim.eachOwn : `write ${listing(meant.map((match) => shown(match.id)))}`;
+    const what = `it could mean ${claim.of} ${ids} (${LIKENESS[meant[0]?.how ?? 'edits']})`;
+    const result = claim.effect === 'none' ? claim.idle : `${effectWords(claim.effect, claim.of, meant.length > 1)} until it is fixed`;
+    findings.push({ path: claim.path, sentence: `${named}; ${what}, so ${result}: ${fix}` });
+  }
+
+  for (const mention of config.mentions) {
+    const doors = new Set<string>();
+    for (const text of mention.texts) {
+      for (const part of [canonicalId(text), ...partsOf(text)]) {
+        if (doorIndex.has(part)) doors.add(part);
+        for (const door of byDevice.get(part) ?? []) doors.add(door);
+      }
+      for (const match of doorIndex.couldMean(text)) doors.add(match.id);
+    }
+    if (doors.size === 0) continue;
+    const effect: Effect = mention.leaveOut ? 'left out' : 'read-only';
+    apply([...doors], effect, `${mention.path} names it, and the plugin does not read it`);
+    const ids = [...doors].map((door) => shown(byId.get(door)?.raw[0] ?? door));
+    const fix = mention.leaveOut
+      ? `write it as excludeDoorIds: [${ids.join(', ')}]`
+      : `write it in ${doors.size > 1 ? "those doors' entries" : "that door's entry"} (doors: [{ "id": ${ids[0] ?? ''}, "readOnly": true }])`;
+    findings.push({
+      path: mention.path,
+      sentence: `${mention.path} is not a setting the plugin reads, and it names door ${listing(ids)}, so ${effectWords(effect, 'door', doors.size > 1)} until it is fixed: ${fix}`,
+    });
+  }
+
+  for (const [door, { raw }] of byId) {
+    if (raw.length < 2) continue;
+    readOnly.add(door);
+    findings.push({
+      path: 'doors',
+      sentence: `The account has doors whose ids differ only in case, width or invisible characters (${listing(raw.map(shown))}); they are read-only, since a setting that names one names them all`,
+    });
+  }
+  for (const number of account.unsafeDoorNumbers ?? []) {
+    for (const door of byId.keys()) if (couldBeNumber(door, number)) readOnly.add(door);
+  }
+  return { everyDoor: false, readOnly, leftOut, letIn, findings };
+}
+
+function effectWords(effect: Exclude<Effect, 'none'>, of: Claim['of'], several: boolean): string {
+  const subject =
+    of === 'controller'
+      ? several
+        ? "those controllers' doors are"
+        : "that controller's doors are"
+      : several
+        ? 'those doors are'
+        : 'that door is';
+  return `${subject} ${effect === 'read-only' ? 'read-only' : effect === 'left out' ? 'left out of Home' : 'shown, read-only,'}`;
+}
