@@ -40,7 +40,27 @@ export function partsOf(text: string): string[] {
 interface Slice {
   id: string;
   offset: number;
+  text: string;
 }
+
+/** A number for each window of `length` UTF-16 units of a text, in one pass (a polynomial rolling hash, mod 2^32). */
+const HASH_BASE = 0x01000193;
+function windowHashes(text: string, length: number, each: (hash: number, start: number) => void): void {
+  if (length === 0 || text.length < length) return;
+  let top = 1;
+  for (let i = 1; i < length; i += 1) top = Math.imul(top, HASH_BASE);
+  let hash = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    if (i >= length) hash = (hash - Math.imul(text.charCodeAt(i - length), top)) | 0;
+    hash = (Math.imul(hash, HASH_BASE) + text.charCodeAt(i)) | 0;
+    if (i >= length - 1) each(hash >>> 0, i - length + 1);
+  }
+}
+const hashOf = (text: string): number => {
+  let found = 0;
+  windowHashes(text, text.length, (hash) => (found = hash));
+  return found;
+};
 
 /**
  * The account's ids (canonical), indexed three ways: as they are, by skeleton (when the confusables data is loaded), and
@@ -51,7 +71,8 @@ interface Slice {
 export class IdIndex {
   private readonly ids: ReadonlySet<string>;
   private readonly bySkeleton = new Map<string, string[]>();
-  private readonly slices = new Map<string, Slice[]>();
+  /** The slices of the ids, by the hash of their text (a text's windows are hashed in one pass, not cut out one by one). */
+  private readonly slices = new Map<number, Slice[]>();
   private readonly sliceLengths = new Set<number>();
 
   constructor(
@@ -67,7 +88,7 @@ export class IdIndex {
       for (let part = 0; part <= edits; part += 1) {
         const offset = part * size;
         const slice = id.slice(offset, part === edits ? id.length : offset + size);
-        push(this.slices, slice, { id, offset });
+        push(this.slices, hashOf(slice), { id, offset, text: slice });
         this.sliceLengths.add(slice.length);
       }
     }
@@ -92,7 +113,8 @@ export class IdIndex {
     if (whole === '' || this.ids.has(whole)) return [];
     const found = new Map<string, Likeness>();
     for (const id of this.like(whole)) found.set(id.id, id.how);
-    const parts = partsOf(whole);
+    // Only a text with a separator in it may hold other ids (a UUID has none): most texts skip the split.
+    const parts = BETWEEN_IDS.test(whole) ? partsOf(whole) : [];
     if (parts.length > 1 || (parts.length === 1 && parts[0] !== whole)) {
       for (const part of parts) {
         if (this.ids.has(part)) found.set(part, 'held');
@@ -107,8 +129,8 @@ export class IdIndex {
    * the ids a few edits away are not added to it (the account's ids may differ from each other by a character or two).
    */
   private like(text: string): CouldMean[] {
-    const alike = this.skeleton ? (this.bySkeleton.get(this.skeleton(text)) ?? []) : [];
-    if (alike.length > 0) return alike.map((id) => ({ id, how: 'look-alike' }));
+    const alike = this.skeleton ? this.bySkeleton.get(this.skeleton(text)) : undefined;
+    if (alike !== undefined) return alike.map((id) => ({ id, how: 'look-alike' }));
     return [...this.candidates(text)]
       .filter((id) => editDistance(text, id, editsAllowed(id.length)) <= editsAllowed(id.length))
       .map((id) => ({ id, how: 'edits' }));
@@ -118,11 +140,13 @@ export class IdIndex {
   private candidates(text: string): Set<string> {
     const ids = new Set<string>();
     for (const length of this.sliceLengths) {
-      for (let start = 0; start + length <= text.length; start += 1) {
-        for (const { id, offset } of this.slices.get(text.slice(start, start + length)) ?? []) {
-          if (Math.abs(start - offset) <= editsAllowed(id.length)) ids.add(id);
+      windowHashes(text, length, (hash, start) => {
+        const hits = this.slices.get(hash);
+        if (hits === undefined) return;
+        for (const { id, offset, text: slice } of hits) {
+          if (Math.abs(start - offset) <= editsAllowed(id.length) && text.startsWith(slice, start)) ids.add(id);
         }
-      }
+      });
     }
     return ids;
   }
@@ -141,7 +165,7 @@ export function nearest(id: string, ids: readonly string[]): string | undefined 
   return best?.id;
 }
 
-function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+function push<K, T>(map: Map<K, T[]>, key: K, value: T): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);

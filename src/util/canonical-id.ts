@@ -12,6 +12,10 @@ const IGNORABLE = /[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/gu;
 /** What surrounds an id without being part of it: white space, separators, punctuation (a trailing comma, quotes), controls. */
 const EDGES = /^[\p{White_Space}\p{Z}\p{P}\p{Cc}]+|[\p{White_Space}\p{Z}\p{P}\p{Cc}]+$/gu;
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** EDGES within printable ASCII: the space and the ASCII characters of Unicode's punctuation categories (not $+<=>^`|~). */
+const ASCII_EDGES = /^[ !"#%&'()*,\-./:;?@[\\\]_{}]+|[ !"#%&'()*,\-./:;?@[\\\]_{}]+$/g;
+
 /** What an id keeps of a text: the canonical form without the ignorable characters, before its edges are trimmed. */
 function folded(text: string): string {
   // NFKC turns compatibility forms (fullwidth letters and digits, ligatures, superscripts) into their plain letters;
@@ -25,6 +29,8 @@ function folded(text: string): string {
  * punctuation around it trimmed. The service's ids are UUIDs (or numbers), where none of these carry meaning.
  */
 export function canonicalId(text: string): string {
+  // Printable ASCII, which the service's ids are, is its own NFKC and holds nothing ignorable: only case and edges change.
+  if (PRINTABLE_ASCII.test(text)) return text.toLowerCase().replace(ASCII_EDGES, '');
   return folded(text).replace(EDGES, '');
 }
 

@@ -17,7 +17,34 @@ const IGNORABLES = Array.from({ length: 0x110000 }, (_, code) => code)
 const fullwidth = (text: string): string =>
   Array.from(text, (char) => (/[!-~]/.test(char) ? String.fromCodePoint((char.codePointAt(0) ?? 0) + 0xfee0) : char)).join('');
 
+/** The definition, whole: what canonicalId's fast path for ASCII must agree with. */
+function byDefinition(text: string): string {
+  const edges = /^[\p{White_Space}\p{Z}\p{P}\p{Cc}]+|[\p{White_Space}\p{Z}\p{P}\p{Cc}]+$/gu;
+  return text
+    .normalize('NFKC')
+    .replace(/[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/gu, '')
+    .toUpperCase()
+    .toLowerCase()
+    .normalize('NFKC')
+    .replace(edges, '');
+}
+
 describe('canonicalId', () => {
+  it('is the definition for any text, ASCII (its fast path) or not', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary' }),
+          fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)) }),
+        ),
+        (text) => {
+          expect(canonicalId(text)).toBe(byDefinition(text));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
   it('drops case, surrounding white space, separators and invisible characters', () => {
     expect(canonicalId(` ${A.toUpperCase()}\u200b`)).toBe(A);
     expect(canonicalId(`\ufeff${A}\u00ad`)).toBe(A);
