@@ -7,9 +7,13 @@ import confusables from 'unhomoglyph/data.json' with { type: 'json' };
 /** Each confusable character and the prototype it looks like. */
 const PROTOTYPES = new Map<string, string>(Object.entries(confusables as Record<string, string>));
 
-const ASCII = /^[\x00-\x7f]*$/;
+/** ASCII: its characters' codes are below 128 (a regular expression for it would name control characters). */
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
 /** The ASCII characters that have a prototype ("0" looks like "O", "m" like "rn"), and their prototypes: ASCII as well. */
-const ASCII_PROTOTYPES = new Map([...PROTOTYPES].filter(([char]) => ASCII.test(char)));
+const ASCII_PROTOTYPES = new Map([...PROTOTYPES].filter(([char]) => isAscii(char)));
 const ASCII_CONFUSABLE = new RegExp(
   `[${[...ASCII_PROTOTYPES.keys()].map((char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`).join('')}]`,
   'g',
@@ -21,7 +25,7 @@ const ASCII_CONFUSABLE = new RegExp(
  */
 export function skeleton(text: string): string {
   // The ids of the service are ASCII: their skeleton needs neither normalization nor the map (NFD leaves ASCII as it is).
-  if (ASCII.test(text)) return text.replace(ASCII_CONFUSABLE, (char) => ASCII_PROTOTYPES.get(char) ?? char).toLowerCase();
+  if (isAscii(text)) return text.replace(ASCII_CONFUSABLE, (char) => ASCII_PROTOTYPES.get(char) ?? char).toLowerCase();
   let mapped = '';
   for (const char of text.normalize('NFD')) mapped += PROTOTYPES.get(char) ?? char;
   return mapped.normalize('NFD').toLowerCase();
