@@ -5,7 +5,6 @@ import type { ChoiceOption, NumberOption, OptionSpec } from '../../option-catalo
 import { applyDoorFilter, CHANGED, SEARCH_TEXT, setUpDoorFilter } from './door-filter.js';
 import { byId, fill, h, isolated, plainText, status } from './dom.js';
 import {
-  configuredDoorIds,
   controllerIncluded,
   controllersEditable,
   doorChoice,
@@ -311,24 +310,6 @@ function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement 
   return row;
 }
 
-/** Doors the config has settings for that the list does not show (gone from the account, or typed by hand), by the plugin's reading of their ids. */
-function configuredOnly(store: Store, listed: DoorView[]): DoorView[] {
-  const known = new Set(listed.map((door) => door.id));
-  return configuredDoorIds(store.block)
-    .filter((id) => !known.has(id))
-    .map((id) => ({
-      id,
-      name: id,
-      controllerId: '',
-      state: null,
-      active: false,
-      owned: undefined,
-      relationship: undefined,
-      sensor: false,
-      batteryPct: undefined,
-    }));
-}
-
 /** The controller filter, and the split button once some are left out; rebuilt after each check (no text field in it). */
 function renderControllers(store: Store, render: () => void): void {
   const box = byId('ac-controllers');
@@ -438,7 +419,7 @@ export function renderDoors(store: Store, render: () => void): void {
   byId('ac-doors-body').hidden = listed.length === 0;
   renderControllers(store, render);
   renderCount(store);
-  const doors = [...listed, ...configuredOnly(store, listed)];
+  const doors = store.rows;
   const kept = store.check?.kept.get('doors');
   status(byId('ac-doors-kept'), kept === undefined ? 'info' : 'warn', kept === undefined ? '' : `Kept as written: ${kept}`);
   const list = byId('ac-door-list', HTMLDetailsElement);

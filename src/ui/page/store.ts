@@ -1,5 +1,6 @@
 // The settings page's state: the plugin's config entries, the one being edited, and what the server said of them.
-import { getField } from './model.js';
+import { canonicalId } from '../../util/canonical-id.js';
+import { configuredDoorIds, getField } from './model.js';
 import type { Block, Defaults } from './model.js';
 import type { AccountView, ConfigCheck, DoorView, PageInfo, SignInView } from './views.js';
 
@@ -9,6 +10,19 @@ export interface SignInRecord {
   accessToken: unknown;
   result: SignInView;
 }
+
+/** A door the settings name that the list does not show (gone from the account, or typed by hand): a row of its own. */
+const configuredOnly = (id: string): DoorView => ({
+  id,
+  name: id,
+  controllerId: '',
+  state: null,
+  active: false,
+  owned: undefined,
+  relationship: undefined,
+  sensor: false,
+  batteryPct: undefined,
+});
 
 export class Store {
   /** Every platform block of this plugin, as the Homebridge UI will save them. */
@@ -78,11 +92,31 @@ export class Store {
 
   /**
    * The doors to list: the account's once signed in, else the cache's; each door once, as Home shows it once
-   * (registry/shown-doors.ts), under the first controller that lists it. Two rows of one door would draw its controls twice,
-   * with the same element ids, and read its activity twice.
+   * (registry/shown-doors.ts), under the first controller that lists it. A door is one door whatever case or invisible
+   * marks its id is sent with (canonicalId, as the plugin compares ids): two rows of one door would draw its controls
+   * twice, with the same settings behind them, and read its activity twice.
    */
   get doors(): DoorView[] {
     const seen = new Set<string>();
-    return (this.account?.doors ?? this.cachedDoors).filter((door) => !seen.has(door.id) && seen.add(door.id));
+    return (this.account?.doors ?? this.cachedDoors).filter((door) => {
+      const key = canonicalId(door.id);
+      return !seen.has(key) && seen.add(key);
+    });
+  }
+
+  /**
+   * The rows of the door list: the listed doors, then one for each door the settings name that none of them is, by the
+   * plugin's reading of ids (an entry written "abc" is the row of the door the service sends as "ABC", never a second
+   * row whose "Back to all-doors settings" would remove that door's own settings).
+   */
+  get rows(): DoorView[] {
+    const listed = this.doors;
+    const known = new Set(listed.map((door) => canonicalId(door.id)));
+    return [
+      ...listed,
+      ...configuredDoorIds(this.block)
+        .filter((id) => !known.has(id))
+        .map(configuredOnly),
+    ];
   }
 }
