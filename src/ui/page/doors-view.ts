@@ -25,7 +25,7 @@ import {
 } from './model.js';
 import type { Block, Choice, DoorFlag } from './model.js';
 import type { Store } from './store.js';
-import type { DoorView } from './views.js';
+import type { AccountView, DoorView } from './views.js';
 
 /** Longer door lists start folded, so the webhook and timing sections stay within reach. */
 const DOOR_LIST_OPEN_MAX = 20;
@@ -400,7 +400,7 @@ function splitButton(store: Store, render: () => void): HTMLButtonElement | unde
       includeDeviceIds: left,
     });
     store.savedPorts.push(undefined);
-    store.index = store.entries.length - 1;
+    store.showEntry(store.entries.length - 1);
     store.set(setField(store.block, 'name', `${name} 2`));
     render();
   });
@@ -409,11 +409,15 @@ function splitButton(store: Store, render: () => void): HTMLButtonElement | unde
 
 let filterWired = false;
 
+/** The account whose doors the rows were drawn from (undefined: the cache's): rows of another are drawn again. */
+let drawnFor: AccountView | undefined;
+
 export function renderDoors(store: Store, render: () => void): void {
   if (!filterWired) {
     filterWired = true;
     setUpDoorFilter();
   }
+  drawnFor = store.account;
   const listed = store.doors;
   byId('ac-doors-empty').hidden = listed.length > 0;
   byId('ac-doors-body').hidden = listed.length === 0;
@@ -434,6 +438,12 @@ export function renderDoors(store: Store, render: () => void): void {
 
 /** After a check: which doors stay out and the count, without rebuilding rows a user may be typing in. */
 export function refreshDoorStatus(store: Store, render: () => void): void {
+  // The address or token edited away from (or back to) the ones signed in with: the account's doors are no longer (or
+  // again) this entry's, and no row of another account may stay to be given settings: the page is drawn again.
+  if (drawnFor !== store.account) {
+    render();
+    return;
+  }
   renderControllers(store, render);
   renderCount(store);
   for (const row of document.querySelectorAll<HTMLElement>('[data-door-row]')) {
