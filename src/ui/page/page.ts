@@ -12,8 +12,8 @@ import { applyKeyFix, forUiUpdate, getField } from './model.js';
 import { setUpOptions } from './options-view.js';
 import { Store } from './store.js';
 import { othersText, summarize, WARNINGS_TEXT } from './summary.js';
-import type { DoorView, KeyFix } from './views.js';
-import { quoted } from '../../util/near-miss.js';
+import type { DoorView } from './views.js';
+import { renderFixes } from './fixes-view.js';
 import { signInLine } from './sign-in-line.js';
 import { setUpWebhook } from './webhook-view.js';
 
@@ -64,43 +64,6 @@ function addDetails(note: HTMLElement, detail: string | undefined): void {
   }
 }
 
-/** "doors.2" as the page names it: "door entry 3"; "" is the settings for all doors. */
-function placeOf(parent: string): string {
-  if (parent === '') return 'for all doors';
-  const door = /^doors\.(\d+)$/.exec(parent);
-  return door ? `in door entry ${Number(door[1]) + 1}` : `in ${parent}`;
-}
-
-/**
- * One line per key written as a near miss (the warnings above say how each is read), with a button that writes it under
- * its key and nothing else; its accessible name says which, as several read "Write it as readOnly".
- */
-function renderFixes(store: Store, fixes: readonly KeyFix[], render: () => void): void {
-  fill(
-    byId('ac-check-fixes'),
-    ...fixes.map((fix) => {
-      const written = quoted(fix.written, []);
-      const button = h(
-        'button',
-        {
-          class: 'btn btn-secondary btn-sm',
-          type: 'button',
-          'aria-label': `Write it as ${fix.key}: ${written} ${placeOf(fix.parent)}`,
-        },
-        `Write it as ${fix.key}`,
-      );
-      button.addEventListener('click', () => {
-        store.set(applyKeyFix(store.block, fix));
-        render();
-        runCheck(store, render);
-        // The line is gone: the keyboard goes on to the next fix, or to the check's summary.
-        (byId('ac-check-fixes').querySelector('button') ?? byId('ac-check-status')).focus();
-      });
-      return h('li', {}, `${written} ${placeOf(fix.parent)}, read as ${fix.key}. `, button);
-    }),
-  );
-}
-
 function renderCheck(store: Store, render: () => void): void {
   const check = store.check;
   const note = byId('ac-check-status');
@@ -114,7 +77,12 @@ function renderCheck(store: Store, render: () => void): void {
   addDetails(note, summary.detail);
   status(byId('ac-check-warnings-lead'), 'warn', summary.warnings.length > 0 ? WARNINGS_TEXT : '');
   fill(byId('ac-check-warnings'), ...summary.warnings.map((line) => h('li', {}, line)));
-  renderFixes(store, check.fixes, render);
+  renderFixes(check.fixes, (fix) => {
+    store.set(applyKeyFix(store.block, fix));
+    render();
+    runCheck(store, render);
+    return store.check?.fixes ?? [];
+  });
   const webhookKept = check.kept.get('webhook');
   status(
     byId('ac-webhook-kept'),
@@ -177,6 +145,9 @@ let checkTimer: ReturnType<typeof setTimeout> | undefined;
  * entry would show.
  */
 function runCheck(store: Store, render: () => void): void {
+  // A check due after an edit is this one: run twice, it would draw the fixes and the summary again under the keyboard.
+  clearTimeout(checkTimer);
+  byId('ac-check').removeAttribute('aria-busy');
   // The account of this entry's own sign-in only (Store.account): the check names no other account's ids.
   store.check = checkBlock(store.block, store.account);
   renderCheck(store, render);
@@ -195,6 +166,8 @@ function onChange(store: Store, render: () => void): void {
   showSignIn(store);
   void hb.updatePluginConfig(forUiUpdate(store.entries, uiKeys));
   clearTimeout(checkTimer);
+  // The summary is out of date until the check runs: assistive technology waits for it rather than read the old one.
+  byId('ac-check').setAttribute('aria-busy', 'true');
   checkTimer = setTimeout(() => runCheck(store, render), CHECK_DELAY_MS);
 }
 
