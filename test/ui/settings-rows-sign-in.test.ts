@@ -91,9 +91,41 @@ async function openWith(blocks: PlatformBlock[]): Promise<{ settings: CustomUiSe
 
 const signInLine = (frame: Frame) => frame.locator('#ac-sign-in-status').textContent();
 const syncsAsked = (sim: AccessControlSimulator) => sim.requests.filter((request) => request.path.endsWith('/sync')).length;
+
+/** What RECORD_WHAT_IS_SHOWN saw: every sign-in line, door row id and check warning the page showed. */
+interface Shown {
+  signIn: string[];
+  rows: string[];
+  warnings: string[];
+}
+
+/**
+ * Opens the page on `blocks` with account A answering its next sign-in slowly: the first entry (A's) signs in by itself,
+ * and once its request reached the service, everything the page shows from then on is recorded (WHAT_WAS_SHOWN).
+ */
+async function openWhileSigningIn(blocks: PlatformBlock[]): Promise<{ settings: CustomUiSettings; frame: Frame }> {
+  const asked = syncsAsked(simA);
+  simA.setFault('sync', { kind: 'delay', ms: SLOW_MS }, { times: 1 });
+  const opened = await openWith(blocks);
+  await expect.poll(() => signInLine(opened.frame), { timeout: PAGE_WAIT_MS }).toBe(SIGNING_IN_TEXT);
+  await expect.poll(() => syncsAsked(simA), { timeout: PAGE_WAIT_MS }).toBe(asked + 1);
+  await opened.frame.evaluate(RECORD_WHAT_IS_SHOWN);
+  return opened;
+}
 /** An attribute of each element `locator` finds, in the page's order. */
 async function attributes(locator: Locator, name: string): Promise<(string | null)[]> {
   return Promise.all((await locator.all()).map((each) => each.getAttribute(name)));
+}
+/**
+ * The sign-in in flight was overtaken: the page says `abandoned` at once, with the button free and nothing axe-core
+ * finds serious; Sign in is pressed again, and `sim` answers it more slowly than the first (SLOWER_MS).
+ */
+async function signInAgainSlower(frame: Frame, abandoned: string, sim: AccessControlSimulator): Promise<void> {
+  await expect.poll(() => signInLine(frame)).toBe(abandoned);
+  expect(await frame.locator('#ac-sign-in').isDisabled()).toBe(false);
+  expect(await axeFaults(frame)).toEqual([]);
+  sim.setFault('sync', { kind: 'delay', ms: SLOWER_MS }, { times: 1 });
+  await frame.locator('#ac-sign-in').click();
 }
 const rowIds = (frame: Frame) => attributes(frame.locator('[data-door-row]'), 'data-door-row');
 const row = (frame: Frame, doorId: string) => frame.locator(`[data-door-row="${doorId}"]`);
@@ -178,27 +210,18 @@ describe("a sign-in's answer speaks only for the entry, address and token it tri
       accessToken: TOKEN_B,
       doors: [{ id: GATE_B, readOnly: true }],
     };
-    const asked = syncsAsked(simA);
-    simA.setFault('sync', { kind: 'delay', ms: SLOW_MS }, { times: 1 });
-    const { settings, frame } = await openWith([entryA(), entryB]);
     // Entry A signs in by itself on opening, slowly.
-    await expect.poll(() => signInLine(frame), { timeout: PAGE_WAIT_MS }).toBe(SIGNING_IN_TEXT);
-    await expect.poll(() => syncsAsked(simA), { timeout: PAGE_WAIT_MS }).toBe(asked + 1);
-    await frame.evaluate(RECORD_WHAT_IS_SHOWN);
+    const { settings, frame } = await openWhileSigningIn([entryA(), entryB]);
 
     // Entry B chosen meanwhile: A's sign-in no longer counts, said at once, and B can sign in right away.
     await frame.locator('#ac-entry').selectOption('1');
-    await expect.poll(() => signInLine(frame)).toBe(ABANDONED_ENTRY_TEXT);
-    expect(await frame.locator('#ac-sign-in').isDisabled()).toBe(false);
-    expect(await axeFaults(frame)).toEqual([]);
     // B's own sign-in answers after A's did: once B's is on screen, A's answer has come and gone.
-    simB.setFault('sync', { kind: 'delay', ms: SLOWER_MS }, { times: 1 });
-    await frame.locator('#ac-sign-in').click();
+    await signInAgainSlower(frame, ABANDONED_ENTRY_TEXT, simB);
     await expect.poll(() => signInLine(frame), { timeout: PAGE_WAIT_MS }).toBe('Signed in: 1 controller, 2 doors.');
     await expect.poll(() => rowIds(frame)).toEqual([GATE_B, PLAIN_B]);
 
     // Never on screen under B: A's "Signed in", A's doors, a warning that B's read-only door is not in the account, A's id.
-    const shown = await frame.evaluate<{ signIn: string[]; rows: string[]; warnings: string[] }>(WHAT_WAS_SHOWN);
+    const shown = await frame.evaluate<Shown>(WHAT_WAS_SHOWN);
     expect(shown.signIn.filter((line) => line.startsWith('Signed in'))).toEqual(['Signed in: 1 controller, 2 doors.']);
     expect(shown.rows.filter((id) => [GATE_A, PLAIN_A, BACK_A].includes(id))).toEqual([]);
     expect(shown.warnings.filter((line) => line.includes(GATE_A) || line.includes(GATE_B))).toEqual([]);
@@ -222,23 +245,14 @@ describe("a sign-in's answer speaks only for the entry, address and token it tri
   });
 
   it('editing the token while "Signing in…": never "Signed in" for a token not tried; the right token then signs in and a plain door is saved', async () => {
-    const asked = syncsAsked(simA);
-    simA.setFault('sync', { kind: 'delay', ms: SLOW_MS }, { times: 1 });
-    const { settings, frame } = await openWith([entryA()]);
-    await expect.poll(() => signInLine(frame), { timeout: PAGE_WAIT_MS }).toBe(SIGNING_IN_TEXT);
-    await expect.poll(() => syncsAsked(simA), { timeout: PAGE_WAIT_MS }).toBe(asked + 1);
-    await frame.evaluate(RECORD_WHAT_IS_SHOWN);
+    const { settings, frame } = await openWhileSigningIn([entryA()]);
 
     // Another token typed while the first is tried: that sign-in no longer counts, said at once.
     await frame.locator('#ac-accessToken').fill('a-token-never-tried');
-    await expect.poll(() => signInLine(frame)).toBe(ABANDONED_EDIT_TEXT);
-    expect(await frame.locator('#ac-sign-in').isDisabled()).toBe(false);
-    expect(await axeFaults(frame)).toEqual([]);
     // The typed token's own sign-in answers after the first one did, and is refused.
-    simA.setFault('sync', { kind: 'delay', ms: SLOWER_MS }, { times: 1 });
-    await frame.locator('#ac-sign-in').click();
+    await signInAgainSlower(frame, ABANDONED_EDIT_TEXT, simA);
     await expect.poll(() => signInLine(frame), { timeout: PAGE_WAIT_MS }).toMatch(/refused the access token/);
-    const shown = await frame.evaluate<{ signIn: string[]; rows: string[]; warnings: string[] }>(WHAT_WAS_SHOWN);
+    const shown = await frame.evaluate<Shown>(WHAT_WAS_SHOWN);
     expect(shown.signIn.filter((line) => line.startsWith('Signed in'))).toEqual([]);
     expect(shown.rows).toEqual([]);
     expect(await frame.locator('#ac-check-status').textContent()).not.toMatch(/^The plugin accepts these settings/);
