@@ -56,3 +56,31 @@ export const FOCUS_RING = `(() => {
   const style = getComputedStyle(document.activeElement);
   return style.outlineStyle + ' ' + style.outlineWidth + ' ' + style.outlineColor;
 })()`;
+
+/**
+ * Starts recording, in the frame, everything the page ever shows of the sign-in line, the door rows (their ids) and the
+ * check's warnings, at every change of the page: what was on screen for a moment, between two checks of a test, counts.
+ */
+export const RECORD_WHAT_IS_SHOWN = `(() => {
+  const seen = { signIn: new Set(), rows: new Set(), warnings: new Set() };
+  const note = () => {
+    seen.signIn.add(document.getElementById('ac-sign-in-status').textContent);
+    for (const row of document.querySelectorAll('[data-door-row]')) seen.rows.add(row.dataset.doorRow);
+    for (const item of document.querySelectorAll('#ac-check-warnings li')) seen.warnings.add(item.textContent);
+  };
+  note();
+  new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  window.acShown = seen;
+})()`;
+
+/** What RECORD_WHAT_IS_SHOWN saw since it started: each text or id once. */
+export const WHAT_WAS_SHOWN = `(() => {
+  const seen = window.acShown;
+  return { signIn: [...seen.signIn], rows: [...seen.rows], warnings: [...seen.warnings] };
+})()`;
+
+/** The focused element, as a test names it: its id, else its accessible name, else its tag. */
+export const FOCUSED = `(() => {
+  const focused = document.activeElement;
+  return !focused ? '' : focused.id || focused.getAttribute('aria-label') || focused.tagName.toLowerCase();
+})()`;

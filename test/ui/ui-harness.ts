@@ -1,7 +1,7 @@
 // The browser test harness: the real Homebridge UI with the packed plugin, Chromium on its /plugins page, config.json read back.
 import { afterAll, beforeAll, inject } from 'vitest';
 
-import { PLATFORM_NAME } from '../../src/settings.js';
+import { PLATFORM_NAME, PLUGIN_NAME } from '../../src/settings.js';
 import { launchUiBrowser } from './ui-browser.js';
 import type { PluginSettings, SaveOptions, SaveResult, UiBrowser } from './ui-browser.js';
 import { prepareUiEnv } from './ui-env.js';
@@ -60,6 +60,11 @@ export interface UiHarness {
   save(settings: PluginSettings, opts?: SaveOptions): Promise<HarnessSaveResult>;
   /** The `platforms` entries with `"platform": "AccessControl"` (or `alias`) in config.json now. */
   platformBlocks(alias?: string): Promise<PlatformBlock[]>;
+  /**
+   * Replaces the plugin's blocks in config.json through the UI's own API, as its Save does, and reads them back; the
+   * running Homebridge is not restarted, so the plugin does not run them (no accessories of theirs in the cache).
+   */
+  setPlatformBlocks(blocks: PlatformBlock[]): Promise<PlatformBlock[]>;
   /** The UI's log (UI, supervisor and Homebridge lines with the plugin's), ANSI codes stripped. */
   log(): string;
   lineCount(): number;
@@ -135,6 +140,15 @@ export async function startUiHarness(opts: UiHarnessOptions = {}): Promise<UiHar
       return { ...result, blocks: await platformBlocks() };
     },
     platformBlocks,
+    async setPlatformBlocks(blocks) {
+      const response = await server.api(`/api/config-editor/plugin/${encodeURIComponent(PLUGIN_NAME)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(blocks),
+      });
+      if (!response.ok) throw new Error(`setting the config answered ${response.status}: ${await response.text()}`);
+      return platformBlocks();
+    },
     log: () => server.log(),
     lineCount: () => server.lineCount(),
     waitForLog: (re, timeoutMs, waitOpts) => server.waitForLog(re, timeoutMs, waitOpts),

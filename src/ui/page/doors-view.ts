@@ -5,7 +5,6 @@ import type { ChoiceOption, NumberOption, OptionSpec } from '../../option-catalo
 import { applyDoorFilter, CHANGED, SEARCH_TEXT, setUpDoorFilter } from './door-filter.js';
 import { byId, fill, h, isolated, plainText, status } from './dom.js';
 import {
-  configuredDoorIds,
   controllerIncluded,
   controllersEditable,
   doorChoice,
@@ -26,7 +25,7 @@ import {
 } from './model.js';
 import type { Block, Choice, DoorFlag } from './model.js';
 import type { Store } from './store.js';
-import type { DoorView } from './views.js';
+import type { AccountView, DoorView } from './views.js';
 
 /** Longer door lists start folded, so the webhook and timing sections stay within reach. */
 const DOOR_LIST_OPEN_MAX = 20;
@@ -311,24 +310,6 @@ function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement 
   return row;
 }
 
-/** Doors the config has settings for that the list does not show (gone from the account, or typed by hand), by the plugin's reading of their ids. */
-function configuredOnly(store: Store, listed: DoorView[]): DoorView[] {
-  const known = new Set(listed.map((door) => door.id));
-  return configuredDoorIds(store.block)
-    .filter((id) => !known.has(id))
-    .map((id) => ({
-      id,
-      name: id,
-      controllerId: '',
-      state: null,
-      active: false,
-      owned: undefined,
-      relationship: undefined,
-      sensor: false,
-      batteryPct: undefined,
-    }));
-}
-
 /** The controller filter, and the split button once some are left out; rebuilt after each check (no text field in it). */
 function renderControllers(store: Store, render: () => void): void {
   const box = byId('ac-controllers');
@@ -419,7 +400,7 @@ function splitButton(store: Store, render: () => void): HTMLButtonElement | unde
       includeDeviceIds: left,
     });
     store.savedPorts.push(undefined);
-    store.index = store.entries.length - 1;
+    store.showEntry(store.entries.length - 1);
     store.set(setField(store.block, 'name', `${name} 2`));
     render();
   });
@@ -428,17 +409,21 @@ function splitButton(store: Store, render: () => void): HTMLButtonElement | unde
 
 let filterWired = false;
 
+/** The account whose doors the rows were drawn from (undefined: the cache's): rows of another are drawn again. */
+let drawnFor: AccountView | undefined;
+
 export function renderDoors(store: Store, render: () => void): void {
   if (!filterWired) {
     filterWired = true;
     setUpDoorFilter();
   }
+  drawnFor = store.account;
   const listed = store.doors;
   byId('ac-doors-empty').hidden = listed.length > 0;
   byId('ac-doors-body').hidden = listed.length === 0;
   renderControllers(store, render);
   renderCount(store);
-  const doors = [...listed, ...configuredOnly(store, listed)];
+  const doors = store.rows;
   const kept = store.check?.kept.get('doors');
   status(byId('ac-doors-kept'), kept === undefined ? 'info' : 'warn', kept === undefined ? '' : `Kept as written: ${kept}`);
   const list = byId('ac-door-list', HTMLDetailsElement);
@@ -453,6 +438,12 @@ export function renderDoors(store: Store, render: () => void): void {
 
 /** After a check: which doors stay out and the count, without rebuilding rows a user may be typing in. */
 export function refreshDoorStatus(store: Store, render: () => void): void {
+  // The address or token edited away from (or back to) the ones signed in with: the account's doors are no longer (or
+  // again) this entry's, and no row of another account may stay to be given settings: the page is drawn again.
+  if (drawnFor !== store.account) {
+    render();
+    return;
+  }
   renderControllers(store, render);
   renderCount(store);
   for (const row of document.querySelectorAll<HTMLElement>('[data-door-row]')) {

@@ -30,7 +30,10 @@ export function bindText(store: Store, path: string, check?: (text: string) => s
   });
   return () => {
     const value = getField(store.block, path);
-    input.value = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+    const text = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+    // The field being typed in keeps what was typed (a space before the next word), while it says the same.
+    if (document.activeElement === input && input.value.trim() === text) return;
+    input.value = text;
   };
 }
 

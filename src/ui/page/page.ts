@@ -12,8 +12,9 @@ import { applyKeyFix, forUiUpdate, getField } from './model.js';
 import { setUpOptions } from './options-view.js';
 import { Store } from './store.js';
 import { othersText, summarize, WARNINGS_TEXT } from './summary.js';
-import type { DoorView, KeyFix } from './views.js';
-import { quoted } from '../../util/near-miss.js';
+import type { DoorView } from './views.js';
+import { renderFixes } from './fixes-view.js';
+import { signInLine } from './sign-in-line.js';
 import { setUpWebhook } from './webhook-view.js';
 
 const hb = window.homebridge;
@@ -63,43 +64,6 @@ function addDetails(note: HTMLElement, detail: string | undefined): void {
   }
 }
 
-/** "doors.2" as the page names it: "door entry 3"; "" is the settings for all doors. */
-function placeOf(parent: string): string {
-  if (parent === '') return 'for all doors';
-  const door = /^doors\.(\d+)$/.exec(parent);
-  return door ? `in door entry ${Number(door[1]) + 1}` : `in ${parent}`;
-}
-
-/**
- * One line per key written as a near miss (the warnings above say how each is read), with a button that writes it under
- * its key and nothing else; its accessible name says which, as several read "Write it as readOnly".
- */
-function renderFixes(store: Store, fixes: readonly KeyFix[], render: () => void): void {
-  fill(
-    byId('ac-check-fixes'),
-    ...fixes.map((fix) => {
-      const written = quoted(fix.written, []);
-      const button = h(
-        'button',
-        {
-          class: 'btn btn-secondary btn-sm',
-          type: 'button',
-          'aria-label': `Write it as ${fix.key}: ${written} ${placeOf(fix.parent)}`,
-        },
-        `Write it as ${fix.key}`,
-      );
-      button.addEventListener('click', () => {
-        store.set(applyKeyFix(store.block, fix));
-        render();
-        runCheck(store, render);
-        // The line is gone: the keyboard goes on to the next fix, or to the check's summary.
-        (byId('ac-check-fixes').querySelector('button') ?? byId('ac-check-status')).focus();
-      });
-      return h('li', {}, `${written} ${placeOf(fix.parent)}, read as ${fix.key}. `, button);
-    }),
-  );
-}
-
 function renderCheck(store: Store, render: () => void): void {
   const check = store.check;
   const note = byId('ac-check-status');
@@ -113,7 +77,12 @@ function renderCheck(store: Store, render: () => void): void {
   addDetails(note, summary.detail);
   status(byId('ac-check-warnings-lead'), 'warn', summary.warnings.length > 0 ? WARNINGS_TEXT : '');
   fill(byId('ac-check-warnings'), ...summary.warnings.map((line) => h('li', {}, line)));
-  renderFixes(store, check.fixes, render);
+  renderFixes(check.fixes, (fix) => {
+    store.set(applyKeyFix(store.block, fix));
+    render();
+    runCheck(store, render);
+    return store.check?.fixes ?? [];
+  });
   const webhookKept = check.kept.get('webhook');
   status(
     byId('ac-webhook-kept'),
@@ -135,38 +104,37 @@ function renderCheck(store: Store, render: () => void): void {
   }
 }
 
-async function signIn(store: Store, render: () => void): Promise<void> {
+/** The sign-in's status line and button, from where the sign-in stands for the entry on screen (Store.signInState). */
+function showSignIn(store: Store): void {
   const note = byId('ac-sign-in-status');
-  const button = byId('ac-sign-in', HTMLButtonElement);
-  button.disabled = true;
-  store.touched = true;
-  status(note, 'info', 'Signing in…');
-  try {
-    const [baseUrl, accessToken] = [getField(store.block, 'baseUrl'), getField(store.block, 'accessToken')];
-    const result = await server.signIn(baseUrl, accessToken);
-    // Remembered with what it tried: an edit of either field makes it stale (Store.signIn).
-    store.signedIn = { baseUrl, accessToken, result };
-    if (result.ok) {
-      store.account = result.account;
-      const { controllers, doors, unreadable } = result.account;
-      const partly = unreadable.length > 0 ? ` Part of the account could not be read: ${unreadable.join('; ')}.` : '';
-      status(
-        note,
-        'ok',
-        `Signed in: ${controllers.length} controller${controllers.length === 1 ? '' : 's'}, ${doors.length} door${doors.length === 1 ? '' : 's'}.${partly}`,
-      );
-    } else {
-      store.account = undefined;
-      const cache = store.cachedDoors.length > 0 ? ' The doors below are the ones Homebridge showed last.' : '';
-      // A field to fix is an error; the service refusing or not answering is a warning (saving stays possible).
-      status(note, result.kind === 'fields' ? 'error' : 'warn', `${result.message}${cache}`);
-      addDetails(note, result.detail);
-    }
-  } finally {
-    button.disabled = false;
+  byId('ac-sign-in', HTMLButtonElement).disabled = store.signingIn;
+  const line = signInLine(store.signInState, store.cachedDoors.length > 0);
+  if (line === undefined) return;
+  // Drawn again only when it says something else: a live region read out again at each keystroke would drown the page.
+  const shown = JSON.stringify(line);
+  if (note.dataset.shown === shown) return;
+  note.dataset.shown = shown;
+  status(note, line.kind, line.text);
+  addDetails(note, line.detail);
+}
+
+/**
+ * "Sign in" with the entry, address and token on screen. Its answer counts only while all three still are: an edit of
+ * either field, or another entry chosen, meanwhile leaves it unanswered (said at once), so no "Signed in" and no doors
+ * are ever shown for settings it did not try. True when its answer is shown.
+ */
+async function signIn(store: Store, render: () => void): Promise<boolean> {
+  const ticket = store.beginSignIn();
+  showSignIn(store);
+  const result = await server.signIn(ticket.baseUrl, ticket.accessToken);
+  if (!store.finishSignIn(ticket, result)) {
+    showSignIn(store);
+    return false;
   }
+  showSignIn(store);
   render();
   runCheck(store, render);
+  return true;
 }
 
 let checkTimer: ReturnType<typeof setTimeout> | undefined;
@@ -177,6 +145,10 @@ let checkTimer: ReturnType<typeof setTimeout> | undefined;
  * entry would show.
  */
 function runCheck(store: Store, render: () => void): void {
+  // A check due after an edit is this one: run twice, it would draw the fixes and the summary again under the keyboard.
+  clearTimeout(checkTimer);
+  byId('ac-check').removeAttribute('aria-busy');
+  // The account of this entry's own sign-in only (Store.account): the check names no other account's ids.
   store.check = checkBlock(store.block, store.account);
   renderCheck(store, render);
   refreshDoorStatus(store, render);
@@ -191,11 +163,11 @@ let uiKeys: Set<string>[] = [];
  */
 function onChange(store: Store, render: () => void): void {
   store.touched = true;
-  if (store.signedIn !== undefined && store.signIn === undefined) {
-    status(byId('ac-sign-in-status'), 'info', 'The Service address or Access token changed: press Sign in to check them.');
-  }
+  showSignIn(store);
   void hb.updatePluginConfig(forUiUpdate(store.entries, uiKeys));
   clearTimeout(checkTimer);
+  // The summary is out of date until the check runs: assistive technology waits for it rather than read the old one.
+  byId('ac-check').setAttribute('aria-busy', 'true');
   checkTimer = setTimeout(() => runCheck(store, render), CHECK_DELAY_MS);
 }
 
@@ -209,14 +181,11 @@ function setUpEntries(store: Store, render: () => void): () => void {
   const section = byId('ac-entries-section');
   const select = byId('ac-entry', HTMLSelectElement);
   select.addEventListener('change', () => {
-    store.index = Number(select.value);
-    // The last sign-in speaks for this entry too when it has the same address and token (one account split over child
-    // bridges): its doors and options stay on screen. Another account's doors must not: press Sign in for it.
-    const signIn = store.signIn;
-    store.account = signIn?.ok === true ? signIn.account : undefined;
-    if (store.signedIn !== undefined && signIn === undefined) {
-      status(byId('ac-sign-in-status'), 'info', 'This entry has another Service address or Access token: press Sign in to check them.');
-    }
+    // A sign-in still in flight was for the entry left: its answer will not count. The last one answered speaks for this
+    // entry too when it has the same address and token (one account split over child bridges): its doors and options
+    // stay on screen. Another account's doors must not: press Sign in for it.
+    store.showEntry(Number(select.value));
+    showSignIn(store);
     render();
     runCheck(store, render);
   });
@@ -261,8 +230,13 @@ async function main(): Promise<void> {
     ...setUpOptions(store, () => renderDoors(store, render)),
   );
   refreshers.push(setUpWebhook(store), setUpActivity(store, render));
-  // After a sign-in the user asked for, the keyboard lands on its result (the button was disabled meanwhile, dropping focus).
-  byId('ac-sign-in').addEventListener('click', () => void signIn(store, render).then(() => byId('ac-sign-in-status').focus()));
+  // After a sign-in the user asked for, the keyboard lands on its result (the button was disabled meanwhile, dropping
+  // focus); one overtaken by an edit or another entry leaves the keyboard where the user took it.
+  byId('ac-sign-in').addEventListener('click', () => {
+    void signIn(store, render).then((shown) => {
+      if (shown) byId('ac-sign-in-status').focus();
+    });
+  });
   store.onChange(() => onChange(store, render));
   render();
   hb.hideSpinner();

@@ -1,25 +1,63 @@
 // The settings page's state: the plugin's config entries, the one being edited, and what the server said of them.
-import { getField } from './model.js';
+import { canonicalId } from '../../util/canonical-id.js';
+import { configuredDoorIds, getField } from './model.js';
 import type { Block, Defaults } from './model.js';
 import type { AccountView, ConfigCheck, DoorView, PageInfo, SignInView } from './views.js';
 
-/** What one "Sign in" answered, and for which address and token. */
+/** What one "Sign in" answered, and for which entry, address and token. */
 export interface SignInRecord {
+  /** The entry on screen when it was pressed: a stale record says "this entry has another address" or "changed". */
+  index: number;
   baseUrl: unknown;
   accessToken: unknown;
   result: SignInView;
 }
 
+/** A sign-in in flight: the entry, address and token it tries. Its answer counts only while all three are still on screen. */
+export interface SignInTicket {
+  readonly index: number;
+  readonly baseUrl: unknown;
+  readonly accessToken: unknown;
+}
+
+/**
+ * Where the last "Sign in" stands for the entry on screen, for its status line: in flight; answered for this address and
+ * token; left unanswered because the address or token was edited, or another entry chosen, while it ran; made for other
+ * settings (edited since, or another entry's); never pressed.
+ */
+export type SignInState =
+  | { kind: 'signing-in' }
+  | { kind: 'answered'; result: SignInView }
+  | { kind: 'abandoned'; by: 'edit' | 'entry' }
+  | { kind: 'stale'; by: 'edit' | 'entry' }
+  | { kind: 'none' };
+
+/** A door the settings name that the list does not show (gone from the account, or typed by hand): a row of its own. */
+const configuredOnly = (id: string): DoorView => ({
+  id,
+  name: id,
+  controllerId: '',
+  state: null,
+  active: false,
+  owned: undefined,
+  relationship: undefined,
+  sensor: false,
+  batteryPct: undefined,
+});
+
 export class Store {
   /** Every platform block of this plugin, as the Homebridge UI will save them. */
   entries: Block[];
-  index = 0;
-  account: AccountView | undefined;
+  private shownIndex = 0;
   /** Doors from Homebridge's accessory cache, shown while the service cannot be reached. */
   cachedDoors: DoorView[] = [];
   check: ConfigCheck | undefined;
   /** The last "Sign in"'s answer; it speaks for the current settings only while their address and token are the ones it tried. */
   signedIn: SignInRecord | undefined;
+  /** The sign-in in flight, if any: an edit of its address or token, or another entry chosen, leaves it unanswered. */
+  private pending: SignInTicket | undefined;
+  /** Why the last sign-in was left unanswered, until the next one starts. */
+  private abandoned: 'edit' | 'entry' | undefined;
   /**
    * The user changed a field or pressed Sign in (or the entry was saved before): only then does the summary list
    * problems, so a fresh page does not greet the user with red. The page cannot see the Homebridge UI's Save button.
@@ -45,14 +83,85 @@ export class Store {
     this.touched = getField(this.block, 'baseUrl') !== undefined || getField(this.block, 'accessToken') !== undefined;
   }
 
+  /** The entry on screen (its place in `entries`). */
+  get index(): number {
+    return this.shownIndex;
+  }
+
+  /** Shows another entry: a sign-in still in flight was for the one left, and its answer will not count. */
+  showEntry(index: number): void {
+    if (index === this.shownIndex) return;
+    this.shownIndex = index;
+    this.abandon('entry');
+  }
+
+  /** Whether the address and token on screen are the ones `tried` holds. */
+  private tries(tried: { baseUrl: unknown; accessToken: unknown }): boolean {
+    return tried.baseUrl === getField(this.block, 'baseUrl') && tried.accessToken === getField(this.block, 'accessToken');
+  }
+
   /** The last sign-in's answer if it was for the address and token in the fields now; undefined: not tried, or edited since. */
   get signIn(): SignInView | undefined {
     const record = this.signedIn;
-    return record !== undefined &&
-      record.baseUrl === getField(this.block, 'baseUrl') &&
-      record.accessToken === getField(this.block, 'accessToken')
-      ? record.result
-      : undefined;
+    return record !== undefined && this.tries(record) ? record.result : undefined;
+  }
+
+  /**
+   * The account the last sign-in read, only while the entry on screen has the address and token it read it with: its
+   * doors are listed, its ids are the ones the check names the closest of. Another account's never are.
+   */
+  get account(): AccountView | undefined {
+    const result = this.signIn;
+    return result?.ok === true ? result.account : undefined;
+  }
+
+  /** A sign-in starts with the entry, address and token on screen; an earlier one still in flight no longer counts. */
+  beginSignIn(): SignInTicket {
+    const ticket: SignInTicket = {
+      index: this.shownIndex,
+      baseUrl: getField(this.block, 'baseUrl'),
+      accessToken: getField(this.block, 'accessToken'),
+    };
+    this.pending = ticket;
+    this.abandoned = undefined;
+    this.touched = true;
+    return ticket;
+  }
+
+  /**
+   * The answer to the sign-in `ticket` started: kept only when it is the sign-in in flight and its entry, address and
+   * token are still the ones on screen (it speaks for them alone); true when kept, false when discarded.
+   */
+  finishSignIn(ticket: SignInTicket, result: SignInView): boolean {
+    if (this.pending !== ticket) return false;
+    this.pending = undefined;
+    if (ticket.index !== this.shownIndex || !this.tries(ticket)) {
+      this.abandoned = ticket.index !== this.shownIndex ? 'entry' : 'edit';
+      return false;
+    }
+    this.signedIn = { ...ticket, result };
+    return true;
+  }
+
+  /** Whether a sign-in is in flight for the entry, address and token on screen. */
+  get signingIn(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /** Where the sign-in stands for the entry on screen (see SignInState). */
+  get signInState(): SignInState {
+    if (this.pending !== undefined) return { kind: 'signing-in' };
+    const result = this.signIn;
+    if (result !== undefined) return { kind: 'answered', result };
+    if (this.abandoned !== undefined) return { kind: 'abandoned', by: this.abandoned };
+    if (this.signedIn !== undefined) return { kind: 'stale', by: this.signedIn.index === this.shownIndex ? 'edit' : 'entry' };
+    return { kind: 'none' };
+  }
+
+  private abandon(by: 'edit' | 'entry'): void {
+    if (this.pending === undefined) return;
+    this.pending = undefined;
+    this.abandoned = by;
   }
 
   get defaults(): Defaults {
@@ -60,13 +169,15 @@ export class Store {
   }
 
   get block(): Block {
-    return this.entries[this.index] ?? { platform: this.info.platform };
+    return this.entries[this.shownIndex] ?? { platform: this.info.platform };
   }
 
   /** Replaces the edited block; listeners hand it to the Homebridge UI and ask the server to check it. */
   set(next: Block): void {
-    this.entries[this.index] = next;
-    this.edited.add(this.index);
+    this.entries[this.shownIndex] = next;
+    this.edited.add(this.shownIndex);
+    // An address or token edited while a sign-in tries the old one: its answer would be for settings no longer on screen.
+    if (this.pending !== undefined && !this.tries(this.pending)) this.abandon('edit');
     for (const listener of this.listeners) {
       listener();
     }
@@ -78,11 +189,31 @@ export class Store {
 
   /**
    * The doors to list: the account's once signed in, else the cache's; each door once, as Home shows it once
-   * (registry/shown-doors.ts), under the first controller that lists it. Two rows of one door would draw its controls twice,
-   * with the same element ids, and read its activity twice.
+   * (registry/shown-doors.ts), under the first controller that lists it. A door is one door whatever case or invisible
+   * marks its id is sent with (canonicalId, as the plugin compares ids): two rows of one door would draw its controls
+   * twice, with the same settings behind them, and read its activity twice.
    */
   get doors(): DoorView[] {
     const seen = new Set<string>();
-    return (this.account?.doors ?? this.cachedDoors).filter((door) => !seen.has(door.id) && seen.add(door.id));
+    return (this.account?.doors ?? this.cachedDoors).filter((door) => {
+      const key = canonicalId(door.id);
+      return !seen.has(key) && seen.add(key);
+    });
+  }
+
+  /**
+   * The rows of the door list: the listed doors, then one for each door the settings name that none of them is, by the
+   * plugin's reading of ids (an entry written "abc" is the row of the door the service sends as "ABC", never a second
+   * row whose "Back to all-doors settings" would remove that door's own settings).
+   */
+  get rows(): DoorView[] {
+    const listed = this.doors;
+    const known = new Set(listed.map((door) => canonicalId(door.id)));
+    return [
+      ...listed,
+      ...configuredDoorIds(this.block)
+        .filter((id) => !known.has(id))
+        .map(configuredOnly),
+    ];
   }
 }

@@ -1,26 +1,152 @@
-// The settings page's state: the doors it lists are the doors Home shows, each once.
+// The settings page's state: the doors it lists are the doors Home shows, each once and keyed as the plugin keys them;
+// a sign-in's answer speaks only for the entry, address and token it tried.
 import { describe, expect, it } from 'vitest';
 
+import { checkBlock } from '../../../../src/ui/check-config.js';
+import { removeDoorEntry, setField } from '../../../../src/ui/page/model.js';
+import type { Block } from '../../../../src/ui/page/model.js';
 import { Store } from '../../../../src/ui/page/store.js';
-import type { AccountView, PageInfo } from '../../../../src/ui/page/views.js';
+import type { AccountView, PageInfo, SignInView } from '../../../../src/ui/page/views.js';
+import { parseConfig } from '../../../../src/config/index.js';
 import { pageDoor } from '../../../support/door-fixtures.js';
 
 const door = pageDoor;
+const INFO = { platform: 'AccessControl' } as PageInfo;
+const entryA: Block = { platform: 'AccessControl', name: 'A', baseUrl: 'https://a.example.com', accessToken: 'token-a' };
+const entryB: Block = { platform: 'AccessControl', name: 'B', baseUrl: 'https://b.example.com', accessToken: 'token-b' };
+
+const controller = (id: string) => ({ id, owner: 'Ada', active: true, softwareVersion: undefined });
+const accountOf = (...doorIds: string[]): AccountView => ({
+  controllers: [controller('ctl-a')],
+  doors: doorIds.map((id) => door(id)),
+  unreadable: [],
+});
+const answer = (account: AccountView): SignInView => ({ ok: true, account });
+
+/** A store signed in with entry `index` (shown first) to `account`. */
+function signedIn(entries: Block[], account: AccountView, index = 0): Store {
+  const store = new Store(
+    entries.map((entry) => structuredClone(entry)),
+    INFO,
+  );
+  store.showEntry(index);
+  expect(store.finishSignIn(store.beginSignIn(), answer(account))).toBe(true);
+  return store;
+}
 
 describe('the page store', () => {
   it('lists a door two controllers list once, under the first, as Home shows it once', () => {
-    const store = new Store([], { platform: 'AccessControl' } as PageInfo);
     const account: AccountView = {
-      controllers: [
-        { id: 'ctl-a', owner: 'Ada', active: true, softwareVersion: undefined },
-        { id: 'ctl-b', owner: 'Ada', active: true, softwareVersion: undefined },
-      ],
+      controllers: [controller('ctl-a'), controller('ctl-b')],
       doors: [door('gate', 'ctl-a'), door('side', 'ctl-a'), door('gate', 'ctl-b'), door('back', 'ctl-b')],
       unreadable: [],
     };
-    store.account = account;
+    const store = signedIn([entryA], account);
     expect(store.doors.map((listed) => `${listed.id}@${listed.controllerId}`)).toEqual(['gate@ctl-a', 'side@ctl-a', 'back@ctl-b']);
     // The account keeps every listing: the controller filter counts each controller's doors.
     expect(account.doors).toHaveLength(4);
+  });
+
+  it('draws one row per door whatever case or marks the service or the entry writes its id in; an id naming no door gets its own', () => {
+    // The service sends ids in upper case; the entries are written in lower case, one with a zero-width space and a
+    // direction mark pasted along: each is the door's own row, never a second one.
+    const gate = 'A1B2C3D4-0000-4000-8000-00000000000A';
+    const side = 'A1B2C3D4-0000-4000-8000-00000000000B';
+    const block: Block = {
+      ...entryA,
+      doors: [
+        { id: gate.toLowerCase(), readOnly: true },
+        { id: `\u200b${side.toLowerCase()}\u200e`, name: 'Side door' },
+        { id: 'gone-door', hide: true },
+      ],
+    };
+    const store = signedIn([block], accountOf(gate, side, 'plain-door'));
+    expect(store.rows.map((row) => row.id)).toEqual([gate, side, 'plain-door', 'gone-door']);
+    // A door listed by the service in two spellings (under two controllers) is one door to the plugin: one row.
+    const twice: AccountView = {
+      controllers: [controller('ctl-a')],
+      doors: [door(gate), door(side), door(gate.toLowerCase())],
+      unreadable: [],
+    };
+    expect(signedIn([block], twice).rows.map((row) => row.id)).toEqual([gate, side, 'gone-door']);
+    // "Back to all-doors settings" of the side door's row removes its entry, and leaves the gate's read-only as written.
+    const back = removeDoorEntry(store.block, side);
+    expect(back.doors).toEqual([
+      { id: gate.toLowerCase(), readOnly: true },
+      { id: 'gone-door', hide: true },
+    ]);
+    const parsed = parseConfig(back);
+    expect(parsed.ok && parsed.config.doors.find((entry) => entry.id === gate.toLowerCase())?.readOnly).toBe(true);
+  });
+
+  it('discards a sign-in when another entry is chosen while it runs: no doors, no "signed in", and the check names no id of its account', () => {
+    // B's own read-only door is one character from A's door: a hint from A's account would name A's door.
+    const store = new Store([entryA, { ...entryB, doors: [{ id: 'gate-b1', readOnly: true }] }], INFO);
+    const ticket = store.beginSignIn();
+    expect(store.signInState).toEqual({ kind: 'signing-in' });
+    store.showEntry(1);
+    expect(store.signingIn).toBe(false);
+    expect(store.signInState).toEqual({ kind: 'abandoned', by: 'entry' });
+    // A's answer comes while B is on screen: it is not B's, and it is dropped.
+    expect(store.finishSignIn(ticket, answer(accountOf('gate-a1')))).toBe(false);
+    expect(store.account).toBeUndefined();
+    expect(store.signIn).toBeUndefined();
+    expect(store.doors).toEqual([]);
+    expect(store.rows.map((row) => row.id)).toEqual(['gate-b1']);
+    expect(checkBlock(store.block, store.account).warnings.join(' ')).not.toMatch(/gate-a1/);
+    expect(store.signInState).toEqual({ kind: 'abandoned', by: 'entry' });
+    // Back on A, the answer was not kept either: A says to sign in again.
+    store.showEntry(0);
+    expect(store.account).toBeUndefined();
+    // B's own sign-in: its account, and the hint from its own account only.
+    store.showEntry(1);
+    expect(store.finishSignIn(store.beginSignIn(), answer(accountOf('gate-b2')))).toBe(true);
+    expect(store.signInState).toEqual({ kind: 'answered', result: answer(accountOf('gate-b2')) });
+    const warnings = checkBlock(store.block, store.account).warnings.join(' ');
+    expect(warnings).toMatch(/"gate-b1", which the account does not have/);
+    expect(warnings).toMatch(/closest door id is "gate-b2"/);
+    expect(warnings).not.toMatch(/gate-a1/);
+  });
+
+  it('discards a sign-in whose address or token is edited while it runs; an edit of any other field keeps it', () => {
+    const store = new Store([entryA], INFO);
+    const kept = store.beginSignIn();
+    store.set(setField(store.block, 'pollInterval', 30));
+    expect(store.signInState).toEqual({ kind: 'signing-in' });
+    expect(store.finishSignIn(kept, answer(accountOf('gate-a1')))).toBe(true);
+    expect(store.account?.doors.map((listed) => listed.id)).toEqual(['gate-a1']);
+
+    const tried = store.beginSignIn();
+    store.set(setField(store.block, 'accessToken', 'token-a-typed-on'));
+    expect(store.signInState).toEqual({ kind: 'abandoned', by: 'edit' });
+    expect(store.finishSignIn(tried, answer(accountOf('gate-a2')))).toBe(false);
+    // Never tried with this token: no account, no "signed in" (the earlier answer was for token-a).
+    expect(store.account).toBeUndefined();
+    expect(store.signIn).toBeUndefined();
+    // Typed back to the token tried first: that first answer speaks again; the discarded one never does.
+    store.set(setField(store.block, 'accessToken', 'token-a'));
+    expect(store.account?.doors.map((listed) => listed.id)).toEqual(['gate-a1']);
+
+    // Edited and typed back while it runs: discarded all the same, and a later sign-in's answer is the one kept.
+    const first = store.beginSignIn();
+    store.set(setField(store.block, 'baseUrl', 'https://a.example.com/x'));
+    store.set(setField(store.block, 'baseUrl', 'https://a.example.com'));
+    const second = store.beginSignIn();
+    expect(store.finishSignIn(first, answer(accountOf('gate-a3')))).toBe(false);
+    expect(store.finishSignIn(second, answer(accountOf('gate-a4')))).toBe(true);
+    expect(store.account?.doors.map((listed) => listed.id)).toEqual(['gate-a4']);
+  });
+
+  it("an answered sign-in speaks for another entry with the same address and token (one account over child bridges), never another account's", () => {
+    const store = signedIn([entryA, { ...entryA, name: 'A, second bridge' }, entryB], accountOf('gate-a1'));
+    store.showEntry(1);
+    expect(store.account?.doors.map((listed) => listed.id)).toEqual(['gate-a1']);
+    store.showEntry(2);
+    expect(store.account).toBeUndefined();
+    expect(store.signInState).toEqual({ kind: 'stale', by: 'entry' });
+    store.showEntry(0);
+    store.set(setField(store.block, 'accessToken', 'token-other'));
+    expect(store.signInState).toEqual({ kind: 'stale', by: 'edit' });
+    expect(store.doors).toEqual([]);
   });
 });
