@@ -15,6 +15,10 @@ export const MAX_SCANNED_CHARS = 4096;
 /** How many edits from an account id of `length` characters a text may be and still mean it. */
 export const editsAllowed = (length: number): number => Math.min(MAX_COULD_MEAN_EDITS, Math.floor(length / CHARS_PER_EDIT));
 
+/** Within this many edits of an id (up to 3, one per 4 characters, at least 1) a text is told "the closest id is …". */
+const MAX_HINT_EDITS = 3;
+const hintEdits = (length: number): number => Math.min(MAX_HINT_EDITS, Math.max(1, Math.floor(length / 4)));
+
 /** Why a text could mean an id: its look-alike letters, a few edits, or the id written inside it. */
 export type Likeness = 'look-alike' | 'edits' | 'held';
 
@@ -82,8 +86,8 @@ export class IdIndex {
     this.ids = new Set(ids);
     for (const id of this.ids) {
       if (skeleton) push(this.bySkeleton, skeleton(id), id);
-      const edits = editsAllowed(id.length);
-      if (edits === 0) continue;
+      // Sliced for the hint's wider reach: a text within an id's allowed edits holds one of these slices all the more.
+      const edits = hintEdits(id.length);
       const size = Math.floor(id.length / (edits + 1));
       for (let part = 0; part <= edits; part += 1) {
         const offset = part * size;
@@ -136,6 +140,20 @@ export class IdIndex {
       .map((id) => ({ id, how: 'edits' }));
   }
 
+  /**
+   * The account's id closest to a text that could mean none of them, when one is near enough to be named as a hint
+   * ("the closest id is …"): a hint, never a protection.
+   */
+  closest(text: string): string | undefined {
+    const whole = canonicalId(text.slice(0, MAX_SCANNED_CHARS));
+    let best: { id: string; edits: number } | undefined;
+    for (const id of this.candidates(whole)) {
+      const edits = editDistance(whole, id, hintEdits(id.length));
+      if (edits <= hintEdits(id.length) && (best === undefined || edits < best.edits)) best = { id, edits };
+    }
+    return best?.id;
+  }
+
   /** The ids one of whose slices the text holds near where the id has it. */
   private candidates(text: string): Set<string> {
     const ids = new Set<string>();
@@ -144,25 +162,12 @@ export class IdIndex {
         const hits = this.slices.get(hash);
         if (hits === undefined) return;
         for (const { id, offset, text: slice } of hits) {
-          if (Math.abs(start - offset) <= editsAllowed(id.length) && text.startsWith(slice, start)) ids.add(id);
+          if (Math.abs(start - offset) <= hintEdits(id.length) && text.startsWith(slice, start)) ids.add(id);
         }
       });
     }
     return ids;
   }
-}
-
-/** Within this many edits an id of the account is offered as the closest (a hint, never a protection). */
-const MAX_HINT_EDITS = 3;
-
-/** The id nearest `id` among a few (a person's doors: the hint of a line), when one is near enough to be the one meant. */
-export function nearest(id: string, ids: readonly string[]): string | undefined {
-  let best: { id: string; edits: number } | undefined;
-  for (const candidate of ids) {
-    const edits = editDistance(id, canonicalId(candidate), MAX_HINT_EDITS);
-    if (edits <= MAX_HINT_EDITS && (best === undefined || edits < best.edits)) best = { id: candidate, edits };
-  }
-  return best?.id;
 }
 
 function push<K, T>(map: Map<K, T[]>, key: K, value: T): void {

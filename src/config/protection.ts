@@ -131,7 +131,9 @@ export function protectionFor(config: Checked, account: AccountIds, skeleton?: S
     const meant = index.couldMean(claim.id);
     const named = `${claim.path} names ${claim.of} ${shown(claim.id)}, which the account does not have`;
     if (meant.length === 0) {
-      findings.push({ path: claim.path, sentence: `${named}, so ${claim.idle}` });
+      const near = index.closest(claim.id);
+      const hint = near === undefined ? '' : `; the account's closest ${claim.of} id is ${shown(near)}`;
+      findings.push({ path: claim.path, sentence: `${named}, so ${claim.idle}${hint}` });
       continue;
     }
     apply(

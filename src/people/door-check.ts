@@ -1,5 +1,5 @@
 // Names a `people[].doors` id that counts for nobody: a door the account does not have, or one HomeKit does not show.
-import { nearest } from '../config/could-mean.js';
+import { IdIndex } from '../config/could-mean.js';
 import { quotableId } from '../config/values.js';
 import { canonicalId } from '../util/canonical-id.js';
 import { oneLine } from '../util/log-text.js';
@@ -38,12 +38,10 @@ export class PeopleDoorCheck {
     // The entries' ids are in canonicalId form (the parser's): the account's are compared in it.
     const byId = new Map(doors.map((door) => [canonicalId(door.id), door]));
     const shownKeys = new Set([...shown].map(canonicalId));
+    const index = new IdIndex(byId.keys());
     const hint = (id: string): string => {
-      const near = nearest(
-        id,
-        doors.map((door) => door.id),
-      );
-      const shownId = near === undefined ? undefined : quotableId(near);
+      const near = index.closest(id);
+      const shownId = near === undefined ? undefined : quotableId(byId.get(near)?.id ?? near);
       return shownId === undefined ? '' : ` (the closest is ${shownId})`;
     };
     this.people.forEach((person, index) => {
