@@ -1,7 +1,7 @@
 // Which ids of the account a text that names none of them exactly could mean: the same once look-alike letters are
 // mapped (Unicode's confusables skeleton), a few edits away, or held in it (a list written as one id, an id inside a
 // value the plugin does not read). An index of the account's ids answers each text without comparing it to every id.
-import { canonicalId } from '../util/canonical-id.js';
+import { canonicalId, uncasedId } from '../util/canonical-id.js';
 import { editDistance } from '../util/near-miss.js';
 import type { Skeleton } from '../util/skeleton.js';
 
@@ -28,8 +28,12 @@ export interface CouldMean {
   how: Likeness;
 }
 
-/** What separates the ids of a list written as one text, and an id from the words around it. */
-const BETWEEN_IDS = /[^\p{L}\p{M}\p{N}_.:-]+/u;
+/**
+ * What separates the ids of a list written as one text, and an id from the words around it: white space, separators,
+ * controls and punctuation, but for the hyphen, underscore, dot and colon an id may hold. A symbol stays: it may be a
+ * look-alike of a letter ("⍺", "🝌").
+ */
+const BETWEEN_IDS = /(?:(?![-_.:])[\p{White_Space}\p{Z}\p{Cc}\p{P}])+/u;
 
 /** The ids a text may hold: its parts between separators, canonical, without empty ones. */
 export function partsOf(text: string): string[] {
@@ -39,6 +43,9 @@ export function partsOf(text: string): string[] {
     .map(canonicalId)
     .filter((part) => part !== '');
 }
+
+/** A character outside the Basic Multilingual Plane (two UTF-16 units). */
+const ASTRAL = /[\ud800-\udbff][\udc00-\udfff]/g;
 
 /** One slice of an account id, for finding the ids a text is a few edits from (see IdIndex). */
 interface Slice {
@@ -67,7 +74,7 @@ const hashOf = (text: string): number => {
 };
 
 /**
- * The account's ids (canonical), indexed three ways: as they are, by skeleton (when the confusables data is loaded), and
+ * The account's ids, indexed three ways: as they are, by skeleton (when the confusables data is loaded), and
  * by slices. An id allowed k edits is cut into k + 1 slices; a text within k edits of it holds one of them unchanged,
  * at most k characters from where the id has it (the pigeonhole principle). So a text is compared in full only with
  * the ids one of whose slices it holds: a few, whatever the size of the account.
@@ -79,13 +86,20 @@ export class IdIndex {
   private readonly slices = new Map<number, Slice[]>();
   private readonly sliceLengths = new Set<number>();
 
+  /** `ids`: as the service sends them; the index answers with their canonical form. */
   constructor(
     ids: Iterable<string>,
     private readonly skeleton?: Skeleton,
   ) {
-    this.ids = new Set(ids);
-    for (const id of this.ids) {
-      if (skeleton) push(this.bySkeleton, skeleton(id), id);
+    const canonical = new Set<string>();
+    for (const raw of ids) {
+      const id = canonicalId(raw);
+      if (skeleton) {
+        const key = skeleton(uncasedId(raw));
+        if (!this.bySkeleton.get(key)?.includes(id)) push(this.bySkeleton, key, id);
+      }
+      if (canonical.has(id)) continue;
+      canonical.add(id);
       // Sliced for the hint's wider reach: a text within an id's allowed edits holds one of these slices all the more.
       const edits = hintEdits(id.length);
       const size = Math.floor(id.length / (edits + 1));
@@ -96,6 +110,7 @@ export class IdIndex {
         this.sliceLengths.add(slice.length);
       }
     }
+    this.ids = canonical;
   }
 
   /** Whether the account has this id (canonical). */
@@ -113,16 +128,23 @@ export class IdIndex {
    * id among its parts is "held"). Empty when it is an id of the account, or near none.
    */
   couldMean(text: string): CouldMean[] {
-    const whole = canonicalId(text.slice(0, MAX_SCANNED_CHARS));
+    const written = uncasedId(text.slice(0, MAX_SCANNED_CHARS));
+    const whole = canonicalId(written);
     if (whole === '' || this.ids.has(whole)) return [];
     const found = new Map<string, Likeness>();
-    for (const id of this.like(whole)) found.set(id.id, id.how);
+    for (const id of this.like(written, whole)) found.set(id.id, id.how);
     // Only a text with a separator in it may hold other ids (a UUID has none): most texts skip the split.
-    const parts = BETWEEN_IDS.test(whole) ? partsOf(whole) : [];
-    if (parts.length > 1 || (parts.length === 1 && parts[0] !== whole)) {
+    const parts = BETWEEN_IDS.test(written)
+      ? written
+          .split(BETWEEN_IDS)
+          .map(uncasedId)
+          .filter((part) => part !== '')
+      : [];
+    if (parts.length > 1 || (parts.length === 1 && parts[0] !== written)) {
       for (const part of parts) {
-        if (this.ids.has(part)) found.set(part, 'held');
-        else for (const { id } of this.like(part)) if (!found.has(id)) found.set(id, 'held');
+        const id = canonicalId(part);
+        if (this.ids.has(id)) found.set(id, 'held');
+        else for (const near of this.like(part, id)) if (!found.has(near.id)) found.set(near.id, 'held');
       }
     }
     return [...found].map(([id, how]) => ({ id, how }));
@@ -132,9 +154,9 @@ export class IdIndex {
    * The ids one text looks like, or else those it is a few edits from. A look-alike is the id it shows, letter for letter:
    * the ids a few edits away are not added to it (the account's ids may differ from each other by a character or two).
    */
-  private like(text: string): CouldMean[] {
-    const alike = this.skeleton ? this.bySkeleton.get(this.skeleton(text)) : undefined;
-    if (alike !== undefined) return alike.map((id) => ({ id, how: 'look-alike' }));
+  private like(written: string, text: string): CouldMean[] {
+    const alike = this.skeleton ? this.bySkeleton.get(this.skeleton(written)) : undefined;
+    if (alike !== undefined) return alike.filter((id) => id !== text).map((id) => ({ id, how: 'look-alike' }));
     return [...this.candidates(text)]
       .filter((id) => editDistance(text, id, editsAllowed(id.length)) <= editsAllowed(id.length))
       .map((id) => ({ id, how: 'edits' }));
@@ -155,8 +177,10 @@ export class IdIndex {
   }
 
   /** The ids one of whose slices the text holds near where the id has it. */
-  private candidates(text: string): Set<string> {
+  private candidates(written: string): Set<string> {
     const ids = new Set<string>();
+    // One unit per character, so an edit is one position (a character of two UTF-16 units matches no slice anyway).
+    const text = written.replace(ASTRAL, '\ufffd');
     for (const length of this.sliceLengths) {
       windowHashes(text, length, (hash, start) => {
         const hits = this.slices.get(hash);

@@ -19,7 +19,8 @@ import type { ReadKeys } from './keys.js';
 import { mentionOf, speaksOfLeavingOut } from './mentions.js';
 import { CHOICES, issuesOf, nearChoice, optionalText, requiredText, shapeOf } from './schemas.js';
 import type { PerDoorShape } from './schemas.js';
-import { idOf, idProblem, isBlank, isRecord, listing, quotableId, unsafeIdNumber, withoutBlanks } from './values.js';
+import { addSpelling, idOf, idProblem, isBlank, isRecord, listing, quotableId, unsafeIdNumber, withoutBlanks } from './values.js';
+import { uncasedId } from '../util/canonical-id.js';
 
 /** One door's own settings, found by its id (the serial number the Home app shows). Left out: as for all doors. */
 export const doorSettingsSchema = z.object({
@@ -84,6 +85,7 @@ function readLoneDoor(value: unknown, findings: Findings, secrets: unknown[]): R
   const entry = withoutBlanks(keys.block);
   const lead = `${start} ([{ "id": … }]), not one door's settings`;
   const id = idOf(entry.id);
+  if (id !== undefined && typeof entry.id === 'string') addSpelling(findings.spellings, id, uncasedId(entry.id));
   if (id === undefined) {
     const number = unsafeIdNumber(entry.id);
     const locked = number === undefined ? lockForUnnamed(entry, findings) : lockForNumber(number, entry, findings);
@@ -139,6 +141,7 @@ export function readDoors(value: unknown, findings: Findings, secrets: unknown[]
     const writtenId = entry.id;
     const doorId = idOf(writtenId);
     if (doorId !== undefined) entry.id = doorId;
+    if (doorId !== undefined && typeof writtenId === 'string') addSpelling(findings.spellings, doorId, uncasedId(writtenId));
     const id = quotableId(writtenId, secrets);
     const named = id === undefined ? at : `${at} (id ${id})`;
     for (const { key, sentence } of keys.sentences) findings.warn(['doors', index, key], `${named}: ${sentence}`);

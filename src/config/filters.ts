@@ -2,7 +2,7 @@
 // open: an exclude list keeps what it can read and the rest fails closed; an include list hides nothing on a guess.
 import { LOCK_ALL } from './fail-closed.js';
 import type { Findings, Issue } from './findings.js';
-import { idProblem, listing, readIdList } from './values.js';
+import { addSpelling, idProblem, listing, readIdList } from './values.js';
 
 export type FilterKey = 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds';
 
@@ -25,6 +25,7 @@ export const isFilterKey = (key: string): key is FilterKey => key in FILTERS;
  */
 export function readFilter(key: FilterKey, value: unknown, findings: Findings): string[] | undefined {
   const reading = readIdList(value);
+  for (const [id, written] of Object.entries(reading.spellings)) for (const each of written) addSpelling(findings.spellings, id, each);
   if (reading.ids.length === 0 && reading.bad.length === 0 && reading.numbers.length === 0) return undefined;
   const { kind, of, unnamed } = FILTERS[key];
   const notAList = [{ path: [key], message: 'must be a list of ids' }];

@@ -2,6 +2,7 @@
 // settings page places each one by its path, and a block that cannot run lists every problem at once.
 import type { Mention } from './mentions.js';
 import { dotted } from './values.js';
+import type { Spellings } from './values.js';
 import type { Path } from './values.js';
 
 /**
@@ -59,6 +60,8 @@ export class Findings {
   readonly kept: KeptAsCached = { showAs: false, showAsDoorIds: [], matter: false, people: false };
   /** Values the plugin does not read, kept for the doors they name (src/config/protection.ts). */
   readonly mentions: Mention[] = [];
+  /** How each id of a door entry or a filter was written, in its own case (src/config/protection.ts). */
+  readonly spellings: Spellings = Object.create(null) as Spellings;
   /** Every mistake as "<path> <message>", for the one line of a config that cannot run at all. */
   readonly plain: string[] = [];
 

@@ -27,6 +27,7 @@ import type { GlobalOption } from '../option-catalog.js';
 import { mentionOf, speaksOfLeavingOut, textsOf } from './mentions.js';
 import type { Mention } from './mentions.js';
 import { dotted, isBlank, isRecord, listing } from './values.js';
+import type { Spellings } from './values.js';
 import { listenerWanted, readWebhook, webhookSchema } from './webhook.js';
 
 export type { Finding, KeptAsCached, ReadOnlyLock } from './findings.js';
@@ -64,6 +65,8 @@ export type PluginConfig = z.output<typeof configSchema> & {
   keptAsCached: KeptAsCached;
   /** Values the plugin does not read, for the doors they name (src/config/protection.ts). */
   mentions: Mention[];
+  /** How each id of a door entry or a filter was written, in its own case, where look-alike letters are told. */
+  spellings: Spellings;
 };
 
 /**
@@ -182,7 +185,13 @@ export function parseConfig(raw: unknown): ConfigResult {
   }
   return {
     ok: true,
-    config: { ...result.data, readOnlyLock: findings.lock, keptAsCached: findings.kept, mentions: findings.mentions },
+    config: {
+      ...result.data,
+      readOnlyLock: findings.lock,
+      keptAsCached: findings.kept,
+      mentions: findings.mentions,
+      spellings: findings.spellings,
+    },
     ignored: findings.ignored.map((finding) => finding.sentence),
     warnings: findings.warnings.map((finding) => finding.sentence),
     findings: [...findings.ignored, ...findings.warnings],

@@ -36,7 +36,15 @@ export const UNTIL_TOLD: Protection = { ...NO_PROTECTION, everyDoor: true };
 
 type Checked = Pick<
   PluginConfig,
-  'doors' | 'includeDoorIds' | 'excludeDoorIds' | 'includeDeviceIds' | 'excludeDeviceIds' | 'mentions' | 'accessToken' | 'webhook'
+  | 'doors'
+  | 'includeDoorIds'
+  | 'excludeDoorIds'
+  | 'includeDeviceIds'
+  | 'excludeDeviceIds'
+  | 'mentions'
+  | 'spellings'
+  | 'accessToken'
+  | 'webhook'
 >;
 
 /** What an id of a setting does to the door it names. */
@@ -108,8 +116,14 @@ export function protectionFor(config: Checked, account: AccountIds, skeleton?: S
     byId.set(door, known);
     byDevice.set(device, [...(byDevice.get(device) ?? []), door]);
   }
-  const doorIndex = new IdIndex(byId.keys(), skeleton);
-  const deviceIndex = new IdIndex(byDevice.keys(), skeleton);
+  const doorIndex = new IdIndex(
+    account.doors.map((door) => door.id),
+    skeleton,
+  );
+  const deviceIndex = new IdIndex(
+    account.doors.map((door) => door.deviceId),
+    skeleton,
+  );
   const readOnly = new Set<string>();
   const leftOut = new Map<string, string>();
   const letIn = new Set<string>();
@@ -128,7 +142,8 @@ export function protectionFor(config: Checked, account: AccountIds, skeleton?: S
   for (const claim of claimsOf(config)) {
     const index = claim.of === 'door' ? doorIndex : deviceIndex;
     if (index.has(claim.id)) continue;
-    const meant = index.couldMean(claim.id);
+    // Each way the id was written, in its own case: a look-alike letter is told from what was typed, not its lower case.
+    const meant = uniqueIds((config.spellings[claim.id] ?? [claim.id]).flatMap((written) => index.couldMean(written)));
     const named = `${claim.path} names ${claim.of} ${shown(claim.id)}, which the account does not have`;
     if (meant.length === 0) {
       const near = index.closest(claim.id);
@@ -183,6 +198,13 @@ export function protectionFor(config: Checked, account: AccountIds, skeleton?: S
     for (const door of byId.keys()) if (couldBeNumber(door, number)) readOnly.add(door);
   }
   return { everyDoor: false, readOnly, leftOut, letIn, findings };
+}
+
+/** Each id once, with the first reason found for it. */
+function uniqueIds(found: CouldMean[]): CouldMean[] {
+  const byId = new Map<string, CouldMean>();
+  for (const match of found) if (!byId.has(match.id)) byId.set(match.id, match);
+  return [...byId.values()];
 }
 
 function effectWords(effect: Exclude<Effect, 'none'>, of: Claim['of'], several: boolean): string {

@@ -1,6 +1,6 @@
 // Plain values of config.json as the plugin reads them: blanks, records, paths, sentences' lists, and ids as the service
 // means them. No zod and nothing above it: the settings page bundles this file too.
-import { canonicalId, withoutIgnorables } from '../util/canonical-id.js';
+import { canonicalId, uncasedId, withoutIgnorables } from '../util/canonical-id.js';
 import { nearSecret, quoted, REDACTED } from '../util/near-miss.js';
 
 /** A path into the platform block: ["doors", 2, "readOnly"]. */
@@ -83,11 +83,16 @@ const PLAIN_ID = /^[\p{L}\p{N}_.:-]{1,128}$/u;
  * every part reads as a plain id. Undefined when a part does not (the text is no list of ids) or there is none.
  */
 export function idsInText(text: string): string[] | undefined {
+  return spellingsInText(text)?.map(canonicalId);
+}
+
+/** idsInText's parts as written (uncasedId: in their own case, where look-alike letters are told). */
+function spellingsInText(text: string): string[] | undefined {
   const parts = withoutIgnorables(text)
     .split(/[,;\s]+/u)
-    .map(canonicalId)
+    .map(uncasedId)
     .filter((part) => part !== '');
-  return parts.length > 0 && parts.every((part) => PLAIN_ID.test(part)) ? parts : undefined;
+  return parts.length > 0 && parts.every((part) => PLAIN_ID.test(canonicalId(part))) ? parts : undefined;
 }
 
 /** How an id list was read: its ids, the elements that are no id (by index), and numbers too large to hold exactly. */
@@ -99,6 +104,17 @@ export interface IdListReading {
   numbers: { index: number; number: number }[];
   /** Not written as a list: one text (split as idsInText does) or one number. */
   lone: boolean;
+  /** Each id as written (uncasedId), for telling look-alike letters (src/config/protection.ts). */
+  spellings: Spellings;
+}
+
+/** The ways each id (canonical) was written, in their own case: look-alike letters are told from these. */
+export type Spellings = Record<string, string[]>;
+
+/** Adds a way an id was written. */
+export function addSpelling(spellings: Spellings, id: string, written: string): void {
+  const known = (spellings[id] ??= []);
+  if (!known.includes(written)) known.push(written);
 }
 
 /**
@@ -107,7 +123,13 @@ export interface IdListReading {
  * The plugin's parser and the settings page both read every id list with this.
  */
 export function readIdList(value: unknown): IdListReading {
-  const reading: IdListReading = { ids: [], bad: [], numbers: [], lone: !Array.isArray(value) };
+  const reading: IdListReading = {
+    ids: [],
+    bad: [],
+    numbers: [],
+    lone: !Array.isArray(value),
+    spellings: Object.create(null) as Spellings,
+  };
   const elements: unknown[] = Array.isArray(value) ? value : isBlank(value) ? [] : [value];
   elements.forEach((element, index) => {
     if (isBlank(element)) return;
@@ -118,8 +140,13 @@ export function readIdList(value: unknown): IdListReading {
     }
     // A text that is no list of plain ids is one id all the same: if it names no door exactly, the doors it could mean
     // (a look-alike letter, an id inside it) are protected once the account is known (src/config/protection.ts).
-    const ids = typeof element === 'string' ? (idsInText(element) ?? [idOf(element)]) : [idOf(element)];
-    const read = ids.filter((id) => id !== undefined);
+    const written = typeof element === 'string' ? (spellingsInText(element) ?? [uncasedId(element)]) : [element];
+    const read = written.flatMap((each) => {
+      const id = idOf(each);
+      if (id === undefined) return [];
+      if (typeof each === 'string') addSpelling(reading.spellings, id, each);
+      return [id];
+    });
     if (read.length === 0) reading.bad.push(index);
     else reading.ids.push(...read);
   });

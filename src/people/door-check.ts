@@ -38,7 +38,7 @@ export class PeopleDoorCheck {
     // The entries' ids are in canonicalId form (the parser's): the account's are compared in it.
     const byId = new Map(doors.map((door) => [canonicalId(door.id), door]));
     const shownKeys = new Set([...shown].map(canonicalId));
-    const index = new IdIndex(byId.keys());
+    const index = new IdIndex(doors.map((door) => door.id));
     const hint = (id: string): string => {
       const near = index.closest(id);
       const shownId = near === undefined ? undefined : quotableId(byId.get(near)?.id ?? near);

@@ -34,6 +34,16 @@ export function canonicalId(text: string): string {
   return folded(text).replace(EDGES, '');
 }
 
+/**
+ * An id as written but for what carries no meaning in it: NFKC, without default-ignorable characters and bidi controls,
+ * edges trimmed, but in its own case. Look-alike letters are told from this (src/util/skeleton.ts): case folding first
+ * would lose what a letter looks like ("Ƽ" looks like "5", its lower case "ƽ" like "s").
+ */
+export function uncasedId(text: string): string {
+  if (PRINTABLE_ASCII.test(text)) return text.replace(ASCII_EDGES, '');
+  return text.normalize('NFKC').replace(IGNORABLE, '').replace(EDGES, '');
+}
+
 /** Removes the default-ignorable characters and bidi controls of a text, and nothing else. */
 export function withoutIgnorables(text: string): string {
   return text.replace(IGNORABLE, '');

@@ -14,12 +14,22 @@ export function fold(word: string): string {
 /** Longest text an edit distance compares: past it, two texts are as far as any (a 50,000-character value costs nothing). */
 export const MAX_COMPARED_CHARS = 256;
 
+/** A character outside the Basic Multilingual Plane is two UTF-16 units: one character, one edit. */
+const SURROGATE = /[\ud800-\udfff]/;
+
 /**
- * Edits (insert, delete, replace, swap of two neighbours) from a to b, counted up to `limit` + 1, in memory that grows
- * with the length of b alone (three rows), and never over more than MAX_COMPARED_CHARS characters.
+ * Edits (insert, delete, replace, swap of two neighbours) from a to b, counted up to `limit` + 1, character by character
+ * (an emoji or a mathematical letter is one), in memory that grows with the length of b alone (three rows), and never
+ * over more than MAX_COMPARED_CHARS characters.
  */
 export function editDistance(a: string, b: string, limit = Infinity): number {
   if (a === b) return 0;
+  if (SURROGATE.test(a) || SURROGATE.test(b)) return unitDistance(Array.from(a), Array.from(b), limit);
+  return unitDistance(a, b, limit);
+}
+
+/** editDistance over units: the UTF-16 units of a string, or the characters of an array. */
+function unitDistance(a: ArrayLike<string>, b: ArrayLike<string>, limit: number): number {
   const cap = Math.min(limit, MAX_COMPARED_CHARS) + 1;
   if (Math.abs(a.length - b.length) >= cap || a.length > MAX_COMPARED_CHARS || b.length > MAX_COMPARED_CHARS) return cap;
   let before = new Array<number>(b.length + 1).fill(0);

@@ -7,28 +7,50 @@ import confusables from 'unhomoglyph/data.json' with { type: 'json' };
 /** Each confusable character and the prototype it looks like. */
 const PROTOTYPES = new Map<string, string>(Object.entries(confusables as Record<string, string>));
 
-/** ASCII: its characters' codes are below 128 (a regular expression for it would name control characters). */
+/** Rounds of mapping at most: a prototype in capitals ("M") may itself map once lower-cased ("m" looks like "rn"). */
+const MAX_ROUNDS = 4;
+
 function isAscii(text: string): boolean {
   for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) > 0x7f) return false;
   return true;
 }
-/** The ASCII characters that have a prototype ("0" looks like "O", "m" like "rn"), and their prototypes: ASCII as well. */
-const ASCII_PROTOTYPES = new Map([...PROTOTYPES].filter(([char]) => isAscii(char)));
-const ASCII_CONFUSABLE = new RegExp(
-  `[${[...ASCII_PROTOTYPES.keys()].map((char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`).join('')}]`,
-  'g',
-);
+
+/** Each character's prototype, once worked out. */
+const chosen = new Map<string, string>();
 
 /**
- * The skeleton of a text: NFD, each character replaced by its prototype, NFD again; then in lower case, because the
- * ids it compares are canonical (src/util/canonical-id.ts) and a prototype may be a capital ("0" looks like "O").
+ * The prototype of one character of a canonical (case-folded) id. Unicode's data lists many look-alikes by their capital
+ * (Cherokee "Ꭺ" looks like "A", Coptic "Ϩ" like "2") and maps their lower-case form elsewhere or not at all; the ids it
+ * compares are ASCII, so of the character's own prototype and its capital's, one in ASCII is taken. An ASCII character
+ * keeps its own ("i" is not "I", which looks like "l").
+ */
+function prototypeOf(char: string): string {
+  const known = chosen.get(char);
+  if (known !== undefined) return known;
+  const own = PROTOTYPES.get(char);
+  let prototype = own ?? char;
+  if (!isAscii(char) && (own === undefined || !isAscii(own))) {
+    const capital = PROTOTYPES.get(char.toUpperCase());
+    if (capital !== undefined && isAscii(capital)) prototype = capital;
+  }
+  chosen.set(char, prototype);
+  return prototype;
+}
+
+/**
+ * The skeleton of a text: NFD, each character replaced by its prototype, NFD again, in lower case (the ids it compares
+ * are canonical), until nothing changes.
  */
 export function skeleton(text: string): string {
-  // The ids of the service are ASCII: their skeleton needs neither normalization nor the map (NFD leaves ASCII as it is).
-  if (isAscii(text)) return text.replace(ASCII_CONFUSABLE, (char) => ASCII_PROTOTYPES.get(char) ?? char).toLowerCase();
-  let mapped = '';
-  for (const char of text.normalize('NFD')) mapped += PROTOTYPES.get(char) ?? char;
-  return mapped.normalize('NFD').toLowerCase();
+  let current = text;
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    let mapped = '';
+    for (const char of isAscii(current) ? current : current.normalize('NFD')) mapped += prototypeOf(char);
+    const next = (isAscii(mapped) ? mapped : mapped.normalize('NFD')).toLowerCase();
+    if (next === current) break;
+    current = next;
+  }
+  return current;
 }
 
 export type Skeleton = typeof skeleton;

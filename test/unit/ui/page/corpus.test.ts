@@ -34,6 +34,8 @@ function readingWithout(result: ConfigResult, key: string): unknown {
   const names = (sentence: string): boolean => new RegExp(`\\b${key}\\b`).test(sentence);
   const config: Record<string, unknown> = { ...result.config };
   delete config[key];
+  // How each id was written, wherever it stands: the edited key's ids are among them.
+  delete config.spellings;
   return { config, ignored: result.ignored.filter((s) => !names(s)), warnings: result.warnings.filter((s) => !names(s)) };
 }
 
