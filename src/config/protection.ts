@@ -3,11 +3,21 @@
 // names, and doors whose ids the plugin cannot tell apart are read-only. Each such id is said, with what to write.
 import { canonicalId } from '../util/canonical-id.js';
 import type { Skeleton } from '../util/skeleton.js';
-import { IdIndex, partsOf } from './could-mean.js';
+import { CHARS_PER_EDIT, IdIndex, MAX_COULD_MEAN_EDITS, partsOf } from './could-mean.js';
 import type { CouldMean, Likeness } from './could-mean.js';
 import type { Finding } from './findings.js';
 import type { PluginConfig } from './index.js';
 import { couldBeNumber, listing, quotableId } from './values.js';
+
+/**
+ * The rule, in the words docs/configuration.md and the settings page give it (a test keeps the two the same): what the
+ * plugin does with any setting that names a door.
+ */
+export const PROTECTIVE_RULE =
+  'A setting is either understood, or every door it names is protected (read-only, and left out of Home where it was an exclusion) until it is fixed, and a line says which key, which door, and what to write instead.';
+
+/** How far an id may be from a door's and still name it, in the same words. */
+export const COULD_MEAN_RULE = `An id names the doors it could mean: the same once look-alike letters of other scripts are read as the letters they look like, up to one typing slip per ${CHARS_PER_EDIT} characters (${MAX_COULD_MEAN_EDITS} at most: a 36-character id may be ${MAX_COULD_MEAN_EDITS} characters off), or held in it (a list written as one id).`;
 
 /** The account as the check needs it: each door with its controller, ids as the service sends them. */
 export interface AccountIds {

@@ -12,6 +12,7 @@ import { applyKeyFix, forUiUpdate, getField } from './model.js';
 import { setUpOptions } from './options-view.js';
 import { Store } from './store.js';
 import { othersText, summarize, WARNINGS_TEXT } from './summary.js';
+import { COULD_MEAN_RULE, PROTECTIVE_RULE } from '../../config/protection.js';
 import type { DoorView } from './views.js';
 import { renderFixes } from './fixes-view.js';
 import { signInLine } from './sign-in-line.js';
@@ -203,6 +204,7 @@ const pathProblem = (path: string): string | undefined =>
 
 async function main(): Promise<void> {
   hb.showSpinner();
+  byId('ac-check-rule').textContent = `${PROTECTIVE_RULE} ${COULD_MEAN_RULE}`;
   const [entries, info] = await Promise.all([hb.getPluginConfig(), server.info()]);
   const store = new Store(entries, info);
   uiKeys = store.entries.map((entry) => new Set(Object.keys(entry)));
