@@ -1,7 +1,8 @@
 // The doors on Matter end to end (issue 23): a real Homebridge 2.4 runs the plugin on a child bridge with Matter on, the
 // simulator is the cloud, and a real Matter controller (matter.js) commissions the bridge from its manual pairing code, as
-// Google Home or Alexa would. Locks: read, pushes, unlock, lock, one pulse per wish, a read-only door, a move that never
-// arrives, a restart, a stale door; then sensors, and the line said where the bridge does not run Matter.
+// Google Home or Alexa would. Locks: read, pushes, unlock, lock, one pulse per wish, a read-only door (its id written with
+// look-alike letters), a move that never arrives, a restart, a stale door; then sensors, and the line said where the
+// bridge does not run Matter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { freePort, removeStorageDir, startHomebridge, waitForChildBridge } from '../../dev/harness/homebridge-process.js';
@@ -45,6 +46,14 @@ const LONG_NAME = 'Underground Car Park Barrier North Side';
 const LONG_NAME_DOOR_ID = '3f1c6a52-8d0e-4c1b-9a57-0c2f4d6e8a11';
 /** Hidden in the plugin settings: on Matter no more than in HomeKit. */
 const HIDDEN_DOOR_ID = '3f1c6a52-8d0e-4c1b-9a57-0c2f4d6e8a12';
+
+/**
+ * The settings name the read-only door and the hidden one as a hand or a paste may write them (issue 42): the garage
+ * door's id with its "a"s in Cyrillic (it matches nothing, and could mean only that door), the hidden door's in fullwidth
+ * letters after a right-to-left mark, with a trailing comma. Each still holds on Matter; the other doors still unlock.
+ */
+const GARAGE_DOOR_AS_WRITTEN = SAMPLE_GARAGE_DOOR_ID.replace(/a/g, '\u0430');
+const HIDDEN_DOOR_AS_WRITTEN = `\u200f${Array.from(HIDDEN_DOOR_ID, (char) => String.fromCodePoint((char.codePointAt(0) ?? 0) + 0xfee0)).join('')},`;
 
 /** The sample account plus a long-named door and a hidden one, all closed. */
 function account() {
@@ -91,8 +100,8 @@ function entry(matter: unknown, pollInterval: number): Record<string, unknown> &
     matter,
     webhook: { host: '127.0.0.1', port: webhookPort, apiKey: API_KEY },
     doors: [
-      { id: SAMPLE_GARAGE_DOOR_ID, readOnly: true },
-      { id: HIDDEN_DOOR_ID, hide: true },
+      { id: GARAGE_DOOR_AS_WRITTEN, readOnly: true },
+      { id: HIDDEN_DOOR_AS_WRITTEN, hide: true },
     ],
     _bridge: bridge,
   };
