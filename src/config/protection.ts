@@ -30,8 +30,8 @@ export interface AccountIds {
 export interface Protection {
   /** Every door is read-only: which doors the settings name cannot be told yet (the look-alike data is loading). */
   everyDoor: boolean;
-  /** Doors read-only until a setting is fixed. */
-  readOnly: ReadonlySet<string>;
+  /** Doors read-only until a setting is fixed, and why. */
+  readOnly: ReadonlyMap<string, string>;
   /** Doors kept out of Home until a setting is fixed, and why. */
   leftOut: ReadonlyMap<string, string>;
   /** Doors an include list could mean: shown (read-only), as the include list was meant to show them. */
@@ -40,7 +40,7 @@ export interface Protection {
   findings: Finding[];
 }
 
-export const NO_PROTECTION: Protection = { everyDoor: false, readOnly: new Set(), leftOut: new Map(), letIn: new Set(), findings: [] };
+export const NO_PROTECTION: Protection = { everyDoor: false, readOnly: new Map(), leftOut: new Map(), letIn: new Set(), findings: [] };
 /** While the doors the settings name cannot be told: every door read-only, none taken out of Home on a guess. */
 export const UNTIL_TOLD: Protection = { ...NO_PROTECTION, everyDoor: true };
 
@@ -134,7 +134,7 @@ export function protectionFor(config: Checked, account: AccountIds, skeleton?: S
     account.doors.map((door) => door.deviceId),
     skeleton,
   );
-  const readOnly = new Set<string>();
+  const readOnly = new Map<string, string>();
   const leftOut = new Map<string, string>();
   const letIn = new Set<string>();
   const findings: Finding[] = [];
@@ -143,7 +143,7 @@ export function protectionFor(config: Checked, account: AccountIds, skeleton?: S
   const apply = (doors: string[], effect: Effect, why: string): void => {
     for (const door of doors) {
       if (effect === 'none') continue;
-      readOnly.add(door);
+      if (!readOnly.has(door)) readOnly.set(door, why);
       if (effect === 'left out') leftOut.set(door, why);
       if (effect === 'let in') letIn.add(door);
     }
@@ -164,7 +164,7 @@ export function protectionFor(config: Checked, account: AccountIds, skeleton?: S
     apply(
       meant.flatMap((match) => doorsOf(match, claim.of)),
       claim.effect,
-      `${claim.path} could mean it (${shown(claim.id)})`,
+      `the id ${shown(claim.id)} in ${claim.path} could mean it`,
     );
     const ids = listing(meant.map((match) => shown(match.id)));
     const held = meant.every((match) => match.how === 'held');
@@ -198,14 +198,16 @@ export function protectionFor(config: Checked, account: AccountIds, skeleton?: S
 
   for (const [door, { raw }] of byId) {
     if (raw.length < 2) continue;
-    readOnly.add(door);
+    readOnly.set(door, 'another door of the account has an id that reads the same');
     findings.push({
       path: 'doors',
       sentence: `The account has doors whose ids differ only in case, width or invisible characters (${listing(raw.map(shown))}); they are read-only, since a setting that names one names them all`,
     });
   }
   for (const number of account.unsafeDoorNumbers ?? []) {
-    for (const door of byId.keys()) if (couldBeNumber(door, number)) readOnly.add(door);
+    for (const door of byId.keys()) {
+      if (couldBeNumber(door, number)) readOnly.set(door, `its id could be the number ${String(number)} the service sent, which cannot be read exactly`);
+    }
   }
   return { everyDoor: false, readOnly, leftOut, letIn, findings };
 }

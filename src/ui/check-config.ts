@@ -3,6 +3,7 @@
 import { parseConfig } from '../config/index.js';
 import { protectionFor } from '../config/protection.js';
 import { skeleton } from '../util/skeleton.js';
+import { canonicalId } from '../util/canonical-id.js';
 import { doorCap, shownDoors } from '../registry/shown-doors.js';
 import { inPageWords } from './labels.js';
 import type { Finding } from '../config/index.js';
@@ -97,6 +98,12 @@ export function checkBlock(block: unknown, account: AccountView | undefined): Co
   for (const { door, reason } of rule.excluded) {
     excluded.set(door.id, reason);
   }
+  // What the plugin applies to a door a setting could mean, or that another door's id reads as: shown on its row.
+  const guarded = new Map<string, string>();
+  for (const door of account.doors) {
+    const why = protection.readOnly.get(canonicalId(door.id));
+    if (why !== undefined) guarded.set(door.id, why);
+  }
   // Each door once: the account lists a door under each of its controllers.
   const total = new Set(account.doors.map((door) => door.id)).size;
   const count = rule.overLimit ?? rule.shown.length;
@@ -104,5 +111,5 @@ export function checkBlock(block: unknown, account: AccountView | undefined): Co
   const shown = { count, total, limit: doorCap(parsed.config), people: parsed.config.people.length };
   // What Home would show, the cap's cut included: the page reads the activity of these doors only.
   const inHome = new Set(rule.shown.map(({ door }) => door.id));
-  return { problems: [], ignored, warnings, shown, excluded, inHome, kept, ignoredKept, fixes };
+  return { problems: [], ignored, warnings, shown, excluded, guarded, inHome, kept, ignoredKept, fixes };
 }

@@ -270,7 +270,7 @@ function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement 
       'summary',
       { class: 'ac-door-head' },
       h('span', { class: 'ac-door-name', 'data-door-name': '' }, isolated(door.name)),
-      h('span', { class: 'ac-help', 'data-door-note': describe(door) }, reason ? `Not in Home: ${reason}` : describe(door)),
+      h('span', { class: 'ac-help', 'data-door-note': describe(door) }, noteOf(store, door.id) ?? describe(door)),
       h('span', { class: 'ac-help ac-door-changes', 'data-door-changes': '' }, changesOf(store.block, entries)),
     ),
     h(
@@ -437,6 +437,17 @@ export function renderDoors(store: Store, render: () => void): void {
 }
 
 /** After a check: which doors stay out and the count, without rebuilding rows a user may be typing in. */
+/**
+ * What the plugin applies to a door beyond its own settings, as its row says it: out of Home, or read-only because a
+ * setting names it in a form the plugin could not read exactly (src/config/protection.ts). Undefined: nothing.
+ */
+function noteOf(store: Store, doorId: string): string | undefined {
+  const out = store.check?.excluded.get(doorId);
+  if (out !== undefined) return `Not in Home: ${out}`;
+  const guarded = store.check?.guarded?.get(doorId);
+  return guarded === undefined ? undefined : `Read-only until a setting is fixed: ${guarded}`;
+}
+
 export function refreshDoorStatus(store: Store, render: () => void): void {
   // The address or token edited away from (or back to) the ones signed in with: the account's doors are no longer (or
   // again) this entry's, and no row of another account may stay to be given settings: the page is drawn again.
@@ -459,7 +470,7 @@ export function refreshDoorStatus(store: Store, render: () => void): void {
     if (reset) reset.hidden = entries.length !== 1 || !doorsEditable(store.block);
     const note = row.querySelector<HTMLElement>('[data-door-note]');
     if (note) {
-      note.textContent = reason ? `Not in Home: ${reason}` : (note.dataset.doorNote ?? '');
+      note.textContent = noteOf(store, doorId) ?? note.dataset.doorNote ?? '';
     }
   }
 }

@@ -66,6 +66,8 @@ export interface ConfigCheck {
   shown: ShownCount | undefined;
   /** Why a door of the account stays out of HomeKit, by door id; absent: it is shown. A Map: ids are outside text ("__proto__"). */
   excluded: ReadonlyMap<string, string>;
+  /** Doors (by the service's id) a setting keeps read-only though it names them in a form not read exactly, and why. */
+  guarded?: ReadonlyMap<string, string>;
   /** The ids of the doors HomeKit would show, after the bridge's cap too; known once "Sign in" read the account. */
   inHome?: ReadonlySet<string>;
   /** The parts kept as written, each with the plugin's sentences about it in the page's words. */

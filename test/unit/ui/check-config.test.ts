@@ -20,6 +20,18 @@ const HOSTILE = ['constructor', 'toString', '__proto__', 'hasOwnProperty'];
 const account: AccountView = { controllers: [], doors: [...HOSTILE.map((id) => door(id)), door('plain')], unreadable: [] };
 
 describe('the page check', () => {
+  it('shows what the plugin applies to a door a setting names in a form it does not read exactly (issue 42)', () => {
+    const GATE = '8d2e4f6a-1b3c-4d5e-8f70-9a1b2c3d4e5f';
+    const YARD = 'e1f2a3b4-c5d6-4e7f-8091-a2b3c4d5e6f7';
+    const signedIn: AccountView = { controllers: [], doors: [door(GATE), door(YARD), door('plain')], unreadable: [] };
+    const check = checkBlock({ ...base, doors: [{ id: GATE.replace(/a/g, '\u0430'), readOnly: true }], hideDoorIds: [YARD] }, signedIn);
+    expect(check.guarded?.get(GATE)).toBe('the id "8d2e4f6\\u0430-1b3c-4d5e-8f70-9\\u04301b2c3d4e5f" in doors could mean it');
+    expect(check.excluded.get(YARD)).toBe('hideDoorIds names it, and the plugin does not read it; fix that setting to show it again');
+    expect(check.guarded?.has('plain')).toBe(false);
+    expect(check.excluded.has('plain')).toBe(false);
+    expect(check.warnings.join(' ')).toMatch(/could mean door "8d2e4f6a-1b3c-4d5e-8f70-9a1b2c3d4e5f" \(written with look-alike letters\)/);
+  });
+
   it('counts a hidden door whatever its id: __proto__, constructor and toString are doors like any other', () => {
     const hidden: unknown = JSON.parse(
       JSON.stringify({
