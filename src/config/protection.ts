@@ -206,7 +206,8 @@ export function protectionFor(config: Checked, account: AccountIds, skeleton?: S
   }
   for (const number of account.unsafeDoorNumbers ?? []) {
     for (const door of byId.keys()) {
-      if (couldBeNumber(door, number)) readOnly.set(door, `its id could be the number ${String(number)} the service sent, which cannot be read exactly`);
+      if (couldBeNumber(door, number))
+        readOnly.set(door, `its id could be the number ${String(number)} the service sent, which cannot be read exactly`);
     }
   }
   return { everyDoor: false, readOnly, leftOut, letIn, findings };

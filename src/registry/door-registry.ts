@@ -150,8 +150,9 @@ export class DoorRegistry {
     if (event.doorId !== undefined) {
       return this.byId(event.doorId);
     }
+    const deviceId = event.deviceId === undefined ? undefined : canonicalId(event.deviceId);
     return [...this.doors.values()].find(
-      (door) => door.accessory.context.deviceId === event.deviceId && door.view.entityNumber === event.doorNumber,
+      (door) => canonicalId(door.accessory.context.deviceId) === deviceId && door.view.entityNumber === event.doorNumber,
     );
   }
 

@@ -1,4 +1,5 @@
 // A door's toggle history as the settings page gets it: each entry's outside text cleaned and cut, newest first, at most so many.
+import { canonicalId } from '../util/canonical-id.js';
 import type { ToggleEvent } from '../client/types.js';
 import { readServiceTime } from '../people/attribution.js';
 import { serviceTimeMs, userKey } from '../people/match.js';
@@ -89,7 +90,8 @@ export function doorActivity(
     return window === undefined || day === undefined || (day >= window.startDate && day <= window.endDate);
   };
   const entries = events
-    .filter((event) => (event.doorId === undefined || event.doorId.trim() === doorId) && inWindow(event))
+    // The history's door id compared as ids are (canonical): its case or marks may differ from the sync's.
+    .filter((event) => (event.doorId === undefined || canonicalId(event.doorId) === canonicalId(doorId)) && inWindow(event))
     .map((event): ActivityEntry & { sortMs: number | undefined } => ({
       at: text(event.at),
       atMs: serviceTimeMs(event.at),
