@@ -1,5 +1,6 @@
 // Which known word a hand-typed key or value nearly is (case, spaces, look-alike letters, one edit), and how to quote
 // text a user typed without forging a line or quoting a secret. Plain functions: the settings page bundles them too.
+import { REDACTED } from './redact.js';
 
 /** Letters of other scripts that look like Latin ones: a key typed or pasted with one reads the same but is not. */
 const LOOK_ALIKES: Record<string, string> = {
@@ -120,8 +121,8 @@ export function nearSecret(value: string, secrets: readonly unknown[]): boolean 
   });
 }
 
-/** What stands for a secret in a sentence. */
-export const REDACTED = '[redacted]';
+/** What stands for a secret in a sentence: the redaction's own word. */
+export { REDACTED };
 /** Longest typed text quoted in a sentence. */
 const MAX_QUOTED_CHARS = 40;
 

@@ -1,0 +1,53 @@
+// What a reader could recover of a secret from a text (a log, a page, an error), written apart from src/util/redact.ts so
+// the tests do not judge the redaction by itself; and the spellings a hostile or careless service echoes a secret in.
+
+/** Runs of a secret this long are what a leak is made of (src/util/redact.ts: SECRET_WINDOW_CHARS). */
+const LEAK_CHARS = 10;
+/** Whitespace, controls and default-ignorable characters: a reader skips them. */
+const INSERTED = /[\s\p{Cc}\p{Default_Ignorable_Code_Point}]/gu;
+
+const comparable = (text: string): string => text.replace(INSERTED, '').normalize('NFKC').toUpperCase().toLowerCase();
+
+/** Percent-escapes (as UTF-8 where they are, else byte by byte) and JSON's backslash escapes undone once. */
+function decodeOnce(text: string): string {
+  return text
+    .replace(/\\u([0-9a-f]{4})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/\\(["\\/bfnrt])/g, (_, char: string) => ({ b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' })[char] ?? char)
+    .replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        return run.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      }
+    });
+}
+
+/**
+ * Each LEAK_CHARS-long run of `secret` (the whole secret if shorter) that `text` holds, once case, whitespace,
+ * default-ignorable characters and up to three rounds of percent and JSON escapes are undone: [] when none.
+ */
+export function secretLeaks(text: string, secret: string): string[] {
+  const wanted = comparable(secret);
+  const size = Math.min(LEAK_CHARS, wanted.length);
+  const runs = new Set(Array.from({ length: wanted.length - size + 1 }, (_, at) => wanted.slice(at, at + size)));
+  const forms = [text];
+  for (let round = 0; round < 3; round += 1) forms.push(decodeOnce(comparable(forms[forms.length - 1] ?? '')));
+  return [...runs].filter((run) => forms.some((form) => comparable(form).includes(run)));
+}
+
+/** A secret echoed as the issue's reports saw it: percent-encoded, split by a space, with a zero-width space inside. */
+export function echoedSpellings(secret: string): Record<string, string> {
+  const half = Math.floor(secret.length / 2);
+  return {
+    'as written': secret,
+    'upper case': secret.toUpperCase(),
+    'percent-encoded': encodeURIComponent(secret),
+    'percent-encoded twice': encodeURIComponent(encodeURIComponent(secret)),
+    'split by a space': `${secret.slice(0, half)} ${secret.slice(half)}`,
+    'with a zero-width space': `${secret.slice(0, half)}\u200b${secret.slice(half)}`,
+    'percent-encoded, split and with a zero-width space': encodeURIComponent(
+      `${secret.slice(0, 4)} ${secret.slice(4, half)}\u200b${secret.slice(half)}`,
+    ),
+    'JSON-escaped': Array.from(secret, (char) => `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`).join(''),
+  };
+}
