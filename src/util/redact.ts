@@ -20,8 +20,7 @@ export const MIN_SECRET_WHOLE_CHARS = 8;
 const DECODE_ROUNDS = 3;
 
 /** Characters a secret may have inserted and still be one: whitespace, controls and every default-ignorable character (zero-width, direction marks, variation selectors, tags…). */
-const SKIPPED = /[\s\p{Cc}\p{Default_Ignorable_Code_Point}]/u;
-const SKIPPED_ALL = /[\s\p{Cc}\p{Default_Ignorable_Code_Point}]/gu;
+const SKIPPED = /[\s\p{Cc}\p{Default_Ignorable_Code_Point}]/gu;
 /** Printable ASCII without escapes: such a text is compared as it is, lower-cased, with no map of positions to keep. */
 const PLAIN_ASCII = /^[\x21-\x24\x26-\x5b\x5d-\x7e]*$/;
 /** ASCII without % or \: nothing decodes and nothing unfolds into more characters, so it can only be shorter once compared. */
@@ -66,8 +65,8 @@ function fold(char: string): string {
     if (code <= 0x20 || code === 0x7f) return '';
     return code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 32) : char;
   }
-  if (SKIPPED.test(char)) return '';
-  return char.normalize('NFKC').toUpperCase().toLowerCase().replace(SKIPPED_ALL, '');
+  // Skipped after unfolding too: NFKC writes some characters as a space and a combining mark.
+  return char.normalize('NFKC').toUpperCase().toLowerCase().replace(SKIPPED, '');
 }
 
 /** A text (or a decoded view's text, with the spans it came from) as compared. */
