@@ -4,7 +4,7 @@ import type {} from '@homebridge/plugin-ui-utils/ui.interface';
 import { MAX_POLL_INTERVAL_S, MIN_RECONCILE_INTERVAL_S } from '../../settings.js';
 import { checkBlock } from '../check-config.js';
 import { setUpActivity } from './activity-view.js';
-import { server } from './api.js';
+import { redactAnswersWith, server } from './api.js';
 import { byId, fill, h, status } from './dom.js';
 import { refreshDoorStatus, renderDoors } from './doors-view.js';
 import { bindNumber, bindText } from './fields.js';
@@ -14,6 +14,8 @@ import { Store } from './store.js';
 import { othersText, summarize, WARNINGS_TEXT } from './summary.js';
 import type { DoorView, KeyFix } from './views.js';
 import { quoted } from '../../util/near-miss.js';
+import { withoutSecretsIn } from '../../util/redact.js';
+import { secretsOf } from '../../config/keys.js';
 import { setUpWebhook } from './webhook-view.js';
 
 const hb = window.homebridge;
@@ -236,8 +238,11 @@ async function main(): Promise<void> {
   hb.showSpinner();
   const [entries, info] = await Promise.all([hb.getPluginConfig(), server.info()]);
   const store = new Store(entries, info);
+  // No secret of any entry, however the service or the cache spells it, is drawn: not in a name, an entry, an error.
+  const secrets = (): unknown[] => store.entries.flatMap((entry) => secretsOf(entry));
+  redactAnswersWith(secrets);
   uiKeys = store.entries.map((entry) => new Set(Object.keys(entry)));
-  store.cachedDoors = await cachedDoors(info.platform);
+  store.cachedDoors = withoutSecretsIn(await cachedDoors(info.platform), secrets());
   const refreshers: (() => void)[] = [];
   const render = (): void => {
     for (const refresh of refreshers) {
