@@ -35,6 +35,11 @@ export function secretLeaks(text: string, secret: string): string[] {
   return [...runs].filter((run) => forms.some((form) => comparable(form).includes(run)));
 }
 
+/** Every UTF-16 unit of `text` as a JSON escape (\\uXXXX), as a JSON writer that escapes everything writes it. */
+export function jsonEscaped(text: string): string {
+  return Array.from({ length: text.length }, (_, i) => `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+}
+
 /** A secret echoed as the issue's reports saw it: percent-encoded, split by a space, with a zero-width space inside. */
 export function echoedSpellings(secret: string): Record<string, string> {
   const half = Math.floor(secret.length / 2);
@@ -48,6 +53,6 @@ export function echoedSpellings(secret: string): Record<string, string> {
     'percent-encoded, split and with a zero-width space': encodeURIComponent(
       `${secret.slice(0, 4)} ${secret.slice(4, half)}\u200b${secret.slice(half)}`,
     ),
-    'JSON-escaped': Array.from(secret, (char) => `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`).join(''),
+    'JSON-escaped': jsonEscaped(secret),
   };
 }

@@ -10,6 +10,7 @@ import {
   withoutSecrets,
   withoutSecretsIn,
 } from '../../../src/util/redact.js';
+import { jsonEscaped } from '../../support/secret-leaks.js';
 
 /** A token with characters URLs escape. */
 const TOKEN = 'tok.en+9f3(a)/Zq=%&?#';
@@ -17,8 +18,6 @@ const TOKEN = 'tok.en+9f3(a)/Zq=%&?#';
 const KEY = '9fe0b44f0155e6fb7969120dd68e86a4a38ce7f14a6bdb6cf1136983483fc1fd751effdd53395bddff8af030e3b86a02';
 const SECRETS = [TOKEN, KEY];
 
-const jsonEscaped = (text: string): string =>
-  Array.from(text, (char) => `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`).join('');
 /** Every `every` characters, `insert` put in. */
 const split = (text: string, insert: string, every = 3): string => (text.match(new RegExp(`.{1,${every}}`, 'gsu')) ?? []).join(insert);
 
