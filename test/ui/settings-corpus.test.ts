@@ -15,7 +15,7 @@ import { axeFaults } from './page-probes.js';
 import { unmatchedIds } from '../../src/config/unmatched.js';
 import { keyFixes } from '../../src/ui/page/model.js';
 import { exclusionReason } from '../../src/door/options.js';
-import { MAX_ACCESSORIES_PER_BRIDGE, PLATFORM_NAME, PLUGIN_NAME } from '../../src/settings.js';
+import { MAX_ACCESSORIES_PER_BRIDGE, PLATFORM_NAME } from '../../src/settings.js';
 import { inPageWords } from '../../src/ui/labels.js';
 import { CONFIG_CORPUS, CORPUS_ACCOUNT, withAccount } from '../support/config-corpus.js';
 import type { CorpusShape } from '../support/config-corpus.js';
@@ -108,15 +108,7 @@ function runtimeReading(block: PlatformBlock): {
 }
 
 /** Replaces the plugin's blocks in config.json through the UI's own API, as its Save does. */
-async function setConfig(blocks: PlatformBlock[]): Promise<void> {
-  const response = await harness().server.api(`/api/config-editor/plugin/${encodeURIComponent(PLUGIN_NAME)}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(blocks),
-  });
-  if (!response.ok) throw new Error(`setting the config answered ${response.status}: ${await response.text()}`);
-  expect(await harness().platformBlocks()).toEqual(blocks);
-}
+const setConfig = (blocks: PlatformBlock[]): Promise<void> => harness().setPlatforms(blocks);
 
 async function openPage(): Promise<{ settings: CustomUiSettings; page: Frame }> {
   const settings = await harness().openCustomUi();
