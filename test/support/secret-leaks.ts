@@ -40,19 +40,28 @@ export function jsonEscaped(text: string): string {
   return Array.from({ length: text.length }, (_, i) => `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
 }
 
-/** A secret echoed as the issue's reports saw it: percent-encoded, split by a space, with a zero-width space inside. */
+/** Characters between two inserted ones: fewer than a leak is made of, so only the redaction's skipping finds the secret. */
+const PIECE_CHARS = 6;
+
+/** `text` cut into pieces of PIECE_CHARS, joined by `between` (a function: it may alternate). */
+const pieces = (text: string, between: (index: number) => string): string =>
+  (text.match(new RegExp(`.{1,${PIECE_CHARS}}`, 'gsu')) ?? [])
+    .map((piece, index) => (index === 0 ? piece : `${between(index)}${piece}`))
+    .join('');
+
+/**
+ * A secret echoed as the issue's reports saw it: percent-encoded, split by spaces, with zero-width spaces inside, and
+ * these together; each insertion every PIECE_CHARS characters, so no run of the secret long enough to be found is left.
+ */
 export function echoedSpellings(secret: string): Record<string, string> {
-  const half = Math.floor(secret.length / 2);
   return {
     'as written': secret,
     'upper case': secret.toUpperCase(),
     'percent-encoded': encodeURIComponent(secret),
     'percent-encoded twice': encodeURIComponent(encodeURIComponent(secret)),
-    'split by a space': `${secret.slice(0, half)} ${secret.slice(half)}`,
-    'with a zero-width space': `${secret.slice(0, half)}\u200b${secret.slice(half)}`,
-    'percent-encoded, split and with a zero-width space': encodeURIComponent(
-      `${secret.slice(0, 4)} ${secret.slice(4, half)}\u200b${secret.slice(half)}`,
-    ),
+    'split by spaces': pieces(secret, () => ' '),
+    'with zero-width spaces': pieces(secret, () => '\u200b'),
+    'percent-encoded, split and with zero-width spaces': encodeURIComponent(pieces(secret, (index) => (index % 2 === 0 ? ' ' : '\u200b'))),
     'JSON-escaped': jsonEscaped(secret),
   };
 }
