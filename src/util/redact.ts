@@ -284,6 +284,23 @@ function viewsOf(text: string): View[] {
   return views;
 }
 
+/** Whitespace and controls of ASCII, skipped as SKIPPED skips them. */
+// eslint-disable-next-line no-control-regex -- the ASCII controls and the space
+const ASCII_SKIPPED = /[\x00-\x20\x7f]+/g;
+
+/**
+ * Whether `text` surely holds no secret, told cheaply for the common text (ids, dates, names: ASCII without escapes,
+ * which nothing decodes or unfolds): compared without a map of positions, which only a find needs (hot paths such as
+ * every string of a sync pay this, not the views). False: look with the views.
+ */
+function plainMiss(text: string, list: readonly Prepared[], shortest: number): boolean {
+  // Nothing in plain ASCII without escapes gets longer once compared: shorter than every secret's run, it holds none.
+  if (!ASCII_WITHOUT_ESCAPES.test(text)) return false;
+  if (text.length < shortest) return true;
+  const view = { text: text.toLowerCase().replace(ASCII_SKIPPED, '') };
+  return list.every((secret) => (secret.need === undefined ? view.text !== secret.text : runsOf(secret, view, secret.need).length === 0));
+}
+
 /**
  * `text` with every secret in it written as [redacted], and which it held. A secret is found in any case, percent-encoded
  * once or twice, JSON-escaped, with whitespace, controls or default-ignorable characters inserted, and by any
@@ -292,9 +309,7 @@ function viewsOf(text: string): View[] {
  */
 export function redact(text: string, secrets: Secrets): Redaction {
   const { list, shortest } = prepared(secrets);
-  if (list.length === 0 || text.length === 0) return { text, found: [] };
-  // Nothing in plain ASCII without escapes gets longer once compared: shorter than every secret's run, it holds none.
-  if (text.length < shortest && ASCII_WITHOUT_ESCAPES.test(text)) return { text, found: [] };
+  if (list.length === 0 || text.length === 0 || plainMiss(text, list, shortest)) return { text, found: [] };
   const spans: [number, number][] = [];
   const found = new Set<number>();
   for (const view of viewsOf(text)) {
@@ -342,12 +357,19 @@ export function redactParsed<T>(parsed: T, secrets: Secrets): { value: T; found:
     return result.text;
   };
   if (typeof parsed === 'string') return { value: clean(parsed) as T, found: [...found] };
+  // The same few keys come back in every door of a sync: each is looked at once.
+  const keys = new Map<string, string>();
+  const cleanKeyOf = (key: string): string => {
+    let known = keys.get(key);
+    if (known === undefined) keys.set(key, (known = clean(key)));
+    return known;
+  };
   const pending: object[] = typeof parsed === 'object' && parsed !== null ? [parsed] : [];
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
     const fields = node as Record<string, unknown>;
     for (const key of Object.keys(fields)) {
       const value = fields[key];
-      const cleanKey = Array.isArray(fields) ? key : clean(key);
+      const cleanKey = Array.isArray(fields) ? key : cleanKeyOf(key);
       if (typeof value === 'object' && value !== null) {
         pending.push(value);
       }
