@@ -1,5 +1,6 @@
 // What a reader could recover of a secret from a text (a log, a page, an error), written apart from src/util/redact.ts so
 // the tests do not judge the redaction by itself; and the spellings a hostile or careless service echoes a secret in.
+import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 
 /** Runs of a secret this long are what a leak is made of (src/util/redact.ts: SECRET_WINDOW_CHARS). */
 const LEAK_CHARS = 10;
@@ -64,4 +65,16 @@ export function echoedSpellings(secret: string): Record<string, string> {
     'percent-encoded, split and with zero-width spaces': encodeURIComponent(pieces(secret, (index) => (index % 2 === 0 ? ' ' : '\u200b'))),
     'JSON-escaped': jsonEscaped(secret),
   };
+}
+
+/** The service echoing `echoed` in a door's name (`<name> <echoed>`), and in a history entry of it: its channel and person. */
+export function echoInAccount(sim: AccessControlSimulator, doorId: string, name: string, echoed: string): void {
+  sim.renameDoor(doorId, `${name} ${echoed}`);
+  sim.addHistoryEvent({
+    doorId,
+    doorState: 'OPEN',
+    at: new Date(),
+    channel: `App ${echoed}`,
+    user: { id: 'u-echo', firstName: echoed, lastName: 'Doe', emailAddress: 'doe@example.com' },
+  });
 }

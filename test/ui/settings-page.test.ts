@@ -11,7 +11,7 @@ import type { OptionSpec } from '../../src/option-catalog.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
 import { AccessControlSimulator, makeDevice, makeDoor, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
 import type { SimDevice } from '../../dev/simulator/server.js';
-import { secretLeaks } from '../support/secret-leaks.js';
+import { echoInAccount, secretLeaks } from '../support/secret-leaks.js';
 import { startUiHarness } from './ui-harness.js';
 import type { CustomUiSettings, PlatformBlock, UiHarness } from './ui-harness.js';
 
@@ -554,14 +554,7 @@ describe('the settings page in the Homebridge UI', () => {
     const echoing = new AccessControlSimulator({ accessToken: TOKEN });
     await echoing.start();
     const echoed = `${TOKEN.slice(0, 12)}\u200b${TOKEN.slice(12)}`;
-    echoing.renameDoor(SAMPLE_GARAGE_DOOR_ID, `Garage ${echoed}`);
-    echoing.addHistoryEvent({
-      doorId: SAMPLE_GARAGE_DOOR_ID,
-      doorState: 'OPEN',
-      at: new Date(),
-      channel: `App ${echoed}`,
-      user: { id: 'u-44', firstName: echoed, lastName: 'Doe', emailAddress: 'doe@example.com' },
-    });
+    echoInAccount(echoing, SAMPLE_GARAGE_DOOR_ID, 'Garage', echoed);
     try {
       await harness().setPlatforms([{ platform: PLATFORM_NAME, baseUrl: echoing.baseUrl, accessToken: TOKEN }]);
       const { settings, page } = await openPage();

@@ -10,7 +10,7 @@ import type { AccessControlSimulator } from '../../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID } from '../../../dev/simulator/server.js';
 import { PLATFORM_NAME } from '../../../src/settings.js';
 import { checkBlock } from '../../../src/ui/check-config.js';
-import { secretLeaks } from '../../support/secret-leaks.js';
+import { echoInAccount, secretLeaks } from '../../support/secret-leaks.js';
 import { useSimulator } from '../../support/simulator.js';
 
 interface Response {
@@ -166,14 +166,7 @@ describe("the settings server's answers carry no saved webhook key (issue 44)", 
   });
 
   it('in a door name of Sign in, nor in a person or a channel of People and activity', async () => {
-    sim.renameDoor(SAMPLE_FRONT_GATE_ID, `Gate ${ECHOED}`);
-    sim.addHistoryEvent({
-      doorId: SAMPLE_FRONT_GATE_ID,
-      doorState: 'OPEN',
-      at: new Date(),
-      channel: `App ${ECHOED}`,
-      user: { id: 'u-1', firstName: 'Ann', lastName: ECHOED, emailAddress: 'ann@example.com' },
-    });
+    echoInAccount(sim, SAMPLE_FRONT_GATE_ID, 'Gate', ECHOED);
     try {
       const signedIn = await ask('/sign-in', { baseUrl: sim.baseUrl, accessToken: TOKEN });
       expect(signedIn.data).toMatchObject({
