@@ -11,7 +11,7 @@ import type { OptionSpec } from '../../src/option-catalog.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
 import { AccessControlSimulator, makeDevice, makeDoor, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
 import type { SimDevice } from '../../dev/simulator/server.js';
-import { echoInAccount, secretLeaks } from '../support/secret-leaks.js';
+import { echoedSpellings, echoInAccount, secretLeaks } from '../support/secret-leaks.js';
 import { startUiHarness } from './ui-harness.js';
 import type { CustomUiSettings, PlatformBlock, UiHarness } from './ui-harness.js';
 
@@ -549,11 +549,12 @@ describe('the settings page in the Homebridge UI', () => {
     await reopened.settings.close();
   });
 
-  it('never shows the token, a zero-width space inside, as a door name, a person or a channel (issue 44)', async () => {
+  it('never shows the token, with zero-width spaces inside, as a door name, a person or a channel (issue 44)', async () => {
     // An account of its own: the Homebridge the UI runs syncs the file's simulator, and would keep the echo in its cache.
     const echoing = new AccessControlSimulator({ accessToken: TOKEN });
     await echoing.start();
-    const echoed = `${TOKEN.slice(0, 12)}\u200b${TOKEN.slice(12)}`;
+    // A zero-width space every few characters: no run of the token long enough to be found is left as written.
+    const echoed = echoedSpellings(TOKEN)['with zero-width spaces'] ?? '';
     echoInAccount(echoing, SAMPLE_GARAGE_DOOR_ID, 'Garage', echoed);
     try {
       await harness().setPlatforms([{ platform: PLATFORM_NAME, baseUrl: echoing.baseUrl, accessToken: TOKEN }]);
