@@ -302,6 +302,18 @@ describe("the service's text, without the token or the webhook key (issues 38, 4
   });
 });
 
+describe("a refusal without the service's message (issue 44)", () => {
+  it.each([
+    [400, 'the controller reported a malformed request'],
+    [404, 'the controller cannot be found: unplug it and plug it back in'],
+    [428, 'the controller needs a door sensor paired before it can do this'],
+  ])('HTTP %i says what the status means in the contract', async (status, meaning) => {
+    sim.setFault('toggle', { kind: 'status', status, body: JSON.stringify({ success: true }) });
+    const refused = await failure(client.toggle(SAMPLE_GARAGE_DOOR_ID, 'OPEN'));
+    expect(refused.message).toBe(`the service refused the command (HTTP ${status}: ${meaning})`);
+  });
+});
+
 describe('a failure of the transport, without the token or the webhook key (issue 44)', () => {
   const KEY = '802f88fa7d176700dfc15c5dddc54232284c70c62ba78c90423ca75fbcb6e080deb1c702aad667fa6888da11bcc16879';
 
