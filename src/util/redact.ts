@@ -6,8 +6,9 @@ export const REDACTED = '[redacted]';
 
 /**
  * Consecutive characters of a secret that, found anywhere in a text, are taken for it: a service quoting part of the
- * token quotes a secret. Fewer would take ordinary words for a part of a short secret; a random token or key shares no
- * 10-character run with ordinary text (nor with an id or a date of the service) but by a chance of about 1 in 10^12.
+ * token quotes a secret. Fewer would take ordinary words for a part of a short secret; 10 characters of a random token or
+ * key are one of at least 16^10 (about 10^12) strings, which ordinary text, an id or a date of the service holds only by
+ * that chance.
  */
 export const SECRET_WINDOW_CHARS = 10;
 /**
