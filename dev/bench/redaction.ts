@@ -1,12 +1,10 @@
 // Section 12 of BENCHMARKS.md: what taking the access token and the webhook key out of the service's text costs, in process:
 // every string of a 149-door sync and of a webhook body (the hot paths: every sync, every webhook), and a refusal that
 // quotes the token in another spelling (the slow path: decoded views and a map of positions), each beside JSON.parse alone.
-import { performance } from 'node:perf_hooks';
-
 import { redact, redactParsed } from '../../src/util/redact.js';
 import { syncBody } from '../simulator/contract.js';
 import { makeDevice, makeDoor } from '../simulator/account.js';
-import { summarize } from './probes.js';
+import { timeRuns } from './probes.js';
 import type { Summary } from './probes.js';
 import { SUMMARY_HEADER, summaryRow } from './report.js';
 
@@ -33,16 +31,7 @@ export interface RedactionRuns {
   refusal: Summary;
 }
 
-function timeRuns(run: () => unknown): Summary {
-  for (let i = 0; i < WARM_UP_RUNS; i += 1) run();
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS; i += 1) {
-    const start = performance.now();
-    run();
-    samples.push(performance.now() - start);
-  }
-  return summarize(samples);
-}
+const timed = (run: () => unknown): Summary => timeRuns(run, RUNS, WARM_UP_RUNS);
 
 export function measureRedaction(): RedactionRuns {
   const controllers = Math.ceil(DOORS / DOORS_PER_CONTROLLER);
@@ -71,11 +60,11 @@ export function measureRedaction(): RedactionRuns {
   const refusal = `Error communicating with Garage Controller. Malformed Request for Bearer ${encodeURIComponent(`${token.slice(0, 9)}\u200b${token.slice(9)}`)}. (400)`;
   return {
     syncBytes: Buffer.byteLength(sync),
-    syncParse: timeRuns(() => JSON.parse(sync)),
-    syncClean: timeRuns(() => redactParsed(JSON.parse(sync), SECRETS)),
-    webhookParse: timeRuns(() => JSON.parse(webhook)),
-    webhookClean: timeRuns(() => redactParsed(JSON.parse(webhook), SECRETS)),
-    refusal: timeRuns(() => redact(refusal, SECRETS)),
+    syncParse: timed(() => JSON.parse(sync)),
+    syncClean: timed(() => redactParsed(JSON.parse(sync), SECRETS)),
+    webhookParse: timed(() => JSON.parse(webhook)),
+    webhookClean: timed(() => redactParsed(JSON.parse(webhook), SECRETS)),
+    refusal: timed(() => redact(refusal, SECRETS)),
   };
 }
 
