@@ -21,6 +21,7 @@ import type { PhaseTiming } from './report.js';
 import { Cleanup, SCALE_POLL_INTERVAL_S, sendFirstWebhook, startRig, startScaleRigs } from './rig.js';
 import { measureSyncReconcile, memoryPerDoor, pollingRate, watchIdle, webhookRate } from './scale.js';
 import type { IdleTarget } from './scale.js';
+import { measureRedaction, REDACTION_TITLE, redactionSection } from './redaction.js';
 import { measureSettings, settingsSection, SETTINGS_TITLE } from './settings.js';
 import { measureStartup } from './startup.js';
 
@@ -175,8 +176,9 @@ async function run(cleanup: Cleanup): Promise<void> {
     contact,
   });
   await writeReport(markdown);
-  // Section 11 runs in process, in a second: appended to what the rigs measured.
-  const full = await writeSectionInPlace(SETTINGS_TITLE, settingsSection(measureSettings()));
+  // Sections 11 and 12 run in process, in seconds: appended to what the rigs measured.
+  await writeSectionInPlace(SETTINGS_TITLE, settingsSection(measureSettings()));
+  const full = await writeSectionInPlace(REDACTION_TITLE, redactionSection(measureRedaction()));
   process.stdout.write(`${full}\n`);
   progress(`wrote ${REPORT_FILE}`);
 }
@@ -202,6 +204,13 @@ async function runSettingsOnly(): Promise<void> {
   progress(`wrote section 11 of ${REPORT_FILE}`);
 }
 
+/** `npm run bench -- redaction`: section 12 alone, written into the existing BENCHMARKS.md. */
+async function runRedactionOnly(): Promise<void> {
+  const markdown = await writeSectionInPlace(REDACTION_TITLE, redactionSection(measureRedaction()));
+  process.stdout.write(`${markdown}\n`);
+  progress(`wrote section 12 of ${REPORT_FILE}`);
+}
+
 /** `bench.js contact-json`: the child bench of section 10 for Homebridge 2.x; prints its result as one JSON line. */
 async function runContactJson(cleanup: Cleanup): Promise<void> {
   const result = await measureContactLatency(cleanup);
@@ -220,9 +229,11 @@ async function main(): Promise<void> {
         ? runContactOnly(cleanup)
         : mode === 'settings'
           ? runSettingsOnly()
-          : mode === 'contact-json'
-            ? runContactJson(cleanup)
-            : run(cleanup));
+          : mode === 'redaction'
+            ? runRedactionOnly()
+            : mode === 'contact-json'
+              ? runContactJson(cleanup)
+              : run(cleanup));
   } catch (error) {
     exitCode = 1;
     process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

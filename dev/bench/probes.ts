@@ -58,6 +58,18 @@ export function summarize(samples: readonly number[]): Summary {
   };
 }
 
+/** `run` timed `runs` times in process after `warmUp` untimed runs (so the JIT has compiled it before any run counts). */
+export function timeRuns(run: () => unknown, runs: number, warmUp: number): Summary {
+  for (let i = 0; i < warmUp; i += 1) run();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const start = performance.now();
+    run();
+    samples.push(performance.now() - start);
+  }
+  return summarize(samples);
+}
+
 // --- Pauses: a plain delay, a random one, and "until this performance.now() instant".
 
 export function sleep(ms: number): Promise<void> {

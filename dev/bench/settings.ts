@@ -1,14 +1,12 @@
 // Section 11 of BENCHMARKS.md: the cost of reading the settings, in process: the plugin's parser on a 149-door config
 // (what a start and every settings-page edit pay), and the page's check of that block against a signed-in account.
-import { performance } from 'node:perf_hooks';
-
 import { parseConfig } from '../../src/config/index.js';
 import { protectionFor } from '../../src/config/protection.js';
 import type { AccountIds } from '../../src/config/protection.js';
 import { skeleton } from '../../src/util/skeleton.js';
 import { checkBlock } from '../../src/ui/check-config.js';
 import type { AccountView } from '../../src/ui/page/views.js';
-import { summarize } from './probes.js';
+import { timeRuns } from './probes.js';
 import type { Summary } from './probes.js';
 import { SUMMARY_HEADER, summaryRow } from './report.js';
 
@@ -75,16 +73,7 @@ function account(): AccountView {
   };
 }
 
-function timeRuns(run: () => unknown, runs = RUNS, warmUp = WARM_UP_RUNS): Summary {
-  for (let i = 0; i < warmUp; i += 1) run();
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    const start = performance.now();
-    run();
-    samples.push(performance.now() - start);
-  }
-  return summarize(samples);
-}
+const timed = (run: () => unknown): Summary => timeRuns(run, RUNS, WARM_UP_RUNS);
 
 /** A random-looking UUID, the same each run for the same `seed` (mulberry32: the low bits of a plain LCG repeat every 16). */
 function uuidOf(seed: number): string {
@@ -120,8 +109,8 @@ export function measureSettings(): SettingsRuns {
   // Each edit on the page makes a new block, whose reading the page has not cached (ui/page/model.ts readingOf): each run
   // checks its own copy, made before the timing starts, or the runs after the first would time a cache hit.
   const copies = Array.from({ length: WARM_UP_RUNS + RUNS }, () => structuredClone(config));
-  const check = timeRuns(() => checkBlock(copies.pop() ?? structuredClone(config), signedIn));
-  return { parse: timeRuns(() => parseConfig(config)), check, doors: DOORS, protection: measureProtection() };
+  const check = timed(() => checkBlock(copies.pop() ?? structuredClone(config), signedIn));
+  return { parse: timed(() => parseConfig(config)), check, doors: DOORS, protection: measureProtection() };
 }
 
 export function settingsSection(runs: SettingsRuns, when = new Date()): string[] {

@@ -60,18 +60,34 @@ export class ServiceError extends Error {
 }
 
 /**
+ * What each toggle refusal of the contract's table means (its section 7), said with the status where the service's own
+ * message is missing or left out.
+ */
+export const TOGGLE_REFUSALS: Readonly<Partial<Record<number, string>>> = {
+  400: 'the controller reported a malformed request',
+  401: 'the controller reported an authentication error',
+  404: 'the controller cannot be found: unplug it and plug it back in',
+  428: 'the controller needs a door sensor paired before it can do this',
+  501: 'the controller reported that it cannot do this (not implemented)',
+};
+
+/**
  * A toggle answered with a status that is not a success; `serviceMessage` is its text for the user (428: pair a door
  * sensor). `mayHaveArrived` unless the status surely says the command was not taken (statusLeavesOutcomeOpen).
+ * `leftOut`: why the service's message is not passed on (it quoted a secret); the status and its meaning still are.
  */
 export class ToggleRejectedError extends ServiceError {
   constructor(
     status: number,
     readonly serviceMessage: string | undefined,
+    readonly leftOut?: string,
   ) {
     const open = statusLeavesOutcomeOpen(status);
+    const meaning = serviceMessage ? undefined : TOGGLE_REFUSALS[status];
+    const said = `HTTP ${status}${meaning ? `: ${meaning}` : ''}`;
     super(
       statusKind(status),
-      `${open ? `the service answered HTTP ${status}` : `the service refused the command (HTTP ${status})`}${serviceMessage ? `: ${serviceMessage}` : ''}`,
+      `${open ? `the service answered ${said}` : `the service refused the command (${said})`}${serviceMessage ? `: ${serviceMessage}` : ''}${leftOut ? `; ${leftOut}` : ''}`,
       status,
       undefined,
       open,

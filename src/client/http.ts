@@ -3,7 +3,8 @@ import type { Dispatcher } from 'undici';
 
 import { BoundedChunks, decodeBody } from '../util/body.js';
 import { deadlineSignal } from '../util/clock.js';
-import { oneLine, withoutSecrets, withoutSecretsIn } from '../util/log-text.js';
+import { oneLine } from '../util/log-text.js';
+import { namesOf, redact, redactParsed, withoutSecrets } from '../util/redact.js';
 import {
   BODY_TIMEOUT_MS,
   CONNECT_TIMEOUT_MS,
@@ -23,6 +24,8 @@ export interface JsonResponse {
   /** Parsed JSON, or `undefined` when the body was empty. */
   body: unknown;
   retryAfterMs: number | undefined;
+  /** Places in the request's `secrets` of those the answer quoted, in any spelling (the body has them as [redacted]). */
+  quoted: number[];
 }
 
 export interface JsonRequest {
@@ -32,7 +35,10 @@ export interface JsonRequest {
   body?: unknown;
   /** Whole-request time limit on top of the connection's own timeouts. */
   timeoutMs?: number;
-  /** What no text of the answer may pass on (the access token, the webhook key): every string in it is cleaned of them. */
+  /**
+   * What no text of the answer may pass on, the access token first, then the webhook key: every string in it, and the
+   * text of a failure, is cleaned of them (src/util/redact.ts).
+   */
   secrets: readonly string[];
 }
 
@@ -82,7 +88,19 @@ async function readLimited(body: Dispatcher.ResponseData['body']): Promise<Buffe
   return chunks.body;
 }
 
-async function decode(raw: Buffer, encoding: string | string[] | undefined): Promise<Buffer> {
+/** How the secret at `index` of a request's `secrets` is named in a sentence. */
+export const secretName = (index: number): string => (index === 0 ? 'the access token' : 'the webhook key');
+
+/**
+ * Outside text for a failure's sentence: one line without a secret, or, where it quoted one, left out with the reason: the
+ * rest of a text that quoted a secret may hold more of it in a spelling no rule knows, and a failure is told by its kind.
+ */
+export function failureText(text: string, secrets: readonly string[], what: string): string {
+  const clean = redact(text, secrets);
+  return clean.found.length > 0 ? `${what} is left out: it quoted ${namesOf(clean.found, secretName)}` : oneLine(clean.text);
+}
+
+async function decode(raw: Buffer, encoding: string | string[] | undefined, secrets: readonly string[]): Promise<Buffer> {
   const decoded = await decodeBody(raw, encoding, MAX_RESPONSE_BYTES);
   switch (decoded.kind) {
     case 'ok':
@@ -98,7 +116,7 @@ async function decode(raw: Buffer, encoding: string | string[] | undefined): Pro
     case 'unsupported':
       throw new ServiceError(
         'invalid-response',
-        `the answer is in an encoding the plugin does not read (${oneLine(decoded.encoding)})`,
+        `the answer is in an encoding the plugin does not read (${oneLine(withoutSecrets(decoded.encoding, secrets))})`,
         undefined,
         undefined,
         ANSWERED,
@@ -158,7 +176,7 @@ function describeFailure(error: unknown, secrets: readonly string[]): ServiceErr
     typeof code === 'string'
       ? `${NETWORK_REASONS[code] ?? 'network error'}, ${code}`
       : error instanceof Error
-        ? oneLine(withoutSecrets(error.message, secrets))
+        ? failureText(error.message, secrets, "the error's text")
         : 'unknown error';
   const mayHaveArrived = typeof code !== 'string' || !NOT_SENT_CODES.has(code);
   return new ServiceError(
@@ -185,7 +203,7 @@ export async function requestJson(dispatcher: Dispatcher, request: JsonRequest):
     const encoded = await readLimited(response.body);
     let raw: Buffer;
     try {
-      raw = await decode(encoded, response.headers['content-encoding']);
+      raw = await decode(encoded, response.headers['content-encoding'], request.secrets);
     } catch (error) {
       // As with JSON below: past 2xx the status is what counts (a 401 or 429 must stay one), not a mislabelled body.
       if (response.statusCode < 300) {
@@ -195,10 +213,11 @@ export async function requestJson(dispatcher: Dispatcher, request: JsonRequest):
     }
     const text = raw.toString('utf8').trim();
     let body: unknown;
+    let quoted: number[] = [];
     if (text.length > 0) {
       try {
         // The one place the service's text enters: every string of the answer, names and messages alike, without a secret.
-        body = withoutSecretsIn(JSON.parse(text) as unknown, request.secrets);
+        ({ value: body, found: quoted } = redactParsed(JSON.parse(text) as unknown, request.secrets));
       } catch {
         // An error page from a proxy is common; the status is what counts then.
         if (response.statusCode < 300) {
@@ -210,6 +229,7 @@ export async function requestJson(dispatcher: Dispatcher, request: JsonRequest):
       status: response.statusCode,
       body,
       retryAfterMs: parseRetryAfter(response.headers['retry-after']),
+      quoted,
     };
   } catch (error) {
     throw describeFailure(error, request.secrets);

@@ -3,7 +3,8 @@ import type { Agent } from './undici.js';
 
 import { READ_TIMEOUT_MS, TOGGLE_TIMEOUT_MS } from '../settings.js';
 import { isSuccessStatus, ServiceError, statusKind, ToggleRejectedError } from './errors.js';
-import { createAgent, DEFAULT_TIMEOUTS, requestJson } from './http.js';
+import { createAgent, DEFAULT_TIMEOUTS, requestJson, secretName } from './http.js';
+import { namesOf } from '../util/redact.js';
 import type { JsonResponse, Timeouts } from './http.js';
 import { parseHistory, parseSync, toggleResponseSchema } from './schemas.js';
 import type { Account, DoorState, ToggleEvent } from './types.js';
@@ -22,7 +23,7 @@ export interface ClientOptions {
   toggleTimeoutMs?: number;
   /** Whole-request bound of a sync or history read. */
   readTimeoutMs?: number;
-  /** Other text the service's answers must never pass on (the webhook key); the access token always is. */
+  /** Other text the service's answers must never pass on (the webhook key); the access token never is either. */
   secrets?: readonly string[];
 }
 
@@ -113,6 +114,14 @@ export class AccessControlClient {
     }
     if (statusKind(response.status) === 'rate-limited') {
       throw statusError(response, 'toggle');
+    }
+    if (response.quoted.length > 0) {
+      // Its message may hold more of the secret than was found, in a spelling no rule knows: the status says enough.
+      throw new ToggleRejectedError(
+        response.status,
+        undefined,
+        `the service's message is left out: it quoted ${namesOf(response.quoted, secretName)}`,
+      );
     }
     const parsed = toggleResponseSchema.safeParse(response.body);
     throw new ToggleRejectedError(response.status, parsed.success ? parsed.data.message : undefined);

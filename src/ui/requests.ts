@@ -2,6 +2,9 @@
 import * as z from '../util/zod.js';
 
 import { ACTIVITY_DOORS_PER_REQUEST } from '../settings.js';
+import { oneLine } from '../util/log-text.js';
+import { withoutSecrets } from '../util/redact.js';
+import type { Secrets } from '../util/redact.js';
 import { LABELS } from './labels.js';
 
 export { LABELS };
@@ -71,4 +74,23 @@ export function readRequest<S extends Shape>(shape: S, payload: unknown): Reques
     }
   }
   return problems.length > 0 ? { ok: false, message: problems.join(' ') } : { ok: true, data: data as Data<S> };
+}
+
+/** The secrets a request carries (a sign-in's access token, a test event's webhook key): its answer repeats neither. */
+export function secretsIn(payload: unknown): unknown[] {
+  return typeof payload === 'object' && payload !== null ? [Reflect.get(payload, 'accessToken'), Reflect.get(payload, 'apiKey')] : [];
+}
+
+/**
+ * Runs one request's handler so that it answers whatever happens. A handler that throws would reach the page as a
+ * rejected request (the page waits on "Signing in…" for ever) and the UI utilities print its stack on stderr; what it
+ * threw is said without `secrets`, in any spelling.
+ */
+export async function answer<T>(work: () => T | Promise<T>, failed: (message: string) => T, secrets: Secrets): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const said = withoutSecrets(error instanceof Error ? error.message : String(error), secrets);
+    return failed(`The settings server could not answer: ${oneLine(said)}.`);
+  }
 }

@@ -2,28 +2,15 @@
 // The page checks the block itself (src/ui/check-config.ts, bundled into it): an edit makes no request here.
 import { HomebridgePluginUiServer } from '@homebridge/plugin-ui-utils';
 
-import { oneLine } from '../util/log-text.js';
 import { readActivity } from './activity.js';
 import { savedCertFile } from './listener-tls.js';
 import { savedWebhookKeys } from './saved-config.js';
 import { pageInfo } from './page-info.js';
 import type { ActivityAnswer, Message, SignInView } from './page/views.js';
 import { checkPort } from './ports.js';
-import { readRequest, REQUESTS } from './requests.js';
+import { answer, readRequest, REQUESTS, secretsIn } from './requests.js';
 import { signIn } from './sign-in.js';
 import { sendTestEvent } from './test-event.js';
-
-/**
- * Runs one request's handler so that it answers whatever happens. A handler that throws would reach the page as a
- * rejected request (the page waits on "Signing in…" for ever) and the UI utilities print its stack on stderr.
- */
-async function answer<T>(work: () => T | Promise<T>, failed: (message: string) => T): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    return failed(`The settings server could not answer: ${oneLine(error instanceof Error ? error.message : String(error))}.`);
-  }
-}
 
 const failedMessage = (message: string): Message & { ok: false } => ({ ok: false, message });
 const failedSignIn = (message: string): SignInView => ({ ok: false, kind: 'server', message });
@@ -33,62 +20,78 @@ class SettingsServer extends HomebridgePluginUiServer {
     super();
     this.onRequest('/info', () => pageInfo());
     this.onRequest('/sign-in', (payload: unknown) =>
-      answer(async (): Promise<SignInView> => {
-        const request = readRequest(REQUESTS.signIn, payload);
-        if (!request.ok) {
-          return { ok: false, kind: 'server', message: request.message };
-        }
-        const result = await signIn(request.data.baseUrl, request.data.accessToken, {
-          secrets: await savedWebhookKeys(this.homebridgeConfigPath),
-        });
-        if (!result.ok) {
-          return result;
-        }
-        // The page gets the view only (no token, nothing internal); it counts the doors its settings show from it.
-        return { ok: true, account: result.account };
-      }, failedSignIn),
+      answer(
+        async (): Promise<SignInView> => {
+          const request = readRequest(REQUESTS.signIn, payload);
+          if (!request.ok) {
+            return { ok: false, kind: 'server', message: request.message };
+          }
+          const result = await signIn(request.data.baseUrl, request.data.accessToken, {
+            secrets: await savedWebhookKeys(this.homebridgeConfigPath),
+          });
+          if (!result.ok) {
+            return result;
+          }
+          // The page gets the view only (no token, nothing internal); it counts the doors its settings show from it.
+          return { ok: true, account: result.account };
+        },
+        failedSignIn,
+        secretsIn(payload),
+      ),
     );
     this.onRequest('/check-port', (payload: unknown) =>
-      answer(() => {
-        const request = readRequest(REQUESTS.checkPort, payload);
-        if (!request.ok) {
-          return request;
-        }
-        const { port, host, entryIndex, savedPort } = request.data;
-        return checkPort(port, host || undefined, { configPath: this.homebridgeConfigPath, entryIndex, savedPort });
-      }, failedMessage),
+      answer(
+        () => {
+          const request = readRequest(REQUESTS.checkPort, payload);
+          if (!request.ok) {
+            return request;
+          }
+          const { port, host, entryIndex, savedPort } = request.data;
+          return checkPort(port, host || undefined, { configPath: this.homebridgeConfigPath, entryIndex, savedPort });
+        },
+        failedMessage,
+        secretsIn(payload),
+      ),
     );
     this.onRequest('/test-event', (payload: unknown) =>
-      answer(async () => {
-        const request = readRequest(REQUESTS.testEvent, payload);
-        if (!request.ok) {
-          return request;
-        }
-        const { port, host, path, apiKey, headerName, tls } = request.data;
-        // The running listener was started from the saved settings: the certificate they name for this port is the one to expect.
-        const certFile = tls ? await savedCertFile(this.homebridgeConfigPath, port) : undefined;
-        return sendTestEvent({
-          port,
-          apiKey,
-          tls,
-          certFile,
-          host: host || undefined,
-          path: path || undefined,
-          headerName: headerName || undefined,
-        });
-      }, failedMessage),
+      answer(
+        async () => {
+          const request = readRequest(REQUESTS.testEvent, payload);
+          if (!request.ok) {
+            return request;
+          }
+          const { port, host, path, apiKey, headerName, tls } = request.data;
+          // The running listener was started from the saved settings: the certificate they name for this port is the one to expect.
+          const certFile = tls ? await savedCertFile(this.homebridgeConfigPath, port) : undefined;
+          return sendTestEvent({
+            port,
+            apiKey,
+            tls,
+            certFile,
+            host: host || undefined,
+            path: path || undefined,
+            headerName: headerName || undefined,
+          });
+        },
+        failedMessage,
+        secretsIn(payload),
+      ),
     );
     // "People and activity": the shown doors' history, read here with the token, a few at a time (src/ui/activity.ts).
     this.onRequest('/activity', (payload: unknown) =>
-      answer(async (): Promise<ActivityAnswer> => {
-        const request = readRequest(REQUESTS.activity, payload);
-        if (!request.ok) {
-          return request;
-        }
-        return readActivity(request.data.baseUrl, request.data.accessToken, request.data.doorIds, {
-          secrets: await savedWebhookKeys(this.homebridgeConfigPath),
-        });
-      }, failedMessage),
+      answer(
+        async (): Promise<ActivityAnswer> => {
+          const request = readRequest(REQUESTS.activity, payload);
+          if (!request.ok) {
+            return request;
+          }
+          return readActivity(request.data.baseUrl, request.data.accessToken, request.data.doorIds, {
+            secrets: await savedWebhookKeys(this.homebridgeConfigPath),
+          });
+        },
+        failedMessage,
+        secretsIn(payload),
+      ),
     );
     this.ready();
   }

@@ -63,9 +63,10 @@ function ownAddress(ip: string): boolean {
 
 /**
  * The path as typed, if it is a plain absolute path: one leading /, nothing URL parsing would read as a host, query,
- * fragment or dot segment (a path `@host:port/` or `//host/` must never choose where the request goes).
+ * fragment or dot segment (a path `@host:port/` or `//host/` must never choose where the request goes). The first of
+ * two layers: urlFromParts is the second, so either alone keeps the request on the host and port given.
  */
-function plainPath(path: string | undefined): string | undefined {
+export function plainPath(path: string | undefined): string | undefined {
   const typed = path ?? '/';
   if (!typed.startsWith('/') || typed.startsWith('//') || /[\s\\?#]/.test(typed)) return undefined;
   return new URL(typed, 'http://listener.invalid').pathname === typed ? typed : undefined;
@@ -90,9 +91,17 @@ async function listenerUrl(target: Pick<TestEventTarget, 'port' | 'host' | 'path
   if (!ownAddress(ip)) {
     return `${LABELS.host} is not an address of this machine: Send test event only sends to the listener of the Homebridge this page runs on, so no test event was sent. Leave it empty, or type one of this machine's addresses.`;
   }
-  const url = new URL(`${target.tls ? 'https' : 'http'}://127.0.0.1`);
+  return urlFromParts(ip, target.port, path, target.tls);
+}
+
+/**
+ * A URL built from its parts, never by joining text: the host and port are set as such and the path only as a path, so
+ * no path, however written (`@host:port/`, `//host/`, `?`, `#`), can choose where the request goes or add a query.
+ */
+export function urlFromParts(ip: string, port: number, path: string, tls: boolean): URL {
+  const url = new URL(`${tls ? 'https' : 'http'}://127.0.0.1`);
   url.hostname = isIP(ip) === 6 ? `[${ip}]` : ip;
-  url.port = String(target.port);
+  url.port = String(port);
   url.pathname = path;
   return url;
 }

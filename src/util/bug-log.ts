@@ -1,7 +1,7 @@
 // Our own exceptions, logged as bugs: one error line with the stack per distinct bug, never holding the token or webhook key.
 import type { Logging } from 'homebridge';
 
-import { withoutSecrets } from './log-text.js';
+import { withoutSecrets } from './redact.js';
 
 /** Distinct bugs remembered so each is logged once; past this many, new ones are still logged (a long run cannot grow it). */
 const REMEMBERED_BUGS = 20;
@@ -11,7 +11,7 @@ export class BugLog {
 
   constructor(
     private readonly log: Logging,
-    /** Texts that must never reach the log (the access token, the webhook key); blanked wherever they appear. */
+    /** Texts that must never reach the log (the access token, the webhook key); blanked wherever, and in whatever spelling, they appear. */
     private readonly secrets: readonly (string | undefined)[],
   ) {}
 

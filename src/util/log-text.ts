@@ -1,5 +1,5 @@
-// Text from the network made safe for one log line: no control characters (no forged lines), bounded length, no secret.
-import { MIN_SECRET_PART, REDACTED } from './near-miss.js';
+// Text from the network made safe for one log line: no control characters (no forged lines), bounded length. Secrets are
+// taken out before, where the text enters (redact.ts).
 
 /** Longest piece of outside text put into one log line; a 60 KB error message must not flood the log. */
 export const MAX_LOG_FIELD_CHARS = 300;
@@ -28,51 +28,6 @@ export function listForLog(items: readonly string[], maxItems = MAX_LOG_LIST_ITE
   const shown = items.slice(0, maxItems).map((item) => oneLine(item));
   const rest = items.length - shown.length;
   return rest > 0 ? `${shown.join('; ')}; and ${rest} more` : shown.join('; ');
-}
-
-/**
- * Text from outside (the service's answers and messages, a webhook's body) with every secret in it (the access token,
- * the webhook key) written as [redacted], in any case: the service may quote a request back ("Malformed Request for
- * Bearer <token>"), and nothing it says may carry a secret to the log, the settings page or its server's answers. A
- * secret shorter than MIN_SECRET_PART is hidden only when it is the whole text (inside, it is a common word).
- */
-export function withoutSecrets(text: string, secrets: readonly unknown[]): string {
-  let clean = text;
-  for (const secret of secrets) {
-    if (typeof secret !== 'string' || secret.trim() === '') continue;
-    const key = secret.trim();
-    if (key.length < MIN_SECRET_PART) {
-      if (clean.trim().toLowerCase() === key.toLowerCase()) clean = REDACTED;
-      continue;
-    }
-    if (!clean.toLowerCase().includes(key.toLowerCase())) continue;
-    clean = clean.replace(new RegExp(key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), REDACTED);
-  }
-  return clean;
-}
-
-/**
- * A parsed JSON answer or body with every string in it run through withoutSecrets, in place: where the service's text
- * enters. Walked with a list, not by recursion (nor by JSON.parse's reviver, which recurses), so an answer nested
- * thousands deep cannot overflow the stack.
- */
-export function withoutSecretsIn<T>(parsed: T, secrets: readonly unknown[]): T {
-  if (typeof parsed === 'string') return withoutSecrets(parsed, secrets) as T;
-  const pending: object[] = typeof parsed === 'object' && parsed !== null ? [parsed] : [];
-  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
-    const fields = node as Record<string, unknown>;
-    for (const key of Object.keys(fields)) {
-      const value = fields[key];
-      if (typeof value === 'object' && value !== null) {
-        pending.push(value);
-      } else if (typeof value === 'string') {
-        const clean = withoutSecrets(value, secrets);
-        // Defined, not assigned: a key "__proto__" that JSON.parse made an own field would otherwise keep its text.
-        if (clean !== value) Object.defineProperty(fields, key, { value: clean, writable: true, enumerable: true, configurable: true });
-      }
-    }
-  }
-  return parsed;
 }
 
 /** A name from outside as the settings page shows it: without direction marks ("Front \u202Eetag" cannot turn its line around). */

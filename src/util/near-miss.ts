@@ -1,6 +1,7 @@
 // Which known word a hand-typed key or value nearly is (case, spaces, compatibility forms, one edit), and how to quote
 // text a user typed without forging a line or quoting a secret. Plain functions: the settings page bundles them too.
 import { canonicalId } from './canonical-id.js';
+import { REDACTED } from './redact.js';
 
 /**
  * A word as compared: compatibility forms unfolded (NFKC), case folded, default-ignorable characters gone, and spaces,
@@ -111,8 +112,8 @@ export function nearSecret(value: string, secrets: readonly unknown[]): boolean 
   });
 }
 
-/** What stands for a secret in a sentence. */
-export const REDACTED = '[redacted]';
+/** What stands for a secret in a sentence: the redaction's own word. */
+export { REDACTED };
 /** Longest typed text quoted in a sentence. */
 const MAX_QUOTED_CHARS = 40;
 

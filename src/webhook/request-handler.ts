@@ -3,8 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { LISTENER_NONCE_HEADER, LISTENER_PROOF_HEADER } from '../settings.js';
 import { decodeBody } from '../util/body.js';
-import { withoutSecretsIn } from '../util/log-text.js';
 import type { LogRateLimit } from '../util/log-rate-limit.js';
+import { withoutSecretsIn } from '../util/redact.js';
 import type { ApiKeyCheck } from './api-key.js';
 import { parseWebhookEvent } from './event.js';
 import type { WebhookEvent } from './event.js';

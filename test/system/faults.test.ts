@@ -2,6 +2,7 @@
 import * as hap from 'hap-nodejs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { freePort } from '../../dev/harness/homebridge-process.js';
 import { DoorAccessory } from '../../src/door/door-accessory.js';
 import type { AccessControlPlatform } from '../../src/platform.js';
 import { FAILED_SYNCS_BEFORE_NO_RESPONSE, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS } from '../../src/settings.js';
@@ -10,6 +11,7 @@ import type { SimFault } from '../../dev/simulator/server.js';
 import type { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
 import type { CapturedLog } from '../support/log.js';
 import { bootPlatform } from '../support/platform-rig.js';
+import { secretLeaks } from '../support/secret-leaks.js';
 
 const TOKEN = 'faults-token-0b7e2d';
 const POLL_INTERVAL_MS = 15_000;
@@ -212,5 +214,32 @@ describe('a bug of our own while applying a good sync', () => {
     await rig.poll();
     expect(rig.log.lines.some((l) => l.text.startsWith('The account can be read again'))).toBe(false);
     expect(rig.errorLines()).toHaveLength(1);
+  });
+});
+
+describe('a bug of our own quoting the webhook key (issue 44)', () => {
+  const API_KEY = '3c9d41f0a7e25b86'.repeat(6);
+
+  it('is logged without the key in any spelling: the platform gives its bug log both secrets', async () => {
+    await rig.platform.shutdown();
+    const { log, platform, poll } = bootPlatform({
+      accessToken: TOKEN,
+      baseUrl: sim.baseUrl,
+      pollInterval: POLL_INTERVAL_MS / 1000,
+      webhook: { port: await freePort(), host: '127.0.0.1', apiKey: API_KEY },
+    });
+    rig = { ...rig, platform };
+    const update = vi.spyOn(DoorAccessory.prototype, 'update').mockImplementation(() => {
+      throw new TypeError(`cannot read the door (key ${encodeURIComponent(`${API_KEY.slice(0, 48)}\u200b${API_KEY.slice(48)}`)})`);
+    });
+    try {
+      await poll();
+      expect(update).toHaveBeenCalled();
+      const bugs = log.lines.filter((l) => l.text.startsWith('A bug in the plugin'));
+      expect(bugs.map((l) => l.text)).toEqual([expect.stringContaining('TypeError: cannot read the door (key [redacted])')]);
+      expect(secretLeaks(JSON.stringify(log.lines), API_KEY)).toEqual([]);
+    } finally {
+      update.mockRestore();
+    }
   });
 });

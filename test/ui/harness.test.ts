@@ -52,6 +52,7 @@ describe('settings page: custom UI', () => {
 
   it('closing the modal without saving writes nothing to config.json', async () => {
     const h = harness(ui);
+    await h.setPlatforms([]);
     const settings = await h.openCustomUi();
     await settings.close();
     expect(await h.browser.page.locator('ngb-modal-window').count()).toBe(0);
@@ -70,6 +71,7 @@ describe('settings page: generated form (customUi dropped from the installed sch
 
   it('a plain save with only the access token and service address writes one block the plugin accepts', async () => {
     const h = harness(ui);
+    await h.setPlatforms([]);
     const form = await h.openGeneratedForm();
     await form.field('accessToken').fill(ACCESS_TOKEN);
     await form.field('baseUrl').fill(BASE_URL);
@@ -93,6 +95,8 @@ describe('settings page: generated form (customUi dropped from the installed sch
 
   it('reopened, the form shows the saved values; Save + Restart runs the plugin without the token in the log', async () => {
     const h = harness(ui);
+    // The block the plain save writes: this test starts from it, so it passes alone (vitest -t) too.
+    await h.setPlatforms([{ platform: PLATFORM_NAME, accessToken: ACCESS_TOKEN, baseUrl: BASE_URL }]);
     const form = await h.openGeneratedForm();
     expect(await form.field('accessToken').inputValue()).toBe(ACCESS_TOKEN);
     expect(await form.field('baseUrl').inputValue()).toBe(BASE_URL);

@@ -59,6 +59,7 @@ async function signedInAll(): Promise<CustomUiSettings> {
 
 describe('the settings page for every user', () => {
   it('has no serious or critical axe fault signed out, after a refused sign-in and signed in; fits a phone; sign-in keeps the keyboard', async () => {
+    await harness().setPlatforms([]);
     const { page } = harness().browser;
     const settings = await harness().openCustomUi();
     const frame = settings.frame;
@@ -123,6 +124,7 @@ describe('the settings page for every user', () => {
   });
 
   it('in the dark theme too: signed out, after a refused sign-in and signed in', async () => {
+    await harness().setPlatforms([]);
     const { page } = harness().browser;
     // The UI follows the browser's colour scheme and tells the settings frame when it loads.
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -160,6 +162,7 @@ describe('the settings page for every user', () => {
   });
 
   it('a 60-door account is short rows; search finds a door by name and by controller, "changed only" and "back to all-doors" work', async () => {
+    await harness().setPlatforms([]);
     const { page } = harness().browser;
     await page.setViewportSize(PHONE);
     const settings = await signedInAll();
@@ -211,6 +214,7 @@ describe('the settings page for every user', () => {
     expect(saved.blocks).toEqual([{ platform: PLATFORM_NAME, baseUrl: sim.baseUrl, accessToken: TOKEN }]);
   });
   it('"People and activity" on a 60-door account: each door read once, the activity folded per door, 44 px targets and no axe fault', async () => {
+    await harness().setPlatforms([]);
     const { page } = harness().browser;
     await page.setViewportSize(PHONE);
     const first = devices[0]?.doors[0];

@@ -74,8 +74,12 @@ function runtimeReading(block: PlatformBlock): {
 } {
   const parsed = parseConfig(block);
   if (!parsed.ok) throw new Error(`the corpus block does not run: ${parsed.problems.join('; ')}`);
+  // After a sync that read the whole account, the runtime also reads what its settings could mean in it (issue 42): the
+  // doors they name in a form it does not read exactly, and each id that matches nothing. The page, signed in, too.
+  const doors = CORPUS_ACCOUNT.flatMap((device) => device.doorIds.map((id) => ({ id, deviceId: device.controllerId })));
+  const protection = protectionFor(parsed.config, { doors }, skeleton);
   const outDoors = CORPUS_ACCOUNT.flatMap(({ controllerId, doorIds }) =>
-    doorIds.filter((id) => exclusionReason(parsed.config, { id, relationship: 'Owner' }, controllerId) !== undefined),
+    doorIds.filter((id) => exclusionReason(parsed.config, { id, relationship: 'Owner' }, controllerId, protection) !== undefined),
   );
   // The parts the page cannot draw, read from the block's shape: what the runtime says of them the page cannot fix.
   const kept = Object.entries(block)
@@ -90,9 +94,7 @@ function runtimeReading(block: PlatformBlock): {
   const fixable = parsed.ignored.filter(
     (sentence) => !kept.some((key) => sentence.startsWith(`${key} `) || sentence.startsWith(`${key}.`)),
   );
-  // After a sync that read the whole account, the runtime also names each id that matches nothing: the page, signed in, too.
-  const doors = CORPUS_ACCOUNT.flatMap((device) => device.doorIds.map((id) => ({ id, deviceId: device.controllerId })));
-  const unmatched = protectionFor(parsed.config, { doors }, skeleton).findings.map((finding) => `${finding.sentence}.`);
+  const unmatched = protection.findings.map((finding) => `${finding.sentence}.`);
   const gate = parsed.config.doors.find((entry) => entry.id === 'gate-c')?.readOnly;
   return {
     lines: parsed.ignored.map(inPageWords),
@@ -107,7 +109,7 @@ function runtimeReading(block: PlatformBlock): {
 
 /** Replaces the plugin's blocks in config.json through the UI's own API, as its Save does. */
 async function setConfig(blocks: PlatformBlock[]): Promise<void> {
-  expect(await harness().setPlatformBlocks(blocks)).toEqual(blocks);
+  await harness().setPlatforms(blocks);
 }
 
 async function openPage(): Promise<{ settings: CustomUiSettings; page: Frame }> {

@@ -11,8 +11,9 @@ import type { OptionSpec } from '../../src/option-catalog.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
 import { AccessControlSimulator, makeDevice, makeDoor, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
 import type { SimDevice } from '../../dev/simulator/server.js';
+import { echoedSpellings, echoInAccount, secretLeaks } from '../support/secret-leaks.js';
 import { startUiHarness } from './ui-harness.js';
-import type { CustomUiSettings, UiHarness } from './ui-harness.js';
+import type { CustomUiSettings, PlatformBlock, UiHarness } from './ui-harness.js';
 
 const TOKEN = 'settings-page-e2e-token-4b7f';
 const WEBHOOK_KEY = '9f3c'.repeat(24);
@@ -21,11 +22,8 @@ const PAGE_WAIT_MS = 20_000;
 /** The plugin's lines after Homebridge restarted with the saved block. */
 const PLUGIN_LOG_TIMEOUT_MS = 60_000;
 const DOOR_NAMES = ['Front Gate', 'Garage Door', 'Shared Gate'];
-/** Edits in the request-count test, and the pause after each: longer than the page waits before it checks (a person's pace). */
+/** Edits in the request-count test: the token changed and typed back, in turns, each checked by the page before the next. */
 const EDITS = 10;
-const EDIT_PAUSE_MS = 500;
-/** Time for the UI's log to show what the page asked, before counting. */
-const LOG_SETTLE_MS = 1_500;
 
 let sim: AccessControlSimulator;
 let ui: UiHarness | undefined;
@@ -67,6 +65,31 @@ async function waitForAccepted(page: Frame): Promise<void> {
     .toMatch(/^The plugin accepts these settings/);
 }
 
+/** The account's entry as a test starts from it (each writes its own, so it passes alone as in its file): `more` added. */
+const savedEntry = (more: PlatformBlock = {}): PlatformBlock => ({
+  platform: PLATFORM_NAME,
+  baseUrl: sim.baseUrl,
+  accessToken: TOKEN,
+  ...more,
+});
+/** The entry as the per-door tests find it: Read-only on for all doors, Front Gate renamed, the garage door's contact sensor on. */
+const doorsSet = (): PlatformBlock =>
+  savedEntry({
+    readOnly: true,
+    doors: [
+      { id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' },
+      { id: SAMPLE_GARAGE_DOOR_ID, contactSensor: true },
+    ],
+  });
+
+/** The lines of the UI's log that tell a request the page sent its server, from line `from` on. */
+const requestLines = (from: number): string[] =>
+  harness()
+    .log()
+    .split('\n')
+    .slice(from)
+    .filter((line) => line.includes('Incoming Request'));
+
 beforeAll(async () => {
   sim = new AccessControlSimulator({ accessToken: TOKEN });
   await sim.start();
@@ -80,6 +103,7 @@ afterAll(async () => {
 
 describe('the settings page in the Homebridge UI', () => {
   it('on first run, says no problem before anything is touched, then names fields by their labels; Save stays off until both are there', async () => {
+    await harness().setPlatforms([]);
     const { settings, page } = await openPage();
     await expect
       .poll(() => statusOf(page, 'ac-check-status').textContent(), { timeout: PAGE_WAIT_MS })
@@ -97,6 +121,7 @@ describe('the settings page in the Homebridge UI', () => {
   });
 
   it('checks each edit in the page itself: one sign-in and ten edits add at most 3 requests to the log', async () => {
+    await harness().setPlatforms([]);
     const { settings, page } = await openPage();
     // Opening the page asks the server for its defaults (/info), which may be logged after this mark: 1 + the sign-in's 1 + slack.
     const mark = harness().lineCount();
@@ -107,28 +132,32 @@ describe('the settings page in the Homebridge UI', () => {
       .poll(() => statusOf(page, 'ac-sign-in-status').textContent(), { timeout: PAGE_WAIT_MS })
       .toBe('Signed in: 2 controllers, 3 doors.');
     await waitForAccepted(page);
-    // Ten edits at a person's pace, each paused longer than the page waits before checking: every one is checked.
+    // Ten edits: the token changed, then typed back, in turns. Each one's check is seen before the next edit (the summary
+    // turns to "not signed in" and back to "accepts"), so every edit was checked, and by the page alone.
     for (let edit = 1; edit <= EDITS; edit += 1) {
-      await page.locator('#ac-accessToken').fill(edit < EDITS ? `${TOKEN}${'x'.repeat(edit)}` : TOKEN);
-      if (edit === 1) {
+      const changed = edit % 2 === 1;
+      await page.locator('#ac-accessToken').fill(changed ? `${TOKEN}${'x'.repeat(edit)}` : TOKEN);
+      if (changed) {
         await expect
           .poll(() => wordsOf(page, 'ac-check-status'), { timeout: PAGE_WAIT_MS })
           .toMatch(/have not signed in yet: press Sign in/);
+      } else {
+        await waitForAccepted(page);
       }
-      await new Promise((resolve) => setTimeout(resolve, EDIT_PAUSE_MS));
     }
     // Back at the token signed in with: the page's own check counts the account's doors again.
-    await waitForAccepted(page);
     await expect
       .poll(() => statusOf(page, 'ac-count').textContent())
       .toBe('3 of 3 doors will show in Home (one bridge holds at most 149).');
-    // Whatever the page asked is in the log well within this.
-    await new Promise((resolve) => setTimeout(resolve, LOG_SETTLE_MS));
-    const requests = harness()
-      .log()
-      .split('\n')
-      .slice(mark)
-      .filter((line) => line.includes('Incoming Request'));
+    // Sign in once more: the server logs the requests it gets in the order they came, so once this one is in the log,
+    // every request the page sent during the edits is in it too, before it.
+    await page.locator('#ac-sign-in').click();
+    await expect.poll(() => requestLines(mark).filter((line) => line.includes('/sign-in')).length, { timeout: PAGE_WAIT_MS }).toBe(2);
+    const lines = requestLines(mark);
+    const requests = lines.slice(
+      0,
+      lines.findLastIndex((line) => line.includes('/sign-in')),
+    );
     expect(requests.length, requests.join('\n')).toBeLessThanOrEqual(3);
     expect(requests.filter((line) => line.includes('/sign-in'))).toHaveLength(1);
     await settings.close();
@@ -136,6 +165,7 @@ describe('the settings page in the Homebridge UI', () => {
   });
 
   it('a refused token or an address where nothing listens is a warning in words, never green; the raw code only behind Details', async () => {
+    await harness().setPlatforms([]);
     const { settings, page } = await openPage();
     await page.locator('#ac-baseUrl').fill(sim.baseUrl);
     await page.locator('#ac-accessToken').fill('not-the-token');
@@ -179,6 +209,7 @@ describe('the settings page in the Homebridge UI', () => {
   });
 
   it("signs in and lists the account's doors; a plain save writes only the two fields, and Homebridge publishes every door", async () => {
+    await harness().setPlatforms([]);
     const { settings, page } = await openPage();
     await page.locator('#ac-baseUrl').fill(sim.baseUrl);
     await page.locator('#ac-accessToken').fill(TOKEN);
@@ -224,6 +255,7 @@ describe('the settings page in the Homebridge UI', () => {
   });
 
   it('a renamed door is saved as its id and name only, and stays read-only when Read-only is on for all doors', async () => {
+    await harness().setPlatforms([savedEntry()]);
     const { settings, page } = await openPage();
     // An existing setup signs in by itself.
     await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
@@ -258,6 +290,7 @@ describe('the settings page in the Homebridge UI', () => {
   });
 
   it('one door set to "Off" saves only that field; the other doors keep following the value for all doors', async () => {
+    await harness().setPlatforms([savedEntry({ readOnly: true, doors: [{ id: SAMPLE_FRONT_GATE_ID, name: 'Street Gate' }] })]);
     const { settings, page } = await openPage();
     await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
     await openDoorRows(page);
@@ -275,6 +308,7 @@ describe('the settings page in the Homebridge UI', () => {
   });
 
   it('the automation switch is a select of modes for all doors and per door, writing only what is set', async () => {
+    await harness().setPlatforms([doorsSet()]);
     const { settings, page } = await openPage();
     await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
     await openDoorRows(page);
@@ -315,6 +349,7 @@ describe('the settings page in the Homebridge UI', () => {
   });
 
   it('Google Home and Alexa (Matter) is a choice in a section named for it, written only when not Off', async () => {
+    await harness().setPlatforms([doorsSet()]);
     const { settings, page } = await openPage();
     await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
     // A user looking for Google Home or Alexa finds the section by its name, folded at first.
@@ -352,6 +387,7 @@ describe('the settings page in the Homebridge UI', () => {
   });
 
   it('the left-open repeat is typed for all doors and per door where the left-open sensor is on, writing only what is set', async () => {
+    await harness().setPlatforms([doorsSet()]);
     const { settings, page } = await openPage();
     await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
     await openDoorRows(page);
@@ -407,6 +443,7 @@ describe('the settings page in the Homebridge UI', () => {
   });
 
   it('"Show in Home as" is offered per door, says automations must be made again, and writes showAs only when set', async () => {
+    await harness().setPlatforms([doorsSet()]);
     const { settings, page } = await openPage();
     await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
     await openDoorRows(page);
@@ -454,8 +491,9 @@ describe('the settings page in the Homebridge UI', () => {
   });
 
   it("webhooks: the UI's own port is refused, a typed free port and key give a listener that answers the test event", async () => {
+    await harness().setPlatforms([savedEntry()]);
     const { settings, page } = await openPage();
-    // The account, as the tests before this one saved it: typed and signed in again, so this test runs alone too (vitest -t).
+    // The account typed and signed in again, as a user does before turning webhooks on.
     await page.locator('#ac-baseUrl').fill(sim.baseUrl);
     await page.locator('#ac-accessToken').fill(TOKEN);
     await page.locator('#ac-sign-in').click();
@@ -511,7 +549,42 @@ describe('the settings page in the Homebridge UI', () => {
     await reopened.settings.close();
   });
 
+  it('never shows the token, with zero-width spaces inside, as a door name, a person or a channel (issue 44)', async () => {
+    // An account of its own: the Homebridge the UI runs syncs the file's simulator, and would keep the echo in its cache.
+    const echoing = new AccessControlSimulator({ accessToken: TOKEN });
+    await echoing.start();
+    // A zero-width space every few characters: no run of the token long enough to be found is left as written.
+    const echoed = echoedSpellings(TOKEN)['with zero-width spaces'] ?? '';
+    echoInAccount(echoing, SAMPLE_GARAGE_DOOR_ID, 'Garage', echoed);
+    try {
+      await harness().setPlatforms([{ platform: PLATFORM_NAME, baseUrl: echoing.baseUrl, accessToken: TOKEN }]);
+      const { settings, page } = await openPage();
+      await expect.poll(() => doorRows(page).count(), { timeout: PAGE_WAIT_MS }).toBe(3);
+      expect(await page.locator('[data-door-name]').allTextContents()).toEqual(['Front Gate', 'Garage [redacted]', 'Shared Gate']);
+      await page.locator('#ac-activity-load').click();
+      await expect.poll(() => page.locator('#ac-activity-status').textContent(), { timeout: PAGE_WAIT_MS }).toMatch(/^Read the last/);
+      expect(await page.locator('#ac-people label').allTextContents()).toContainEqual(expect.stringMatching(/^\[redacted\] Doe: 1 time/));
+      expect(await page.locator(`[data-activity-row="${SAMPLE_GARAGE_DOOR_ID}"] li`).allTextContents()).toContainEqual(
+        expect.stringMatching(/by \[redacted\] Doe, with App \[redacted\]$/),
+      );
+      // Nowhere on the page, folded parts included.
+      expect(secretLeaks((await page.locator('body').textContent()) ?? '', TOKEN)).toEqual([]);
+      await harness().screenshot('settings-token-echoed');
+      await settings.close();
+    } finally {
+      await echoing.stop();
+    }
+  });
+
   it('when the service cannot be reached, says so and lists the doors Homebridge showed last, still editable', async () => {
+    // Homebridge ran the plugin with these settings, so its cache holds the account's doors.
+    await harness().setPlatforms([doorsSet()]);
+    await harness().restartHomebridge();
+    await expect
+      .poll(async () => (await harness().cachedAccessories()).filter((accessory) => typeof accessory.context?.doorId === 'string').length, {
+        timeout: PLUGIN_LOG_TIMEOUT_MS,
+      })
+      .toBe(DOOR_NAMES.length);
     sim.setFault('sync', { kind: 'refuse' });
     try {
       const { settings, page } = await openPage();

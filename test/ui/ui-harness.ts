@@ -1,4 +1,6 @@
 // The browser test harness: the real Homebridge UI with the packed plugin, Chromium on its /plugins page, config.json read back.
+import { isDeepStrictEqual } from 'node:util';
+
 import { afterAll, beforeAll, inject } from 'vitest';
 
 import { PLATFORM_NAME, PLUGIN_NAME } from '../../src/settings.js';
@@ -61,10 +63,15 @@ export interface UiHarness {
   /** The `platforms` entries with `"platform": "AccessControl"` (or `alias`) in config.json now. */
   platformBlocks(alias?: string): Promise<PlatformBlock[]>;
   /**
-   * Replaces the plugin's blocks in config.json through the UI's own API, as its Save does, and reads them back; the
-   * running Homebridge is not restarted, so the plugin does not run them (no accessories of theirs in the cache).
+   * Writes `blocks` as the plugin's entries of config.json through the UI's own API (what its Save calls), checks they
+   * are there and returns them as read back: the saved settings a test starts from, so it passes alone (`vitest -t`) as
+   * in its file. The running Homebridge is not restarted, so the plugin does not run them (restartHomebridge does).
    */
-  setPlatformBlocks(blocks: PlatformBlock[]): Promise<PlatformBlock[]>;
+  setPlatforms(blocks: PlatformBlock[]): Promise<PlatformBlock[]>;
+  /** Restarts Homebridge through the UI's API (its Restart button) and resolves once it runs again. */
+  restartHomebridge(): Promise<void>;
+  /** The accessories in Homebridge's cache, as the UI lists them (the settings page reads the same list). */
+  cachedAccessories(): Promise<{ displayName?: string; platform?: string; context?: Record<string, unknown> }[]>;
   /** The UI's log (UI, supervisor and Homebridge lines with the plugin's), ANSI codes stripped. */
   log(): string;
   lineCount(): number;
@@ -140,14 +147,29 @@ export async function startUiHarness(opts: UiHarnessOptions = {}): Promise<UiHar
       return { ...result, blocks: await platformBlocks() };
     },
     platformBlocks,
-    async setPlatformBlocks(blocks) {
+    async setPlatforms(blocks) {
       const response = await server.api(`/api/config-editor/plugin/${encodeURIComponent(PLUGIN_NAME)}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(blocks),
       });
       if (!response.ok) throw new Error(`setting the config answered ${response.status}: ${await response.text()}`);
-      return platformBlocks();
+      const written = await platformBlocks();
+      if (!isDeepStrictEqual(written, JSON.parse(JSON.stringify(blocks)))) {
+        throw new Error(`config.json holds ${JSON.stringify(written)} after setting ${JSON.stringify(blocks)}`);
+      }
+      return written;
+    },
+    async restartHomebridge() {
+      const mark = server.lineCount();
+      const response = await server.api('/api/server/restart', { method: 'PUT' });
+      if (!response.ok) throw new Error(`restarting Homebridge answered ${response.status}: ${await response.text()}`);
+      await server.waitForLog(HOMEBRIDGE_READY_LINE, RESTART_TIMEOUT_MS, { fromLine: mark });
+    },
+    async cachedAccessories() {
+      const response = await server.api('/api/server/cached-accessories');
+      if (!response.ok) throw new Error(`the cached accessories answered ${response.status}: ${await response.text()}`);
+      return (await response.json()) as { displayName?: string; platform?: string; context?: Record<string, unknown> }[];
     },
     log: () => server.log(),
     lineCount: () => server.lineCount(),

@@ -2,6 +2,8 @@
 import type { IHomebridgePluginUi } from '@homebridge/plugin-ui-utils/ui.interface';
 
 import { PAGE_REQUEST_LIMIT_MS } from '../../settings.js';
+import { withoutSecretsIn } from '../../util/redact.js';
+import type { Secrets } from '../../util/redact.js';
 import type { ActivityAnswer, Message, PageInfo, SignInView } from './views.js';
 
 // The Homebridge UI's object on the page's window (globalThis there): read through globalThis so the unit tests' Node type check,
@@ -24,13 +26,25 @@ export interface TestEventQuery {
   tls: boolean;
 }
 
+/** The secrets no answer may put on the page: the page sets them once (every entry's access token and webhook key, as typed now). */
+let secretsNow: () => Secrets = () => [];
+
+/**
+ * Every answer of the server is cleaned of these before the page draws any of it: the server cleans what the service
+ * said of the token it was sent and the saved keys, but only the page knows a webhook key typed and not saved yet.
+ */
+export function redactAnswersWith(secrets: () => Secrets): void {
+  secretsNow = secrets;
+}
+
 /**
  * One request to the server that always settles with an answer of its own shape: a rejected request (the server
  * process died, or threw) or none within PAGE_REQUEST_LIMIT_MS becomes `failed(sentence)`, so no button stays on
  * "Signing in…" or "Sending…" for ever.
  */
 export function ask<T>(path: string, body: unknown, failed: (message: string) => T, limitMs = PAGE_REQUEST_LIMIT_MS): Promise<T> {
-  return new Promise<T>((resolve) => {
+  return new Promise<T>((settle) => {
+    const resolve = (answer: T): void => settle(withoutSecretsIn(answer, secretsNow()));
     const timer = setTimeout(() => {
       resolve(failed(`The settings server did not answer within ${String(Math.round(limitMs / 1000))} s. Reload the page and try again.`));
     }, limitMs);

@@ -4,7 +4,7 @@ import type {} from '@homebridge/plugin-ui-utils/ui.interface';
 import { MAX_POLL_INTERVAL_S, MIN_RECONCILE_INTERVAL_S } from '../../settings.js';
 import { checkBlock } from '../check-config.js';
 import { setUpActivity } from './activity-view.js';
-import { server } from './api.js';
+import { redactAnswersWith, server } from './api.js';
 import { byId, fill, h, status } from './dom.js';
 import { refreshDoorStatus, renderDoors } from './doors-view.js';
 import { bindNumber, bindText } from './fields.js';
@@ -16,6 +16,8 @@ import { COULD_MEAN_RULE, PROTECTIVE_RULE } from '../../config/protection.js';
 import type { DoorView } from './views.js';
 import { renderFixes } from './fixes-view.js';
 import { signInLine } from './sign-in-line.js';
+import { withoutSecretsIn } from '../../util/redact.js';
+import { secretsOf } from '../../config/keys.js';
 import { setUpWebhook } from './webhook-view.js';
 
 const hb = window.homebridge;
@@ -207,8 +209,11 @@ async function main(): Promise<void> {
   byId('ac-check-rule').textContent = `${PROTECTIVE_RULE} ${COULD_MEAN_RULE}`;
   const [entries, info] = await Promise.all([hb.getPluginConfig(), server.info()]);
   const store = new Store(entries, info);
+  // No secret of any entry, however the service or the cache spells it, is drawn: not in a name, an entry, an error.
+  const secrets = (): unknown[] => store.entries.flatMap((entry) => secretsOf(entry));
+  redactAnswersWith(secrets);
   uiKeys = store.entries.map((entry) => new Set(Object.keys(entry)));
-  store.cachedDoors = await cachedDoors(info.platform);
+  store.cachedDoors = withoutSecretsIn(await cachedDoors(info.platform), secrets());
   const refreshers: (() => void)[] = [];
   const render = (): void => {
     for (const refresh of refreshers) {

@@ -1,9 +1,11 @@
 // The service client against the simulator over real HTTP: headers, gzip, liberal parsing, toggle outcomes, failures, no token leaks.
 import { createServer } from 'node:http';
 
+import { Dispatcher } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { ServiceError, ToggleRejectedError } from '../../../src/client/errors.js';
+import { requestJson } from '../../../src/client/http.js';
 import { AccessControlClient } from '../../../src/client/service-client.js';
 import {
   AccessControlSimulator,
@@ -15,6 +17,7 @@ import {
 } from '../../../dev/simulator/server.js';
 import type { SimFault } from '../../../dev/simulator/server.js';
 import { closeServer, listenOnLoopback } from '../../support/loopback.js';
+import { echoedSpellings, secretLeaks } from '../../support/secret-leaks.js';
 
 const TOKEN = 'client-test-token-5f2a9c';
 const SHORT_TIMEOUTS = { connectMs: 500, headersMs: 500, bodyMs: 500 };
@@ -258,10 +261,10 @@ describe('history', () => {
   });
 });
 
-describe("the service's text, without the token or the webhook key (issue 38)", () => {
-  const KEY = 'c0ffee'.repeat(16);
+describe("the service's text, without the token or the webhook key (issues 38, 44)", () => {
+  const KEY = '19a2abf9217a63bb23776b677d7807cf5b117f7f2e3f38290e823af940cfd7f88af0dc6a880b9021f679f2539c071b83';
 
-  it('cleans a refusal that quotes the request, the names of a sync and the fields of the history', async () => {
+  it('leaves out a refusal that quotes the request, and cleans the names of a sync and the fields of the history', async () => {
     const keyed = new AccessControlClient({ baseUrl: sim.baseUrl, accessToken: TOKEN, timeouts: SHORT_TIMEOUTS, secrets: [KEY] });
     sim.renameDoor(SAMPLE_FRONT_GATE_ID, `Gate ${KEY.toUpperCase()}`);
     sim.addHistoryEvent({
@@ -278,7 +281,10 @@ describe("the service's text, without the token or the webhook key (issue 38)", 
         body: JSON.stringify({ success: true, message: `Malformed Request for Bearer ${TOKEN} (400)` }),
       });
       const refused = await failure(keyed.toggle(SAMPLE_GARAGE_DOOR_ID, 'OPEN'));
-      expect(refused.message).toBe('the service refused the command (HTTP 400): Malformed Request for Bearer [redacted] (400)');
+      expect(refused.message).toBe(
+        "the service refused the command (HTTP 400: the controller reported a malformed request); the service's message is left out: it quoted the access token",
+      );
+      expect(refused).toMatchObject({ status: 400, serviceMessage: undefined });
 
       const account = await keyed.sync();
       const names = account.devices.flatMap((device) => device.doors.map((door) => door.name));
@@ -293,5 +299,59 @@ describe("the service's text, without the token or the webhook key (issue 38)", 
       sim.renameDoor(SAMPLE_FRONT_GATE_ID, 'Front Gate');
       await keyed.close();
     }
+  });
+});
+
+describe("a refusal without the service's message (issue 44)", () => {
+  it.each([
+    [400, 'the controller reported a malformed request'],
+    [404, 'the controller cannot be found: unplug it and plug it back in'],
+    [428, 'the controller needs a door sensor paired before it can do this'],
+  ])('HTTP %i says what the status means in the contract', async (status, meaning) => {
+    sim.setFault('toggle', { kind: 'status', status, body: JSON.stringify({ success: true }) });
+    const refused = await failure(client.toggle(SAMPLE_GARAGE_DOOR_ID, 'OPEN'));
+    expect(refused.message).toBe(`the service refused the command (HTTP ${status}: ${meaning})`);
+  });
+});
+
+describe('a failure of the transport, without the token or the webhook key (issue 44)', () => {
+  const KEY = '802f88fa7d176700dfc15c5dddc54232284c70c62ba78c90423ca75fbcb6e080deb1c702aad667fa6888da11bcc16879';
+
+  /** A connection that fails with `message` and no system code, as a proxy agent or an interceptor may. */
+  class FailingDispatcher extends Dispatcher {
+    constructor(private readonly message: string) {
+      super();
+    }
+    override dispatch(_options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      queueMicrotask(() => (handler as { onError?: (error: Error) => void }).onError?.(new Error(this.message)));
+      return true;
+    }
+  }
+
+  const fail = (message: string) =>
+    requestJson(new FailingDispatcher(message), {
+      method: 'GET',
+      url: new URL('http://127.0.0.1:1/oauth/v1/endpoints/sync'),
+      headers: {},
+      secrets: [TOKEN, KEY],
+    });
+
+  it.each(Object.entries({ ...echoedSpellings(TOKEN), 'the key, percent-encoded': encodeURIComponent(` ${KEY} `) }))(
+    'leaves out an error text quoting a secret %s, and says the connection failed',
+    async (_, spelling) => {
+      const error = await failure(fail(`proxy refused CONNECT for Bearer ${spelling}`));
+      expect(error.kind).toBe('network');
+      expect(error.message).toMatch(
+        /^the service could not be reached \(the error's text is left out: it quoted the (access token|webhook key)\)$/,
+      );
+      expect(secretLeaks(`${error.message}${String(error.stack)}`, TOKEN)).toEqual([]);
+      expect(secretLeaks(`${error.message}${String(error.stack)}`, KEY)).toEqual([]);
+    },
+  );
+
+  it('says an error text that quotes no secret', async () => {
+    expect((await failure(fail('proxy refused CONNECT\nto the service'))).message).toBe(
+      'the service could not be reached (proxy refused CONNECT to the service)',
+    );
   });
 });

@@ -2,7 +2,16 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MockInstance } from 'vitest';
 
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { AccessControlSimulator } from '../../../dev/simulator/server.js';
+import { SAMPLE_FRONT_GATE_ID } from '../../../dev/simulator/server.js';
+import { PLATFORM_NAME } from '../../../src/settings.js';
 import { checkBlock } from '../../../src/ui/check-config.js';
+import { echoInAccount, secretLeaks } from '../../support/secret-leaks.js';
+import { useSimulator } from '../../support/simulator.js';
 
 interface Response {
   action: string;
@@ -130,5 +139,45 @@ describe('the settings server, sent wrong-typed or missing fields', () => {
     expect(answer.success).toBe(true);
     expect(answer.data).toMatchObject({ ok: false });
     expect(JSON.stringify(answer)).not.toContain(TOKEN);
+  });
+});
+
+describe("the settings server's answers carry no saved webhook key (issue 44)", () => {
+  const KEY = '6b0e9d2f4a8c1753'.repeat(6);
+  /** The key as a hostile service would echo it: upper case, split by a zero-width space. */
+  const ECHOED = `${KEY.slice(0, 40).toUpperCase()}\u200b${KEY.slice(40)}`;
+  let sim: AccessControlSimulator;
+  let dir: string;
+  const configPathBefore = process.env.HOMEBRIDGE_CONFIG_PATH;
+
+  useSimulator({ accessToken: TOKEN }, (started) => (sim = started));
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'server-requests-'));
+    const configPath = join(dir, 'config.json');
+    await writeFile(configPath, JSON.stringify({ platforms: [{ platform: PLATFORM_NAME, webhook: { port: 51828, apiKey: KEY } }] }));
+    process.env.HOMEBRIDGE_CONFIG_PATH = configPath;
+  });
+
+  afterAll(async () => {
+    if (configPathBefore === undefined) delete process.env.HOMEBRIDGE_CONFIG_PATH;
+    else process.env.HOMEBRIDGE_CONFIG_PATH = configPathBefore;
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('in a door name of Sign in, nor in a person or a channel of People and activity', async () => {
+    echoInAccount(sim, SAMPLE_FRONT_GATE_ID, 'Gate', ECHOED);
+    try {
+      const signedIn = await ask('/sign-in', { baseUrl: sim.baseUrl, accessToken: TOKEN });
+      expect(signedIn.data).toMatchObject({
+        ok: true,
+        account: { doors: expect.arrayContaining([expect.objectContaining({ name: 'Gate [redacted]' })]) as unknown },
+      });
+      const activity = await ask('/activity', { baseUrl: sim.baseUrl, accessToken: TOKEN, doorIds: [SAMPLE_FRONT_GATE_ID] });
+      expect(JSON.stringify(activity.data)).toMatch(/App \[redacted\]/);
+      expect(secretLeaks(JSON.stringify([signedIn, activity]), KEY)).toEqual([]);
+    } finally {
+      sim.renameDoor(SAMPLE_FRONT_GATE_ID, 'Front Gate');
+    }
   });
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { sendTestEvent } from '../../../src/ui/test-event.js';
+import { plainPath, sendTestEvent, urlFromParts } from '../../../src/ui/test-event.js';
 import type { TestEventTarget } from '../../../src/ui/test-event.js';
 import { WebhookReceiver } from '../../../src/webhook/receiver.js';
 import type { WebhookEvent } from '../../../src/webhook/event.js';
@@ -142,6 +142,35 @@ describe('Send test event: only to a listener of this machine, at a URL built fr
       await stopPeer(listener);
       await stopPeer(elsewhere);
     }
+  });
+
+  // Each of the two layers on its own (issue 44): the path check refuses what the URL built from parts would also keep
+  // on the host, and the URL from parts keeps on the host what the path check would also refuse.
+  const HOSTILE_PATHS = ['@127.0.0.2:9/', '//127.0.0.2:9/', '/hook?x=1', '/hook#x', '/a/../b', 'hook', '/a b', '/a\\b', '\\\\127.0.0.2/'];
+
+  it('the path check alone refuses every path that is not a plain absolute one', () => {
+    expect(HOSTILE_PATHS.filter((path) => plainPath(path) !== undefined)).toEqual([]);
+    expect(['/', '/access-control', '/@hooks:8/x', '/a%20b'].map((path) => plainPath(path))).toEqual([
+      '/',
+      '/access-control',
+      '/@hooks:8/x',
+      '/a%20b',
+    ]);
+    expect(plainPath(undefined)).toBe('/');
+  });
+
+  it('the URL from parts alone keeps any path on the host and port given, with no query or fragment', () => {
+    for (const path of HOSTILE_PATHS) {
+      const url = urlFromParts('127.0.0.1', 51828, path, false);
+      expect({ path, host: url.host, search: url.search, hash: url.hash, protocol: url.protocol }).toEqual({
+        path,
+        host: '127.0.0.1:51828',
+        search: '',
+        hash: '',
+        protocol: 'http:',
+      });
+    }
+    expect(urlFromParts('::1', 8443, '/x', true).href).toBe('https://[::1]:8443/x');
   });
 
   it('sends to the path exactly as typed, on the host and port given', async () => {

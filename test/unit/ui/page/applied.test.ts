@@ -57,6 +57,14 @@ describe('the page reads a setting as the plugin applies it', () => {
     expect(doorChoice(off, A, 'readOnly')).toBe('off');
   });
 
+  it("a door's readOnly the plugin cannot read shows On, as the plugin fails closed, not unset (issue 44)", () => {
+    for (const written of ['yes', 1, 'maybe', 'on']) {
+      const block = { ...base, doors: [{ id: A, readOnly: written }] };
+      expect(readOnlyAtRuntime(block)).toBe(true);
+      expect({ written, shown: doorChoice(block, A, 'readOnly') }).toEqual({ written, shown: 'on' });
+    }
+  });
+
   it('an exclusion written as one text shows both ids, as the plugin applies them', () => {
     expect(readIdList({ ...base, excludeDeviceIds: 'dev-1, DEV-2' }, 'excludeDeviceIds')).toEqual({
       ids: ['dev-1', 'dev-2'],
