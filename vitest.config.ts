@@ -13,6 +13,13 @@ const UI_TEST_TIMEOUT_MS = 180_000;
 /** beforeAll/afterAll of a UI file start or stop hb-service, Homebridge and Chromium. */
 const UI_HOOK_TIMEOUT_MS = 180_000;
 
+/**
+ * One unit, system or stress test. They run beside the Homebridges of the e2e matrix and the Matter run on two cores: a
+ * property test of thousands of generated cases (homekit-name, the webhook burst) takes seconds there, past vitest's
+ * default of 5 s. A test that hangs still fails, at this bound; none asserts a duration.
+ */
+const FAST_TEST_TIMEOUT_MS = 30_000;
+
 /** One Matter test: a Homebridge 2.4 boot with Matter, commissioning and a restart fit well within this. */
 const MATTER_TIMEOUT_MS = 120_000;
 
@@ -32,6 +39,7 @@ const matterAsked = process.argv.some((arg, i) => arg === '--project=matter' || 
 export default defineConfig({
   test: {
     reporters: reportDir ? ['default', ['json', { outputFile: reportFile }]] : ['default'],
+    testTimeout: FAST_TEST_TIMEOUT_MS,
     projects: [
       // unit, system and stress share the first group (no groupOrder): one pool for all their files, as before the split.
       {
