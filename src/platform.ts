@@ -50,6 +50,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private skeleton: Skeleton | undefined;
   /** Counts the readings of protection: only the latest one is applied (a sync's and the start's may overlap). */
   private protectionRuns = 0;
+  /** The doors (and whether the look-alike letters were known) the protection was last read for. */
+  private protectedFor = '';
   private readonly health: SyncHealth;
   private readonly bugs: BugLog;
   private readonly config: PluginConfig | undefined;
@@ -302,7 +304,15 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       }
     }
     if (run !== this.protectionRuns || this.stoppedMeanwhile()) return;
+    // The same doors as last time (most syncs): the same protection, not read again.
+    const key = [
+      this.skeleton === undefined ? '' : 'look-alikes',
+      known.doors.map((door) => `${door.id}\u0000${door.deviceId}`).join('\u0001'),
+      (known.unsafeDoorNumbers ?? []).join(','),
+    ].join('\u0002');
+    if (key === this.protectedFor) return;
     this.protection = protectionFor(config, known, this.skeleton);
+    this.protectedFor = key;
   }
 
   /** The toggle history named who made a move a sync just found (src/people/attribution.ts): the person sensors take it. */

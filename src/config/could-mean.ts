@@ -52,6 +52,8 @@ interface Slice {
   id: string;
   offset: number;
   text: string;
+  /** How far from `offset` a text within the id's edits may hold it: hintEdits of the id's length. */
+  reach: number;
 }
 
 /** A number for each window of `length` UTF-16 units of a text, in one pass (a polynomial rolling hash, mod 2^32). */
@@ -83,8 +85,9 @@ export class IdIndex {
   private readonly ids: ReadonlySet<string>;
   private readonly bySkeleton = new Map<string, string[]>();
   /** The slices of the ids, by the hash of their text (a text's windows are hashed in one pass, not cut out one by one). */
-  private readonly slices = new Map<number, Slice[]>();
+  private readonly slices = new Map<number, Slice | Slice[]>();
   private readonly sliceLengths = new Set<number>();
+  private lastCandidates: { text: string; ids: Set<string> } | undefined;
 
   /** `ids`: as the service sends them; the index answers with their canonical form. */
   constructor(
@@ -106,7 +109,11 @@ export class IdIndex {
       for (let part = 0; part <= edits; part += 1) {
         const offset = part * size;
         const slice = id.slice(offset, part === edits ? id.length : offset + size);
-        push(this.slices, hashOf(slice), { id, offset, text: slice });
+        // Most hashes hold one slice: it is kept alone, not in a list (an account of 2,000 ids has 8,000 slices).
+        const hash = hashOf(slice);
+        const entry: Slice = { id, offset, text: slice, reach: edits };
+        const held = this.slices.get(hash);
+        this.slices.set(hash, held === undefined ? entry : Array.isArray(held) ? [...held, entry] : [held, entry]);
         this.sliceLengths.add(slice.length);
       }
     }
@@ -131,15 +138,15 @@ export class IdIndex {
     const written = uncasedId(text.slice(0, MAX_SCANNED_CHARS));
     const whole = canonicalId(written);
     if (whole === '' || this.ids.has(whole)) return [];
+    const like = this.like(written, whole);
+    // Only a text with a separator in it may hold other ids (a UUID has none): most texts end here.
+    if (!BETWEEN_IDS.test(written)) return like;
     const found = new Map<string, Likeness>();
-    for (const id of this.like(written, whole)) found.set(id.id, id.how);
-    // Only a text with a separator in it may hold other ids (a UUID has none): most texts skip the split.
-    const parts = BETWEEN_IDS.test(written)
-      ? written
-          .split(BETWEEN_IDS)
-          .map(uncasedId)
-          .filter((part) => part !== '')
-      : [];
+    for (const id of like) found.set(id.id, id.how);
+    const parts = written
+      .split(BETWEEN_IDS)
+      .map(uncasedId)
+      .filter((part) => part !== '');
     if (parts.length > 1 || (parts.length === 1 && parts[0] !== written)) {
       for (const part of parts) {
         const id = canonicalId(part);
@@ -176,20 +183,31 @@ export class IdIndex {
     return best?.id;
   }
 
-  /** The ids one of whose slices the text holds near where the id has it. */
+  /** The ids one of whose slices the text holds near where the id has it (the last text's, kept: closest() asks again). */
   private candidates(written: string): Set<string> {
+    if (this.lastCandidates?.text === written) return this.lastCandidates.ids;
     const ids = new Set<string>();
     // One unit per character, so an edit is one position (a character of two UTF-16 units matches no slice anyway).
     const text = written.replace(ASTRAL, '\ufffd');
     for (const length of this.sliceLengths) {
-      windowHashes(text, length, (hash, start) => {
-        const hits = this.slices.get(hash);
-        if (hits === undefined) return;
-        for (const { id, offset, text: slice } of hits) {
-          if (Math.abs(start - offset) <= hintEdits(id.length) && text.startsWith(slice, start)) ids.add(id);
+      if (text.length < length) continue;
+      // The windows' hashes in one pass (windowHashes, inlined: this runs for every id of the settings at every sync).
+      let top = 1;
+      for (let i = 1; i < length; i += 1) top = Math.imul(top, HASH_BASE);
+      let hash = 0;
+      for (let i = 0; i < text.length; i += 1) {
+        if (i >= length) hash = (hash - Math.imul(text.charCodeAt(i - length), top)) | 0;
+        hash = (Math.imul(hash, HASH_BASE) + text.charCodeAt(i)) | 0;
+        if (i < length - 1) continue;
+        const hits = this.slices.get(hash >>> 0);
+        if (hits === undefined) continue;
+        const start = i - length + 1;
+        for (const slice of Array.isArray(hits) ? hits : [hits]) {
+          if (Math.abs(start - slice.offset) <= slice.reach && text.startsWith(slice.text, start)) ids.add(slice.id);
         }
-      });
+      }
     }
+    this.lastCandidates = { text: written, ids };
     return ids;
   }
 }

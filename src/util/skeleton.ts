@@ -37,11 +37,22 @@ function prototypeOf(char: string): string {
   return prototype;
 }
 
+/** The skeleton of each ASCII character, worked out once: an ASCII text's skeleton is theirs, one after another. */
+const ASCII_SKELETONS = Array.from({ length: 0x80 }, (_, code) => mapped(String.fromCharCode(code)));
+
 /**
  * The skeleton of a text: NFD, each character replaced by its prototype, NFD again, in lower case (the ids it compares
  * are canonical), until nothing changes.
  */
 export function skeleton(text: string): string {
+  if (!isAscii(text)) return mapped(text);
+  let skeleton = '';
+  for (let i = 0; i < text.length; i += 1) skeleton += ASCII_SKELETONS[text.charCodeAt(i)] ?? '';
+  return skeleton;
+}
+
+/** skeleton() the long way, for any text. */
+function mapped(text: string): string {
   let current = text;
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
     let mapped = '';
