@@ -84,3 +84,28 @@ export const FOCUSED = `(() => {
   const focused = document.activeElement;
   return !focused ? '' : focused.id || focused.getAttribute('aria-label') || focused.tagName.toLowerCase();
 })()`;
+
+/** WCAG's least contrast for body text. */
+export const TEXT_CONTRAST = 4.5;
+
+/**
+ * A script for `frame.evaluate`: WCAG's contrast of the text of the element `selector` finds, with the opacity it is
+ * drawn at (its own and its ancestors'), on the first opaque background behind it.
+ */
+export const contrastOf = (selector: string): string => `(() => {
+  const element = document.querySelector(${JSON.stringify(selector)});
+  if (!element) return 0;
+  const rgba = (color) => (color.match(/[\\d.]+/g) || []).map(Number);
+  let behind = element;
+  while (behind && (rgba(getComputedStyle(behind).backgroundColor)[3] ?? 1) === 0) behind = behind.parentElement;
+  const back = rgba(behind ? getComputedStyle(behind).backgroundColor : 'rgb(255, 255, 255)');
+  let alpha = rgba(getComputedStyle(element).color)[3] ?? 1;
+  for (let node = element; node; node = node.parentElement) alpha *= Number(getComputedStyle(node).opacity);
+  const text = rgba(getComputedStyle(element).color).slice(0, 3).map((c, i) => c * alpha + back[i] * (1 - alpha));
+  const luminance = (rgb) => rgb
+    .map((c) => c / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  const [light, dark] = [luminance(text), luminance(back.slice(0, 3))].sort((x, y) => y - x);
+  return (light + 0.05) / (dark + 0.05);
+})()`;

@@ -2,6 +2,7 @@
 // entry spell its id; a sign-in's answer speaks only for the entry, address and token it tried, however the user races
 // it; after a one-click fix the keyboard goes on to the next one. A plain door keeps working in each.
 import type { Frame, Locator } from 'playwright-core';
+import { COULD_MEAN_RULE, PROTECTIVE_RULE } from '../../src/config/protection.js';
 import { describe, expect, it } from 'vitest';
 
 import { makeDevice, makeDoor } from '../../dev/simulator/server.js';
@@ -11,7 +12,7 @@ import { doorOptions } from '../../src/door/options.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
 import { ABANDONED_EDIT_TEXT, ABANDONED_ENTRY_TEXT, SIGNING_IN_TEXT } from '../../src/ui/page/sign-in-line.js';
 import { useSimulator } from '../support/simulator.js';
-import { axeFaults, FOCUSED, RECORD_WHAT_IS_SHOWN, WHAT_WAS_SHOWN } from './page-probes.js';
+import { axeFaults, contrastOf, FOCUSED, RECORD_WHAT_IS_SHOWN, TEXT_CONTRAST, WHAT_WAS_SHOWN } from './page-probes.js';
 import { useUiHarness } from './ui-harness.js';
 import type { CustomUiSettings, PlatformBlock } from './ui-harness.js';
 
@@ -309,6 +310,11 @@ describe('one-click fixes by keyboard', () => {
       await expect.poll(() => fixes.count()).toBe(1);
       expect(await focusWhenChecked()).toBe(labels[0]);
       await harness().screenshot('settings-phone-dark-fix-focus');
+      // The rule for what the plugin cannot read (issue 42), in the docs' words, readable in the dark theme on a phone
+      // (drawn with Bootstrap's form-text, it was the background's colour there).
+      expect(await frame.locator('#ac-check-rule').textContent()).toBe(`${PROTECTIVE_RULE} ${COULD_MEAN_RULE}`);
+      const contrast = await frame.evaluate<number>(contrastOf('#ac-check-rule'));
+      expect(contrast).toBeGreaterThanOrEqual(TEXT_CONTRAST);
       // The last fix left: the keyboard lands on the check's summary.
       await page.keyboard.press('Enter');
       await expect.poll(() => fixes.count()).toBe(0);
