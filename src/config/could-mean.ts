@@ -44,6 +44,9 @@ export function partsOf(text: string): string[] {
     .filter((part) => part !== '');
 }
 
+/** No candidate: shared, never added to. */
+const NONE: ReadonlySet<string> = new Set();
+
 /** A character outside the Basic Multilingual Plane (two UTF-16 units). */
 const ASTRAL = /[\ud800-\udbff][\udc00-\udfff]/g;
 
@@ -56,24 +59,22 @@ interface Slice {
   reach: number;
 }
 
-/** A number for each window of `length` UTF-16 units of a text, in one pass (a polynomial rolling hash, mod 2^32). */
+/**
+ * The rolling hash of the windows of a text (a polynomial mod 2^32), kept to 30 bits: a small integer V8 holds without
+ * allocating, where a full 32-bit one would be a heap number at every window and every key of the index.
+ */
 const HASH_BASE = 0x01000193;
-function windowHashes(text: string, length: number, each: (hash: number, start: number) => void): void {
-  if (length === 0 || text.length < length) return;
-  let top = 1;
-  for (let i = 1; i < length; i += 1) top = Math.imul(top, HASH_BASE);
+const SMALL_INTEGER = 0x3fffffff;
+/** Bits of a slice's hash the index's bit set is keyed by (2^20 bits: 128 KiB): most windows miss it without a lookup. */
+const BLOOM_BITS = 20;
+const BLOOM_MASK = (1 << BLOOM_BITS) - 1;
+
+/** The hash of a whole text, as the windows of that length are hashed in candidates(). */
+function hashOf(text: string): number {
   let hash = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    if (i >= length) hash = (hash - Math.imul(text.charCodeAt(i - length), top)) | 0;
-    hash = (Math.imul(hash, HASH_BASE) + text.charCodeAt(i)) | 0;
-    if (i >= length - 1) each(hash >>> 0, i - length + 1);
-  }
+  for (let i = 0; i < text.length; i += 1) hash = (Math.imul(hash, HASH_BASE) + text.charCodeAt(i)) | 0;
+  return hash & SMALL_INTEGER;
 }
-const hashOf = (text: string): number => {
-  let found = 0;
-  windowHashes(text, text.length, (hash) => (found = hash));
-  return found;
-};
 
 /**
  * The account's ids, indexed three ways: as they are, by skeleton (when the confusables data is loaded), and
@@ -87,7 +88,9 @@ export class IdIndex {
   /** The slices of the ids, by the hash of their text (a text's windows are hashed in one pass, not cut out one by one). */
   private readonly slices = new Map<number, Slice | Slice[]>();
   private readonly sliceLengths = new Set<number>();
-  private lastCandidates: { text: string; ids: Set<string> } | undefined;
+  /** One bit per slice hash (its low BLOOM_BITS bits): a window whose bit is clear is no slice, and is not looked up. */
+  private readonly bloom = new Uint32Array((1 << BLOOM_BITS) >>> 5);
+  private lastCandidates: { text: string; ids: ReadonlySet<string> } | undefined;
 
   /** `ids`: as the service sends them; the index answers with their canonical form. */
   constructor(
@@ -112,6 +115,8 @@ export class IdIndex {
         // Most hashes hold one slice: it is kept alone, not in a list (an account of 2,000 ids has 8,000 slices).
         const hash = hashOf(slice);
         const entry: Slice = { id, offset, text: slice, reach: edits };
+        const bit = hash & BLOOM_MASK;
+        this.bloom[bit >>> 5] = (this.bloom[bit >>> 5] ?? 0) | (1 << (bit & 31));
         const held = this.slices.get(hash);
         this.slices.set(hash, held === undefined ? entry : Array.isArray(held) ? [...held, entry] : [held, entry]);
         this.sliceLengths.add(slice.length);
@@ -164,7 +169,9 @@ export class IdIndex {
   private like(written: string, text: string): CouldMean[] {
     const alike = this.skeleton ? this.bySkeleton.get(this.skeleton(written)) : undefined;
     if (alike !== undefined) return alike.filter((id) => id !== text).map((id) => ({ id, how: 'look-alike' }));
-    return [...this.candidates(text)]
+    const candidates = this.candidates(text);
+    if (candidates.size === 0) return [];
+    return [...candidates]
       .filter((id) => editDistance(text, id, editsAllowed(id.length)) <= editsAllowed(id.length))
       .map((id) => ({ id, how: 'edits' }));
   }
@@ -184,9 +191,10 @@ export class IdIndex {
   }
 
   /** The ids one of whose slices the text holds near where the id has it (the last text's, kept: closest() asks again). */
-  private candidates(written: string): Set<string> {
+  private candidates(written: string): ReadonlySet<string> {
     if (this.lastCandidates?.text === written) return this.lastCandidates.ids;
-    const ids = new Set<string>();
+    // Made at the first candidate: most texts (an id of no door, at every sync) have none, and allocate nothing.
+    let ids: Set<string> | undefined;
     // One unit per character, so an edit is one position (a character of two UTF-16 units matches no slice anyway).
     const text = written.replace(ASTRAL, '\ufffd');
     for (const length of this.sliceLengths) {
@@ -199,16 +207,18 @@ export class IdIndex {
         if (i >= length) hash = (hash - Math.imul(text.charCodeAt(i - length), top)) | 0;
         hash = (Math.imul(hash, HASH_BASE) + text.charCodeAt(i)) | 0;
         if (i < length - 1) continue;
-        const hits = this.slices.get(hash >>> 0);
+        const bit = hash & BLOOM_MASK;
+        if (((this.bloom[bit >>> 5] ?? 0) & (1 << (bit & 31))) === 0) continue;
+        const hits = this.slices.get(hash & SMALL_INTEGER);
         if (hits === undefined) continue;
         const start = i - length + 1;
         for (const slice of Array.isArray(hits) ? hits : [hits]) {
-          if (Math.abs(start - slice.offset) <= slice.reach && text.startsWith(slice.text, start)) ids.add(slice.id);
+          if (Math.abs(start - slice.offset) <= slice.reach && text.startsWith(slice.text, start)) (ids ??= new Set()).add(slice.id);
         }
       }
     }
-    this.lastCandidates = { text: written, ids };
-    return ids;
+    this.lastCandidates = { text: written, ids: ids ?? NONE };
+    return ids ?? NONE;
   }
 }
 

@@ -25,7 +25,7 @@ export const isFilterKey = (key: string): key is FilterKey => key in FILTERS;
  */
 export function readFilter(key: FilterKey, value: unknown, findings: Findings): string[] | undefined {
   const reading = readIdList(value);
-  for (const [id, written] of Object.entries(reading.spellings)) for (const each of written) addSpelling(findings.spellings, id, each);
+  for (const [id, written] of reading.spellings) for (const each of written) addSpelling(findings.spellings, id, each);
   if (reading.ids.length === 0 && reading.bad.length === 0 && reading.numbers.length === 0) return undefined;
   const { kind, of, unnamed } = FILTERS[key];
   const notAList = [{ path: [key], message: 'must be a list of ids' }];

@@ -61,7 +61,7 @@ export class Findings {
   /** Values the plugin does not read, kept for the doors they name (src/config/protection.ts). */
   readonly mentions: Mention[] = [];
   /** How each id of a door entry or a filter was written, in its own case (src/config/protection.ts). */
-  readonly spellings: Spellings = Object.create(null) as Spellings;
+  readonly spellings: Spellings = new Map();
   /** Every mistake as "<path> <message>", for the one line of a config that cannot run at all. */
   readonly plain: string[] = [];
 

@@ -124,7 +124,9 @@ export function protectionFor(config: Checked, account: AccountIds, skeleton?: S
     if (!known.raw.includes(id)) known.raw.push(id);
     known.deviceIds.add(device);
     byId.set(door, known);
-    byDevice.set(device, [...(byDevice.get(device) ?? []), door]);
+    const ofDevice = byDevice.get(device);
+    if (ofDevice) ofDevice.push(door);
+    else byDevice.set(device, [door]);
   }
   const doorIndex = new IdIndex(
     account.doors.map((door) => door.id),
@@ -153,7 +155,11 @@ export function protectionFor(config: Checked, account: AccountIds, skeleton?: S
     const index = claim.of === 'door' ? doorIndex : deviceIndex;
     if (index.has(claim.id)) continue;
     // Each way the id was written, in its own case: a look-alike letter is told from what was typed, not its lower case.
-    const meant = uniqueIds((config.spellings[claim.id] ?? [claim.id]).flatMap((written) => index.couldMean(written)));
+    const spellings = config.spellings.get(claim.id);
+    const meant =
+      spellings === undefined || spellings.length === 1
+        ? index.couldMean(spellings?.[0] ?? claim.id)
+        : uniqueIds(spellings.flatMap((written) => index.couldMean(written)));
     const named = `${claim.path} names ${claim.of} ${shown(claim.id)}, which the account does not have`;
     if (meant.length === 0) {
       const near = index.closest(claim.id);

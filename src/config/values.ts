@@ -109,12 +109,13 @@ export interface IdListReading {
 }
 
 /** The ways each id (canonical) was written, in their own case: look-alike letters are told from these. */
-export type Spellings = Record<string, string[]>;
+export type Spellings = Map<string, string[]>;
 
 /** Adds a way an id was written. */
 export function addSpelling(spellings: Spellings, id: string, written: string): void {
-  const known = (spellings[id] ??= []);
-  if (!known.includes(written)) known.push(written);
+  const known = spellings.get(id);
+  if (known === undefined) spellings.set(id, [written]);
+  else if (!known.includes(written)) known.push(written);
 }
 
 /**
@@ -128,7 +129,7 @@ export function readIdList(value: unknown): IdListReading {
     bad: [],
     numbers: [],
     lone: !Array.isArray(value),
-    spellings: Object.create(null) as Spellings,
+    spellings: new Map(),
   };
   const elements: unknown[] = Array.isArray(value) ? value : isBlank(value) ? [] : [value];
   elements.forEach((element, index) => {
