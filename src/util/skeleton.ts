@@ -46,8 +46,12 @@ const ASCII_SKELETONS = Array.from({ length: 0x80 }, (_, code) => mapped(String.
  */
 export function skeleton(text: string): string {
   if (!isAscii(text)) return mapped(text);
-  let skeleton = '';
-  for (let i = 0; i < text.length; i += 1) skeleton += ASCII_SKELETONS[text.charCodeAt(i)] ?? '';
+  // Most ASCII ids are their own skeleton (lower-case letters, digits, hyphens): the text itself, no new string.
+  let same = 0;
+  while (same < text.length && ASCII_SKELETONS[text.charCodeAt(same)] === text[same]) same += 1;
+  if (same === text.length) return text;
+  let skeleton = text.slice(0, same);
+  for (let i = same; i < text.length; i += 1) skeleton += ASCII_SKELETONS[text.charCodeAt(i)] ?? '';
   return skeleton;
 }
 
