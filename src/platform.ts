@@ -128,9 +128,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     return this.runtime.clock ?? SYSTEM_CLOCK;
   }
 
-  /** Tests wait on this after moving the simulated clock. */
-  syncSettled(): Promise<void> {
-    return Promise.all([this.matterLoaded, this.loop?.settled()]).then(() => undefined);
+  /** Tests wait on this after moving the simulated clock: the sync, and the history read at start it set off. */
+  async syncSettled(): Promise<void> {
+    await Promise.all([this.matterLoaded, this.loop?.settled()]);
+    await this.whoMovedIt?.settled();
   }
 
   /** Homebridge hands over each cached accessory before didFinishLaunching. */
@@ -157,16 +158,17 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       secrets: config.webhook ? [config.webhook.apiKey] : [],
     });
     this.client = client;
-    this.whoMovedIt = new WhoMovedIt(
-      (query) => client.history(query),
-      this.log,
-      () => this.clock.now(),
-      (doorId, doorName, state, event) => this.historyNamed(doorId, doorName, state, event),
-      (doorId) => this.people.toldMoves(doorId),
-      (events) => {
+    this.whoMovedIt = new WhoMovedIt({
+      history: (query) => client.history(query),
+      log: this.log,
+      clock: this.clock,
+      found: (doorId, doorName, state, event) => this.historyNamed(doorId, doorName, state, event),
+      told: (doorId) => this.people.toldMoves(doorId),
+      learn: (events) => {
         for (const event of events) this.people.learn(event.user);
       },
-    );
+      bug: (what, error) => this.bugs.report(what, error),
+    });
     this.registry.adoptCached(true);
     this.people.start();
     if (config.matter !== 'off' || this.cachedMatter.length > 0) {
@@ -325,6 +327,12 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       try {
         this.health.noteUnreadable(account.unreadable);
         this.registry.reconcile(account, sentMs);
+        // The history as it stands, for each door shown that was never looked at: its first move is told from it.
+        this.whoMovedIt?.track(
+          this.registry
+            .all()
+            .map((door) => ({ doorId: door.accessory.context.doorId, deviceId: door.accessory.context.deviceId, name: door.name })),
+        );
         if (account.unreadable.length === 0) this.checkNamedIds(account);
         // A partial answer says nothing of the doors it could not read: only a complete one removes cached Matter devices.
         this.followOnMatter(account.unreadable.length === 0);
