@@ -276,21 +276,23 @@ describe('person sensors', () => {
   });
 });
 
-describe('who came through, told right (issue 37)', () => {
-  const katherine = { id: 'k-1', firstName: 'Katherine', lastName: 'Johnson', emailAddress: 'katherine@example.com' };
-  const everyone = [
-    { name: 'Grace', user: 'grace@example.com' },
-    { name: 'Alan', user: 'alan@example.com' },
-    { name: 'Katherine', user: 'katherine@example.com' },
-  ];
-  type Rig = Awaited<ReturnType<typeof boot>>;
-  /** A move no webhook tells of, found by the next sync; then the sensors' time runs out. */
-  const silently = async (rig: Rig, state: 'OPEN' | 'CLOSED', user: typeof grace | typeof alan | typeof katherine): Promise<void> => {
-    rig.sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, state, { user, silent: true });
-    await rig.wait(15_000);
-  };
-  const detecting = (rig: Rig): string[] => ['Grace', 'Alan', 'Katherine'].filter((name) => rig.detected(name) === true);
+/** Three people with person sensors, for the tests of who came through. */
+const katherine = { id: 'k-1', firstName: 'Katherine', lastName: 'Johnson', emailAddress: 'katherine@example.com' };
+const everyone = [
+  { name: 'Grace', user: 'grace@example.com' },
+  { name: 'Alan', user: 'alan@example.com' },
+  { name: 'Katherine', user: 'katherine@example.com' },
+];
+type Rig = Awaited<ReturnType<typeof boot>>;
+const POLL_MS = 15_000;
+/** A move of Garage Door no webhook tells of, found by the next sync. */
+const silently = async (rig: Rig, state: 'OPEN' | 'CLOSED', user: typeof grace | typeof alan | typeof katherine): Promise<void> => {
+  rig.sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, state, { user, silent: true });
+  await rig.wait(POLL_MS);
+};
+const detecting = (rig: Rig): string[] => ['Grace', 'Alan', 'Katherine'].filter((name) => rig.detected(name) === true);
 
+describe('who came through, told right (issue 37)', () => {
   for (const shape of [
     { order: 'newest-first' },
     { order: 'oldest-first' },
@@ -424,21 +426,6 @@ describe('who came through, told right (issue 37)', () => {
 });
 
 describe('who came through without webhooks (issue 43)', () => {
-  const katherine = { id: 'k-1', firstName: 'Katherine', lastName: 'Johnson', emailAddress: 'katherine@example.com' };
-  const everyone = [
-    { name: 'Grace', user: 'grace@example.com' },
-    { name: 'Alan', user: 'alan@example.com' },
-    { name: 'Katherine', user: 'katherine@example.com' },
-  ];
-  type Rig = Awaited<ReturnType<typeof boot>>;
-  type Mover = typeof grace | typeof alan | typeof katherine;
-  const POLL_MS = 15_000;
-  /** A move of Garage Door no webhook tells of, found by the next sync. */
-  const silently = async (rig: Rig, state: 'OPEN' | 'CLOSED', user: Mover): Promise<void> => {
-    rig.sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, state, { user, silent: true });
-    await rig.wait(POLL_MS);
-  };
-  const detecting = (rig: Rig): string[] => ['Grace', 'Alan', 'Katherine'].filter((name) => rig.detected(name) === true);
   const said = (rig: Rig): string[] => rig.texts('info').filter((t) => t.startsWith('Garage Door was'));
   /** Every change of each person's MotionDetected from now on. */
   const edges = (rig: Rig): Record<string, unknown[]> => {
