@@ -155,12 +155,22 @@ function byTime(moves: readonly SeenMove[], pool: readonly ToggleEvent[], looks:
       laterWallMs === undefined ? Number.POSITIVE_INFINITY : laterWallMs - 1,
     );
     const window = pool.filter((e) => !taken.has(e) && time(e).wallMs <= upperMs);
-    const newestMs = Math.max(...window.map((e) => time(e).instantMs));
-    const newest = window.filter((e) => time(e).instantMs === newestMs);
+    const candidates = window.filter((e) => inState(e, move.state));
+    const newestMs = Math.max(...candidates.map((e) => time(e).instantMs));
+    const newest = candidates.filter((e) => time(e).instantMs === newestMs);
     const first = newest[0];
     const why = ((): string | undefined => {
-      if (!first) return looked ? 'no new entry is this move' : 'it has no successful entry for the door';
-      if (newest.some((e) => !inState(e, move.state))) return 'its newest entry is not this move';
+      if (window.length === 0) return looked ? 'no new entry is this move' : 'it has no successful entry for the door';
+      // A move back dated after the candidate, and before the door got to this state (or with it), means the history has
+      // not recorded this move yet; one dated after the door got there is a later move.
+      const backUntilMs = Math.max(lastMs ?? Number.POSITIVE_INFINITY, first === undefined ? Number.NEGATIVE_INFINITY : time(first).wallMs);
+      const movedBack = window.some(
+        (e) =>
+          !inState(e, move.state) &&
+          time(e).instantMs >= (first === undefined ? Number.NEGATIVE_INFINITY : newestMs) &&
+          time(e).wallMs <= backUntilMs,
+      );
+      if (!first || movedBack) return 'its newest entry is not this move';
       if (newest.some((e) => whoKey(e) !== whoKey(first))) return 'two people share its newest entry';
       if (newest.some((e) => told.has(e))) return 'a webhook already told of its newest entry';
       const { wallMs, instantMs } = time(first);

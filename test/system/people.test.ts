@@ -510,6 +510,23 @@ describe('who came through without webhooks (issue 43)', () => {
     });
   }
 
+  for (const shape of SHAPES.filter((s) => s.dates !== 'date-only')) {
+    it(`names a move whose look waited while Home moved the door back, from a history written ${JSON.stringify(shape)}`, async () => {
+      const rig = await boot({ people: everyone }, { webhook: false });
+      rig.sim.setHistoryShape(shape);
+      await silently(rig, 'OPEN', alan);
+      await vi.waitFor(() => expect(said(rig)).toEqual(['Garage Door was opened by Alan Turing (Keypad).']));
+      // Grace closes 15 s after Alan opened: its look waits for the door's pace. Meanwhile Home opens it again, a command
+      // no look follows, dated after Grace's move.
+      await silently(rig, 'CLOSED', grace);
+      await rig.api.characteristic(SAMPLE_GARAGE_DOOR_ID, C.TargetDoorState).handleSetRequest(C.TargetDoorState.OPEN);
+      await rig.wait(POLL_MS);
+      await vi.waitFor(() =>
+        expect(said(rig)).toEqual(['Garage Door was opened by Alan Turing (Keypad).', 'Garage Door was closed by Grace Hopper (Keypad).']),
+      );
+    });
+  }
+
   it('reads the history at start once per controller, or door by door, paced, where the service refuses a controller’s', async () => {
     const histories = (sim: AccessControlSimulator): string[] =>
       sim.requests.filter((r) => r.path.endsWith('/toggle-history')).map((r) => r.query.history_type ?? '');

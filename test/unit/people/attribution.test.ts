@@ -233,6 +233,16 @@ describe('several moves found since the previous look (issue 43)', () => {
     expect(who(move, { now: [...timed, after], previous: timed.slice(1) })).toBe('Katherine');
   });
 
+  it('names a move the door left again after the sync saw it (Home closed it: no sync explains that), when the look came later', () => {
+    // Katherine opened at 10:00:40 (found by a sync); Home closed it at 10:00:55, a command no look follows; the look for
+    // Katherine's move came 30 s after the previous one.
+    const homeClosed = { ...entry('alan', 'CLOSED', '2026-11-21 10:00:55'), channel: 'API' };
+    expect(who(move, { now: [homeClosed, ...timed], previous: timed.slice(1) })).toBe('Katherine');
+    // Closed before the door got open, it is a move back: Katherine's entry is not recorded yet.
+    const before = entry('grace', 'CLOSED', '2026-11-21 10:00:30');
+    expect(attribute(move, { now: [before, ...timed.slice(1)], previous: timed.slice(2) }).why).toBe('its newest entry is not this move');
+  });
+
   it('never names a person for a move they did not make, over any history and order (property)', () => {
     const person = fc.constantFrom<Who>('alan', 'katherine', 'grace');
     const history = fc.record({
