@@ -2,22 +2,16 @@
 // baseline read at start; a look waits for the door's pace, never dropped; never in HomeKit's way.
 import type { Logging } from 'homebridge';
 
-import { ServiceError } from '../client/errors.js';
 import type { HistoryQuery } from '../client/service-client.js';
 import type { DoorState, ToggleEvent } from '../client/types.js';
 import { attributeMoves } from '../people/attribution.js';
 import type { SeenMove, ToldMove } from '../people/attribution.js';
-import { HISTORY_BASELINE_PACE_MS, HISTORY_MIN_INTERVAL_PER_DOOR_MS, HISTORY_MOVES_PER_LOOK_MAX } from '../settings.js';
+import { HISTORY_MIN_INTERVAL_PER_DOOR_MS, HISTORY_MOVES_PER_LOOK_MAX } from '../settings.js';
 import { SYSTEM_CLOCK } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
-import { listForLog, oneLine } from '../util/log-text.js';
-
-const DAY_MS = 24 * 60 * 60_000;
-
-/** YYYY-MM-DD in UTC, the form the history endpoint takes. */
-function day(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
+import { oneLine } from '../util/log-text.js';
+import { HistoryBaseline, messageOf, recentHistory } from './history-baseline.js';
+import type { TrackedDoor } from './history-baseline.js';
 
 /** What WhoMovedIt hands on: the entry the attribution rule named for a move a sync found. */
 export type FoundMove = (doorId: string, doorName: string, state: DoorState, event: ToggleEvent) => void;
@@ -36,13 +30,6 @@ export interface WhoMovedItDeps {
   bug?: (what: string, error: unknown) => void;
 }
 
-/** A door a sync showed, as the baseline needs it: a controller's history holds its doors'. */
-export interface TrackedDoor {
-  doorId: string;
-  deviceId: string;
-  name: string;
-}
-
 /** What is known of one door's history. */
 interface DoorLooks {
   name: string;
@@ -56,28 +43,23 @@ interface DoorLooks {
   /** The next look, when the door's pace holds it back. */
   timer?: unknown;
   looking: boolean;
-  /** Its baseline was asked for (whatever came of it): never asked twice. */
-  baselined: boolean;
-  /** Settles once a baseline read under way for the door has settled: a look waits for it. */
-  baseline?: Promise<void>;
 }
-
-/** One baseline read: a controller's history (its doors split from it), or one door's. */
-type BaselineRead = { kind: 'device'; deviceId: string; doorIds: string[] } | { kind: 'door'; doorId: string };
 
 export class WhoMovedIt {
   private readonly doors = new Map<string, DoorLooks>();
-  private readonly baselineQueue: BaselineRead[] = [];
-  private baselineBusy = false;
-  /** The baseline read under way (settled when none is). */
-  private baselineRead: Promise<void> = Promise.resolve();
-  private baselineTimer: unknown;
-  /** Whether the service gives a controller's history (`history_type=device`): false once it refused it. */
-  private deviceHistory = true;
+  private readonly baseline: HistoryBaseline;
   /** Set at Homebridge's shutdown: nothing is asked or logged after it. */
   private stopped = false;
 
-  constructor(private readonly deps: WhoMovedItDeps) {}
+  constructor(private readonly deps: WhoMovedItDeps) {
+    this.baseline = new HistoryBaseline({
+      history: deps.history,
+      log: deps.log,
+      clock: deps.clock,
+      name: (doorId) => this.door(doorId).name,
+      settle: (doorId, entries, atMs) => this.settleBaseline(doorId, entries, atMs),
+    });
+  }
 
   private get clock(): Clock {
     return this.deps.clock ?? SYSTEM_CLOCK;
@@ -88,15 +70,14 @@ export class WhoMovedIt {
   }
 
   /** Resolves once no baseline read is under way (tests wait on it with the sync; a paced read is the clock's). */
-  async settled(): Promise<void> {
-    while (this.baselineBusy) await this.baselineRead;
+  settled(): Promise<void> {
+    return this.baseline.settled();
   }
 
   stop(): void {
     this.stopped = true;
     for (const door of this.doors.values()) this.clock.clearTimeout(door.timer);
-    this.clock.clearTimeout(this.baselineTimer);
-    this.baselineQueue.length = 0;
+    this.baseline.stop();
   }
 
   /** Read through a call: stop() may run while a look awaits, which the type checker's narrowing of the field cannot see. */
@@ -107,7 +88,7 @@ export class WhoMovedIt {
   private door(doorId: string, name = doorId): DoorLooks {
     let door = this.doors.get(doorId);
     if (!door) {
-      door = { name, pending: [], looking: false, baselined: false };
+      door = { name, pending: [], looking: false };
       this.doors.set(doorId, door);
     }
     return door;
@@ -168,10 +149,10 @@ export class WhoMovedIt {
     if (this.stopped || moves.length === 0) return;
     door.looking = true;
     door.lastAskedMs = this.clock.now();
-    this.unqueueBaseline(doorId);
+    // A baseline under way is the history before these moves: this look compares with it. One not asked yet is not needed.
+    const baseline = this.baseline.takeOver(doorId);
     try {
-      // A baseline under way is the history before these moves: this look compares with it.
-      if (door.baseline) await door.baseline;
+      if (baseline) await baseline;
       if (this.stoppedMeanwhile()) {
         this.log.debug(`Who moved ${door.name} is not asked: Homebridge began shutting down.`);
         return;
@@ -179,7 +160,7 @@ export class WhoMovedIt {
       const askedAtMs = this.clock.now();
       let events: ToggleEvent[];
       try {
-        events = await this.deps.history(this.query({ historyType: 'door', doorId }));
+        events = await this.deps.history(recentHistory({ historyType: 'door', doorId }, askedAtMs));
       } catch (error) {
         if (!this.stoppedMeanwhile()) this.log.debug(`Who moved ${door.name} is unknown: ${messageOf(error)}.`);
         return;
@@ -224,136 +205,21 @@ export class WhoMovedIt {
     });
   }
 
-  /** The history query of the last two days (the service's dates carry no zone: from yesterday covers just after midnight). */
-  private query(of: Pick<HistoryQuery, 'historyType' | 'doorId' | 'deviceId'>): HistoryQuery {
-    const now = this.clock.now();
-    return { ...of, startDate: day(now - DAY_MS), endDate: day(now) };
-  }
-
   /**
-   * After a sync: each door shown that was never looked at gets its baseline, the history as it stands, so the first
-   * move a sync finds after a start is told from the entries before it (a history dated without a time has no other
-   * way). One request per controller (`history_type=device`), one at a time, or per door where the service refuses
-   * that, one every HISTORY_BASELINE_PACE_MS; in the background.
+   * After a sync: each door shown that was never looked at gets its baseline, the history as it stands (see
+   * HistoryBaseline), so the first move a sync finds after a start is told from the entries before it: a history dated
+   * without a time has no other way.
    */
   track(doors: readonly TrackedDoor[]): void {
-    if (this.stopped) return;
-    const byDevice = new Map<string, string[]>();
-    for (const { doorId, deviceId, name } of doors) {
-      const door = this.door(doorId, name);
-      if (door.baselined || door.lastAskedMs !== undefined || door.pending.length > 0) continue;
-      door.baselined = true;
-      byDevice.set(deviceId, [...(byDevice.get(deviceId) ?? []), doorId]);
-    }
-    for (const [deviceId, doorIds] of byDevice) {
-      if (this.deviceHistory) this.baselineQueue.push({ kind: 'device', deviceId, doorIds });
-      else this.baselineQueue.push(...doorIds.map((doorId) => ({ kind: 'door' as const, doorId })));
-    }
-    this.nextBaseline();
-  }
-
-  /** Reads the next baseline of the queue, unless one is under way or the pace holds it back. */
-  private nextBaseline(): void {
-    if (this.stopped || this.baselineBusy || this.baselineTimer !== undefined) return;
-    const read = this.baselineQueue.shift();
-    if (!read) return;
-    this.baselineBusy = true;
-    const settled = this.readBaseline(read).finally(() => {
-      this.baselineBusy = false;
-      // A controller's history follows the last at once (one request per controller, one at a time); a door's waits
-      // HISTORY_BASELINE_PACE_MS, as there may be a hundred.
-      if (this.baselineQueue[0]?.kind !== 'door') {
-        this.nextBaseline();
-        return;
-      }
-      if (this.stopped) return;
-      this.baselineTimer = this.clock.setTimeout(() => {
-        this.baselineTimer = undefined;
-        this.nextBaseline();
-      }, HISTORY_BASELINE_PACE_MS);
-    });
-    this.baselineRead = settled;
-    for (const doorId of read.kind === 'device' ? read.doorIds : [read.doorId]) this.door(doorId).baseline = settled;
-  }
-
-  /** A door about to be looked at needs no baseline: its look is one. */
-  private unqueueBaseline(doorId: string): void {
-    for (const read of [...this.baselineQueue]) {
-      if (read.kind === 'device') read.doorIds = read.doorIds.filter((id) => id !== doorId);
-      if (read.kind === 'device' ? read.doorIds.length === 0 : read.doorId === doorId) {
-        this.baselineQueue.splice(this.baselineQueue.indexOf(read), 1);
-      }
-    }
-  }
-
-  /** One baseline read; never rejects (a failure leaves the doors without one: their first look goes without). */
-  private async readBaseline(read: BaselineRead): Promise<void> {
-    const atMs = this.clock.now();
-    const doorIds = read.kind === 'device' ? read.doorIds : [read.doorId];
-    const names = (): string => listForLog(doorIds.map((id) => this.door(id).name));
-    try {
-      if (read.kind === 'door') {
-        const events = await this.deps.history(this.query({ historyType: 'door', doorId: read.doorId }));
-        this.settleBaseline(
-          read.doorId,
-          events.filter((e) => e.doorId === undefined || e.doorId === read.doorId),
-          atMs,
-        );
-        return;
-      }
-      const events = await this.deps.history(this.query({ historyType: 'device', deviceId: read.deviceId }));
-      if (events.some((e) => e.doorId === undefined)) {
-        // Entries that name no door cannot be given to one: each door is read alone.
-        this.log.debug(`The history of a controller names no door in some entries; the history of ${names()} is read door by door.`);
-        this.baselineQueue.push(...doorIds.map((doorId) => ({ kind: 'door' as const, doorId })));
-        return;
-      }
-      for (const doorId of doorIds) {
-        this.settleBaseline(
-          doorId,
-          events.filter((e) => e.doorId === doorId),
-          atMs,
-        );
-      }
-    } catch (error) {
-      if (this.stopped) return;
-      if (read.kind === 'device' && refusedQuery(error)) {
-        this.deviceHistory = false;
-        this.log.debug(
-          `The service does not give a controller's history (${messageOf(error)}); the history of each door is read at start instead, one every ${HISTORY_BASELINE_PACE_MS / 1000} s.`,
-        );
-        const perDoor = (r: BaselineRead): BaselineRead[] =>
-          r.kind === 'device' ? r.doorIds.map((doorId) => ({ kind: 'door' as const, doorId })) : [r];
-        this.baselineQueue.splice(0, this.baselineQueue.length, ...perDoor(read), ...this.baselineQueue.flatMap(perDoor));
-        return;
-      }
-      if (error instanceof ServiceError && (error.kind === 'rate-limited' || error.kind === 'auth')) {
-        // Asking on would only lengthen a lockout: the doors left go without a baseline.
-        this.baselineQueue.length = 0;
-      }
-      this.log.debug(
-        `The history of ${names()} could not be read at start (${messageOf(error)}); the first move a sync finds there may name nobody.`,
-      );
-    }
+    for (const { doorId, name } of doors) this.door(doorId, name);
+    this.baseline.track(doors);
   }
 
   /** The baseline read at `atMs` is the door's previous look, unless a look has read the history since. */
   private settleBaseline(doorId: string, entries: ToggleEvent[], atMs: number): void {
-    const door = this.doors.get(doorId);
-    if (this.stopped || !door || door.previous !== undefined) return;
+    const door = this.door(doorId);
+    if (door.previous !== undefined) return;
     this.deps.learn?.(entries);
     door.previous = { entries, atMs };
   }
-}
-
-/** The service read the query and would not answer it: a 4xx other than the token's and the rate limit's, or another shape. */
-function refusedQuery(error: unknown): boolean {
-  if (!(error instanceof ServiceError)) return false;
-  return (
-    error.kind === 'invalid-response' || (error.kind === 'http' && error.status !== undefined && error.status >= 400 && error.status < 500)
-  );
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -2,7 +2,6 @@
 // delays a look (never drops it), the baseline read at start per controller or per door, failures kept quiet.
 import { describe, expect, it, vi } from 'vitest';
 
-import { ServiceError } from '../../../src/client/errors.js';
 import type { HistoryQuery } from '../../../src/client/service-client.js';
 import type { ToggleEvent } from '../../../src/client/types.js';
 import { HISTORY_BASELINE_PACE_MS, HISTORY_MIN_INTERVAL_PER_DOOR_MS } from '../../../src/settings.js';
@@ -189,49 +188,6 @@ describe('the baseline at start (issue 43)', () => {
       expect(t.log.texts('debug')).toContain(
         'The history of Front Gate does not say who opened it: its entries carry no time, and there is no earlier look to tell the new ones.',
       ),
-    );
-  });
-
-  it('reads each door, one every HISTORY_BASELINE_PACE_MS, where the service refuses a controller’s history', async () => {
-    const t = setup((q) =>
-      q.historyType === 'device'
-        ? Promise.reject(new ServiceError('http', 'the history request failed with HTTP 400', 400))
-        : Promise.resolve(earlier.map((e) => ({ ...e, doorId: q.doorId }))),
-    );
-    t.who.track(doors);
-    await t.wait(0);
-    expect(t.clock.nextDueInMs).toBe(HISTORY_BASELINE_PACE_MS);
-    expect(t.log.texts('debug')).toContain(
-      "The service does not give a controller's history (the history request failed with HTTP 400); the history of each door is read at start instead, one every 2 s.",
-    );
-    const asked = (): string[] => t.history.mock.calls.map(([q]) => q.deviceId ?? q.doorId ?? '');
-    expect(asked()).toEqual(['device-1']);
-    await t.wait(HISTORY_BASELINE_PACE_MS);
-    expect(asked()).toEqual(['device-1', 'door-1']);
-    await t.wait(HISTORY_BASELINE_PACE_MS);
-    await t.wait(HISTORY_BASELINE_PACE_MS);
-    // device-2 is read door by door too: the service refused device histories once.
-    expect(asked()).toEqual(['device-1', 'door-1', 'door-2', 'door-3']);
-  });
-
-  it('reads the doors alone when a controller’s history names no door', async () => {
-    const t = setup((q) => Promise.resolve(q.historyType === 'device' ? earlier.map((e) => ({ ...e, doorId: undefined })) : earlier));
-    t.who.track(doors.slice(0, 2));
-    for (let i = 0; i < 3; i += 1) await t.wait(HISTORY_BASELINE_PACE_MS);
-    expect(t.history.mock.calls.map(([q]) => q.deviceId ?? q.doorId)).toEqual(['device-1', 'door-1', 'door-2']);
-  });
-
-  it('stops the baseline when the service limits requests, and a look needs none once it has read the history', async () => {
-    const t = setup((q) =>
-      q.historyType === 'device'
-        ? Promise.reject(new ServiceError('rate-limited', 'the service is limiting requests (HTTP 429)', 429))
-        : Promise.resolve([]),
-    );
-    t.who.track(doors);
-    await t.wait(HISTORY_BASELINE_PACE_MS * 3);
-    expect(t.history).toHaveBeenCalledTimes(1);
-    expect(t.log.texts('debug')).toContain(
-      'The history of Front Gate; Garage Door could not be read at start (the service is limiting requests (HTTP 429)); the first move a sync finds there may name nobody.',
     );
   });
 
