@@ -9,17 +9,18 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { DEMO_BUNDLE } from './global-setup.js';
+
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DEMO = path.join(REPO_ROOT, 'dist-dev', 'dev', 'demo', 'demo.js');
 /** One whole tour takes about two minutes (its pauses, the gates' travel, the outage of Tour 6); a busy machine more. */
 const DEMO_RUN_TIMEOUT_MS = 5 * 60_000;
 const ESC = String.fromCharCode(0x1b);
 const ANSI = new RegExp(`${ESC}\\[[0-9;]*m`, 'g');
 
-/** Runs the demo as `npm run demo` does after its build, with `env` added; resolves with its exit code and output. */
+/** Runs the demo as `npm run demo` does after its build (the setup's bundle of it), with `env` added: its exit code and output. */
 function runDemo(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [DEMO], {
+    const child = spawn(process.execPath, [DEMO_BUNDLE], {
       cwd: REPO_ROOT,
       // A free port for the simulator: CI may run the demo beside other tests.
       env: { ...process.env, DEMO_EXIT_AFTER_TOUR: '1', DEMO_SIMULATOR_PORT: '0', ...env },
