@@ -22,6 +22,8 @@ const FAST_TEST_TIMEOUT_MS = 30_000;
 
 /** One Matter test: a Homebridge 2.4 boot with Matter, commissioning and a restart fit well within this. */
 const MATTER_TIMEOUT_MS = 120_000;
+/** The demo's test sets its own time per test (two whole tours); its setup builds dist/ and dist-dev/. */
+const DEMO_HOOK_TIMEOUT_MS = 240_000;
 
 /** CI sets REPORT_DIR to collect one JSON report per run and print one closing line: one file per Homebridge and Node. */
 const reportDir = process.env.REPORT_DIR;
@@ -34,7 +36,14 @@ const reportFile = `${reportDir}/vitest-${suiteName}${homebridgeName}-node${proc
  * The matter project runs only when named (`--project matter`, as test/matter/run.sh does inside its network namespace on
  * Node 22 and 24 with Homebridge 2.4): the default run is Node 20 with Homebridge 1.11, where Matter does not exist.
  */
-const matterAsked = process.argv.some((arg, i) => arg === '--project=matter' || (arg === '--project' && process.argv[i + 1] === 'matter'));
+const asked = (name: string): boolean =>
+  process.argv.some((arg, i) => arg === `--project=${name}` || (arg === '--project' && process.argv[i + 1] === name));
+const matterAsked = asked('matter');
+/**
+ * The demo project runs only when named (`--project demo`: test/run-all.sh runs it as a part of its own, beside the
+ * others, as its two whole tours take about five minutes of mostly waiting).
+ */
+const demoAsked = asked('demo');
 
 export default defineConfig({
   test: {
@@ -112,6 +121,22 @@ export default defineConfig({
                 testTimeout: MATTER_TIMEOUT_MS,
                 hookTimeout: MATTER_TIMEOUT_MS,
                 // One Homebridge with Matter at a time: every file shares the namespace's one veth pair and mDNS.
+                fileParallelism: false,
+                maxWorkers: 1,
+              },
+            },
+          ]
+        : []),
+      ...(demoAsked
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'demo',
+                // `npm run demo` as users run it (dist-dev/dev/demo/demo.js), twice in a row.
+                include: ['test/demo/**/*.test.ts'],
+                globalSetup: ['test/demo/global-setup.ts'],
+                hookTimeout: DEMO_HOOK_TIMEOUT_MS,
                 fileParallelism: false,
                 maxWorkers: 1,
               },

@@ -139,9 +139,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     return this.runtime.clock ?? SYSTEM_CLOCK;
   }
 
-  /** Tests wait on this after moving the simulated clock. */
-  syncSettled(): Promise<void> {
-    return Promise.all([this.matterLoaded, this.loop?.settled()]).then(() => undefined);
+  /** Tests wait on this after moving the simulated clock: the sync, and the history read at start it set off. */
+  async syncSettled(): Promise<void> {
+    await Promise.all([this.matterLoaded, this.loop?.settled()]);
+    await this.whoMovedIt?.settled();
   }
 
   /** Homebridge hands over each cached accessory before didFinishLaunching. */
@@ -168,16 +169,17 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       secrets: config.webhook ? [config.webhook.apiKey] : [],
     });
     this.client = client;
-    this.whoMovedIt = new WhoMovedIt(
-      (query) => client.history(query),
-      this.log,
-      () => this.clock.now(),
-      (doorId, doorName, state, event) => this.historyNamed(doorId, doorName, state, event),
-      (doorId) => this.people.toldMoves(doorId),
-      (events) => {
+    this.whoMovedIt = new WhoMovedIt({
+      history: (query) => client.history(query),
+      log: this.log,
+      clock: this.clock,
+      found: (doorId, doorName, state, event) => this.historyNamed(doorId, doorName, state, event),
+      told: (doorId) => this.people.toldMoves(doorId),
+      learn: (events) => {
         for (const event of events) this.people.learn(event.user);
       },
-    );
+      bug: (what, error) => this.bugs.report(what, error),
+    });
     this.registry.adoptCached(true);
     // The cached doors, until the first sync: a door a misspelt setting could mean is not openable meanwhile.
     void this.protect(this.knownDoors(undefined));
@@ -380,6 +382,12 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         await this.protect(this.knownDoors(account));
         if (this.stoppedMeanwhile()) return;
         this.registry.reconcile(account, sentMs);
+        // The history as it stands, for each door shown that was never looked at: its first move is told from it.
+        this.whoMovedIt?.track(
+          this.registry
+            .all()
+            .map((door) => ({ doorId: door.accessory.context.doorId, deviceId: door.accessory.context.deviceId, name: door.name })),
+        );
         if (complete) this.checkNamedIds(account);
         // A partial answer says nothing of the doors it could not read: only a complete one removes cached Matter devices.
         this.followOnMatter(account.unreadable.length === 0);

@@ -96,8 +96,18 @@ export const DEFAULT_LEFT_OPEN_REPEAT_MIN = 0;
  * changes to see, and stays short beside the repeat (a minute at least).
  */
 export const LEFT_OPEN_REPEAT_CLEARED_MS = 2_000;
-/** A door's toggle history is asked at most this often, to say who moved it: history never delays HomeKit. */
+/**
+ * A door's toggle history is asked at most this often, to say who moved it (ms): a move found sooner waits for the next
+ * look, which names every move found by then. History never delays HomeKit.
+ */
 export const HISTORY_MIN_INTERVAL_PER_DOOR_MS = 30_000;
+/**
+ * Between two reads of the history at start (ms), the baseline each later look is told from: one per controller, or one
+ * per door where the service refuses a controller's history.
+ */
+export const HISTORY_BASELINE_PACE_MS = 2_000;
+/** Moves of one door one look names at most (the newest); older ones waiting for it name nobody. Bounds memory. */
+export const HISTORY_MOVES_PER_LOOK_MAX = 20;
 /** How long after its expected auto-close a door is followed closely before the normal pace resumes. */
 export const AUTO_CLOSE_WATCH_MS = 30_000;
 /**

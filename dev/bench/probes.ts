@@ -271,6 +271,8 @@ const REQUEST_START = 'http.server.request.start';
 const RESPONSE_FINISH = 'http.server.response.finish';
 /** The contract's sync endpoint; the plugin sends one GET per poll. */
 export const SYNC_PATH_SUFFIX = '/endpoints/sync';
+/** The toggle history's path (the simulator also takes it with a trailing slash, which the plugin never sends). */
+export const HISTORY_PATH_SUFFIX = '/endpoints/toggle-history';
 /** The contract's toggle endpoint (the plugin uses the singular `endpoint/toggle`). */
 export const TOGGLE_PATH_SUFFIX = '/toggle';
 

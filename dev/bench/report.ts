@@ -2,7 +2,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { ACTIVE_POLL_INTERVAL_MS, WEBHOOK_MISS_GRACE_MS } from '../../src/settings.js';
+import { ACTIVE_POLL_INTERVAL_MS, HISTORY_BASELINE_PACE_MS, WEBHOOK_MISS_GRACE_MS } from '../../src/settings.js';
 import { CURRENT_DOOR_STATE } from '../harness/hap-types.js';
 import { HOMEBRIDGE_2_VERSION, REPO_ROOT } from '../harness/homebridge-process.js';
 import {
@@ -157,6 +157,11 @@ export function ratesSection(rates: Rates, poll: PollBaselineResult, latency: We
     `after it the plugin waits ${w.reconcileIntervalS} s between syncs, longer than the bench runs, so the rate is computed from that interval:`,
     `${perHour(w.perHour)} per hour. Measured check: in the ${seconds(w.quietMs)} from that sync to the end of the idle window the simulator got`,
     `${w.syncsInQuiet} syncs (${w.requestsInQuiet} requests in all), where polling alone would have made ${w.pollingWouldHaveMade}.`,
+    '',
+    `**At start** (measured): the plugin reads each controller's toggle history once, the baseline the first move a sync finds`,
+    `is told from (docs/people.md, "What it costs"): ${w.historyRequests} history requests for the sample account's ${w.controllers} controllers, from the boot`,
+    `to the end of the idle window, and none after (a door's history is read again only when a sync finds it moved). Where the`,
+    `service refuses a controller's history, one request per door instead, one every ${seconds(HISTORY_BASELINE_PACE_MS)}. The idle figures above do not change.`,
     '',
     `So with webhooks a bridge asks the service ~${Math.round(fewer)}× less often than polling at the default interval, and shows a`,
     `change in ${Math.round(latency.toHomeKit.median)} ms instead of ~${seconds(poll.derived.expectedMeanMs)}. Not idle: after each command the plugin syncs within`,

@@ -5,6 +5,7 @@ import { DEFAULT_POLL_INTERVAL_S, DEFAULT_RECONCILE_INTERVAL_S } from '../../src
 import { syncBody } from '../simulator/contract.js';
 import {
   DoorEventClock,
+  HISTORY_PATH_SUFFIX,
   homeKitCurrent,
   opposite,
   readCpuTimeMs,
@@ -293,6 +294,10 @@ export interface WebhookRate {
   pollingWouldHaveMade: number;
   /** Computed, not measured: one sync per reconcile interval. */
   perHour: number;
+  /** Toggle-history requests from the boot to the end of the watch: the baseline read at start (one per controller). */
+  historyRequests: number;
+  /** Controllers of the account. */
+  controllers: number;
 }
 
 /** `rig` polls at the default interval without webhooks; counted up to `endMs` (performance.now()). */
@@ -333,5 +338,7 @@ export function webhookRate(rig: Rig, requests: SimRequestClock, first: FirstWeb
     requestsInQuiet: quiet.length,
     pollingWouldHaveMade: Math.floor(quietMs / (DEFAULT_POLL_INTERVAL_S * 1000)),
     perHour: MS_PER_HOUR / (DEFAULT_RECONCILE_INTERVAL_S * 1000),
+    historyRequests: all.filter((r) => r.path.endsWith(HISTORY_PATH_SUFFIX)).length,
+    controllers: rig.sim.devices.length,
   };
 }

@@ -23,6 +23,8 @@ export interface ExternalChangeOptions {
   channel: string;
   user: SimUser;
   silent: boolean;
+  /** The history entry's date as this text, whatever the shape. */
+  dateText?: string | undefined;
 }
 
 interface PendingTravel {
@@ -119,7 +121,7 @@ export class AccountState {
     if (location.door.state === state) {
       return false;
     }
-    this.apply(location, state, options.channel, options.user, randomUUID(), options.silent);
+    this.apply(location, state, options.channel, options.user, randomUUID(), options.silent, options.dateText);
     return true;
   }
 
@@ -186,16 +188,32 @@ export class AccountState {
     }
   }
 
-  private apply(location: DoorLocation, state: SimDoorState, channel: string, user: SimUser, toggleId: string, silent: boolean): void {
+  private apply(
+    location: DoorLocation,
+    state: SimDoorState,
+    channel: string,
+    user: SimUser,
+    toggleId: string,
+    silent: boolean,
+    dateText?: string,
+  ): void {
     const at = new Date(this.opts.now());
     location.door.state = state;
     location.door.lastToggled = at;
     location.device.lastContact = at;
-    this.record(location, state, channel, user, true, at);
+    this.record(location, state, channel, user, true, at, dateText);
     this.opts.onChange({ ...location, state, channel, user, toggleId, at, silent });
   }
 
-  private record(location: DoorLocation, state: SimDoorState, channel: string, user: SimUser, wasSuccess: boolean, at: Date): void {
+  private record(
+    location: DoorLocation,
+    state: SimDoorState,
+    channel: string,
+    user: SimUser,
+    wasSuccess: boolean,
+    at: Date,
+    dateText?: string,
+  ): void {
     this.opts.history.add({
       doorId: location.door.id,
       deviceId: location.device.id,
@@ -205,6 +223,7 @@ export class AccountState {
       user,
       wasSuccess,
       at,
+      ...(dateText === undefined ? {} : { dateText }),
     });
   }
 }

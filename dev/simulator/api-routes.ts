@@ -43,7 +43,7 @@ const toggleBodySchema = z.object({
 });
 
 export function handleSync(ctx: ApiContext, req: IncomingMessage, res: ServerResponse): void {
-  sendJson(req, res, 200, syncBody(ctx.state.devices));
+  sendJson(req, res, 200, syncBody(ctx.state.devices, ctx.historyShape().zoneOffsetMinutes));
 }
 
 export function handleToggle(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, bodyText: string): void {
@@ -64,6 +64,11 @@ export function handleHistory(ctx: ApiContext, req: IncomingMessage, res: Server
     return;
   }
   const filter: HistoryFilter = parsed.filter;
+  const shape = ctx.historyShape();
+  if (filter.deviceId !== undefined && shape.deviceHistory === false) {
+    sendJson(req, res, 400, { success: false, message: 'Invalid parameter history_type: must be door or user' });
+    return;
+  }
   if (filter.doorId !== undefined && !ctx.state.findDoor(filter.doorId)) {
     sendJson(req, res, 404, { success: false, message: `Door ${filter.doorId} not found` });
     return;
@@ -72,9 +77,20 @@ export function handleHistory(ctx: ApiContext, req: IncomingMessage, res: Server
     sendJson(req, res, 404, { success: false, message: `Device ${filter.deviceId} not found` });
     return;
   }
-  const shape = ctx.historyShape();
   const newestFirst = ctx.history.query(filter);
-  const ordered = shape.order === 'oldest-first' ? newestFirst.reverse() : newestFirst;
-  const events = ordered.map((event) => historyEventToContract(event, shape.dates));
+  const ordered = shape.order === 'oldest-first' ? newestFirst.reverse() : shape.order === 'shuffled' ? shuffled(newestFirst) : newestFirst;
+  const events = ordered.map((event) => historyEventToContract(event, shape));
   sendJson(req, res, 200, { success: true, timestamp: ctx.now(), data: { toggle_events: events } });
+}
+
+/** The entries in an order that is neither newest nor oldest first, the same for the same entries (a seeded shuffle). */
+function shuffled<T>(entries: T[]): T[] {
+  const out = [...entries];
+  let seed = out.length * 2_654_435_761;
+  for (let i = out.length - 1; i > 0; i -= 1) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    const j = seed % (i + 1);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
 }

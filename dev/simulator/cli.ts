@@ -13,7 +13,8 @@ const DEFAULT_CLI_PORT = 8787;
 
 const USAGE = `Usage: npm run simulator -- [--port N] [--host H] [--token T] [--travel-ms N]
        [--webhook-url URL --webhook-key KEY [--webhook-spelling example|table]] [--lenient-headers]
-       [--history-order newest-first|oldest-first] [--history-dates date-time|date-only]`;
+       [--history-order newest-first|oldest-first|shuffled] [--history-dates date-time|date-only|iso]
+       [--history-zone MINUTES] [--no-device-history]`;
 
 /** --help: every option, its default, and how to point a Homebridge of one's own at the simulator. */
 const HELP = `${USAGE}
@@ -35,10 +36,14 @@ Options:
                         body, default) or "table" (doorId, deviceId: its field table).
   --lenient-headers     Accept API requests without every header the contract lists (the real service and
                         the default refuse them with 401, as the plugin always sends them).
-  --history-order O     The toggle history's order: newest-first (default) or oldest-first (the contract
-                        does not say which the service sends).
-  --history-dates D     The history's dates: date-time (default, YYYY-MM-DD HH:MM:SS) or date-only
-                        (YYYY-MM-DD: the contract does not show whether a time is included).
+  --history-order O     The toggle history's order: newest-first (default), oldest-first or shuffled (the
+                        contract does not say which the service sends).
+  --history-dates D     The history's dates: date-time (default, YYYY-MM-DD HH:MM:SS), date-only
+                        (YYYY-MM-DD: the contract does not show whether a time is included) or iso
+                        (ISO 8601 with the zone: YYYY-MM-DDTHH:MM:SS+01:00, Z in UTC).
+  --history-zone M      The service's clock, minutes east of UTC (default 0): the history's times and the
+                        sync's last_toggled are written in its wall clock.
+  --no-device-history   Answer history_type=device with 400 (the contract lists only door and user).
   --help                This text.
 
 Your own Homebridge against the simulator: in its config.json, the plugin's platform block
@@ -72,14 +77,30 @@ function webhookFrom(values: Record<string, string | boolean | undefined>): Webh
   return { url, apiKey, spelling };
 }
 
-function historyShapeFrom(order: string | undefined, dates: string | undefined): HistoryShape {
-  if (order !== undefined && order !== 'newest-first' && order !== 'oldest-first') {
-    throw new Error(`--history-order must be newest-first or oldest-first, got ${order}`);
+const ORDERS = ['newest-first', 'oldest-first', 'shuffled'] as const;
+const DATES = ['date-time', 'date-only', 'iso'] as const;
+
+/** One of `allowed`, or an error naming the option. */
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T | undefined {
+  if (value === undefined || (allowed as readonly string[]).includes(value)) return value as T | undefined;
+  throw new Error(`--${name} must be ${allowed.join(', ')}, got ${value}`);
+}
+
+function historyShapeFrom(values: Record<string, string | boolean | undefined>): HistoryShape {
+  const text = (name: string): string | undefined => (typeof values[name] === 'string' ? values[name] : undefined);
+  const order = oneOf('history-order', text('history-order'), ORDERS);
+  const dates = oneOf('history-dates', text('history-dates'), DATES);
+  const zone = text('history-zone');
+  const zoneOffsetMinutes = zone === undefined ? undefined : Number(zone);
+  if (zoneOffsetMinutes !== undefined && (!Number.isInteger(zoneOffsetMinutes) || Math.abs(zoneOffsetMinutes) > 14 * 60)) {
+    throw new Error(`--history-zone must be whole minutes from -840 to 840, got ${zone}`);
   }
-  if (dates !== undefined && dates !== 'date-time' && dates !== 'date-only') {
-    throw new Error(`--history-dates must be date-time or date-only, got ${dates}`);
-  }
-  return { ...(order === undefined ? {} : { order }), ...(dates === undefined ? {} : { dates }) };
+  return {
+    ...(order === undefined ? {} : { order }),
+    ...(dates === undefined ? {} : { dates }),
+    ...(zoneOffsetMinutes === undefined ? {} : { zoneOffsetMinutes }),
+    ...(values['no-device-history'] === true ? { deviceHistory: false } : {}),
+  };
 }
 
 async function main(): Promise<void> {
@@ -95,6 +116,8 @@ async function main(): Promise<void> {
       'lenient-headers': { type: 'boolean' },
       'history-order': { type: 'string' },
       'history-dates': { type: 'string' },
+      'history-zone': { type: 'string' },
+      'no-device-history': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -110,7 +133,7 @@ async function main(): Promise<void> {
     travelTimeMs: parseNumber('travel-ms', values['travel-ms'], DEFAULT_TRAVEL_TIME_MS),
     webhook: webhookFrom(values),
     strictHeaders: !values['lenient-headers'],
-    history: historyShapeFrom(values['history-order'], values['history-dates']),
+    history: historyShapeFrom(values),
   });
   await simulator.start();
   // A week of the household's comings and goings, for the settings page's "People and activity".

@@ -1,16 +1,18 @@
 // Serializes the simulated account to the contract's snake_case JSON shapes (sync devices, history events).
 import type { SimDevice, SimDoor } from './account.js';
-import { formatServiceDateTime, formatUtcDay } from './dates.js';
+import { formatIsoWithZone, formatServiceDateTime, formatServiceDay } from './dates.js';
 import type { SimHistoryEvent } from './history.js';
+import type { HistoryShape } from './options.js';
 
-export function doorToContract(door: SimDoor): Record<string, unknown> {
+/** A door as the sync shows it; `offsetMin`: the service's clock zone (minutes east of UTC) for `last_toggled`. */
+export function doorToContract(door: SimDoor, offsetMin = 0): Record<string, unknown> {
   return {
     id: door.id,
     name: door.name,
     entity_number: door.entityNumber,
     active: door.active,
     state: door.state,
-    last_toggled: formatServiceDateTime(door.lastToggled),
+    last_toggled: formatServiceDateTime(door.lastToggled, offsetMin),
     user_relationship: door.userRelationship,
     image: door.image,
     light: door.light,
@@ -23,7 +25,7 @@ export function doorToContract(door: SimDoor): Record<string, unknown> {
   };
 }
 
-export function deviceToContract(device: SimDevice): Record<string, unknown> {
+export function deviceToContract(device: SimDevice, offsetMin = 0): Record<string, unknown> {
   return {
     id: device.id,
     active: device.active,
@@ -37,16 +39,24 @@ export function deviceToContract(device: SimDevice): Record<string, unknown> {
     time_before_door_open_alert: device.timeBeforeDoorOpenAlertS,
     blackbox_code: device.blackboxCode,
     software_version: device.softwareVersion,
-    doors: device.doors.map(doorToContract),
+    doors: device.doors.map((door) => doorToContract(door, offsetMin)),
   };
 }
 
-/** The sync response body: `{ devices: [...] }`. */
-export function syncBody(devices: readonly SimDevice[]): { devices: Record<string, unknown>[] } {
-  return { devices: devices.map(deviceToContract) };
+/** The sync response body: `{ devices: [...] }`, its dates on the service's clock (`offsetMin` minutes east of UTC). */
+export function syncBody(devices: readonly SimDevice[], offsetMin = 0): { devices: Record<string, unknown>[] } {
+  return { devices: devices.map((device) => deviceToContract(device, offsetMin)) };
 }
 
-export function historyEventToContract(event: SimHistoryEvent, dates: 'date-time' | 'date-only' = 'date-time'): Record<string, unknown> {
+/** An entry's `toggle_date_time` as the history's shape writes it (or the entry's own text). */
+function historyDate(event: SimHistoryEvent, shape: HistoryShape): string {
+  const offset = shape.zoneOffsetMinutes ?? 0;
+  if (event.dateText !== undefined) return event.dateText;
+  if (shape.dates === 'date-only') return formatServiceDay(event.at, offset);
+  return shape.dates === 'iso' ? formatIsoWithZone(event.at, offset) : formatServiceDateTime(event.at, offset);
+}
+
+export function historyEventToContract(event: SimHistoryEvent, shape: HistoryShape = {}): Record<string, unknown> {
   return {
     door_id: event.doorId,
     door_name: event.doorName,
@@ -59,6 +69,6 @@ export function historyEventToContract(event: SimHistoryEvent, dates: 'date-time
       email_address: event.user.emailAddress,
     },
     was_success: event.wasSuccess,
-    toggle_date_time: dates === 'date-only' ? formatUtcDay(event.at) : formatServiceDateTime(event.at),
+    toggle_date_time: historyDate(event, shape),
   };
 }

@@ -1,8 +1,27 @@
 // Date formats of the contract: sync/history `YYYY-MM-DD HH:MM:SS` (UTC, no zone) and webhook ISO UTC.
 
-/** `YYYY-MM-DD HH:MM:SS` in UTC without a zone designator, as sync and history show dates. */
-export function formatServiceDateTime(date: Date): string {
-  return date.toISOString().slice(0, 19).replace('T', ' ');
+/** `YYYY-MM-DD HH:MM:SS` without a zone designator, as sync and history show dates: UTC, or the wall clock `offsetMin` east of it. */
+export function formatServiceDateTime(date: Date, offsetMin = 0): string {
+  return wallClock(date, offsetMin).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** ISO 8601 with the zone: `YYYY-MM-DDTHH:MM:SSZ` in UTC, or the wall clock `offsetMin` east of it with its offset (`+01:00`). */
+export function formatIsoWithZone(date: Date, offsetMin = 0): string {
+  if (offsetMin === 0) return formatIsoUtcSeconds(date);
+  const sign = offsetMin < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMin);
+  const zone = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return `${wallClock(date, offsetMin).toISOString().slice(0, 19)}${zone}`;
+}
+
+/** The day `YYYY-MM-DD` on the wall clock `offsetMin` east of UTC. */
+export function formatServiceDay(date: Date, offsetMin = 0): string {
+  return wallClock(date, offsetMin).toISOString().slice(0, 10);
+}
+
+/** A date whose UTC digits are the wall clock `offsetMin` east of UTC. */
+function wallClock(date: Date, offsetMin: number): Date {
+  return new Date(date.getTime() + offsetMin * 60_000);
 }
 
 /** `YYYY-MM-DDTHH:MM:SSZ`: the webhook's `eventOccurredUTC` form (no milliseconds). */

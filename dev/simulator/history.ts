@@ -11,6 +11,8 @@ export interface SimHistoryEvent {
   user: SimUser;
   wasSuccess: boolean;
   at: Date;
+  /** `toggle_date_time` as this text, whatever the history's shape (a form a client may not read). */
+  dateText?: string;
 }
 
 /** Which events a toggle-history request selects; days are `YYYY-MM-DD`, inclusive, UTC. */

@@ -4,12 +4,20 @@ import type { WebhookTarget } from './webhook-sender.js';
 
 /**
  * How the toggle history is written, where the contract leaves it open: the order of its entries (newest first by
- * default) and whether `toggle_date_time` carries a time of day (`date-time`, `YYYY-MM-DD HH:MM:SS`, by default) or
- * the date alone (`date-only`, `YYYY-MM-DD`).
+ * default, oldest first, or shuffled), whether `toggle_date_time` carries a time of day (`date-time`,
+ * `YYYY-MM-DD HH:MM:SS`, by default), the date alone (`date-only`, `YYYY-MM-DD`) or ISO 8601 with its zone (`iso`,
+ * `YYYY-MM-DDTHH:MM:SS+01:00`, `Z` in UTC), the zone of the service's clock, and whether it gives a controller's history.
  */
 export interface HistoryShape {
-  order?: 'newest-first' | 'oldest-first';
-  dates?: 'date-time' | 'date-only';
+  order?: 'newest-first' | 'oldest-first' | 'shuffled';
+  dates?: 'date-time' | 'date-only' | 'iso';
+  /**
+   * Minutes east of UTC of the service's clock (default 0): the history's times and the sync's `last_toggled` are its
+   * wall clock, as a service keeping local time writes them.
+   */
+  zoneOffsetMinutes?: number;
+  /** false: `history_type=device` is answered 400, as by a service that takes only the parameter table's door and user. */
+  deviceHistory?: boolean;
 }
 
 export interface SimulatorOptions {
@@ -42,6 +50,8 @@ export interface ExternalChange {
   user?: SimUser;
   /** Change the door without sending a webhook (e.g. to test polling). */
   silent?: boolean;
+  /** The history entry's `toggle_date_time` written as this text, whatever the shape (a form the plugin may not read). */
+  dateText?: string;
 }
 
 export interface SeedHistoryEvent {
@@ -51,4 +61,6 @@ export interface SeedHistoryEvent {
   channel?: string;
   user?: SimUser;
   wasSuccess?: boolean;
+  /** `toggle_date_time` written as this text, whatever the shape. */
+  dateText?: string;
 }

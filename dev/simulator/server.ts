@@ -126,6 +126,7 @@ export class AccessControlSimulator implements SimulatorControls {
       channel: options.channel ?? DEFAULT_EXTERNAL_CHANNEL,
       user: options.user ?? this.accountUser,
       silent: options.silent ?? false,
+      dateText: options.dateText,
     });
   }
 
@@ -166,7 +167,7 @@ export class AccessControlSimulator implements SimulatorControls {
     return this.state.pendingTravels();
   }
 
-  /** Changes how the toggle history is written from the next request on (its order, a time of day or the date alone). */
+  /** Changes how the toggle history is written from the next request on (its order, dates, zone, controller histories). */
   setHistoryShape(shape: HistoryShape): void {
     this.historyShape = { ...shape };
   }
@@ -183,6 +184,7 @@ export class AccessControlSimulator implements SimulatorControls {
       user: event.user ?? this.accountUser,
       wasSuccess: event.wasSuccess ?? true,
       at: event.at,
+      ...(event.dateText === undefined ? {} : { dateText: event.dateText }),
     });
   }
 
@@ -290,7 +292,7 @@ export class AccessControlSimulator implements SimulatorControls {
       webhook: describeWebhook(this.webhooks.target),
       toggleOutcomes: this.state.toggleOutcomes(),
       pendingTravels: this.state.pendingTravels(),
-      ...syncBody(this.state.devices),
+      ...syncBody(this.state.devices, this.historyShape.zoneOffsetMinutes),
     };
   }
 

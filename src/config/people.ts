@@ -6,8 +6,8 @@ import { MAX_PEOPLE, PERSON_USER_MAX_CHARS } from '../settings.js';
 import type { Issue } from './findings.js';
 import { mayProtect } from './fail-closed.js';
 import { readKeys } from './keys.js';
-import { quoted } from '../util/near-miss.js';
-import { isBlank, isRecord, listing, readIdList } from './values.js';
+import { fold, quoted } from '../util/near-miss.js';
+import { idProblem, isBlank, isRecord, listing, readIdList } from './values.js';
 
 const text = (what: string) =>
   z
@@ -51,14 +51,21 @@ export interface PeopleFindings {
 
 const DETECTS_NOTHING = 'this person detects nothing until it is fixed';
 
+/** What a key's name holds when it may name a person's doors however far it is from "doors" ("doorsIds", "myDoorList"). */
+const DOOR_WORD = fold('door');
+
 /**
  * A person's `doors` as the plugin counts them: the ids as the service means them (a list written as one text split).
- * Undefined: no list, every door counts. A list that cannot be read whole is returned as written, for the schema to name.
+ * `ids` undefined: no list, every door counts. `problem`: the list cannot be read (an element that is no id, a
+ * shape that is no list), said with its path; the person then counts no door.
  */
-function readPersonDoors(value: unknown): unknown {
-  if (isBlank(value)) return undefined;
+function readPersonDoors(value: unknown): { ids?: string[]; problem?: { path: PropertyKey[]; sentence: string } } {
+  if (isBlank(value)) return {};
   const reading = readIdList(value);
-  return reading.bad.length > 0 || reading.numbers.length > 0 ? (Array.isArray(value) ? value : [value]) : reading.ids;
+  if (reading.bad.length === 0 && reading.numbers.length === 0) return { ids: reading.ids };
+  if (!Array.isArray(value)) return { problem: { path: ['doors'], sentence: 'doors must be a list of door ids ([ "…" ])' } };
+  const index = reading.numbers[0]?.index ?? reading.bad[0] ?? 0;
+  return { problem: { path: ['doors', index], sentence: `doors.${index} ${idProblem(value[index])}` } };
 }
 
 /** Reads `people`; never throws. A person sensor protects nothing: a bad entry is left out, nothing fails closed. */
@@ -92,17 +99,28 @@ export function readPeople(value: unknown, findings: PeopleFindings, secrets: un
     });
     for (const { key, sentence } of keys.sentences) findings.warn(['people', index, key], `${at}: ${sentence}`);
     const block = keys.block;
-    // Another unknown key holding a list may be doors however far its name is ("doorList"): it narrows too.
-    const listed = Object.keys(block).filter((key) => !PERSON_KEYS.includes(key) && Array.isArray(block[key]) && mayProtect(block[key]));
-    const unsure = isBlank(block.doors) && (keys.doubts.length > 0 || listed.length > 0);
-    if (unsure && keys.doubts.length === 0) {
+    // Another unknown key may be doors however far its name is: one holding a list or an object ("onlyAt": { … }), or
+    // one whose name holds "door" ("doorsIds": "…"). The person counts no door rather than every door.
+    const said = new Set(keys.sentences.filter(({ sentence }) => sentence.endsWith(DETECTS_NOTHING)).map(({ key }) => key));
+    const maybeDoors = Object.keys(block).filter(
+      (key) =>
+        !PERSON_KEYS.includes(key) &&
+        mayProtect(block[key]) &&
+        (Array.isArray(block[key]) || isRecord(block[key]) || fold(key).includes(DOOR_WORD) || said.has(key)),
+    );
+    const unsaid = maybeDoors.filter((key) => !said.has(key));
+    if (unsaid.length > 0) {
       findings.warn(
-        ['people', index, listed[0] ?? ''],
-        `${at}: as ${listing(listed.map((key) => quoted(key, secrets)))} may be its doors, ${DETECTS_NOTHING}`,
+        ['people', index, unsaid[0] ?? ''],
+        `${at}: as ${listing(unsaid.map((key) => quoted(key, secrets)))} may be its doors, ${DETECTS_NOTHING}`,
       );
     }
-    const doors = unsure ? [] : readPersonDoors(block.doors);
-    if (Array.isArray(doors) && !isBlank(block.doors) && !Array.isArray(block.doors)) {
+    const read = readPersonDoors(block.doors);
+    if (read.problem !== undefined) {
+      findings.warn(['people', index, ...read.problem.path], `${at}: ${read.problem.sentence}; ${DETECTS_NOTHING}`);
+    }
+    const doors = maybeDoors.length > 0 || read.problem !== undefined ? [] : read.ids;
+    if (doors !== undefined && doors.length > 0 && !Array.isArray(block.doors)) {
       findings.warn(
         ['people', index, 'doors'],
         `${at}: doors is written as one value, not a list ([ … ]); it is read as the list of the ${doors.length} door ids it holds`,

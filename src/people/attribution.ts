@@ -1,7 +1,9 @@
-// Who made a move a sync found, from the door's toggle history: one pure rule for the person sensors and the log line.
+// Who made the moves a sync found, from the door's toggle history: one pure rule for the person sensors and the log line.
 import type { DoorState, ToggleEvent } from '../client/types.js';
 import { PERSON_HISTORY_SLACK_MS, PERSON_MOVE_MAX_AGE_MS } from '../settings.js';
+import { oneLine } from '../util/log-text.js';
 import { userKey } from './match.js';
+import { readServiceTime, sameMomentInSomeZone } from './service-time.js';
 
 /** A move of one door as the syncs saw it. */
 export interface SeenMove {
@@ -34,43 +36,6 @@ export interface HistoryLooks {
 }
 
 export type Attribution = { entry: ToggleEvent; why?: undefined } | { entry: undefined; why: string };
-
-/** A history time read as written: its day, and its time of day when it has one (wall clock, and the instant when zoned). */
-interface ServiceTime {
-  day: string;
-  /** The digits as written, read as if UTC: the service writes `last_toggled` this way, so the two compare. */
-  wallMs?: number;
-  /** The instant, when the text names a zone; otherwise the wall clock. */
-  instantMs?: number;
-}
-
-const TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}(?::?\d{2})?)?)?$/iu;
-
-/** Reads the service's `YYYY-MM-DD[ HH:MM[:SS]][zone]`; undefined for anything else. */
-export function readServiceTime(text: string | undefined): ServiceTime | undefined {
-  const match = TIME.exec(text?.trim() ?? '');
-  if (!match?.[1]) return undefined;
-  const day = match[1];
-  if (Number.isNaN(Date.parse(`${day}T00:00:00Z`))) return undefined;
-  if (match[2] === undefined) return { day };
-  const clock = match[2].length === 5 ? `${match[2]}:00` : match[2];
-  const wallMs = Date.parse(`${day}T${clock}Z`);
-  if (Number.isNaN(wallMs)) return undefined;
-  const zone = match[3]?.toUpperCase();
-  const offset =
-    zone === undefined || zone === 'Z' ? '' : zone.length === 3 ? `${zone}:00` : zone.replace(/^([+-]\d{2}):?(\d{2})$/u, '$1:$2');
-  const instantMs = zone === undefined || zone === 'Z' ? wallMs : Date.parse(`${day}T${clock}${offset}`);
-  return { day, wallMs, instantMs: Number.isNaN(instantMs) ? wallMs : instantMs };
-}
-
-/** Whether two times are one moment written in some zone (whole quarter hours apart, within 14 h), give or take a second. */
-export function sameMomentInSomeZone(aMs: number, bMs: number, slackMs = 2000): boolean {
-  const QUARTER_HOUR_MS = 15 * 60_000;
-  const diff = Math.abs(aMs - bMs);
-  if (diff > 14 * 60 * 60_000 + slackMs) return false;
-  const rest = diff % QUARTER_HOUR_MS;
-  return rest <= slackMs || QUARTER_HOUR_MS - rest <= slackMs;
-}
 
 /** Who an entry names, as one comparable key: the e-mail when given, else the name; '' for nobody. */
 function whoKey(entry: Pick<ToggleEvent, 'user' | 'userName'>): string {
@@ -118,76 +83,159 @@ function toldEntries(entries: readonly ToggleEvent[], told: readonly ToldMove[])
 
 const nobody = (why: string): Attribution => ({ entry: undefined, why });
 
-/**
- * The history entry that made `move`, or nobody, in whatever order the service lists its entries, with or without a
- * time of day, in whatever zone it writes them. Never an entry older than the door's previous move, never one a webhook
- * already told of, never a guess between two people.
- *
- * With times: the door's newest successful entry (a tie must agree) is the move when it is in the move's state, no older
- * than the previous move, and dated the move's `last_toggled` give or take PERSON_HISTORY_SLACK_MS. With dates alone:
- * the successful entries new since the previous look (or, at the first look, those dated after the previous move's
- * day), in the move's state and dated its day, are the move when they all name one person and no move back of that day
- * is among them.
- */
+/** The history entry that made one move a sync found, or nobody (see attributeMoves). */
 export function attribute(move: SeenMove, looks: HistoryLooks): Attribution {
-  const ofDoor = (entries: readonly ToggleEvent[]): ToggleEvent[] =>
-    entries.filter((e) => (e.doorId === undefined || e.doorId === move.doorId) && readServiceTime(e.at) !== undefined);
+  return attributeMoves([move], looks)[0] ?? nobody('there is no move');
+}
+
+/**
+ * The entries of a history that may be one door's: its id, or none (a door's own history may leave it out). The id is
+ * compared exactly, not in canonical form: the history and the sync come from one service, and two doors whose ids
+ * read the same are both read-only (src/config/protection.ts): naming a person for the other one would be a guess.
+ */
+export function entriesOfDoor(entries: readonly ToggleEvent[], doorId: string | undefined): ToggleEvent[] {
+  return entries.filter((entry) => entry.doorId === undefined || entry.doorId === doorId);
+}
+
+/**
+ * For each move of one door the syncs found since the previous look (in the order found), the history entry that made
+ * it, or nobody: in whatever order the service lists its entries, with or without a time of day, in whatever zone it
+ * writes them. Only the successful entries new since the previous look (`looks.previous`; at the first look, every
+ * entry) can be these moves; each names one move at most. Never an entry older than the door's previous move, never one a
+ * webhook already told of, never a guess between two people, and nobody at all while an entry that may be the newest has
+ * a date the plugin cannot read exactly.
+ *
+ * With times, moves are taken newest first: a move's entry is the newest not yet taken and dated no later than its
+ * `last_toggled` give or take PERSON_HISTORY_SLACK_MS (nor than the next move's), when it is in the move's state (ties
+ * must agree) and no older than the previous move. With dates alone, a move's candidates are the new entries in its state
+ * dated its day: they name it when they all name one person and the new entries hold no move back but the moves found.
+ */
+export function attributeMoves(moves: readonly SeenMove[], looks: HistoryLooks): Attribution[] {
+  const doorId = moves[0]?.doorId;
+  const ofDoor = (entries: readonly ToggleEvent[]): ToggleEvent[] => entriesOfDoor(entries, doorId);
+  const previous = looks.previous === undefined ? undefined : ofDoor(looks.previous);
   const now = ofDoor(looks.now);
-  const taken = toldEntries(now, looks.told ?? []);
-  const successful = (entries: readonly ToggleEvent[]): ToggleEvent[] => entries.filter((e) => e.wasSuccess !== false);
-  const inState = (e: ToggleEvent): boolean => e.doorState?.toUpperCase() === move.state;
-  const lastToggled = readServiceTime(move.lastToggled);
-  const previousMove = readServiceTime(move.previousLastToggled);
-  if (successful(now).length === 0) return nobody('it has no successful entry for the door');
+  const pool = (previous === undefined ? now : newSince(now, previous)).filter((e) => e.wasSuccess !== false);
+  const everyMove = (why: string): Attribution[] => moves.map(() => nobody(why));
+  // An entry whose date cannot be read may be the newest: naming an older one would name the wrong person.
+  const unreadable = pool.find((e) => readServiceTime(e.at) === undefined);
+  if (unreadable !== undefined) {
+    const which = previous === undefined ? 'an entry' : 'an entry new since the previous look';
+    const dated = unreadable.at === undefined || unreadable.at.trim() === '' ? 'has no date' : `is dated "${oneLine(unreadable.at, 40)}"`;
+    return everyMove(`${which} ${dated}, which the plugin cannot read exactly, and it may be the newest`);
+  }
+  if (pool.length === 0) {
+    return everyMove(
+      previous === undefined ? 'it has no successful entry for the door' : 'no successful entry is new since the previous look',
+    );
+  }
+  const timed = pool.every((e) => readServiceTime(e.at)?.wallMs !== undefined);
+  return timed ? byTime(moves, pool, looks, previous !== undefined) : byDay(moves, pool, looks, previous !== undefined);
+}
 
-  if (now.every((e) => readServiceTime(e.at)?.instantMs !== undefined)) {
-    const time = (e: ToggleEvent): number => readServiceTime(e.at)?.instantMs ?? Number.NEGATIVE_INFINITY;
-    const newestMs = Math.max(...successful(now).map(time));
-    const newest = successful(now).filter((e) => time(e) === newestMs);
+/** Whether an entry is in `state`. */
+const inState = (e: ToggleEvent, state: DoorState): boolean => e.doorState?.toUpperCase() === state;
+
+/** With times of day (every entry of `pool` has one): see attributeMoves. `looked`: there was a previous look. */
+function byTime(moves: readonly SeenMove[], pool: readonly ToggleEvent[], looks: HistoryLooks, looked: boolean): Attribution[] {
+  const time = (e: ToggleEvent): { wallMs: number; instantMs: number } => {
+    const read = readServiceTime(e.at);
+    return { wallMs: read?.wallMs ?? Number.NEGATIVE_INFINITY, instantMs: read?.instantMs ?? Number.NEGATIVE_INFINITY };
+  };
+  const told = new Set(toldEntries(pool, looks.told ?? []));
+  const taken = new Set<ToggleEvent>();
+  const results: Attribution[] = [];
+  /** The wall time of the entry named for the next move: this move's entry is older. */
+  let laterWallMs: number | undefined;
+  for (let i = moves.length - 1; i >= 0; i -= 1) {
+    const move = moves[i];
+    if (!move) continue;
+    const lastMs = readServiceTime(move.lastToggled)?.wallMs;
+    const previousMs = readServiceTime(move.previousLastToggled)?.wallMs;
+    const nextMs = readServiceTime(moves[i + 1]?.lastToggled)?.wallMs;
+    const isLast = i === moves.length - 1;
+    if (!isLast && lastMs === undefined && nextMs === undefined && laterWallMs === undefined) {
+      results[i] = nobody('its entry cannot be told from the next move’s');
+      continue;
+    }
+    const upperMs = Math.min(
+      lastMs === undefined ? Number.POSITIVE_INFINITY : lastMs + PERSON_HISTORY_SLACK_MS,
+      nextMs === undefined ? Number.POSITIVE_INFINITY : nextMs - 1,
+      laterWallMs === undefined ? Number.POSITIVE_INFINITY : laterWallMs - 1,
+    );
+    const window = pool.filter((e) => !taken.has(e) && time(e).wallMs <= upperMs);
+    const candidates = window.filter((e) => inState(e, move.state));
+    const newestMs = Math.max(...candidates.map((e) => time(e).instantMs));
+    const newest = candidates.filter((e) => time(e).instantMs === newestMs);
     const first = newest[0];
-    if (!first || newest.some((e) => !inState(e))) return nobody('its newest entry is not this move');
-    if (newest.some((e) => whoKey(e) !== whoKey(first))) return nobody('two people share its newest entry');
-    if (newest.some((e) => taken.includes(e))) return nobody('a webhook already told of its newest entry');
-    const wall = readServiceTime(first.at)?.wallMs ?? Number.NEGATIVE_INFINITY;
-    if (previousMove?.wallMs !== undefined && wall < previousMove.wallMs) return nobody('its newest entry is older than the previous move');
-    if (lastToggled?.wallMs !== undefined) {
-      if (Math.abs(wall - lastToggled.wallMs) > PERSON_HISTORY_SLACK_MS) return nobody('its newest entry is not dated this move');
-    } else if (
-      previousMove === undefined &&
-      looks.previous === undefined &&
-      Math.abs(time(first) - move.seenAtMs) > PERSON_MOVE_MAX_AGE_MS
-    ) {
-      return nobody('its newest entry is not dated this move');
+    const why = ((): string | undefined => {
+      if (window.length === 0) return looked ? 'no new entry is this move' : 'it has no successful entry for the door';
+      // A move back dated after the candidate, and before the door got to this state (or with it), means the history has
+      // not recorded this move yet; one dated after the door got there is a later move.
+      const backUntilMs = Math.max(lastMs ?? Number.POSITIVE_INFINITY, first === undefined ? Number.NEGATIVE_INFINITY : time(first).wallMs);
+      const movedBack = window.some(
+        (e) =>
+          !inState(e, move.state) &&
+          time(e).instantMs >= (first === undefined ? Number.NEGATIVE_INFINITY : newestMs) &&
+          time(e).wallMs <= backUntilMs,
+      );
+      if (!first || movedBack) return 'its newest entry is not this move';
+      if (newest.some((e) => whoKey(e) !== whoKey(first))) return 'two people share its newest entry';
+      if (newest.some((e) => told.has(e))) return 'a webhook already told of its newest entry';
+      const { wallMs, instantMs } = time(first);
+      if (previousMs !== undefined && wallMs < previousMs) return 'its newest entry is older than the previous move';
+      if (lastMs !== undefined)
+        return Math.abs(wallMs - lastMs) > PERSON_HISTORY_SLACK_MS ? 'its newest entry is not dated this move' : undefined;
+      // No last_toggled, no previous move and no previous look: only a recent entry can be this move.
+      if (previousMs === undefined && !looked && Math.abs(instantMs - move.seenAtMs) > PERSON_MOVE_MAX_AGE_MS) {
+        return 'its newest entry is not dated this move';
+      }
+      return undefined;
+    })();
+    if (why !== undefined || !first) {
+      results[i] = nobody(why ?? 'no new entry is this move');
+      laterWallMs = undefined;
+      continue;
     }
-    if (looks.previous !== undefined && !newSince(now, ofDoor(looks.previous)).includes(first)) {
-      return nobody('its newest entry was there at the previous look');
-    }
-    return { entry: first };
+    for (const e of newest) taken.add(e);
+    laterWallMs = time(first).wallMs;
+    results[i] = { entry: first };
   }
+  return results;
+}
 
-  // Dates alone: which entries are new, and which came after the previous move, is all that can be told.
-  const moveDay = lastToggled?.day ?? new Date(move.seenAtMs).toISOString().slice(0, 10);
+/** With dates alone (some entry of `pool` has no time of day): see attributeMoves. `looked`: there was a previous look. */
+function byDay(moves: readonly SeenMove[], pool: readonly ToggleEvent[], looks: HistoryLooks, looked: boolean): Attribution[] {
   const dayOf = (e: ToggleEvent): string => readServiceTime(e.at)?.day ?? '';
-  let fresh: ToggleEvent[];
-  if (looks.previous !== undefined) {
-    fresh = newSince(now, ofDoor(looks.previous));
-  } else if (previousMove !== undefined && previousMove.day < moveDay) {
-    fresh = now.filter((e) => dayOf(e) > previousMove.day);
-  } else {
-    return nobody('its entries carry no time, and there is no earlier look to tell the new ones');
-  }
-  fresh = successful(fresh).filter((e) => previousMove === undefined || dayOf(e) >= previousMove.day);
-  // A move back among the new entries of the move's day, told by a webhook or not, leaves their order, and so the move's,
-  // unknown; one dated an earlier day came before.
-  if (fresh.some((e) => !inState(e) && dayOf(e) >= moveDay)) return nobody('its new entries carry no time and hold a move back');
   // Identical entries cannot be told apart by their text: the moves webhooks told of since the previous look take new ones.
   const toldSince = (looks.told ?? []).filter(
     (t) => looks.previousAtMs === undefined || t.atMs >= looks.previousAtMs - PERSON_HISTORY_SLACK_MS,
   );
-  const takenFresh = toldEntries(fresh, toldSince);
-  const candidates = fresh.filter((e) => inState(e) && !takenFresh.includes(e) && dayOf(e) === moveDay);
-  const first = candidates[0];
-  if (!first) return nobody('no new entry is this move');
-  if (candidates.some((e) => whoKey(e) !== whoKey(first))) return nobody('its new entries carry no time and name more than one person');
-  return { entry: first };
+  const taken = new Set<ToggleEvent>();
+  return moves.map((move) => {
+    const previousMove = readServiceTime(move.previousLastToggled);
+    const moveDay = readServiceTime(move.lastToggled)?.day ?? new Date(move.seenAtMs).toISOString().slice(0, 10);
+    let fresh = [...pool];
+    if (!looked) {
+      // At the first look, only a previous move on an earlier day tells which entries came after it.
+      if (previousMove === undefined || previousMove.day >= moveDay) {
+        return nobody('its entries carry no time, and there is no earlier look to tell the new ones');
+      }
+      fresh = fresh.filter((e) => dayOf(e) > previousMove.day);
+    }
+    fresh = fresh.filter((e) => previousMove === undefined || dayOf(e) >= previousMove.day);
+    // A move back among the new entries of the move's day, told by a webhook or not, leaves their order, and so the
+    // move's, unknown, unless a move the syncs found is that move back; one dated an earlier day came before.
+    const movesBack = moves.filter((m) => m.state !== move.state).length;
+    if (fresh.filter((e) => !inState(e, move.state) && dayOf(e) >= moveDay).length > movesBack) {
+      return nobody('its new entries carry no time and hold a move back');
+    }
+    const told = toldEntries(fresh, toldSince);
+    const candidates = fresh.filter((e) => inState(e, move.state) && !told.includes(e) && !taken.has(e) && dayOf(e) === moveDay);
+    const first = candidates[0];
+    if (!first) return nobody('no new entry is this move');
+    if (candidates.some((e) => whoKey(e) !== whoKey(first))) return nobody('its new entries carry no time and name more than one person');
+    taken.add(first);
+    return { entry: first };
+  });
 }

@@ -130,11 +130,3 @@ export function detectsFor(
   if (!toldApart) return [];
   return rules.flatMap((rule, index) => (rule.user.trim() === ANYONE_ELSE && counts(rule) ? [index] : []));
 }
-
-/** The toggle history's time (`YYYY-MM-DD HH:MM:SS`, UTC without a zone, or ISO with one) in ms; undefined without a time of day. */
-export function serviceTimeMs(text: string | undefined): number | undefined {
-  const match = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2}(?:\.\d+)?)(Z|[+-]\d{2}:?\d{2})?$/.exec(text?.trim() ?? '');
-  if (!match) return undefined;
-  const ms = Date.parse(`${match[1]}T${match[2]}${match[3] ?? 'Z'}`);
-  return Number.isNaN(ms) ? undefined : ms;
-}

@@ -1,98 +1,225 @@
-// Says who moved a door that a poll found changed, from the door's toggle history; rate-limited and never in HomeKit's way.
+// Says who moved a door that a sync found changed, from the door's toggle history: each move once and in order, from a
+// baseline read at start; a look waits for the door's pace, never dropped; never in HomeKit's way.
 import type { Logging } from 'homebridge';
 
 import type { HistoryQuery } from '../client/service-client.js';
 import type { DoorState, ToggleEvent } from '../client/types.js';
-import { oneLine } from '../util/log-text.js';
-import { HISTORY_MIN_INTERVAL_PER_DOOR_MS } from '../settings.js';
-import { attribute } from '../people/attribution.js';
+import { attributeMoves, entriesOfDoor } from '../people/attribution.js';
 import type { SeenMove, ToldMove } from '../people/attribution.js';
-
-const DAY_MS = 24 * 60 * 60_000;
-
-/** YYYY-MM-DD in UTC, the form the history endpoint takes. */
-function day(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
+import { HISTORY_MIN_INTERVAL_PER_DOOR_MS, HISTORY_MOVES_PER_LOOK_MAX } from '../settings.js';
+import { SYSTEM_CLOCK } from '../util/clock.js';
+import type { Clock } from '../util/clock.js';
+import { oneLine } from '../util/log-text.js';
+import { HistoryBaseline, messageOf, recentHistory } from './history-baseline.js';
+import type { TrackedDoor } from './history-baseline.js';
 
 /** What WhoMovedIt hands on: the entry the attribution rule named for a move a sync found. */
 export type FoundMove = (doorId: string, doorName: string, state: DoorState, event: ToggleEvent) => void;
 
+export interface WhoMovedItDeps {
+  history: (query: HistoryQuery) => Promise<ToggleEvent[]>;
+  log: Logging;
+  clock?: Clock;
+  /** The successful toggle the attribution rule names for a move (the person sensors take it). */
+  found?: FoundMove;
+  /** The moves of a door webhooks told of: the history's entries of them are not another move. */
+  told?: (doorId: string) => readonly ToldMove[];
+  /** Every entry read, before the rule runs: the names the history pairs with e-mails. */
+  learn?: (events: readonly ToggleEvent[]) => void;
+  /** An exception of the plugin's own while naming: a bug, never taken for the service's failure. */
+  bug?: (what: string, error: unknown) => void;
+}
+
+/** What is known of one door's history. */
+interface DoorLooks {
+  name: string;
+  /** Its `last_toggled` as the syncs saw it, and the one before it (its previous move). */
+  lastToggled?: { now: string | undefined; before: string | undefined };
+  /** The history read at its last look, or at start: the entries new since then are the moves since then. */
+  previous?: { entries: ToggleEvent[]; atMs: number };
+  lastAskedMs?: number;
+  /** Moves the syncs found that the next look names, in the order found. */
+  pending: SeenMove[];
+  /** The next look, when the door's pace holds it back. */
+  timer?: unknown;
+  looking: boolean;
+}
+
 export class WhoMovedIt {
-  private readonly lastAskedMs = new Map<string, number>();
-  /** Per door, the history read at its last look: the entries new since then are the moves since then. */
-  private readonly previousLook = new Map<string, { entries: ToggleEvent[]; atMs: number }>();
-  /** Per door, its `last_toggled` as the syncs saw it, and the one before it (its previous move). */
-  private readonly lastToggled = new Map<string, { now: string | undefined; before: string | undefined }>();
-  /** Set at Homebridge's shutdown: a history answer that comes later is not logged. */
+  private readonly doors = new Map<string, DoorLooks>();
+  private readonly baseline: HistoryBaseline;
+  /** Set at Homebridge's shutdown: nothing is asked or logged after it. */
   private stopped = false;
 
-  constructor(
-    private readonly history: (query: HistoryQuery) => Promise<ToggleEvent[]>,
-    private readonly log: Logging,
-    private readonly now: () => number = Date.now,
-    /** The successful toggle the attribution rule names for a move (the person sensors take it). */
-    private readonly found?: FoundMove,
-    /** The moves of a door webhooks told of: the history's entries of them are not this move. */
-    private readonly told: (doorId: string) => readonly ToldMove[] = () => [],
-    /** Every entry read, before the rule runs: the names the history pairs with e-mails. */
-    private readonly learn: (events: readonly ToggleEvent[]) => void = () => undefined,
-  ) {}
+  constructor(private readonly deps: WhoMovedItDeps) {
+    this.baseline = new HistoryBaseline({
+      history: deps.history,
+      log: deps.log,
+      clock: deps.clock,
+      name: (doorId) => this.door(doorId).name,
+      settle: (doorId, entries, atMs) => this.settleBaseline(doorId, entries, atMs),
+    });
+  }
+
+  private get clock(): Clock {
+    return this.deps.clock ?? SYSTEM_CLOCK;
+  }
+
+  private get log(): Logging {
+    return this.deps.log;
+  }
+
+  /** Resolves once no baseline read is under way (tests wait on it with the sync; a paced read is the clock's). */
+  settled(): Promise<void> {
+    return this.baseline.settled();
+  }
 
   stop(): void {
     this.stopped = true;
+    for (const door of this.doors.values()) this.clock.clearTimeout(door.timer);
+    this.baseline.stop();
+  }
+
+  /** Read through a call: stop() may run while a look awaits, which the type checker's narrowing of the field cannot see. */
+  private stoppedMeanwhile(): boolean {
+    return this.stopped;
+  }
+
+  private door(doorId: string, name = doorId): DoorLooks {
+    let door = this.doors.get(doorId);
+    if (!door) {
+      door = { name, pending: [], looking: false };
+      this.doors.set(doorId, door);
+    }
+    return door;
   }
 
   /** A sync saw the door with this `last_toggled`: a new value makes the one before it the door's previous move. */
   seen(doorId: string, lastToggled: string | undefined): void {
-    const known = this.lastToggled.get(doorId);
+    const door = this.door(doorId);
+    const known = door.lastToggled;
     if (known === undefined) {
-      this.lastToggled.set(doorId, { now: lastToggled, before: undefined });
+      door.lastToggled = { now: lastToggled, before: undefined };
     } else if (lastToggled !== undefined && lastToggled !== known.now) {
-      this.lastToggled.set(doorId, { now: lastToggled, before: known.now });
+      door.lastToggled = { now: lastToggled, before: known.now };
     }
   }
 
-  /** Looks up, in the background, who moved `doorId` to `state` (the door's `last_toggled` now given), and logs it. */
+  /**
+   * A sync found `doorId` moved to `state` (its `last_toggled` now given): the next look names who moved it, in the
+   * background. A look comes at most every HISTORY_MIN_INTERVAL_PER_DOOR_MS per door; a move found sooner waits for it.
+   */
   explain(doorId: string, doorName: string, state: DoorState, lastToggled?: string): void {
-    if (this.stopped) {
-      return;
-    }
+    if (this.stopped) return;
     this.seen(doorId, lastToggled);
-    const now = this.now();
-    if (now - (this.lastAskedMs.get(doorId) ?? Number.NEGATIVE_INFINITY) < HISTORY_MIN_INTERVAL_PER_DOOR_MS) {
-      this.log.debug(`Not asking who moved ${doorName}: its history was asked moments ago.`);
-      return;
+    const door = this.door(doorId);
+    door.name = doorName;
+    door.pending.push({
+      doorId,
+      state,
+      lastToggled: door.lastToggled?.now,
+      previousLastToggled: door.lastToggled?.before,
+      seenAtMs: this.clock.now(),
+    });
+    const over = door.pending.length - HISTORY_MOVES_PER_LOOK_MAX;
+    if (over > 0) {
+      door.pending.splice(0, over);
+      this.log.debug(`The history of ${doorName} does not say who moved it ${over} time(s): more moves waited for one look than it names.`);
     }
-    this.lastAskedMs.set(doorId, now);
-    const toggled = this.lastToggled.get(doorId);
-    const move: SeenMove = { doorId, state, lastToggled: toggled?.now, previousLastToggled: toggled?.before, seenAtMs: now };
-    // The service's dates carry no time zone: from yesterday covers a change just after midnight anywhere.
-    const query: HistoryQuery = { historyType: 'door', doorId, startDate: day(now - DAY_MS), endDate: day(now) };
-    this.history(query).then(
-      (events) =>
-        this.stopped
-          ? this.log.debug(`Who moved ${doorName} is not logged: the answer came after Homebridge began shutting down.`)
-          : this.report(events, move, doorName),
-      (error: unknown) => this.log.debug(`Who moved ${doorName} is unknown: ${error instanceof Error ? error.message : String(error)}.`),
-    );
+    this.schedule(doorId, door);
   }
 
-  private report(events: ToggleEvent[], move: SeenMove, doorName: string): void {
-    const { doorId, state } = move;
-    const ofDoor = events.filter((e) => e.doorId === undefined || e.doorId === doorId);
-    this.learn(ofDoor);
-    const previous = this.previousLook.get(doorId);
-    this.previousLook.set(doorId, { entries: ofDoor, atMs: move.seenAtMs });
-    const named = attribute(move, { now: ofDoor, previous: previous?.entries, previousAtMs: previous?.atMs, told: this.told(doorId) });
-    const match = named.entry;
-    if (!match) {
-      this.log.debug(`The history of ${doorName} does not say who ${state === 'OPEN' ? 'opened' : 'closed'} it: ${named.why}.`);
+  /** Looks now, or once the door's pace allows; one look at a time per door, each for every move found by then. */
+  private schedule(doorId: string, door: DoorLooks): void {
+    if (this.stopped || door.looking || door.timer !== undefined || door.pending.length === 0) return;
+    const waitMs = (door.lastAskedMs ?? Number.NEGATIVE_INFINITY) + HISTORY_MIN_INTERVAL_PER_DOOR_MS - this.clock.now();
+    if (waitMs > 0) {
+      this.log.debug(`Asking who moved ${door.name} in ${Math.ceil(waitMs / 1000)} s: its history was asked moments ago.`);
+      door.timer = this.clock.setTimeout(() => {
+        door.timer = undefined;
+        void this.look(doorId, door);
+      }, waitMs);
       return;
     }
-    // The name and channel are the service's text: one clean, bounded piece each, so they cannot forge log lines.
-    const how = match.channel ? ` (${oneLine(match.channel)})` : '';
-    this.log.info(`${doorName} was ${state === 'OPEN' ? 'opened' : 'closed'} by ${oneLine(match.userName ?? '') || 'someone'}${how}.`);
-    this.found?.(doorId, doorName, state, match);
+    void this.look(doorId, door);
+  }
+
+  private async look(doorId: string, door: DoorLooks): Promise<void> {
+    const moves = door.pending.splice(0);
+    if (this.stopped || moves.length === 0) return;
+    door.looking = true;
+    door.lastAskedMs = this.clock.now();
+    // A baseline under way is the history before these moves: this look compares with it. One not asked yet is not needed.
+    const baseline = this.baseline.takeOver(doorId);
+    try {
+      if (baseline) await baseline;
+      if (this.stoppedMeanwhile()) {
+        this.log.debug(`Who moved ${door.name} is not asked: Homebridge began shutting down.`);
+        return;
+      }
+      const askedAtMs = this.clock.now();
+      let events: ToggleEvent[];
+      try {
+        events = await this.deps.history(recentHistory({ historyType: 'door', doorId }, askedAtMs));
+      } catch (error) {
+        if (!this.stoppedMeanwhile()) this.log.debug(`Who moved ${door.name} is unknown: ${messageOf(error)}.`);
+        return;
+      }
+      if (this.stoppedMeanwhile()) {
+        this.log.debug(`Who moved ${door.name} is not logged: the answer came after Homebridge began shutting down.`);
+        return;
+      }
+      try {
+        this.report(doorId, door, events, moves, askedAtMs);
+      } catch (error) {
+        this.deps.bug?.('naming who moved a door', error);
+      }
+    } finally {
+      door.looking = false;
+      this.schedule(doorId, door);
+    }
+  }
+
+  private report(doorId: string, door: DoorLooks, events: ToggleEvent[], moves: SeenMove[], askedAtMs: number): void {
+    const ofDoor = entriesOfDoor(events, doorId);
+    this.deps.learn?.(ofDoor);
+    const previous = door.previous;
+    door.previous = { entries: ofDoor, atMs: askedAtMs };
+    const named = attributeMoves(moves, {
+      now: ofDoor,
+      previous: previous?.entries,
+      previousAtMs: previous?.atMs,
+      told: this.deps.told?.(doorId) ?? [],
+    });
+    moves.forEach((move, i) => {
+      const verb = move.state === 'OPEN' ? 'opened' : 'closed';
+      const match = named[i]?.entry;
+      if (!match) {
+        this.log.debug(`The history of ${door.name} does not say who ${verb} it: ${named[i]?.why ?? 'no entry is this move'}.`);
+        return;
+      }
+      // The name and channel are the service's text: one clean, bounded piece each, so they cannot forge log lines.
+      const how = match.channel ? ` (${oneLine(match.channel)})` : '';
+      this.log.info(`${door.name} was ${verb} by ${oneLine(match.userName ?? '') || 'someone'}${how}.`);
+      this.deps.found?.(doorId, door.name, move.state, match);
+    });
+  }
+
+  /**
+   * After a sync: each door shown that was never looked at gets its baseline, the history as it stands (see
+   * HistoryBaseline), so the first move a sync finds after a start is told from the entries before it: a history dated
+   * without a time has no other way.
+   */
+  track(doors: readonly TrackedDoor[]): void {
+    for (const { doorId, name } of doors) this.door(doorId, name);
+    this.baseline.track(doors);
+  }
+
+  /** The baseline read at `atMs` is the door's previous look, unless a look has read the history since. */
+  private settleBaseline(doorId: string, entries: ToggleEvent[], atMs: number): void {
+    const door = this.door(doorId);
+    if (door.previous !== undefined) return;
+    this.deps.learn?.(entries);
+    door.previous = { entries, atMs };
   }
 }

@@ -410,6 +410,40 @@ describe('history', () => {
     expect(body.data.toggle_events.map((event) => event.toggle_date_time)).toEqual(['2025-03-01', '2025-03-02']);
   });
 
+  it('writes its history shuffled, in ISO 8601 with the zone of its clock (the sync too), an entry dated as given, and refuses a controller history on request', async () => {
+    const sim = await seeded();
+    const read = async (query: string): Promise<Response> => history(sim, query);
+    const times = async (): Promise<string[]> => {
+      const body = (await (await read(`history_type=door&door_id=${SAMPLE_FRONT_GATE_ID}`)).json()) as HistoryBody;
+      return body.data.toggle_events.map((event) => event.toggle_date_time);
+    };
+    sim.setHistoryShape({ dates: 'iso', zoneOffsetMinutes: 60 });
+    expect(await times()).toEqual(['2025-03-04T00:59:59+01:00', '2025-03-01T11:00:00+01:00']);
+    sim.setHistoryShape({ dates: 'iso' });
+    expect(await times()).toEqual(['2025-03-03T23:59:59Z', '2025-03-01T10:00:00Z']);
+    // A service keeping local time writes last_toggled in it too.
+    sim.setHistoryShape({ zoneOffsetMinutes: -330 });
+    expect(await times()).toEqual(['2025-03-03 18:29:59', '2025-03-01 04:30:00']);
+    const sync = (await (await api(sim, SYNC_PATH)).json()) as { devices: { doors: { last_toggled: string }[] }[] };
+    expect(sync.devices[0]?.doors[0]?.last_toggled).toBe('2025-01-15 03:00:00');
+    sim.addHistoryEvent({
+      doorId: SAMPLE_FRONT_GATE_ID,
+      doorState: 'OPEN',
+      at: new Date('2025-03-05T10:00:00Z'),
+      dateText: '05/03/2025 10:00:00',
+    });
+    sim.setHistoryShape({ order: 'shuffled' });
+    const shuffled = await times();
+    expect(shuffled).toContain('05/03/2025 10:00:00');
+    expect(shuffled).not.toEqual(['05/03/2025 10:00:00', '2025-03-03 23:59:59', '2025-03-01 10:00:00']);
+    expect([...shuffled].sort()).toEqual(['05/03/2025 10:00:00', '2025-03-01 10:00:00', '2025-03-03 23:59:59']);
+    expect(await times()).toEqual(shuffled);
+    sim.setHistoryShape({ deviceHistory: false });
+    const refused = await read(`history_type=device&device_id=${SAMPLE_OWNED_DEVICE_ID}`);
+    expect(refused.status).toBe(400);
+    expect((await read(`history_type=door&door_id=${SAMPLE_FRONT_GATE_ID}`)).status).toBe(200);
+  });
+
   it("holds a sample week that names the household: the settings page's activity shows three people and a refused attempt", async () => {
     const sim = await startSim();
     for (const event of sampleHistory(Date.now())) sim.addHistoryEvent(event);

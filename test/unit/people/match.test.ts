@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { PeopleDirectory, detectsFor, names, serviceTimeMs, userKey } from '../../../src/people/match.js';
+import { PeopleDirectory, detectsFor, names, userKey } from '../../../src/people/match.js';
 
 const grace = { email: 'Grace@Example.com', firstName: 'Grace', lastName: 'Hopper' };
 const alan = { email: 'alan@example.com', firstName: 'Alan', lastName: 'Turing' };
@@ -80,14 +80,5 @@ describe('a user named one way alone (issue 37)', () => {
     const directory = paired();
     directory.learn({ email: 'grace.h@example.org', firstName: 'Grace', lastName: 'Hopper' });
     expect(detectsFor(byEmail, { doorId: 'gate', user: { firstName: 'Grace', lastName: 'Hopper' } }, directory)).toEqual([]);
-  });
-});
-
-describe("the history's time", () => {
-  it('reads as UTC, and nothing from a day alone', () => {
-    expect(serviceTimeMs('2026-11-21 12:00:05')).toBe(Date.parse('2026-11-21T12:00:05Z'));
-    expect(serviceTimeMs('2026-11-21T12:00:05+01:00')).toBe(Date.parse('2026-11-21T11:00:05Z'));
-    expect(serviceTimeMs('2026-11-21')).toBeUndefined();
-    expect(serviceTimeMs(undefined)).toBeUndefined();
   });
 });
