@@ -91,6 +91,57 @@ export default tseslint.config(
       ],
     },
   },
+  // The settings page's two sides stay apart: ui/server/ runs in Node (forked by the Homebridge UI), ui/page/ in the
+  // browser (its own tsconfig, bundled by esbuild); what both use (message shapes, labels, the block and its check) is in
+  // ui/shared/, which runs on either side and so imports neither, nor anything of Node.
+  {
+    files: ['src/ui/server/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)ui/page/|^\\.\\./page/',
+              message: 'The settings server imports nothing of the browser page: what both use lives in src/ui/shared/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/ui/page/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)ui/server/|^\\.\\./server/|^node:',
+              message: 'The browser page imports nothing of the settings server or of Node: what both use lives in src/ui/shared/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/ui/shared/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)ui/(page|server)/|^\\.\\./(page|server)/|^node:',
+              message: 'src/ui/shared/ runs on both sides of the settings page: it imports neither side, and nothing of Node.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // zod in src/ comes from src/util/zod.ts: zod/mini (classic zod alone costs ~12 ms and ~4 MiB at start, issue 22) with
   // English messages set (zod/mini sets no locale, and its default messages would read only "Invalid input").
   {

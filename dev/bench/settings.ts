@@ -4,8 +4,8 @@ import { parseConfig } from '../../src/config/index.js';
 import { protectionFor } from '../../src/config/protection.js';
 import type { AccountIds } from '../../src/config/protection.js';
 import { skeleton } from '../../src/util/skeleton.js';
-import { checkBlock } from '../../src/ui/check-config.js';
-import type { AccountView } from '../../src/ui/page/views.js';
+import { checkBlock } from '../../src/ui/shared/check-config.js';
+import type { AccountView } from '../../src/ui/shared/messages.js';
 import { timeRuns } from './probes.js';
 import type { Summary } from './probes.js';
 import { SUMMARY_HEADER, summaryRow } from './report.js';
@@ -109,7 +109,7 @@ export function measureSettings(): SettingsRuns {
   const signedIn = account();
   const parsed = parseConfig(config);
   if (!parsed.ok) throw new Error(`the bench config does not run: ${parsed.problems.join('; ')}`);
-  // Each edit on the page makes a new block, whose reading the page has not cached (ui/page/model.ts readingOf): each run
+  // Each edit on the page makes a new block, whose reading the page has not cached (ui/shared/block.ts readingOf): each run
   // checks its own copy, made before the timing starts, or the runs after the first would time a cache hit.
   const copies = Array.from({ length: WARM_UP_RUNS + RUNS }, () => structuredClone(config));
   const check = timed(() => checkBlock(copies.pop() ?? structuredClone(config), signedIn));

@@ -105,7 +105,7 @@ export function guarded(protection: Protection, doorId: string): boolean {
 
 /**
  * Why a door stays out of HomeKit, or undefined when it is shown. Reads only a door's id and relationship: the settings
- * page runs it on the doors it shows (src/ui/check-config.ts). `protection`: what settings that name no door exactly
+ * page runs it on the doors it shows (src/ui/shared/check-config.ts). `protection`: what settings that name no door exactly
  * could mean (a door an exclusion could mean is left out; one an include list could mean is let in, read-only).
  */
 export function exclusionReason(

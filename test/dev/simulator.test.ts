@@ -15,7 +15,7 @@ import {
   SAMPLE_SHARED_GATE_ID,
   sampleHistory,
 } from '../../dev/simulator/server.js';
-import { readActivity } from '../../src/ui/activity.js';
+import { readActivity } from '../../src/ui/server/activity.js';
 import type { SimulatorOptions, WebhookTarget } from '../../dev/simulator/server.js';
 
 const TOKEN = 'test-token';

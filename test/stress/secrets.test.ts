@@ -14,8 +14,8 @@ import {
   SAMPLE_SHARED_GATE_ID,
 } from '../../dev/simulator/server.js';
 import { AccessControlClient } from '../../src/client/service-client.js';
-import { readActivity } from '../../src/ui/activity.js';
-import { signIn } from '../../src/ui/sign-in.js';
+import { readActivity } from '../../src/ui/server/activity.js';
+import { signIn } from '../../src/ui/server/sign-in.js';
 import { ManualClock } from '../support/homebridge-double.js';
 import { bootPlatform } from '../support/platform-rig.js';
 import { jsonEscaped, secretLeaks } from '../support/secret-leaks.js';

@@ -15,7 +15,7 @@ import { parseConfig } from '../../src/config/index.js';
 import type { PluginConfig } from '../../src/config/index.js';
 import { doorOptions } from '../../src/door/options.js';
 import type { DoorOptions } from '../../src/door/options.js';
-import type { DoorView } from '../../src/ui/page/views.js';
+import type { DoorView } from '../../src/ui/shared/messages.js';
 import { ManualClock } from './homebridge-double.js';
 import { captureLog } from './log.js';
 import type { CapturedLog } from './log.js';

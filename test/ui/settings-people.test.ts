@@ -12,7 +12,7 @@ import {
 } from '../../dev/simulator/server.js';
 import type { SimUser } from '../../dev/simulator/server.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
-import { activityDays } from '../../src/ui/activity.js';
+import { activityDays } from '../../src/ui/server/activity.js';
 import { axeFaults, SIDEWAYS, smallTargets } from './page-probes.js';
 import { startUiHarness } from './ui-harness.js';
 import type { CustomUiSettings, PlatformBlock, UiHarness } from './ui-harness.js';

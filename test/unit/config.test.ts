@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 import { configSchema, parseConfig } from '../../src/config/index.js';
-import { checkBlock } from '../../src/ui/check-config.js';
+import { checkBlock } from '../../src/ui/shared/check-config.js';
 import type { PluginConfig } from '../../src/config/index.js';
 import { OPTIONS } from '../../src/option-catalog.js';
 import type { OptionSpec } from '../../src/option-catalog.js';

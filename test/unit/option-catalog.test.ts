@@ -8,7 +8,7 @@ import { DOOR_NOT_OPTIONS, NOT_OPTIONS } from '../../dev/generate/schema.js';
 import { configSchema } from '../../src/config/index.js';
 import { OPTIONS } from '../../src/option-catalog.js';
 import type { ChoiceOption, OptionSpec } from '../../src/option-catalog.js';
-import { pageInfo } from '../../src/ui/page-info.js';
+import { pageInfo } from '../../src/ui/server/page-info.js';
 import { doorFieldsOf, layoutNode, readConfigForm } from '../support/config-schema.js';
 import type { SchemaField as JsonField } from '../support/config-schema.js';
 

@@ -3,11 +3,11 @@ import { ACTIVITY_DAYS, ACTIVITY_DOORS_PER_REQUEST } from '../../settings.js';
 import { userKey } from '../../people/match.js';
 import { server } from './api.js';
 import { byId, fill, h, status } from './dom.js';
-import { getField } from './model.js';
+import { getField } from '../shared/block.js';
 import { listingOf, peopleEditable, peopleSeen, setPersonListed, sharedNames } from './people.js';
 import type { PersonSummary } from './people.js';
 import type { Store } from './store.js';
-import type { ActivityEntry, DoorActivity, DoorView } from './views.js';
+import type { ActivityEntry, DoorActivity, DoorView } from '../shared/messages.js';
 
 /** Longer lists of doors start folded, as the door list does. */
 const ACTIVITY_LIST_OPEN_MAX = 20;

@@ -1,10 +1,10 @@
-// The settings page's calls to its server process (src/ui/server.ts), through the Homebridge UI: each ends in an answer.
+// The settings page's calls to its server process (src/ui/server/server.ts), through the Homebridge UI: each ends in an answer.
 import type { IHomebridgePluginUi } from '@homebridge/plugin-ui-utils/ui.interface';
 
 import { PAGE_REQUEST_LIMIT_MS } from '../../settings.js';
 import { withoutSecretsIn } from '../../util/redact.js';
 import type { Secrets } from '../../util/redact.js';
-import type { ActivityAnswer, Message, PageInfo, SignInView } from './views.js';
+import type { ActivityAnswer, Message, PageInfo, SignInView } from '../shared/messages.js';
 
 // The Homebridge UI's object on the page's window (globalThis there): read through globalThis so the unit tests' Node type check,
 // which has no DOM, compiles this file too.

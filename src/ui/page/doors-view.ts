@@ -22,10 +22,10 @@ import {
   setDoorChoiceOf,
   setDoorField,
   setField,
-} from './model.js';
-import type { Block, Choice, DoorFlag } from './model.js';
+} from '../shared/block.js';
+import type { Block, Choice, DoorFlag } from '../shared/block.js';
 import type { Store } from './store.js';
-import type { AccountView, DoorView } from './views.js';
+import type { AccountView, DoorView } from '../shared/messages.js';
 
 /** Longer door lists start folded, so the webhook and timing sections stay within reach. */
 const DOOR_LIST_OPEN_MAX = 20;

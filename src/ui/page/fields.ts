@@ -1,6 +1,6 @@
 // Binds the page's plain inputs to fields of the block: text, whole numbers typed (never sliders) and checkboxes.
 import { byId, status } from './dom.js';
-import { appliedField, getField, readWholeNumber, setField } from './model.js';
+import { appliedField, getField, readWholeNumber, setField } from '../shared/block.js';
 import type { Store } from './store.js';
 
 export interface NumberRange {

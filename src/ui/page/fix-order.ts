@@ -1,5 +1,5 @@
 // Which one-click fix the keyboard goes on to once one is applied: pure, so it is tested without a browser.
-import type { KeyFix } from './views.js';
+import type { KeyFix } from '../shared/messages.js';
 
 /** A fix's identity across checks: where the key is, how it was written, and the key it is read as. */
 export const fixKey = (fix: KeyFix): string => JSON.stringify([fix.parent, fix.written, fix.key]);

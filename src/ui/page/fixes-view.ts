@@ -2,7 +2,7 @@
 import { quoted } from '../../util/near-miss.js';
 import { byId, fill, h } from './dom.js';
 import { fixAfter, fixKey } from './fix-order.js';
-import type { KeyFix } from './views.js';
+import type { KeyFix } from '../shared/messages.js';
 
 /** "doors.2" as the page names it: "door entry 3"; "" is the settings for all doors. */
 function placeOf(parent: string): string {

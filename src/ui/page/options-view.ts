@@ -3,7 +3,7 @@ import { OPTIONS } from '../../option-catalog.js';
 import type { OptionSpec, PageField, PagePlace } from '../../option-catalog.js';
 import { byId, fill, h } from './dom.js';
 import { bindFlag, bindNumber, bindText } from './fields.js';
-import { globalChoice, keyFixes, setField, setGlobalChoice } from './model.js';
+import { globalChoice, keyFixes, setField, setGlobalChoice } from '../shared/block.js';
 import { quoted } from '../../util/near-miss.js';
 import type { Store } from './store.js';
 

@@ -2,18 +2,18 @@
 import type {} from '@homebridge/plugin-ui-utils/ui.interface';
 
 import { MAX_POLL_INTERVAL_S, MIN_RECONCILE_INTERVAL_S } from '../../settings.js';
-import { checkBlock } from '../check-config.js';
+import { checkBlock } from '../shared/check-config.js';
 import { setUpActivity } from './activity-view.js';
 import { redactAnswersWith, server } from './api.js';
 import { byId, fill, h, status } from './dom.js';
 import { refreshDoorStatus, renderDoors } from './doors-view.js';
 import { bindNumber, bindText } from './fields.js';
-import { applyKeyFix, forUiUpdate, getField } from './model.js';
+import { applyKeyFix, forUiUpdate, getField } from '../shared/block.js';
 import { setUpOptions } from './options-view.js';
 import { Store } from './store.js';
 import { othersText, summarize, WARNINGS_TEXT } from './summary.js';
 import { COULD_MEAN_RULE, PROTECTIVE_RULE } from '../../config/protection.js';
-import type { DoorView } from './views.js';
+import type { DoorView } from '../shared/messages.js';
 import { renderFixes } from './fixes-view.js';
 import { signInLine } from './sign-in-line.js';
 import { withoutSecretsIn } from '../../util/redact.js';

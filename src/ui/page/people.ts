@@ -1,9 +1,9 @@
 // The people the shown doors' history names, grouped for "People and activity", and the `people` entry each one's tick edits.
 import { homeKitName } from '../../door/homekit-name.js';
 import { names, userKey } from '../../people/match.js';
-import { isBlank, isRecord, setField } from './model.js';
-import type { Block } from './model.js';
-import type { DoorActivity, PersonSeen } from './views.js';
+import { isBlank, isRecord, setField } from '../shared/block.js';
+import type { Block } from '../shared/block.js';
+import type { DoorActivity, PersonSeen } from '../shared/messages.js';
 
 /** One person across the doors: how many entries name them, how many of those were refused, and at which doors. */
 export interface PersonSummary extends PersonSeen {

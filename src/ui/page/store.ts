@@ -1,8 +1,8 @@
 // The settings page's state: the plugin's config entries, the one being edited, and what the server said of them.
 import { canonicalId } from '../../util/canonical-id.js';
-import { configuredDoorIds, getField } from './model.js';
-import type { Block, Defaults } from './model.js';
-import type { AccountView, ConfigCheck, DoorView, PageInfo, SignInView } from './views.js';
+import { configuredDoorIds, getField } from '../shared/block.js';
+import type { Block, Defaults } from '../shared/block.js';
+import type { AccountView, ConfigCheck, DoorView, PageInfo, SignInView } from '../shared/messages.js';
 
 /** What one "Sign in" answered, and for which entry, address and token. */
 export interface SignInRecord {

@@ -1,5 +1,5 @@
 // The words of the settings page's "Before you save" summary: the parser's findings and the sign-in with the current address and token.
-import type { ConfigCheck, SignInFailure, SignInView } from './views.js';
+import type { ConfigCheck, SignInFailure, SignInView } from '../shared/messages.js';
 
 export interface Summary {
   kind: 'ok' | 'warn' | 'error' | 'info';

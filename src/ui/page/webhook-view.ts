@@ -1,7 +1,7 @@
 // The webhook part of the settings page: a typed port checked against what already uses it, the key checked as 96 hex, the URL, a test.
 import { server } from './api.js';
 import { byId, status } from './dom.js';
-import { apiKeyProblem, getField, setField, webhookEditable } from './model.js';
+import { apiKeyProblem, getField, setField, webhookEditable } from '../shared/block.js';
 import type { Store } from './store.js';
 
 /** Port checks wait until the user stops typing for this long. */

@@ -1,11 +1,11 @@
 // A door's toggle history as the settings page gets it: each entry's outside text cleaned and cut, newest first, at most so many.
-import { canonicalId } from '../util/canonical-id.js';
-import type { ToggleEvent } from '../client/types.js';
-import { userKey } from '../people/match.js';
-import { readServiceTime, serviceTimeMs } from '../people/service-time.js';
-import { ACTIVITY_ENTRIES_PER_DOOR_MAX, ACTIVITY_TEXT_MAX_CHARS, PERSON_USER_MAX_CHARS } from '../settings.js';
-import { oneLine, withoutDirectionMarks } from '../util/log-text.js';
-import type { ActivityEntry, DoorActivity, PersonCount, PersonSeen } from './page/views.js';
+import { canonicalId } from '../../util/canonical-id.js';
+import type { ToggleEvent } from '../../client/types.js';
+import { userKey } from '../../people/match.js';
+import { readServiceTime, serviceTimeMs } from '../../people/service-time.js';
+import { ACTIVITY_ENTRIES_PER_DOOR_MAX, ACTIVITY_TEXT_MAX_CHARS, PERSON_USER_MAX_CHARS } from '../../settings.js';
+import { oneLine, withoutDirectionMarks } from '../../util/log-text.js';
+import type { ActivityEntry, DoorActivity, PersonCount, PersonSeen } from '../shared/messages.js';
 
 /** How the service might mark an entry for an unauthorized user or vehicle (its webhooks call them enforcer events). */
 const UNAUTHORIZED = /enforcer|unauthori[sz]ed/i;

@@ -1,9 +1,9 @@
 // "People and activity": the shown doors' toggle history of the last days, read by the settings server (it holds the token), a few at a time.
-import { ServiceError } from '../client/errors.js';
-import type { Timeouts } from '../client/http.js';
-import { AccessControlClient } from '../client/service-client.js';
-import type { ToggleEvent } from '../client/types.js';
-import { parseConfig } from '../config/index.js';
+import { ServiceError } from '../../client/errors.js';
+import type { Timeouts } from '../../client/http.js';
+import { AccessControlClient } from '../../client/service-client.js';
+import type { ToggleEvent } from '../../client/types.js';
+import { parseConfig } from '../../config/index.js';
 import {
   ACTIVITY_DAYS,
   ACTIVITY_DOOR_DEADLINE_MS,
@@ -12,14 +12,14 @@ import {
   MAX_RETRY_AFTER_MS,
   ACTIVITY_REQUESTS_IN_FLIGHT_MAX,
   PLATFORM_NAME,
-} from '../settings.js';
-import { asServiceError } from '../sync/failure.js';
-import { within } from '../util/clock.js';
-import { oneLine } from '../util/log-text.js';
+} from '../../settings.js';
+import { asServiceError } from '../../sync/failure.js';
+import { within } from '../../util/clock.js';
+import { oneLine } from '../../util/log-text.js';
 import { doorActivity } from './activity-entries.js';
 import { InFlightLimit } from './in-flight-limit.js';
-import { inPageWords } from './labels.js';
-import type { ActivityAnswer, DoorActivity } from './page/views.js';
+import { inPageWords } from '../shared/labels.js';
+import type { ActivityAnswer, DoorActivity } from '../shared/messages.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 

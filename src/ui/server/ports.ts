@@ -2,11 +2,11 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 
-import * as z from '../util/zod.js';
+import * as z from '../../util/zod.js';
 
-import { reservedPorts } from '../util/homebridge-ports.js';
-import { PLATFORM_NAME } from '../settings.js';
-import type { Message } from './page/views.js';
+import { reservedPorts } from '../../util/homebridge-ports.js';
+import { PLATFORM_NAME } from '../../settings.js';
+import type { Message } from '../shared/messages.js';
 
 const portField = z.missingIfNot(z.number().check(z.int()));
 const entrySchema = z.looseObject({

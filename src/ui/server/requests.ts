@@ -1,11 +1,11 @@
 // What the settings page may send its server, and a short sentence naming each wrong field by the label the page shows.
-import * as z from '../util/zod.js';
+import * as z from '../../util/zod.js';
 
-import { ACTIVITY_DOORS_PER_REQUEST } from '../settings.js';
-import { oneLine } from '../util/log-text.js';
-import { withoutSecrets } from '../util/redact.js';
-import type { Secrets } from '../util/redact.js';
-import { LABELS } from './labels.js';
+import { ACTIVITY_DOORS_PER_REQUEST } from '../../settings.js';
+import { oneLine } from '../../util/log-text.js';
+import { withoutSecrets } from '../../util/redact.js';
+import type { Secrets } from '../../util/redact.js';
+import { LABELS } from '../shared/labels.js';
 
 export { LABELS };
 

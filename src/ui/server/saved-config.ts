@@ -1,9 +1,9 @@
 // What the saved settings (Homebridge's config.json) give this plugin's webhook listeners: the running ones were started from them.
 import { readFile } from 'node:fs/promises';
 
-import * as z from '../util/zod.js';
+import * as z from '../../util/zod.js';
 
-import { PLATFORM_NAME } from '../settings.js';
+import { PLATFORM_NAME } from '../../settings.js';
 
 const webhookSchema = z.looseObject({
   port: z.missingIfNot(z.number()),

@@ -1,12 +1,12 @@
 // The settings page's server process: the Homebridge UI forks it, and the page asks it to sign in, read the doors' activity, check ports and send a test event.
-// The page checks the block itself (src/ui/check-config.ts, bundled into it): an edit makes no request here.
+// The page checks the block itself (src/ui/shared/check-config.ts, bundled into it): an edit makes no request here.
 import { HomebridgePluginUiServer } from '@homebridge/plugin-ui-utils';
 
 import { readActivity } from './activity.js';
 import { savedCertFile } from './listener-tls.js';
 import { savedWebhookKeys } from './saved-config.js';
 import { pageInfo } from './page-info.js';
-import type { ActivityAnswer, Message, SignInView } from './page/views.js';
+import type { ActivityAnswer, Message, SignInView } from '../shared/messages.js';
 import { checkPort } from './ports.js';
 import { answer, readRequest, REQUESTS, secretsIn } from './requests.js';
 import { signIn } from './sign-in.js';

@@ -1,14 +1,14 @@
 // "Sign in" on the settings page: the plugin's own client syncs the account once, and the page gets the doors or the plugin's sentence.
-import { ServiceError } from '../client/errors.js';
-import type { Timeouts } from '../client/http.js';
-import { AccessControlClient } from '../client/service-client.js';
-import { within } from '../util/clock.js';
-import { parseConfig } from '../config/index.js';
-import { PLATFORM_NAME, SIGN_IN_DEADLINE_MS } from '../settings.js';
-import { asServiceError } from '../sync/failure.js';
+import { ServiceError } from '../../client/errors.js';
+import type { Timeouts } from '../../client/http.js';
+import { AccessControlClient } from '../../client/service-client.js';
+import { within } from '../../util/clock.js';
+import { parseConfig } from '../../config/index.js';
+import { PLATFORM_NAME, SIGN_IN_DEADLINE_MS } from '../../settings.js';
+import { asServiceError } from '../../sync/failure.js';
 import { accountView } from './account-view.js';
-import { inPageWords, LABELS } from './labels.js';
-import type { AccountView, SignInFailure } from './page/views.js';
+import { inPageWords, LABELS } from '../shared/labels.js';
+import type { AccountView, SignInFailure } from '../shared/messages.js';
 
 export type SignInResult = { ok: true; account: AccountView } | { ok: false; kind: SignInFailure; message: string; detail?: string };
 

@@ -6,16 +6,16 @@ import { networkInterfaces } from 'node:os';
 
 import { Agent, request } from 'undici';
 
-import { deadlineSignal, within } from '../util/clock.js';
+import { deadlineSignal, within } from '../../util/clock.js';
 import {
   DEFAULT_WEBHOOK_HEADER_NAME,
   LISTENER_NONCE_HEADER,
   LISTENER_PROOF_HEADER,
   TEST_EVENT_TIMEOUT_MS,
   WEBHOOK_TEST_EVENT_TYPE,
-} from '../settings.js';
-import { keyDigest, listenerProof } from '../webhook/api-key.js';
-import { LABELS } from './labels.js';
+} from '../../settings.js';
+import { keyDigest, listenerProof } from '../../webhook/api-key.js';
+import { LABELS } from '../shared/labels.js';
 import { listenerTrust, OTHER_CERTIFICATE } from './listener-tls.js';
 import type { ListenerTrust } from './listener-tls.js';
 

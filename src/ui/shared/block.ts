@@ -8,7 +8,7 @@ import { controllerLetIn } from '../../door/options.js';
 import { nearMiss } from '../../util/near-miss.js';
 import { OPTIONS } from '../../option-catalog.js';
 import type { ChoiceOption } from '../../option-catalog.js';
-import type { Defaults, KeyFix } from './views.js';
+import type { Defaults, KeyFix } from './messages.js';
 
 /** One `platforms[]` entry of config.json, as the Homebridge UI hands it over. */
 export type Block = Record<string, unknown>;

@@ -1,15 +1,15 @@
 // What the plugin will make of the block the settings page is about to save: the plugin's own parser, and which doors it shows.
 // It runs in the page itself (bundled with zod), so an edit asks the server nothing.
-import { parseConfig } from '../config/index.js';
-import { protectionFor } from '../config/protection.js';
-import { skeleton } from '../util/skeleton.js';
-import { canonicalId } from '../util/canonical-id.js';
-import { doorCap, shownDoors } from '../registry/shown-doors.js';
+import { parseConfig } from '../../config/index.js';
+import { protectionFor } from '../../config/protection.js';
+import { skeleton } from '../../util/skeleton.js';
+import { canonicalId } from '../../util/canonical-id.js';
+import { doorCap, shownDoors } from '../../registry/shown-doors.js';
 import { inPageWords } from './labels.js';
-import type { Finding } from '../config/index.js';
-import { doorsEditable, isRecord, keyFixes, readIdList, readingOf, webhookEditable } from './page/model.js';
-import type { IdList } from './page/model.js';
-import type { AccountView, ConfigCheck, DoorView, KeptPart } from './page/views.js';
+import type { Finding } from '../../config/index.js';
+import { doorsEditable, isRecord, keyFixes, readIdList, readingOf, webhookEditable } from './block.js';
+import type { IdList } from './block.js';
+import type { AccountView, ConfigCheck, DoorView, KeptPart } from './messages.js';
 
 const ID_LISTS: readonly IdList[] = ['includeDeviceIds', 'excludeDeviceIds', 'includeDoorIds', 'excludeDoorIds'];
 

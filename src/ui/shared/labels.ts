@@ -1,6 +1,6 @@
 // The one place a config key becomes the label the settings page shows: its server's messages name fields as the user reads them.
-import { OPTIONS } from '../option-catalog.js';
-import type { OptionSpec } from '../option-catalog.js';
+import { OPTIONS } from '../../option-catalog.js';
+import type { OptionSpec } from '../../option-catalog.js';
 
 /** Read as the common shape: not every option has a page label or a label per door. */
 const SPECS: readonly OptionSpec[] = OPTIONS;

@@ -1,5 +1,5 @@
 // The shapes the settings page and its server process exchange; types only, shared by both sides. A declaration file, so
-// neither build emits an empty views.js that nothing loads at run time (imports of it are `import type` only).
+// neither build emits an empty messages.js that nothing loads at run time (imports of it are `import type` only).
 
 /** Values the plugin uses when a field is absent; the page shows them as placeholders and never writes them. */
 export type Defaults = Record<string, string | number | boolean>;

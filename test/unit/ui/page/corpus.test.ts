@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../../src/config/index.js';
 import type { ConfigResult } from '../../../../src/config/index.js';
 import { PLATFORM_NAME } from '../../../../src/settings.js';
-import { setControllerIncluded, setDoorField, setField } from '../../../../src/ui/page/model.js';
-import type { Block } from '../../../../src/ui/page/model.js';
+import { setControllerIncluded, setDoorField, setField } from '../../../../src/ui/shared/block.js';
+import type { Block } from '../../../../src/ui/shared/block.js';
 import { CONFIG_CORPUS, withAccount } from '../../../support/config-corpus.js';
 import type { CorpusEdit } from '../../../support/config-corpus.js';
 

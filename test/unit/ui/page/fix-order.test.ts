@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { fixAfter, fixKey } from '../../../../src/ui/page/fix-order.js';
-import type { KeyFix } from '../../../../src/ui/page/views.js';
+import type { KeyFix } from '../../../../src/ui/shared/messages.js';
 
 const top: KeyFix = { parent: '', written: 'readonly', key: 'readOnly' };
 const topAgain: KeyFix = { parent: '', written: 'ReadOnly', key: 'readOnly' };

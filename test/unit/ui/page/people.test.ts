@@ -2,11 +2,11 @@
 import { describe, expect, it } from 'vitest';
 
 import { parseConfig } from '../../../../src/config/index.js';
-import { peopleCounted } from '../../../../src/ui/activity-entries.js';
-import { checkBlock } from '../../../../src/ui/check-config.js';
+import { peopleCounted } from '../../../../src/ui/server/activity-entries.js';
+import { checkBlock } from '../../../../src/ui/shared/check-config.js';
 import { listingOf, peopleSeen, setPersonListed, sharedNames } from '../../../../src/ui/page/people.js';
-import type { Block } from '../../../../src/ui/page/model.js';
-import type { ActivityEntry, DoorActivity, PersonSeen } from '../../../../src/ui/page/views.js';
+import type { Block } from '../../../../src/ui/shared/block.js';
+import type { ActivityEntry, DoorActivity, PersonSeen } from '../../../../src/ui/shared/messages.js';
 
 const GRACE: PersonSeen = { name: 'Grace Hopper', email: 'grace@example.com' };
 const ALAN: PersonSeen = { name: 'Alan Turing', email: 'alan@example.com' };

@@ -2,11 +2,11 @@
 // a sign-in's answer speaks only for the entry, address and token it tried.
 import { describe, expect, it } from 'vitest';
 
-import { checkBlock } from '../../../../src/ui/check-config.js';
-import { removeDoorEntry, setField } from '../../../../src/ui/page/model.js';
-import type { Block } from '../../../../src/ui/page/model.js';
+import { checkBlock } from '../../../../src/ui/shared/check-config.js';
+import { removeDoorEntry, setField } from '../../../../src/ui/shared/block.js';
+import type { Block } from '../../../../src/ui/shared/block.js';
 import { Store } from '../../../../src/ui/page/store.js';
-import type { AccountView, PageInfo, SignInView } from '../../../../src/ui/page/views.js';
+import type { AccountView, PageInfo, SignInView } from '../../../../src/ui/shared/messages.js';
 import { parseConfig } from '../../../../src/config/index.js';
 import { pageDoor } from '../../../support/door-fixtures.js';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { ACCEPTED_TEXT, FRESH_TEXT, othersText, summarize, UNTRIED_TEXT } from '../../../../src/ui/page/summary.js';
-import type { ConfigCheck, SignInView } from '../../../../src/ui/page/views.js';
+import type { ConfigCheck, SignInView } from '../../../../src/ui/shared/messages.js';
 
 const accepted: ConfigCheck = {
   problems: [],

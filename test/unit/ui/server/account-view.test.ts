@@ -1,8 +1,8 @@
 // What the settings page gets of an account: the service's names without direction marks, ids exactly as given.
 import { describe, expect, it } from 'vitest';
 
-import type { Account } from '../../../src/client/types.js';
-import { accountView } from '../../../src/ui/account-view.js';
+import type { Account } from '../../../../src/client/types.js';
+import { accountView } from '../../../../src/ui/server/account-view.js';
 
 const RLO = '\u202e';
 

@@ -1,9 +1,9 @@
 // A door's history as the page gets it: the service's text on one line and cut short, newest first, bounded, refused attempts marked.
 import { describe, expect, it } from 'vitest';
 
-import type { ToggleEvent } from '../../../src/client/types.js';
-import { ACTIVITY_ENTRIES_PER_DOOR_MAX, ACTIVITY_TEXT_MAX_CHARS } from '../../../src/settings.js';
-import { doorActivity, personOf } from '../../../src/ui/activity-entries.js';
+import type { ToggleEvent } from '../../../../src/client/types.js';
+import { ACTIVITY_ENTRIES_PER_DOOR_MAX, ACTIVITY_TEXT_MAX_CHARS } from '../../../../src/settings.js';
+import { doorActivity, personOf } from '../../../../src/ui/server/activity-entries.js';
 
 const event = (partial: Partial<ToggleEvent>): ToggleEvent => ({
   doorId: 'door-1',

@@ -1,14 +1,14 @@
 // "People and activity" on the settings server: each door's history read once, at most 4 in flight, one door's failure its own, the service's text cleaned.
 import { describe, expect, it } from 'vitest';
 
-import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_PEOPLE, SAMPLE_SHARED_GATE_ID } from '../../../dev/simulator/server.js';
-import type { AccessControlSimulator } from '../../../dev/simulator/server.js';
-import type { ToggleEvent } from '../../../src/client/types.js';
-import { ACTIVITY_DAYS, ACTIVITY_REQUESTS_IN_FLIGHT_MAX, MAX_RETRY_AFTER_MS } from '../../../src/settings.js';
-import { activityDays, HistoryPause, readActivity, waitWords } from '../../../src/ui/activity.js';
-import { InFlightLimit } from '../../../src/ui/in-flight-limit.js';
-import type { ActivityAnswer, DoorActivity } from '../../../src/ui/page/views.js';
-import { useSimulator } from '../../support/simulator.js';
+import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_PEOPLE, SAMPLE_SHARED_GATE_ID } from '../../../../dev/simulator/server.js';
+import type { AccessControlSimulator } from '../../../../dev/simulator/server.js';
+import type { ToggleEvent } from '../../../../src/client/types.js';
+import { ACTIVITY_DAYS, ACTIVITY_REQUESTS_IN_FLIGHT_MAX, MAX_RETRY_AFTER_MS } from '../../../../src/settings.js';
+import { activityDays, HistoryPause, readActivity, waitWords } from '../../../../src/ui/server/activity.js';
+import { InFlightLimit } from '../../../../src/ui/server/in-flight-limit.js';
+import type { ActivityAnswer, DoorActivity } from '../../../../src/ui/shared/messages.js';
+import { useSimulator } from '../../../support/simulator.js';
 
 const TOKEN = 'activity-token-5e2a';
 const SHORT_TIMEOUTS = { connectMs: 500, headersMs: 500, bodyMs: 500 };

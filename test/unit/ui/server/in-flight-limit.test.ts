@@ -1,8 +1,8 @@
 // The settings server's bound on history reads: never more than its max in flight, each waiting task run in turn, a failure freeing its place.
 import { describe, expect, it } from 'vitest';
 
-import { ACTIVITY_REQUESTS_IN_FLIGHT_MAX } from '../../../src/settings.js';
-import { InFlightLimit } from '../../../src/ui/in-flight-limit.js';
+import { ACTIVITY_REQUESTS_IN_FLIGHT_MAX } from '../../../../src/settings.js';
+import { InFlightLimit } from '../../../../src/ui/server/in-flight-limit.js';
 
 /** Tasks the test ends one by one: it sees how many are running at any moment, and the most there ever were. */
 function controllable() {

@@ -1,8 +1,8 @@
 // The settings server's handlers answer whatever happens, and what one threw is said without the secrets of its request.
 import { describe, expect, it } from 'vitest';
 
-import { answer, secretsIn } from '../../../src/ui/requests.js';
-import { echoedSpellings, secretLeaks } from '../../support/secret-leaks.js';
+import { answer, secretsIn } from '../../../../src/ui/server/requests.js';
+import { echoedSpellings, secretLeaks } from '../../../support/secret-leaks.js';
 
 const TOKEN = 'requests+token/5c8e1a=';
 

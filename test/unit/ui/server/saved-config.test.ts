@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { savedWebhookKeys } from '../../../src/ui/saved-config.js';
+import { savedWebhookKeys } from '../../../../src/ui/server/saved-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'saved-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

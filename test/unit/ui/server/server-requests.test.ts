@@ -1,4 +1,4 @@
-// The settings server process (src/ui/server.ts) as the Homebridge UI drives it: every request, however malformed, gets a short answer naming the field, and nothing goes to stderr.
+// The settings server process (src/ui/server/server.ts) as the Homebridge UI drives it: every request, however malformed, gets a short answer naming the field, and nothing goes to stderr.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MockInstance } from 'vitest';
 
@@ -6,12 +6,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { AccessControlSimulator } from '../../../dev/simulator/server.js';
-import { SAMPLE_FRONT_GATE_ID } from '../../../dev/simulator/server.js';
-import { PLATFORM_NAME } from '../../../src/settings.js';
-import { checkBlock } from '../../../src/ui/check-config.js';
-import { echoInAccount, secretLeaks } from '../../support/secret-leaks.js';
-import { useSimulator } from '../../support/simulator.js';
+import type { AccessControlSimulator } from '../../../../dev/simulator/server.js';
+import { SAMPLE_FRONT_GATE_ID } from '../../../../dev/simulator/server.js';
+import { PLATFORM_NAME } from '../../../../src/settings.js';
+import { checkBlock } from '../../../../src/ui/shared/check-config.js';
+import { echoInAccount, secretLeaks } from '../../../support/secret-leaks.js';
+import { useSimulator } from '../../../support/simulator.js';
 
 interface Response {
   action: string;
@@ -33,7 +33,7 @@ beforeAll(async () => {
     sent.push(message);
     return true;
   }) as typeof process.send;
-  await import('../../../src/ui/server.js');
+  await import('../../../../src/ui/server/server.js');
 });
 
 afterAll(() => {

@@ -4,16 +4,16 @@ import type { Server } from 'node:net';
 
 import { describe, expect, it } from 'vitest';
 
-import type { AccessControlSimulator } from '../../../dev/simulator/server.js';
-import { WEBHOOK_TEST_EVENT_TYPE } from '../../../src/settings.js';
-import { checkBlock } from '../../../src/ui/check-config.js';
-import { checkPort, portOwner } from '../../../src/ui/ports.js';
-import { signIn } from '../../../src/ui/sign-in.js';
-import { sendTestEvent } from '../../../src/ui/test-event.js';
-import { WebhookReceiver } from '../../../src/webhook/receiver.js';
-import type { WebhookEvent } from '../../../src/webhook/event.js';
-import { captureLog } from '../../support/log.js';
-import { useSimulator } from '../../support/simulator.js';
+import type { AccessControlSimulator } from '../../../../dev/simulator/server.js';
+import { WEBHOOK_TEST_EVENT_TYPE } from '../../../../src/settings.js';
+import { checkBlock } from '../../../../src/ui/shared/check-config.js';
+import { checkPort, portOwner } from '../../../../src/ui/server/ports.js';
+import { signIn } from '../../../../src/ui/server/sign-in.js';
+import { sendTestEvent } from '../../../../src/ui/server/test-event.js';
+import { WebhookReceiver } from '../../../../src/webhook/receiver.js';
+import type { WebhookEvent } from '../../../../src/webhook/event.js';
+import { captureLog } from '../../../support/log.js';
+import { useSimulator } from '../../../support/simulator.js';
 
 const TOKEN = 'settings-page-token-8d1e';
 const KEY = 'ab12'.repeat(24);

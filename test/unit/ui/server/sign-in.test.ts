@@ -4,10 +4,10 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../../../dev/simulator/server.js';
-import { signIn } from '../../../src/ui/sign-in.js';
-import { closeServer, listenOnLoopback } from '../../support/loopback.js';
-import type { SignInResult } from '../../../src/ui/sign-in.js';
+import { AccessControlSimulator, SAMPLE_FRONT_GATE_ID } from '../../../../dev/simulator/server.js';
+import { signIn } from '../../../../src/ui/server/sign-in.js';
+import { closeServer, listenOnLoopback } from '../../../support/loopback.js';
+import type { SignInResult } from '../../../../src/ui/server/sign-in.js';
 
 const TOKEN = 'sign-in-secret-token-5f2a9c';
 

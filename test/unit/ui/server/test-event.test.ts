@@ -8,13 +8,13 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { plainPath, sendTestEvent, urlFromParts } from '../../../src/ui/test-event.js';
-import type { TestEventTarget } from '../../../src/ui/test-event.js';
-import { WebhookReceiver } from '../../../src/webhook/receiver.js';
-import type { WebhookEvent } from '../../../src/webhook/event.js';
-import { captureLog } from '../../support/log.js';
-import { closeServer, listenOnLoopback } from '../../support/loopback.js';
-import { makeSelfSignedCertificate } from '../../support/certificates.js';
+import { plainPath, sendTestEvent, urlFromParts } from '../../../../src/ui/server/test-event.js';
+import type { TestEventTarget } from '../../../../src/ui/server/test-event.js';
+import { WebhookReceiver } from '../../../../src/webhook/receiver.js';
+import type { WebhookEvent } from '../../../../src/webhook/event.js';
+import { captureLog } from '../../../support/log.js';
+import { closeServer, listenOnLoopback } from '../../../support/loopback.js';
+import { makeSelfSignedCertificate } from '../../../support/certificates.js';
 
 const KEY = 'ab12'.repeat(24);
 

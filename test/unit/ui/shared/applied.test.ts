@@ -15,8 +15,8 @@ import {
   readIdList,
   setDoorChoice,
   setField,
-} from '../../../../src/ui/page/model.js';
-import type { Block } from '../../../../src/ui/page/model.js';
+} from '../../../../src/ui/shared/block.js';
+import type { Block } from '../../../../src/ui/shared/block.js';
 
 const base: Block = { platform: 'AccessControl', accessToken: 't', baseUrl: 'https://api.example.com' };
 const A = '3f2b8c1e-9d4a-4e6b-8a7c-1d2e3f4a5b6c';

@@ -20,8 +20,8 @@ import {
   doorsEditable,
   readIdList,
   removeDoorEntry,
-} from '../../../../src/ui/page/model.js';
-import type { Block } from '../../../../src/ui/page/model.js';
+} from '../../../../src/ui/shared/block.js';
+import type { Block } from '../../../../src/ui/shared/block.js';
 import { optionSpec } from '../../../../src/option-catalog.js';
 import { idOf, parseConfig } from '../../../../src/config/index.js';
 import { doorOptions } from '../../../../src/door/options.js';

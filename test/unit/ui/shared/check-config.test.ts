@@ -1,15 +1,15 @@
 // The page's own check of a block: the plugin's parser on the block as it will be saved, lookups by door id safe for any id.
 import { describe, expect, it } from 'vitest';
 
-import { parseConfig } from '../../../src/config/index.js';
-import { shownDoors } from '../../../src/registry/shown-doors.js';
-import { reportedDevice, reportedDoor } from '../../support/door-fixtures.js';
-import type { Account } from '../../../src/client/types.js';
-import { accountView } from '../../../src/ui/account-view.js';
-import { checkBlock } from '../../../src/ui/check-config.js';
-import { inPageWords, labelOf } from '../../../src/ui/labels.js';
-import type { AccountView } from '../../../src/ui/page/views.js';
-import { pageDoor } from '../../support/door-fixtures.js';
+import { parseConfig } from '../../../../src/config/index.js';
+import { shownDoors } from '../../../../src/registry/shown-doors.js';
+import { reportedDevice, reportedDoor } from '../../../support/door-fixtures.js';
+import type { Account } from '../../../../src/client/types.js';
+import { accountView } from '../../../../src/ui/server/account-view.js';
+import { checkBlock } from '../../../../src/ui/shared/check-config.js';
+import { inPageWords, labelOf } from '../../../../src/ui/shared/labels.js';
+import type { AccountView } from '../../../../src/ui/shared/messages.js';
+import { pageDoor } from '../../../support/door-fixtures.js';
 
 const base = { platform: 'AccessControl', accessToken: 'token-1', baseUrl: 'https://api.example.com' };
 

@@ -1,8 +1,8 @@
 // The settings page's server names every field by the label the page shows, never by its config key.
 import { describe, expect, it } from 'vitest';
 
-import { checkBlock } from '../../../src/ui/check-config.js';
-import { inPageWords, labelOf } from '../../../src/ui/labels.js';
+import { checkBlock } from '../../../../src/ui/shared/check-config.js';
+import { inPageWords, labelOf } from '../../../../src/ui/shared/labels.js';
 
 /** A config key as the parser writes it: camelCase, or a dotted path. */
 const CONFIG_KEY = /\b(accessToken|baseUrl|pollInterval|lowBatteryThreshold|automationSwitch|readOnly|webhook\.\w+|doors\.\d+|\w+Ids)\b/;
