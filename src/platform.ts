@@ -21,7 +21,7 @@ import { ACTIVE_POLL_INTERVAL_MS } from './settings.js';
 import { SyncLoop } from './sync/loop.js';
 import { SyncHealth } from './sync/health.js';
 import { DoorRegistry } from './registry/door-registry.js';
-import { People } from './people/people.js';
+import { People } from './people/sensors.js';
 import { PeopleDoorCheck } from './people/door-check.js';
 import { needsLookAlikes, NO_PROTECTION, protectionFor, UNTIL_TOLD } from './config/protection.js';
 import type { AccountIds, Protection } from './config/protection.js';

@@ -11,7 +11,7 @@ import { FILTERS, isFilterKey, readFilter } from './filters.js';
 import { readDoors, doorSettingsSchema } from './doors.js';
 import { readKeys, secretsOf } from './keys.js';
 import type { ReadKeys } from './keys.js';
-import { peopleSchema, readPeople } from './people.js';
+import { peopleSchema, readPeople } from './people-list.js';
 import {
   accessTokenSchema,
   doorOptionsShape,

@@ -8,7 +8,7 @@ import type { Clock } from '../util/clock.js';
 import { DoorModel, whatToShow } from './model/door.js';
 import type { ReportOutcome } from './model/state-machine.js';
 import type { DoorOptions } from './options.js';
-import { homeKitSerial, homeKitVersion } from './homekit-name.js';
+import { homeKitSerial, homeKitVersion } from '../util/homekit-name.js';
 import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL } from '../settings.js';
 import type { ShowAs } from '../option-catalog.js';
 import { DoorBattery } from './battery.js';

@@ -1,7 +1,7 @@
 // Where a door's name goes in HomeKit: the ConfiguredName of its services and the names of its extras (which name: model/naming.ts).
 import type { Characteristic, HAP, PlatformAccessory, Service, WithUUID } from 'homebridge';
 
-import { extraName } from './homekit-name.js';
+import { extraName } from '../util/homekit-name.js';
 
 /**
  * The GarageDoorOpener's ConfiguredName: the name iOS 16 and later show for a service and write when the user renames it

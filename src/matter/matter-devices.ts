@@ -4,7 +4,7 @@
 // (the refusals are shared by the kinds on one bridge), and a device no longer wanted refuses every command meanwhile.
 import type { Logging } from 'homebridge';
 
-import { cut } from '../door/homekit-name.js';
+import { cut } from '../util/homekit-name.js';
 import {
   ACCESSORY_MANUFACTURER,
   ACCESSORY_MODEL,

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 
 import type { API, Logging } from 'homebridge';
 
-import { cut } from '../door/homekit-name.js';
+import { cut } from '../util/homekit-name.js';
 import type { MatterMode } from '../option-catalog.js';
 import { MATTER_MAX_STRING_LENGTH } from '../settings.js';
 import { oneLine } from '../util/log-text.js';

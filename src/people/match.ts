@@ -1,6 +1,6 @@
 // Who a move names, and whose person sensors it concerns: the config's `user` against the service's user, by e-mail or name.
 import type { DoorState } from '../client/types.js';
-import { ANYONE_ELSE, userKey } from '../config/people.js';
+import { ANYONE_ELSE, userKey } from '../config/people-list.js';
 import { canonicalId } from '../util/canonical-id.js';
 import { PERSON_DIRECTORY_MAX } from '../settings.js';
 
@@ -34,8 +34,8 @@ export interface PersonMove {
   byWebhook?: boolean | undefined;
 }
 
-// How `user` is written and compared is the config reader's (src/config/people.ts): one rule for both.
-export { ANYONE_ELSE, userKey } from '../config/people.js';
+// How `user` is written and compared is the config reader's (src/config/people-list.ts): one rule for both.
+export { ANYONE_ELSE, userKey } from '../config/people-list.js';
 
 /** Every key a service user may be written as in `people`: their e-mail, their "First Last" (or whole name). */
 function keysOf(user: ServiceUser): string[] {

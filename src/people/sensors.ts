@@ -1,7 +1,7 @@
 // The person sensors in HomeKit: one accessory per `people` entry, tied to its user, and the moves that make them detect.
 import type { API, Logging, PlatformAccessory } from 'homebridge';
 
-import { homeKitName } from '../door/homekit-name.js';
+import { homeKitName } from '../util/homekit-name.js';
 import type { DoorState } from '../client/types.js';
 import {
   PERSON_MOVE_MAX_AGE_MS,

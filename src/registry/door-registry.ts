@@ -12,7 +12,7 @@ import type { DoorContext } from '../door/context.js';
 import type { DuplicateDoor } from '../door/duplicates.js';
 import { isDoorContext } from '../door/context.js';
 import type { DoorAccessory } from '../door/door-accessory.js';
-import { homeKitName } from '../door/homekit-name.js';
+import { homeKitName } from '../util/homekit-name.js';
 import { doorOptions } from '../door/options.js';
 import { soundAlikePairs } from '../door/spoken-names.js';
 import { MAX_ACCESSORIES_PER_BRIDGE, PLATFORM_NAME, PLUGIN_NAME, SYNCS_MISSING_BEFORE_REMOVAL } from '../settings.js';

@@ -1,5 +1,5 @@
 // Makes a door's name acceptable to HomeKit, which rejects names with symbols or that start or end with punctuation.
-import { oneLine } from '../util/log-text.js';
+import { oneLine } from './log-text.js';
 
 // Letters, numbers and the marks that belong to them (accents left after NFC, vowel signs of many scripts), and a few
 // separators; anything else becomes a space.

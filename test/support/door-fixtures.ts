@@ -116,7 +116,7 @@ export function doorRig(
   return { door: new DoorAccessory(built, accessory), accessory, deps: built, clock, log, toggle, hurried };
 }
 
-/** A door as the settings page lists it (src/ui/account-view.ts): closed, owned, active, no sensor. */
+/** A door as the settings page lists it (src/ui/server/account-summary.ts): closed, owned, active, no sensor. */
 export const pageDoor = (id: string, controllerId = 'dev-a'): DoorView => ({
   id,
   name: `Door ${id}`,

@@ -57,7 +57,7 @@ export interface ExtraSpec<V> {
   subtype: string;
   /**
    * Added to the door's name to name the extra ("Front Gate Switch"); at most MAX_EXTRA_SUFFIX_LENGTH units, so the name
-   * fits in HomeKit whole (homekit-name.ts).
+   * fits in HomeKit whole (util/homekit-name.ts).
    */
   suffix: string;
   /** The value that leaves the extra out. */

@@ -4,8 +4,8 @@ import { userKey } from '../../people/match.js';
 import { server } from './api.js';
 import { byId, fill, h, status } from './dom.js';
 import { getField } from '../shared/block.js';
-import { listingOf, peopleEditable, peopleSeen, setPersonListed, sharedNames } from './people.js';
-import type { PersonSummary } from './people.js';
+import { listingOf, peopleEditable, peopleSeen, setPersonListed, sharedNames } from './people-seen.js';
+import type { PersonSummary } from './people-seen.js';
 import type { Store } from './store.js';
 import type { ActivityEntry, DoorActivity, DoorView } from '../shared/messages.js';
 

@@ -6,7 +6,7 @@ import { within } from '../../util/clock.js';
 import { parseConfig } from '../../config/index.js';
 import { PLATFORM_NAME, SIGN_IN_DEADLINE_MS } from '../../settings.js';
 import { asServiceError } from '../../sync/failure.js';
-import { accountView } from './account-view.js';
+import { accountView } from './account-summary.js';
 import { inPageWords, LABELS } from '../shared/labels.js';
 import type { AccountView, SignInFailure } from '../shared/messages.js';
 

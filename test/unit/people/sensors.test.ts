@@ -4,8 +4,8 @@ import * as hap from 'hap-nodejs';
 import type { API } from 'homebridge';
 import { describe, expect, it } from 'vitest';
 
-import { People } from '../../../src/people/people.js';
-import type { PersonEntry } from '../../../src/people/people.js';
+import { People } from '../../../src/people/sensors.js';
+import type { PersonEntry } from '../../../src/people/sensors.js';
 import { PERSON_MOVE_MAX_AGE_MS, PERSON_MOVE_MAX_AHEAD_MS } from '../../../src/settings.js';
 import { HomebridgeDouble, ManualClock } from '../../support/homebridge-double.js';
 import { captureLog } from '../../support/log.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { fallbackDoorName } from '../../../src/client/fallback-name.js';
 import { EXTRAS } from '../../../src/door/extras/index.js';
-import { extraName, homeKitName, homeKitVersion, MAX_EXTRA_SUFFIX_LENGTH } from '../../../src/door/homekit-name.js';
+import { extraName, homeKitName, homeKitVersion, MAX_EXTRA_SUFFIX_LENGTH } from '../../../src/util/homekit-name.js';
 
 /** HAP-NodeJS cuts a longer string value to 64 UTF-16 units, warning with the whole value in the log. */
 const HAP_MAX = 64;

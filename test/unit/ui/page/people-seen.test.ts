@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../../src/config/index.js';
 import { peopleCounted } from '../../../../src/ui/server/activity-entries.js';
 import { checkBlock } from '../../../../src/ui/shared/check-config.js';
-import { listingOf, peopleSeen, setPersonListed, sharedNames } from '../../../../src/ui/page/people.js';
+import { listingOf, peopleSeen, setPersonListed, sharedNames } from '../../../../src/ui/page/people-seen.js';
 import type { Block } from '../../../../src/ui/shared/block.js';
 import type { ActivityEntry, DoorActivity, PersonSeen } from '../../../../src/ui/shared/messages.js';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Account } from '../../../../src/client/types.js';
-import { accountView } from '../../../../src/ui/server/account-view.js';
+import { accountView } from '../../../../src/ui/server/account-summary.js';
 
 const RLO = '\u202e';
 

@@ -5,7 +5,7 @@ import { parseConfig } from '../../../../src/config/index.js';
 import { shownDoors } from '../../../../src/registry/shown-doors.js';
 import { reportedDevice, reportedDoor } from '../../../support/door-fixtures.js';
 import type { Account } from '../../../../src/client/types.js';
-import { accountView } from '../../../../src/ui/server/account-view.js';
+import { accountView } from '../../../../src/ui/server/account-summary.js';
 import { checkBlock } from '../../../../src/ui/shared/check-config.js';
 import { inPageWords, labelOf } from '../../../../src/ui/shared/labels.js';
 import type { AccountView } from '../../../../src/ui/shared/messages.js';
