@@ -1,7 +1,8 @@
 // The keys of one block of config.json as the plugin reads them: each known, read as the known key it nearly is (with a
 // warning naming both), or named as unknown with the known key it is closest to. Nothing is dropped or guessed in silence,
 // and a key that falls between a setting that protects a door and one that does not is read as the one that protects.
-import { closestAll, nearMiss, nearMisses, quoted } from '../util/near-miss.js';
+import { closestAll, nearMiss, nearMisses } from '../util/near-miss.js';
+import { quoted } from '../util/quoted.js';
 import { isRecord } from './values.js';
 
 export interface KeyRules {

@@ -6,7 +6,8 @@ import { MAX_PEOPLE, PERSON_USER_MAX_CHARS } from '../settings.js';
 import type { Issue } from './findings.js';
 import { mayProtect } from './fail-closed.js';
 import { readKeys } from './keys.js';
-import { fold, quoted } from '../util/near-miss.js';
+import { fold } from '../util/near-miss.js';
+import { quoted } from '../util/quoted.js';
 import { idProblem, isBlank, isRecord, listing, readIdList } from './values.js';
 
 const text = (what: string) =>

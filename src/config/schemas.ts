@@ -4,7 +4,8 @@ import * as z from '../util/zod.js';
 
 import { choiceProblem, fallbackSentence, OPTIONS } from '../option-catalog.js';
 import type { ChoiceOption, GlobalOption, OptionSpec, PerDoorOption, ValueOf } from '../option-catalog.js';
-import { nearMiss, quoted } from '../util/near-miss.js';
+import { nearMiss } from '../util/near-miss.js';
+import { quoted } from '../util/quoted.js';
 
 export const requiredText = (what: string) =>
   z.string({ error: (issue) => (issue.input === undefined ? 'is required' : `must be ${what}`) }).check(

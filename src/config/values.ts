@@ -1,7 +1,8 @@
 // Plain values of config.json as the plugin reads them: blanks, records, paths, sentences' lists, and ids as the service
 // means them. No zod and nothing above it: the settings page bundles this file too.
 import { canonicalId, uncasedId, withoutIgnorables } from '../util/canonical-id.js';
-import { nearSecret, quoted, REDACTED } from '../util/near-miss.js';
+import { quoted } from '../util/quoted.js';
+import { nearSecret, REDACTED } from '../util/redact.js';
 
 /** A path into the platform block: ["doors", 2, "readOnly"]. */
 export type Path = readonly PropertyKey[];

@@ -1,7 +1,6 @@
-// Which known word a hand-typed key or value nearly is (case, spaces, compatibility forms, one edit), and how to quote
-// text a user typed without forging a line or quoting a secret. Plain functions: the settings page bundles them too.
+// Which known word a hand-typed key or value nearly is (case, spaces, compatibility forms, one edit). Plain functions:
+// the settings page bundles them too.
 import { canonicalId } from './canonical-id.js';
-import { REDACTED } from './redact.js';
 
 /**
  * A word as compared: compatibility forms unfolded (NFKC), case folded, default-ignorable characters gone, and spaces,
@@ -94,39 +93,3 @@ export function closestAll(typed: string, known: readonly string[]): string[] {
 
 /** The known word closest to `typed` (the first of closestAll), or undefined. */
 export const closest = (typed: string, known: readonly string[]): string | undefined => closestAll(typed, known)[0];
-
-/** Edits within which a value counts as a secret mistyped or pasted with a character more or less. */
-const SECRET_EDITS = 2;
-/** Shortest text that is looked for inside a secret, and a secret inside it: shorter ones are common words. */
-export const MIN_SECRET_PART = 8;
-
-/** Whether `value` is, holds, or is a part or a near copy of one of the secrets (the access token, the webhook key). */
-export function nearSecret(value: string, secrets: readonly unknown[]): boolean {
-  const text = value.trim();
-  return secrets.some((secret) => {
-    if (typeof secret !== 'string' || secret.trim() === '') return false;
-    const key = secret.trim();
-    if (text === key || (key.length >= MIN_SECRET_PART && text.includes(key))) return true;
-    if (text.length >= MIN_SECRET_PART && key.includes(text)) return true;
-    return editDistance(text, key, SECRET_EDITS) <= SECRET_EDITS;
-  });
-}
-
-/** What stands for a secret in a sentence: the redaction's own word. */
-export { REDACTED };
-/** Longest typed text quoted in a sentence. */
-const MAX_QUOTED_CHARS = 40;
-
-/**
- * Typed text quoted for a sentence: in double quotes, anything outside printable ASCII written as \uXXXX (so a Cyrillic
- * letter shows as one), cut when long, and [redacted] when it is near a secret.
- */
-export function quoted(value: string, secrets: readonly unknown[]): string {
-  if (nearSecret(value, secrets)) return REDACTED;
-  const chars = Array.from(value);
-  const shown = chars.slice(0, MAX_QUOTED_CHARS).join('');
-  const escaped = shown.replace(/[^\x20-\x7e]|["\\]/g, (char) =>
-    char === '"' || char === '\\' ? `\\${char}` : `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`,
-  );
-  return `"${escaped}${chars.length > MAX_QUOTED_CHARS ? '…' : ''}"`;
-}

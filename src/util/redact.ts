@@ -1,5 +1,6 @@
 // The access token and the webhook key found in any text from outside, in any spelling they can be echoed in, and written
 // as [redacted]: the one redaction every door where outside text enters uses. Plain functions: the settings page bundles it.
+import { editDistance } from './near-miss.js';
 
 /** What stands for a secret in a text. */
 export const REDACTED = '[redacted]';
@@ -394,4 +395,21 @@ export function withoutSecretsIn<T>(parsed: T, secrets: Secrets): T {
 export function namesOf(found: readonly number[], names: (index: number) => string): string {
   const said = [...new Set(found.map(names))];
   return said.length <= 1 ? (said[0] ?? '') : `${said.slice(0, -1).join(', ')} and ${said[said.length - 1] ?? ''}`;
+}
+
+/** Edits within which a value counts as a secret mistyped or pasted with a character more or less. */
+const SECRET_EDITS = 2;
+/** Shortest text that is looked for inside a secret, and a secret inside it: shorter ones are common words. */
+export const MIN_SECRET_PART = 8;
+
+/** Whether `value` is, holds, or is a part or a near copy of one of the secrets (the access token, the webhook key). */
+export function nearSecret(value: string, secrets: readonly unknown[]): boolean {
+  const text = value.trim();
+  return secrets.some((secret) => {
+    if (typeof secret !== 'string' || secret.trim() === '') return false;
+    const key = secret.trim();
+    if (text === key || (key.length >= MIN_SECRET_PART && text.includes(key))) return true;
+    if (text.length >= MIN_SECRET_PART && key.includes(text)) return true;
+    return editDistance(text, key, SECRET_EDITS) <= SECRET_EDITS;
+  });
 }

@@ -1,5 +1,5 @@
 // The one-click fixes of keys written as near misses: a line and a button each, and the keyboard kept on them as they go.
-import { quoted } from '../../util/near-miss.js';
+import { quoted } from '../../util/quoted.js';
 import { byId, fill, h } from './dom.js';
 import { fixAfter, fixKey } from './fix-order.js';
 import type { KeyFix } from '../shared/messages.js';

@@ -4,7 +4,7 @@ import type { OptionSpec, PageField, PagePlace } from '../../option-catalog.js';
 import { byId, fill, h } from './dom.js';
 import { bindFlag, bindNumber, bindText } from './fields.js';
 import { globalChoice, keyFixes, setField, setGlobalChoice } from '../shared/block.js';
-import { quoted } from '../../util/near-miss.js';
+import { quoted } from '../../util/quoted.js';
 import type { Store } from './store.js';
 
 /** The element of index.html each place is drawn into. */

@@ -1,8 +1,8 @@
-// Near misses of known words, and the quoting of typed text: what the parser's warnings rest on.
+// Near misses of known words: what the parser's warnings rest on.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { closest, editDistance, fold, MAX_COMPARED_CHARS, nearMiss, nearSecret, quoted } from '../../../src/util/near-miss.js';
+import { closest, editDistance, fold, MAX_COMPARED_CHARS, nearMiss } from '../../../src/util/near-miss.js';
 
 /** The optimal string alignment distance over the whole matrix, as editDistance computed it before issue 42. */
 function referenceDistance(a: string, b: string): number {
@@ -66,24 +66,5 @@ describe('near misses', () => {
     expect(closest('excludeDoor', ['includeDoors', 'excludeDoorIds'])).toBe('excludeDoorIds');
     expect(closest('hidden', ['hide', 'name'])).toBe('hide');
     expect(closest('colourScheme', ['hide', 'name', 'readOnly'])).toBeUndefined();
-  });
-});
-
-describe('quoting typed text', () => {
-  const token = 'ac_live_4f9b8e2d7c1a6b3f';
-
-  it('escapes what could forge a line or hide a letter, and cuts long text', () => {
-    expect(quoted('a\nb"c', [])).toBe('"a\\u000ab\\"c"');
-    expect(quoted('re\u0430d', [])).toBe('"re\\u0430d"');
-    expect(quoted('x'.repeat(50), [])).toBe(`"${'x'.repeat(40)}…"`);
-  });
-
-  it('redacts the secret, a part of it, or a near copy, but not a short common word', () => {
-    for (const near of [token, `${token}x`, token.slice(1), `"${token}"`, token.slice(3, 15)]) {
-      expect(nearSecret(near, [token]), near).toBe(true);
-      expect(quoted(near, [token])).toBe('[redacted]');
-    }
-    expect(nearSecret('gate', [token])).toBe(false);
-    expect(nearSecret('front-gate-1', [token, undefined, 42])).toBe(false);
   });
 });
