@@ -432,7 +432,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       matterDoors.follow(
         this.shownOnMatter().filter(
           ({ door, deviceId }) =>
-            exclusionReason(config, { id: door.view.doorId, relationship: undefined }, deviceId, this.protection) === undefined,
+            exclusionReason(config, { id: door.facts.doorId, relationship: undefined }, deviceId, this.protection) === undefined,
         ),
         false,
       );

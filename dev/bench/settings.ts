@@ -5,7 +5,7 @@ import { protectionFor } from '../../src/config/protection.js';
 import type { AccountIds } from '../../src/config/protection.js';
 import { skeleton } from '../../src/util/skeleton.js';
 import { checkBlock } from '../../src/ui/shared/check-config.js';
-import type { AccountView } from '../../src/ui/shared/messages.js';
+import type { AccountSummary } from '../../src/ui/shared/messages.js';
 import { timeRuns } from './probes.js';
 import type { Summary } from './probes.js';
 import { SUMMARY_HEADER, summaryRow } from './report.js';
@@ -58,7 +58,7 @@ function bigConfig(): Record<string, unknown> {
   };
 }
 
-function account(): AccountView {
+function account(): AccountSummary {
   return {
     controllers: [{ id: 'dev-1', owner: 'Ada', active: true, softwareVersion: '1.0' }],
     doors: Array.from({ length: DOORS }, (_, index) => ({

@@ -43,7 +43,7 @@ export interface DoorAccessoryDeps {
  * What the rest of the plugin reads of a door (the registry, the sync schedule, the Matter side): what its model
  * decided, read-only. Only the door itself (this file, its face and its command path) moves the model.
  */
-export type DoorView = Readonly<
+export type DoorFacts = Readonly<
   Pick<
     DoorModel,
     | 'doorId'
@@ -71,8 +71,8 @@ export class DoorAccessory {
   readonly kindChanged: boolean;
   /** What the door does and is called, decided apart from HomeKit; this class only shows it. */
   private readonly model: DoorModel;
-  /** The model, read-only, for those who only read the door (see DoorView). */
-  readonly view: DoorView;
+  /** The model, read-only, for those who only read the door (see DoorFacts). */
+  readonly facts: DoorFacts;
   private battery: DoorBattery | undefined;
   private readonly commands: DoorCommands;
   private readonly extras: DoorExtras;
@@ -95,7 +95,7 @@ export class DoorAccessory {
       options: deps.options,
       onRename: (before, name) => this.applyName(before, name),
     });
-    this.view = this.model;
+    this.facts = this.model;
     this.commands = new DoorCommands({
       api: deps.api,
       log: deps.log,

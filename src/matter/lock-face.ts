@@ -4,14 +4,14 @@ import type { HAP } from 'homebridge';
 
 import type { DoorState } from '../client/types.js';
 import type { MatterApi } from './matter-api.js';
-import type { ClusterState, MatterDoorView, MatterFace, MatterFaceDeps } from './matter-face.js';
+import type { ClusterState, MatterDoorFacts, MatterFace, MatterFaceDeps } from './matter-face.js';
 
 export class MatterLockFace implements MatterFace {
   readonly handlers: MatterFace['handlers'];
   private readonly matter: MatterApi;
   private readonly hap: HAP;
   /** The door's model, read at each call. */
-  private readonly door: MatterDoorView;
+  private readonly door: MatterDoorFacts;
   /** Commands from controllers being handled now (HomeKit's wait in the same queue but are not counted here). */
   private inFlight = 0;
 
@@ -19,7 +19,7 @@ export class MatterLockFace implements MatterFace {
   constructor(private readonly deps: MatterFaceDeps) {
     this.matter = deps.matter;
     this.hap = deps.hap;
-    this.door = deps.door.view;
+    this.door = deps.door.facts;
     this.handlers = {
       [this.matter.clusterNames.DoorLock]: {
         lockDoor: () => this.command('CLOSED'),

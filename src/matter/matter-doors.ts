@@ -197,17 +197,17 @@ export class MatterDoors {
         uuid,
         (hooks) => ({
           get name() {
-            return door.view.name;
+            return door.facts.name;
           },
           // A door whose state may be stale, or was never known (a contact sensor cannot say "unknown"), shows
           // unreachable, as HomeKit shows No Response.
           get reachable() {
-            return door.view.available && door.view.stateKnown;
+            return door.facts.available && door.facts.stateKnown;
           },
           face: new spec.Face({ matter, hap: this.deps.api.hap, door, ...hooks }),
           deviceType: matter.deviceTypes[spec.deviceType],
-          serialNumber: matterSerial(door.view.doorId),
-          context: { doorId: door.view.doorId, [MODE_KEY]: mode },
+          serialNumber: matterSerial(door.facts.doorId),
+          context: { doorId: door.facts.doorId, [MODE_KEY]: mode },
           onChange: (listener) => door.onChange(listener),
         }),
       ]),

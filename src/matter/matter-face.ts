@@ -5,8 +5,8 @@ import type { HAP } from 'homebridge';
 import type { DoorState } from '../client/types.js';
 import type { MatterApi, MatterHandler } from './matter-api.js';
 
-/** What the Matter side reads of a door: what its model decided (DoorAccessory's view), read at each call, never copied. */
-export interface MatterDoorView {
+/** What the Matter side reads of a door: what its model decided (DoorAccessory's facts), read at each call, never copied. */
+export interface MatterDoorFacts {
   readonly doorId: string;
   readonly name: string;
   /** The last state the service reported. */
@@ -23,7 +23,7 @@ export interface MatterDoorView {
 
 /** The door as the Matter side sees it (a DoorAccessory): its model read-only, its one command path, its changes. */
 export interface MatterDoor {
-  readonly view: MatterDoorView;
+  readonly facts: MatterDoorFacts;
   /** A wish from a controller, through the same path as HomeKit's (door-commands.ts): one wish, at most one pulse. */
   command(wanted: DoorState): Promise<void>;
   /** Calls `listener` whenever what the door shows may have changed; returns the way to stop. */

@@ -152,7 +152,7 @@ export class DoorRegistry {
     }
     const deviceId = event.deviceId === undefined ? undefined : canonicalId(event.deviceId);
     return [...this.doors.values()].find(
-      (door) => canonicalId(door.accessory.context.deviceId) === deviceId && door.view.entityNumber === event.doorNumber,
+      (door) => canonicalId(door.accessory.context.deviceId) === deviceId && door.facts.entityNumber === event.doorNumber,
     );
   }
 
@@ -202,12 +202,12 @@ export class DoorRegistry {
 
   /** Whether a door is moving (the schedule then follows it closely). */
   get anyMoving(): boolean {
-    return [...this.doors.values()].some((door) => door.view.isMoving);
+    return [...this.doors.values()].some((door) => door.facts.isMoving);
   }
 
   /** When the next door is expected to close by itself, if any. */
   get nextAutoCloseAtMs(): number | undefined {
-    const times = [...this.doors.values()].map((door) => door.view.expectedAutoCloseAtMs).filter((t) => t !== undefined);
+    const times = [...this.doors.values()].map((door) => door.facts.expectedAutoCloseAtMs).filter((t) => t !== undefined);
     return times.length > 0 ? Math.min(...times) : undefined;
   }
 

@@ -15,7 +15,7 @@ import { parseConfig } from '../../src/config/index.js';
 import type { PluginConfig } from '../../src/config/index.js';
 import { doorOptions } from '../../src/door/options.js';
 import type { DoorOptions } from '../../src/door/options.js';
-import type { DoorView } from '../../src/ui/shared/messages.js';
+import type { DoorSummary } from '../../src/ui/shared/messages.js';
 import { ManualClock } from './homebridge-double.js';
 import { captureLog } from './log.js';
 import type { CapturedLog } from './log.js';
@@ -117,7 +117,7 @@ export function doorRig(
 }
 
 /** A door as the settings page lists it (src/ui/server/account-summary.ts): closed, owned, active, no sensor. */
-export const pageDoor = (id: string, controllerId = 'dev-a'): DoorView => ({
+export const pageDoor = (id: string, controllerId = 'dev-a'): DoorSummary => ({
   id,
   name: `Door ${id}`,
   controllerId,

@@ -14,10 +14,10 @@ import type { ExtraDeps, ExtraSpec } from './extra.js';
 export class AccessAlertSensor {
   private readonly motion: TimedMotion;
 
-  constructor({ api, accessory, doorName, view, options }: ExtraDeps) {
+  constructor({ api, accessory, doorName, door, options }: ExtraDeps) {
     const service = ensureNamedService(api.hap, accessory, accessAlert.service(api.hap), doorName, accessAlert);
     const durationS = options?.accessAlertDurationS ?? DEFAULT_ACCESS_ALERT_DURATION_S;
-    this.motion = new TimedMotion(api.hap, service, durationS * 1000, view.clock);
+    this.motion = new TimedMotion(api.hap, service, durationS * 1000, door.clock);
   }
 
   /** An enforcer event named the door: detect now, until the duration has passed since this event. */

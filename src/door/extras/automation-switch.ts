@@ -6,7 +6,7 @@ import type { DoorState } from '../../client/types.js';
 import { AUTOMATION_SWITCH_RESET_MS } from '../../settings.js';
 import { ensureNamedService } from '../door-name.js';
 import type { AutomationSwitchMode } from '../options.js';
-import type { ExtraDeps, ExtraSpec, ExtraView } from './extra.js';
+import type { ExtraDeps, ExtraSpec, ExtraDoor } from './extra.js';
 
 /**
  * A Switch for automations. HomeKit asks for confirmation before an automation runs a garage door; it runs a switch
@@ -18,7 +18,7 @@ import type { ExtraDeps, ExtraSpec, ExtraView } from './extra.js';
 export class AutomationSwitch {
   private readonly service: Service;
   private readonly api: API;
-  private readonly view: ExtraView;
+  private readonly door: ExtraDoor;
   /** Open only: on from a write until the switch turns itself off again. */
   private momentarilyOn = false;
   private timer: unknown;
@@ -26,29 +26,29 @@ export class AutomationSwitch {
   private disposed = false;
 
   constructor(
-    { api, accessory, doorName, view }: ExtraDeps,
+    { api, accessory, doorName, door }: ExtraDeps,
     private readonly mode: 'open' | 'open-close',
   ) {
     const { Characteristic: C } = api.hap;
     this.api = api;
-    this.view = view;
+    this.door = door;
     this.service = ensureNamedService(api.hap, accessory, automationSwitch.service(api.hap), doorName, automationSwitch);
     this.service
       .getCharacteristic(C.On)
-      .onGet(() => view.answer(this.mode === 'open' ? this.momentarilyOn : view.target() === 'OPEN'))
+      .onGet(() => door.answer(this.mode === 'open' ? this.momentarilyOn : door.target() === 'OPEN'))
       .onSet((on) => this.set(on === true));
   }
 
   /** Open and close: on while the door is open or opening. Open only: the switch keeps its own short on. */
   update(): void {
     if (this.mode === 'open-close') {
-      this.service.updateCharacteristic(this.api.hap.Characteristic.On, this.view.target() === 'OPEN');
+      this.service.updateCharacteristic(this.api.hap.Characteristic.On, this.door.target() === 'OPEN');
     }
   }
 
   dispose(): void {
     this.disposed = true;
-    this.view.clock.clearTimeout(this.timer);
+    this.door.clock.clearTimeout(this.timer);
     this.timer = undefined;
   }
 
@@ -57,14 +57,14 @@ export class AutomationSwitch {
       return; // Open only: off never closes the door.
     }
     const wanted: DoorState = on ? 'OPEN' : 'CLOSED';
-    if (!this.view.available()) {
+    if (!this.door.available()) {
       const { HapStatusError, HAPStatus } = this.api.hap;
-      this.view.log.warn(`${this.view.name()} answers No Response, so its switch did not ${on ? 'open' : 'close'} it.`);
+      this.door.log.warn(`${this.door.name()} answers No Response, so its switch did not ${on ? 'open' : 'close'} it.`);
       this.turnOffSoon();
       throw new HapStatusError(HAPStatus.SERVICE_COMMUNICATION_FAILURE);
     }
     try {
-      await this.view.command(wanted);
+      await this.door.command(wanted);
     } finally {
       if (this.mode === 'open') {
         this.momentarilyOn = true;
@@ -76,8 +76,8 @@ export class AutomationSwitch {
   /** Open only: back to off after a moment, whether the door opened or the write failed. */
   private turnOffSoon(): void {
     if (this.mode !== 'open' || this.disposed) return;
-    this.view.clock.clearTimeout(this.timer);
-    this.timer = this.view.clock.setTimeout(() => {
+    this.door.clock.clearTimeout(this.timer);
+    this.timer = this.door.clock.setTimeout(() => {
       this.timer = undefined;
       this.momentarilyOn = false;
       this.service.updateCharacteristic(this.api.hap.Characteristic.On, false);

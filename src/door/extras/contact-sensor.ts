@@ -10,11 +10,11 @@ export class DoorContactSensor {
   private readonly api: API;
   private readonly reported: () => DoorState;
 
-  constructor({ api, accessory, doorName, view }: ExtraDeps) {
+  constructor({ api, accessory, doorName, door }: ExtraDeps) {
     this.api = api;
-    this.reported = view.reported;
+    this.reported = door.reported;
     this.service = ensureNamedService(api.hap, accessory, contactSensor.service(api.hap), doorName, contactSensor);
-    this.service.getCharacteristic(api.hap.Characteristic.ContactSensorState).onGet(() => view.answer(this.state()));
+    this.service.getCharacteristic(api.hap.Characteristic.ContactSensorState).onGet(() => door.answer(this.state()));
   }
 
   update(): void {

@@ -5,7 +5,7 @@ import type { API, PlatformAccessory } from 'homebridge';
 import type { ExtraKey } from '../../option-catalog.js';
 import type { DoorOptions } from '../options.js';
 import { hasExtra, removeExtra } from './extra.js';
-import type { DoorExtra, ExtraDeps, ExtraView } from './extra.js';
+import type { DoorExtra, ExtraDeps, ExtraDoor } from './extra.js';
 import { EXTRAS } from './index.js';
 
 /** Every extra, in the table's order: the order their services are added in. */
@@ -39,9 +39,9 @@ export class DoorExtras {
     doorName: string,
     /** Undefined: keep whatever extras the accessory already has (the config could not be read). */
     options: DoorOptions | undefined,
-    view: ExtraView,
+    door: ExtraDoor,
   ) {
-    const deps: ExtraDeps = { api, accessory, doorName, view, options };
+    const deps: ExtraDeps = { api, accessory, doorName, door, options };
     this.extras = EXTRA_KEYS.flatMap((key) => build(key, options, deps) ?? []);
   }
 

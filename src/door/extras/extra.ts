@@ -12,7 +12,7 @@ import type { DoorOptions } from '../options.js';
 export type Answer = <T extends CharacteristicValue>(value: T) => T;
 
 /** What the extras may know of their door: they show it and send commands through its one command path. */
-export interface ExtraView {
+export interface ExtraDoor {
   target: () => DoorState;
   reported: () => DoorState;
   /** What the left-open sensor shows now (open past the alert time, less a repeat's clear moment) and when that changes. */
@@ -34,7 +34,7 @@ export interface ExtraDeps {
   accessory: PlatformAccessory;
   /** The door's name when the extra is built: its service is named "<door><suffix>". */
   doorName: string;
-  view: ExtraView;
+  door: ExtraDoor;
   /** The door's options; undefined when the settings could not be read (each extra then uses its defaults). */
   options: DoorOptions | undefined;
 }

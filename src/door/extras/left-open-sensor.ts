@@ -19,14 +19,14 @@ export class LeftOpenSensor {
   private readonly clock: Clock;
   private timer: unknown;
 
-  constructor({ api, accessory, doorName, view }: ExtraDeps) {
+  constructor({ api, accessory, doorName, door }: ExtraDeps) {
     this.api = api;
-    this.signal = view.leftOpen;
-    this.clock = view.clock;
+    this.signal = door.leftOpen;
+    this.clock = door.clock;
     this.service = ensureNamedService(api.hap, accessory, leftOpenSensor.service(api.hap), doorName, leftOpenSensor);
     this.service
       .getCharacteristic(api.hap.Characteristic.OccupancyDetected)
-      .onGet(() => view.answer(this.occupancy(this.signal().detected)));
+      .onGet(() => door.answer(this.occupancy(this.signal().detected)));
   }
 
   /** Shows the current verdict, and wakes up again when it changes by itself: no timer once the door is closed. */

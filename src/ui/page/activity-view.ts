@@ -7,7 +7,7 @@ import { getField } from '../shared/block.js';
 import { listingOf, peopleEditable, peopleSeen, setPersonListed, sharedNames } from './people-seen.js';
 import type { PersonSummary } from './people-seen.js';
 import type { Store } from './store.js';
-import type { ActivityEntry, DoorActivity, DoorView } from '../shared/messages.js';
+import type { ActivityEntry, DoorActivity, DoorSummary } from '../shared/messages.js';
 
 /** Longer lists of doors start folded, as the door list does. */
 const ACTIVITY_LIST_OPEN_MAX = 20;
@@ -23,14 +23,14 @@ const openRows = new Set<string>();
  * The doors this entry shows in Home: the account's, less those its settings keep out and those past what one bridge
  * holds (the check's `inHome`): a door not in Home has no sensor to name anyone at, so its history is not read.
  */
-function shownDoors(store: Store): DoorView[] {
+function shownDoors(store: Store): DoorSummary[] {
   if (store.account === undefined) return [];
   const inHome = store.check?.inHome;
   return store.doors.filter((door) => (inHome === undefined ? !store.check?.excluded.has(door.id) : inHome.has(door.id)));
 }
 
 /** The shown doors read so far, each with its result, in the list's order. */
-function readDoors(store: Store): { door: DoorView; result: DoorActivity }[] {
+function readDoors(store: Store): { door: DoorSummary; result: DoorActivity }[] {
   return shownDoors(store).flatMap((door) => {
     const result = read.get(door.id);
     return result ? [{ door, result }] : [];
@@ -73,7 +73,7 @@ function entryItem(entry: ActivityEntry, shared: ReadonlySet<string>): HTMLLIEle
 }
 
 /** A door's folded row: its name and a few words (how many entries, refused ones, or why it could not be read). */
-function doorRow(door: DoorView, result: DoorActivity, shared: ReadonlySet<string>): HTMLElement {
+function doorRow(door: DoorSummary, result: DoorActivity, shared: ReadonlySet<string>): HTMLElement {
   let note: string;
   let body: HTMLElement;
   if (!result.ok) {

@@ -4,7 +4,7 @@ import type { IHomebridgePluginUi } from '@homebridge/plugin-ui-utils/ui.interfa
 import { PAGE_REQUEST_LIMIT_MS } from '../../settings.js';
 import { withoutSecretsIn } from '../../util/redact.js';
 import type { Secrets } from '../../util/redact.js';
-import type { ActivityAnswer, Message, PageInfo, SignInView } from '../shared/messages.js';
+import type { ActivityAnswer, Message, PageInfo, SignInAnswer } from '../shared/messages.js';
 
 // The Homebridge UI's object on the page's window (globalThis there): read through globalThis so the unit tests' Node type check,
 // which has no DOM, compiles this file too.
@@ -65,13 +65,13 @@ export function ask<T>(path: string, body: unknown, failed: (message: string) =>
 }
 
 const failedMessage = (message: string): Message & { ok: false } => ({ ok: false, message });
-const failedSignIn = (message: string): SignInView => ({ ok: false, kind: 'server', message });
+const failedSignIn = (message: string): SignInAnswer => ({ ok: false, kind: 'server', message });
 
 export const server = {
   // Without it the page cannot draw at all: its failure reaches main()'s own message.
   info: () => hb().request('/info') as Promise<PageInfo>,
-  signIn: (baseUrl: unknown, accessToken: unknown): Promise<SignInView> =>
-    ask<SignInView>('/sign-in', { baseUrl, accessToken }, failedSignIn),
+  signIn: (baseUrl: unknown, accessToken: unknown): Promise<SignInAnswer> =>
+    ask<SignInAnswer>('/sign-in', { baseUrl, accessToken }, failedSignIn),
   checkPort: (query: PortQuery) => ask<Message>('/check-port', query, failedMessage),
   testEvent: (query: TestEventQuery) => ask<Message>('/test-event', query, failedMessage),
   activity: (baseUrl: unknown, accessToken: unknown, doorIds: string[]): Promise<ActivityAnswer> =>

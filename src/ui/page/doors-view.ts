@@ -25,7 +25,7 @@ import {
 } from '../shared/block.js';
 import type { Block, Choice, DoorFlag } from '../shared/block.js';
 import type { Store } from './store.js';
-import type { AccountView, DoorView } from '../shared/messages.js';
+import type { AccountSummary, DoorSummary } from '../shared/messages.js';
 
 /** Longer door lists start folded, so the webhook and timing sections stay within reach. */
 const DOOR_LIST_OPEN_MAX = 20;
@@ -35,7 +35,7 @@ const PER_DOOR = (OPTIONS as readonly OptionSpec[]).filter(
   (option): option is OptionSpec & { doorLabel: string } => option.doorLabel !== undefined,
 );
 
-function describe(door: DoorView): string {
+function describe(door: DoorSummary): string {
   const parts = [door.state === null ? 'state unknown' : door.state.toLowerCase()];
   if (!door.active) {
     parts.push('inactive');
@@ -54,7 +54,7 @@ function describe(door: DoorView): string {
  * whose sensor is unknown (the service cannot be reached) shows it only when it is already set, so a saved choice can
  * still be seen and taken back.
  */
-function offered(store: Store, door: DoorView, option: OptionSpec): boolean {
+function offered(store: Store, door: DoorSummary, option: OptionSpec): boolean {
   const own = doorEntry(store.block, door.id)?.[option.key];
   switch (option.offered) {
     case 'with-sensor':
@@ -70,7 +70,7 @@ function offered(store: Store, door: DoorView, option: OptionSpec): boolean {
 }
 
 /** A door's own number (the left-open repeat): empty follows the value for all doors; a value out of range is not written. */
-function numberInput(store: Store, door: DoorView, option: NumberOption & { doorLabel: string }, disabled: boolean): HTMLInputElement {
+function numberInput(store: Store, door: DoorSummary, option: NumberOption & { doorLabel: string }, disabled: boolean): HTMLInputElement {
   const set = getField(store.block, option.key);
   const global = typeof set === 'number' ? set : (option.default ?? 0);
   const own = doorEntry(store.block, door.id)?.[option.key];
@@ -98,7 +98,7 @@ function numberInput(store: Store, door: DoorView, option: NumberOption & { door
   return input;
 }
 
-function choiceSelect(store: Store, door: DoorView, flag: DoorFlag, title: string, disabled: boolean): HTMLSelectElement {
+function choiceSelect(store: Store, door: DoorSummary, flag: DoorFlag, title: string, disabled: boolean): HTMLSelectElement {
   const global = appliedField(store.block, flag) === true ? 'on' : 'off';
   const current = doorChoice(store.block, door.id, flag);
   const option = (value: Choice, label: string) => h('option', { value, selected: current === value }, label);
@@ -125,7 +125,7 @@ function choiceSelect(store: Store, door: DoorView, flag: DoorFlag, title: strin
  */
 function valueSelect(
   store: Store,
-  door: DoorView,
+  door: DoorSummary,
   option: ChoiceOption,
   title: string,
   disabled: boolean,
@@ -203,7 +203,7 @@ function lockedWhy(block: Block, entries: readonly Record<string, unknown>[]): s
 const openRows = new Set<string>();
 
 /** Removes the door's own entry: it follows the settings for all doors again, and shows in Home. */
-function backToAll(store: Store, door: DoorView, render: () => void): void {
+function backToAll(store: Store, door: DoorSummary, render: () => void): void {
   store.set(removeDoorEntry(store.block, door.id));
   render();
   // The row was drawn again: the keyboard stays on it, or on the filter when "changed only" has just hidden it.
@@ -211,7 +211,7 @@ function backToAll(store: Store, door: DoorView, render: () => void): void {
   (row && !row.hidden ? row.querySelector<HTMLElement>(':scope > summary') : document.getElementById('ac-door-changed'))?.focus();
 }
 
-function doorRow(store: Store, door: DoorView, render: () => void): HTMLElement {
+function doorRow(store: Store, door: DoorSummary, render: () => void): HTMLElement {
   const own = doorEntry(store.block, door.id);
   const entries = doorEntriesOf(store.block, door.id);
   const locked = lockedWhy(store.block, entries);
@@ -410,7 +410,7 @@ function splitButton(store: Store, render: () => void): HTMLButtonElement | unde
 let filterWired = false;
 
 /** The account whose doors the rows were drawn from (undefined: the cache's): rows of another are drawn again. */
-let drawnFor: AccountView | undefined;
+let drawnFor: AccountSummary | undefined;
 
 export function renderDoors(store: Store, render: () => void): void {
   if (!filterWired) {

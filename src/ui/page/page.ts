@@ -13,7 +13,7 @@ import { setUpOptions } from './options-view.js';
 import { Store } from './store.js';
 import { othersText, summarize, WARNINGS_TEXT } from './summary.js';
 import { COULD_MEAN_RULE, PROTECTIVE_RULE } from '../../config/protection.js';
-import type { DoorView } from '../shared/messages.js';
+import type { DoorSummary } from '../shared/messages.js';
 import { renderFixes } from './fixes-view.js';
 import { signInLine } from './sign-in-line.js';
 import { withoutSecretsIn } from '../../util/redact.js';
@@ -27,12 +27,12 @@ document.documentElement.lang = 'en';
 const CHECK_DELAY_MS = 300;
 
 /** Doors of this platform in Homebridge's accessory cache: the list to work with while the service cannot be reached. */
-async function cachedDoors(platform: string): Promise<DoorView[]> {
+async function cachedDoors(platform: string): Promise<DoorSummary[]> {
   const cached = await hb.getCachedAccessories().catch(() => []);
   return (
     cached
       .filter((accessory) => accessory.platform === platform && typeof accessory.context.doorId === 'string')
-      .map((accessory): DoorView => {
+      .map((accessory): DoorSummary => {
         // The cache is the plugin's own DoorContext, but read as outside data: it may come from an older version.
         const context = accessory.context as Record<string, unknown>;
         const state = context.state;

@@ -1,7 +1,8 @@
 // The people the shown doors' history names, grouped for "People and activity", and the `people` entry each one's tick edits.
 import { homeKitName } from '../../util/homekit-name.js';
 import { names, userKey } from '../../people/match.js';
-import { isBlank, isRecord, setField } from '../shared/block.js';
+import { isBlank, isRecord } from '../../config/values.js';
+import { setField } from '../shared/block.js';
 import type { Block } from '../shared/block.js';
 import type { DoorActivity, PersonSeen } from '../shared/messages.js';
 

@@ -1,8 +1,8 @@
 // The settings page's state: the plugin's config entries, the one being edited, and what the server said of them.
 import { canonicalId } from '../../util/canonical-id.js';
 import { configuredDoorIds, getField } from '../shared/block.js';
-import type { Block, Defaults } from '../shared/block.js';
-import type { AccountView, ConfigCheck, DoorView, PageInfo, SignInView } from '../shared/messages.js';
+import type { Block } from '../shared/block.js';
+import type { AccountSummary, ConfigCheck, Defaults, DoorSummary, PageInfo, SignInAnswer } from '../shared/messages.js';
 
 /** What one "Sign in" answered, and for which entry, address and token. */
 export interface SignInRecord {
@@ -10,7 +10,7 @@ export interface SignInRecord {
   index: number;
   baseUrl: unknown;
   accessToken: unknown;
-  result: SignInView;
+  result: SignInAnswer;
 }
 
 /** A sign-in in flight: the entry, address and token it tries. Its answer counts only while all three are still on screen. */
@@ -27,13 +27,13 @@ export interface SignInTicket {
  */
 export type SignInState =
   | { kind: 'signing-in' }
-  | { kind: 'answered'; result: SignInView }
+  | { kind: 'answered'; result: SignInAnswer }
   | { kind: 'abandoned'; by: 'edit' | 'entry' }
   | { kind: 'stale'; by: 'edit' | 'entry' }
   | { kind: 'none' };
 
 /** A door the settings name that the list does not show (gone from the account, or typed by hand): a row of its own. */
-const configuredOnly = (id: string): DoorView => ({
+const configuredOnly = (id: string): DoorSummary => ({
   id,
   name: id,
   controllerId: '',
@@ -50,7 +50,7 @@ export class Store {
   entries: Block[];
   private shownIndex = 0;
   /** Doors from Homebridge's accessory cache, shown while the service cannot be reached. */
-  cachedDoors: DoorView[] = [];
+  cachedDoors: DoorSummary[] = [];
   check: ConfigCheck | undefined;
   /** The last "Sign in"'s answer; it speaks for the current settings only while their address and token are the ones it tried. */
   signedIn: SignInRecord | undefined;
@@ -101,7 +101,7 @@ export class Store {
   }
 
   /** The last sign-in's answer if it was for the address and token in the fields now; undefined: not tried, or edited since. */
-  get signIn(): SignInView | undefined {
+  get signIn(): SignInAnswer | undefined {
     const record = this.signedIn;
     return record !== undefined && this.tries(record) ? record.result : undefined;
   }
@@ -110,7 +110,7 @@ export class Store {
    * The account the last sign-in read, only while the entry on screen has the address and token it read it with: its
    * doors are listed, its ids are the ones the check names the closest of. Another account's never are.
    */
-  get account(): AccountView | undefined {
+  get account(): AccountSummary | undefined {
     const result = this.signIn;
     return result?.ok === true ? result.account : undefined;
   }
@@ -132,7 +132,7 @@ export class Store {
    * The answer to the sign-in `ticket` started: kept only when it is the sign-in in flight and its entry, address and
    * token are still the ones on screen (it speaks for them alone); true when kept, false when discarded.
    */
-  finishSignIn(ticket: SignInTicket, result: SignInView): boolean {
+  finishSignIn(ticket: SignInTicket, result: SignInAnswer): boolean {
     if (this.pending !== ticket) return false;
     this.pending = undefined;
     if (ticket.index !== this.shownIndex || !this.tries(ticket)) {
@@ -193,7 +193,7 @@ export class Store {
    * marks its id is sent with (canonicalId, as the plugin compares ids): two rows of one door would draw its controls
    * twice, with the same settings behind them, and read its activity twice.
    */
-  get doors(): DoorView[] {
+  get doors(): DoorSummary[] {
     const seen = new Set<string>();
     return (this.account?.doors ?? this.cachedDoors).filter((door) => {
       const key = canonicalId(door.id);
@@ -206,7 +206,7 @@ export class Store {
    * plugin's reading of ids (an entry written "abc" is the row of the door the service sends as "ABC", never a second
    * row whose "Back to all-doors settings" would remove that door's own settings).
    */
-  get rows(): DoorView[] {
+  get rows(): DoorSummary[] {
     const listed = this.doors;
     const known = new Set(listed.map((door) => canonicalId(door.id)));
     return [

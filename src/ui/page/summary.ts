@@ -1,5 +1,5 @@
 // The words of the settings page's "Before you save" summary: the parser's findings and the sign-in with the current address and token.
-import type { ConfigCheck, SignInFailure, SignInView } from '../shared/messages.js';
+import type { ConfigCheck, SignInFailure, SignInAnswer } from '../shared/messages.js';
 
 export interface Summary {
   kind: 'ok' | 'warn' | 'error' | 'info';
@@ -66,14 +66,14 @@ export function othersText(others: readonly { name: string; check: ConfigCheck }
  * The summary: problems only once the user touched something (never on a fresh page); green only when the parser
  * accepts the settings and their address and token signed in; a failed sign-in is a warning in words, Save still on.
  */
-export function summarize(check: ConfigCheck, signIn: SignInView | undefined, touched: boolean): Summary {
+export function summarize(check: ConfigCheck, signIn: SignInAnswer | undefined, touched: boolean): Summary {
   const summary = summaryOf(check, signIn, touched);
   // Warnings never keep Save off; they turn a green summary amber, so a near miss is not read as "all fine".
   const { warnings } = check;
   return { ...summary, kind: summary.kind === 'ok' && warnings.length > 0 ? 'warn' : summary.kind, warnings };
 }
 
-function summaryOf(check: ConfigCheck, signIn: SignInView | undefined, touched: boolean): Omit<Summary, 'warnings'> {
+function summaryOf(check: ConfigCheck, signIn: SignInAnswer | undefined, touched: boolean): Omit<Summary, 'warnings'> {
   const lines = [...check.problems, ...check.ignored];
   const saveOff = saveOffBy(check) !== undefined;
   if (check.problems.length > 0) {

@@ -1,14 +1,14 @@
 // What the settings page shows of an account: controllers and doors, without anything secret or internal, names without direction marks.
 import type { Account } from '../../client/types.js';
 import { withoutDirectionMarks } from '../../util/log-text.js';
-import type { AccountView, ControllerView, DoorView } from '../shared/messages.js';
+import type { AccountSummary, ControllerSummary, DoorSummary } from '../shared/messages.js';
 
 /** A name or word of the service, as the page shows it; ids stay exact (the settings write them back), the page isolates them. */
 const shown = <T extends string | undefined>(text: T): T => (text === undefined ? text : (withoutDirectionMarks(text) as T));
 
-export function accountView(account: Account): AccountView {
-  const controllers: ControllerView[] = [];
-  const doors: DoorView[] = [];
+export function accountSummary(account: Account): AccountSummary {
+  const controllers: ControllerSummary[] = [];
+  const doors: DoorSummary[] = [];
   for (const device of account.devices) {
     controllers.push({
       id: device.id,

@@ -7,8 +7,6 @@ import { withoutSecrets } from '../../util/redact.js';
 import type { Secrets } from '../../util/redact.js';
 import { LABELS } from '../shared/labels.js';
 
-export { LABELS };
-
 interface Field<T> {
   schema: z.ZodMiniType<T>;
   /** Said after the label when the value does not fit; never quotes the value (it may be a secret typed in the wrong field). */

@@ -6,14 +6,14 @@ import { readActivity } from './activity.js';
 import { savedCertFile } from './listener-tls.js';
 import { savedWebhookKeys } from './saved-config.js';
 import { pageInfo } from './page-info.js';
-import type { ActivityAnswer, Message, SignInView } from '../shared/messages.js';
+import type { ActivityAnswer, Message, SignInAnswer } from '../shared/messages.js';
 import { checkPort } from './ports.js';
 import { answer, readRequest, REQUESTS, secretsIn } from './requests.js';
 import { signIn } from './sign-in.js';
 import { sendTestEvent } from './test-event.js';
 
 const failedMessage = (message: string): Message & { ok: false } => ({ ok: false, message });
-const failedSignIn = (message: string): SignInView => ({ ok: false, kind: 'server', message });
+const failedSignIn = (message: string): SignInAnswer => ({ ok: false, kind: 'server', message });
 
 class SettingsServer extends HomebridgePluginUiServer {
   constructor() {
@@ -21,7 +21,7 @@ class SettingsServer extends HomebridgePluginUiServer {
     this.onRequest('/info', () => pageInfo());
     this.onRequest('/sign-in', (payload: unknown) =>
       answer(
-        async (): Promise<SignInView> => {
+        async (): Promise<SignInAnswer> => {
           const request = readRequest(REQUESTS.signIn, payload);
           if (!request.ok) {
             return { ok: false, kind: 'server', message: request.message };

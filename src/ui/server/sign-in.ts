@@ -6,11 +6,11 @@ import { within } from '../../util/clock.js';
 import { parseConfig } from '../../config/index.js';
 import { PLATFORM_NAME, SIGN_IN_DEADLINE_MS } from '../../settings.js';
 import { asServiceError } from '../../sync/failure.js';
-import { accountView } from './account-summary.js';
+import { accountSummary } from './account-summary.js';
 import { inPageWords, LABELS } from '../shared/labels.js';
-import type { AccountView, SignInFailure } from '../shared/messages.js';
+import type { AccountSummary, SignInFailure } from '../shared/messages.js';
 
-export type SignInResult = { ok: true; account: AccountView } | { ok: false; kind: SignInFailure; message: string; detail?: string };
+export type SignInResult = { ok: true; account: AccountSummary } | { ok: false; kind: SignInFailure; message: string; detail?: string };
 
 /** Host names the resolver does not know: a typo in the address, not a service that is down. */
 const NOT_FOUND_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN']);
@@ -107,7 +107,7 @@ export async function signIn(baseUrl: unknown, accessToken: unknown, options: Si
   });
   try {
     const account = await within(client.sync(), deadlineMs, () => new ServiceError('timeout', 'the service did not answer in time'));
-    return { ok: true, account: accountView(account) };
+    return { ok: true, account: accountSummary(account) };
   } catch (error) {
     const failure = asServiceError(error);
     if (failure.status !== undefined && failure.status >= 300 && failure.status < 400) {

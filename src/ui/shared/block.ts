@@ -2,13 +2,13 @@
 import { parseConfig, readDoorKeys, readTopKeys, readWebhookKeys } from '../../config/index.js';
 import type { ConfigResult, PluginConfig } from '../../config/index.js';
 import type { ReadKeys } from '../../config/keys.js';
-import { idOf, isBlank, isRecord, readIdList as readIds } from '../../config/values.js';
+import { idOf, isBlank, isRecord, readIdList } from '../../config/values.js';
 import { canonicalId } from '../../util/canonical-id.js';
 import { controllerLetIn } from '../../door/options.js';
 import { nearMiss } from '../../util/near-miss.js';
 import { OPTIONS } from '../../option-catalog.js';
 import type { ChoiceOption } from '../../option-catalog.js';
-import type { Defaults, KeyFix } from './messages.js';
+import type { KeyFix } from './messages.js';
 
 /** One `platforms[]` entry of config.json, as the Homebridge UI hands it over. */
 export type Block = Record<string, unknown>;
@@ -19,17 +19,12 @@ export const DOOR_FLAGS = OPTIONS.flatMap((option) => (option.kind === 'flag' &&
 export type DoorFlag = (typeof DOOR_FLAGS)[number];
 export type IdList = 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds';
 
-export type { Defaults };
-
 const isEmpty = (value: unknown): boolean =>
   value === undefined ||
   value === null ||
   value === '' ||
   (Array.isArray(value) && value.length === 0) ||
   (isRecord(value) && Object.keys(value).length === 0);
-
-/** A value the plugin reads as "not set" (blank), and a block of settings: the parser's own helpers. */
-export { isBlank, isRecord };
 
 /** A copy deep enough that the Homebridge UI's own object is never changed behind its back. */
 const copy = (block: Block): Block => structuredClone(block);
@@ -264,7 +259,7 @@ export function setDoorChoiceOf(block: Block, doorId: string, option: ChoiceOpti
 }
 
 /** An id filter as the plugin reads it: its ids, and whether the page can tick it (a list of ids, or absent). */
-export interface IdListReading {
+export interface FilterOnPage {
   /** The ids the plugin applies (an include list with an element it cannot read applies none). */
   ids: string[];
   /** A list the page may add to and remove from: absent, or an array whose every element is an id or blank. */
@@ -272,9 +267,9 @@ export interface IdListReading {
 }
 
 /** Reads a filter with the plugin's own reader (readIdList in src/config/values.ts), and says whether the page may tick it. */
-export function readIdList(block: Block, key: IdList): IdListReading {
+export function filterOnPage(block: Block, key: IdList): FilterOnPage {
   const value = block[key];
-  const reading = readIds(value);
+  const reading = readIdList(value);
   const editable = (isBlank(value) || Array.isArray(value)) && reading.bad.length === 0 && reading.numbers.length === 0;
   const include = key === 'includeDeviceIds' || key === 'includeDoorIds';
   // An include list with an element that cannot be read hides nothing (the plugin keeps those doors read-only instead).
@@ -284,14 +279,14 @@ export function readIdList(block: Block, key: IdList): IdListReading {
 
 /** Whether the controller ticks can change both controller lists: each absent or a list of ids. */
 export function controllersEditable(block: Block): boolean {
-  return readIdList(block, 'includeDeviceIds').editable && readIdList(block, 'excludeDeviceIds').editable;
+  return filterOnPage(block, 'includeDeviceIds').editable && filterOnPage(block, 'excludeDeviceIds').editable;
 }
 
 /** Whether the filters let a controller's doors in (the plugin applies the same two lists). */
 export function controllerIncluded(block: Block, controllerId: string): boolean {
   const lists = {
-    includeDeviceIds: readIdList(block, 'includeDeviceIds').ids,
-    excludeDeviceIds: readIdList(block, 'excludeDeviceIds').ids,
+    includeDeviceIds: filterOnPage(block, 'includeDeviceIds').ids,
+    excludeDeviceIds: filterOnPage(block, 'excludeDeviceIds').ids,
   };
   return controllerLetIn(lists, controllerId);
 }
@@ -311,8 +306,8 @@ const withId = (list: unknown, id: string): unknown[] => [...(Array.isArray(list
  */
 export function setControllerIncluded(block: Block, controllerId: string, included: boolean): Block {
   if (!controllersEditable(block) || controllerIncluded(block, controllerId) === included) return block;
-  const include = readIdList(block, 'includeDeviceIds').ids;
-  const excluded = readIdList(block, 'excludeDeviceIds').ids.includes(canonicalId(controllerId));
+  const include = filterOnPage(block, 'includeDeviceIds').ids;
+  const excluded = filterOnPage(block, 'excludeDeviceIds').ids.includes(canonicalId(controllerId));
   let next = block;
   if (included) {
     if (excluded) next = setField(next, 'excludeDeviceIds', without(next.excludeDeviceIds, controllerId));

@@ -7,9 +7,10 @@ import { canonicalId } from '../../util/canonical-id.js';
 import { doorCap, shownDoors } from '../../registry/shown-doors.js';
 import { inPageWords } from './labels.js';
 import type { Finding } from '../../config/index.js';
-import { doorsEditable, isRecord, keyFixes, readIdList, readingOf, webhookEditable } from './block.js';
+import { isRecord } from '../../config/values.js';
+import { doorsEditable, filterOnPage, keyFixes, readingOf, webhookEditable } from './block.js';
 import type { IdList } from './block.js';
-import type { AccountView, ConfigCheck, DoorView, KeptPart } from './messages.js';
+import type { AccountSummary, ConfigCheck, DoorSummary, KeptPart } from './messages.js';
 
 const ID_LISTS: readonly IdList[] = ['includeDeviceIds', 'excludeDeviceIds', 'includeDoorIds', 'excludeDoorIds'];
 
@@ -37,14 +38,14 @@ function keptParts(block: unknown, findings: readonly Finding[]): Map<KeptPart, 
   if (!webhookEditable(block)) kept.set('webhook', about('webhook'));
   if (!doorsEditable(block)) kept.set('doors', about('doors'));
   for (const key of ID_LISTS) {
-    if (!readIdList(block, key).editable) kept.set(key, about(key));
+    if (!filterOnPage(block, key).editable) kept.set(key, about(key));
   }
   return kept;
 }
 
 /** The doors under their controllers, as the service listed them: a door under two controllers is listed twice. */
-function listings(doors: readonly DoorView[]): { id: string; doors: DoorView[] }[] {
-  const byController = new Map<string, DoorView[]>();
+function listings(doors: readonly DoorSummary[]): { id: string; doors: DoorSummary[] }[] {
+  const byController = new Map<string, DoorSummary[]>();
   for (const door of doors) {
     const listed = byController.get(door.controllerId);
     if (listed) listed.push(door);
@@ -58,7 +59,7 @@ function listings(doors: readonly DoorView[]): { id: string; doors: DoorView[] }
  * token is required"). The doors "Sign in" read (their ids, controllers and relationships are all the filters look at)
  * give the count the entry would show.
  */
-export function checkBlock(block: unknown, account: AccountView | undefined): ConfigCheck {
+export function checkBlock(block: unknown, account: AccountSummary | undefined): ConfigCheck {
   // The page's own reading of a block it edits, shared with its controls; anything else is read here.
   const parsed = isRecord(block) ? readingOf(block) : parseConfig(block);
   const excluded = new Map<string, string>();

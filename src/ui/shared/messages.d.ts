@@ -4,7 +4,7 @@
 /** Values the plugin uses when a field is absent; the page shows them as placeholders and never writes them. */
 export type Defaults = Record<string, string | number | boolean>;
 
-export interface ControllerView {
+export interface ControllerSummary {
   id: string;
   /** The service gives controllers no name; the owner's name tells a shared one apart. */
   owner: string | undefined;
@@ -12,7 +12,7 @@ export interface ControllerView {
   softwareVersion: string | undefined;
 }
 
-export interface DoorView {
+export interface DoorSummary {
   id: string;
   name: string;
   controllerId: string;
@@ -25,9 +25,9 @@ export interface DoorView {
   batteryPct: number | undefined;
 }
 
-export interface AccountView {
-  controllers: ControllerView[];
-  doors: DoorView[];
+export interface AccountSummary {
+  controllers: ControllerSummary[];
+  doors: DoorSummary[];
   /** Parts of the answer the plugin could not read, as the log would name them. */
   unreadable: string[];
 }
@@ -39,7 +39,7 @@ export interface AccountView {
 export type SignInFailure = 'fields' | 'refused' | 'not-found' | 'no-answer' | 'timeout' | 'bad-answer' | 'redirect' | 'server';
 
 /** Never holds the token. `message` is in words; `detail` is the raw reason (codes, HTTP status), shown only behind "Details". */
-export type SignInView = { ok: true; account: AccountView } | { ok: false; kind: SignInFailure; message: string; detail?: string };
+export type SignInAnswer = { ok: true; account: AccountSummary } | { ok: false; kind: SignInFailure; message: string; detail?: string };
 
 export interface ShownCount {
   /** Doors this entry would put in HomeKit before the bridge's cap. */

@@ -387,9 +387,9 @@ describe('DoorAccessory options', () => {
   it('expects an auto-closing door to close after its delay', () => {
     const t = setup();
     t.door.update(makeDoor({ state: 'OPEN', autoCloseEnabled: true, autoCloseDelay: 90 }), device);
-    expect(t.door.view.expectedAutoCloseAtMs).toBe(90_000);
+    expect(t.door.facts.expectedAutoCloseAtMs).toBe(90_000);
     t.door.update(makeDoor({ state: 'CLOSED', autoCloseEnabled: true, autoCloseDelay: 90 }), device);
-    expect(t.door.view.expectedAutoCloseAtMs).toBeUndefined();
+    expect(t.door.facts.expectedAutoCloseAtMs).toBeUndefined();
   });
 });
 

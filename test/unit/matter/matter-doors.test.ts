@@ -96,7 +96,7 @@ describe("a door's Matter faces", () => {
     const model = { ...view, missedTarget: undefined, available: true, stateKnown: true };
     const wishes: DoorState[] = [];
     const door: MatterDoor = {
-      view: model,
+      facts: model,
       command: (wanted) => {
         wishes.push(wanted);
         return Promise.resolve();

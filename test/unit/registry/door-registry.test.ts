@@ -202,11 +202,11 @@ describe('DoorRegistry', () => {
         device('dev-2', [door('d3', { entityNumber: 1 })]),
       ]),
     );
-    expect(t.registry.find(event({ doorId: 'd2' }))?.view.doorId).toBe('d2');
-    expect(t.registry.find(event({ deviceId: 'dev-2', doorNumber: 1 }))?.view.doorId).toBe('d3');
+    expect(t.registry.find(event({ doorId: 'd2' }))?.facts.doorId).toBe('d2');
+    expect(t.registry.find(event({ deviceId: 'dev-2', doorNumber: 1 }))?.facts.doorId).toBe('d3');
     expect(t.registry.find(event({ doorId: 'nope' }))).toBeUndefined();
-    expect(t.registry.alertDoors(event({ deviceId: 'dev-1' })).map((d) => d.view.doorId)).toEqual(['d1', 'd2']);
-    expect(t.registry.alertDoors(event({ doorId: 'd3' })).map((d) => d.view.doorId)).toEqual(['d3']);
+    expect(t.registry.alertDoors(event({ deviceId: 'dev-1' })).map((d) => d.facts.doorId)).toEqual(['d1', 'd2']);
+    expect(t.registry.alertDoors(event({ doorId: 'd3' })).map((d) => d.facts.doorId)).toEqual(['d3']);
     expect(t.registry.alertDoors(event({}))).toEqual([]);
   });
 
@@ -217,7 +217,7 @@ describe('DoorRegistry', () => {
     for (const d of [t.registry.find(event({ doorId: 'd1' })), t.registry.find(event({ doorId: 'd2' }))]) {
       if (!d) throw new Error('door missing');
       vi.spyOn(d, 'tick').mockImplementation(() => {
-        ticks.push(d.view.doorId);
+        ticks.push(d.facts.doorId);
         throw new Error('tick broke');
       });
     }

@@ -6,7 +6,7 @@ import { checkBlock } from '../../../../src/ui/shared/check-config.js';
 import { removeDoorEntry, setField } from '../../../../src/ui/shared/block.js';
 import type { Block } from '../../../../src/ui/shared/block.js';
 import { Store } from '../../../../src/ui/page/store.js';
-import type { AccountView, PageInfo, SignInView } from '../../../../src/ui/shared/messages.js';
+import type { AccountSummary, PageInfo, SignInAnswer } from '../../../../src/ui/shared/messages.js';
 import { parseConfig } from '../../../../src/config/index.js';
 import { pageDoor } from '../../../support/door-fixtures.js';
 
@@ -16,15 +16,15 @@ const entryA: Block = { platform: 'AccessControl', name: 'A', baseUrl: 'https://
 const entryB: Block = { platform: 'AccessControl', name: 'B', baseUrl: 'https://b.example.com', accessToken: 'token-b' };
 
 const controller = (id: string) => ({ id, owner: 'Ada', active: true, softwareVersion: undefined });
-const accountOf = (...doorIds: string[]): AccountView => ({
+const accountOf = (...doorIds: string[]): AccountSummary => ({
   controllers: [controller('ctl-a')],
   doors: doorIds.map((id) => door(id)),
   unreadable: [],
 });
-const answer = (account: AccountView): SignInView => ({ ok: true, account });
+const answer = (account: AccountSummary): SignInAnswer => ({ ok: true, account });
 
 /** A store signed in with entry `index` (shown first) to `account`. */
-function signedIn(entries: Block[], account: AccountView, index = 0): Store {
+function signedIn(entries: Block[], account: AccountSummary, index = 0): Store {
   const store = new Store(
     entries.map((entry) => structuredClone(entry)),
     INFO,
@@ -36,7 +36,7 @@ function signedIn(entries: Block[], account: AccountView, index = 0): Store {
 
 describe('the page store', () => {
   it('lists a door two controllers list once, under the first, as Home shows it once', () => {
-    const account: AccountView = {
+    const account: AccountSummary = {
       controllers: [controller('ctl-a'), controller('ctl-b')],
       doors: [door('gate', 'ctl-a'), door('side', 'ctl-a'), door('gate', 'ctl-b'), door('back', 'ctl-b')],
       unreadable: [],
@@ -63,7 +63,7 @@ describe('the page store', () => {
     const store = signedIn([block], accountOf(gate, side, 'plain-door'));
     expect(store.rows.map((row) => row.id)).toEqual([gate, side, 'plain-door', 'gone-door']);
     // A door listed by the service in two spellings (under two controllers) is one door to the plugin: one row.
-    const twice: AccountView = {
+    const twice: AccountSummary = {
       controllers: [controller('ctl-a')],
       doors: [door(gate), door(side), door(gate.toLowerCase())],
       unreadable: [],

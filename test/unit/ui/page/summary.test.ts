@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { ACCEPTED_TEXT, FRESH_TEXT, othersText, summarize, UNTRIED_TEXT } from '../../../../src/ui/page/summary.js';
-import type { ConfigCheck, SignInView } from '../../../../src/ui/shared/messages.js';
+import type { ConfigCheck, SignInAnswer } from '../../../../src/ui/shared/messages.js';
 
 const accepted: ConfigCheck = {
   problems: [],
@@ -15,8 +15,8 @@ const accepted: ConfigCheck = {
   fixes: [],
 };
 const missing: ConfigCheck = { ...accepted, problems: ['Access token is required', 'Service address is required'] };
-const signedIn: SignInView = { ok: true, account: { controllers: [], doors: [], unreadable: [] } };
-const refused: SignInView = {
+const signedIn: SignInAnswer = { ok: true, account: { controllers: [], doors: [], unreadable: [] } };
+const refused: SignInAnswer = {
   ok: false,
   kind: 'refused',
   message: 'The service refused this access token. Copy the Access token from your account again and press Sign in.',

@@ -2,11 +2,11 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Account } from '../../../../src/client/types.js';
-import { accountView } from '../../../../src/ui/server/account-summary.js';
+import { accountSummary } from '../../../../src/ui/server/account-summary.js';
 
 const RLO = '\u202e';
 
-describe('accountView', () => {
+describe('accountSummary', () => {
   it("takes the direction marks out of every name, so none can turn the page's words around it (issue 38)", () => {
     const account = {
       devices: [
@@ -29,7 +29,7 @@ describe('accountView', () => {
       ],
       unreadable: [],
     } as unknown as Account;
-    const view = accountView(account);
+    const view = accountSummary(account);
     expect(view.controllers).toEqual([{ id: `ctrl${RLO}1`, owner: 'Ana Ruiz', softwareVersion: '1.2', active: true }]);
     expect(view.doors[0]).toMatchObject({
       id: `door${RLO}7`,

@@ -12,7 +12,7 @@ import {
   getField,
   globalChoice,
   keyFixes,
-  readIdList,
+  filterOnPage,
   setDoorChoice,
   setField,
 } from '../../../../src/ui/shared/block.js';
@@ -66,7 +66,7 @@ describe('the page reads a setting as the plugin applies it', () => {
   });
 
   it('an exclusion written as one text shows both ids, as the plugin applies them', () => {
-    expect(readIdList({ ...base, excludeDeviceIds: 'dev-1, DEV-2' }, 'excludeDeviceIds')).toEqual({
+    expect(filterOnPage({ ...base, excludeDeviceIds: 'dev-1, DEV-2' }, 'excludeDeviceIds')).toEqual({
       ids: ['dev-1', 'dev-2'],
       editable: false,
     });

@@ -18,7 +18,7 @@ import {
   controllersEditable,
   doorEditable,
   doorsEditable,
-  readIdList,
+  filterOnPage,
   removeDoorEntry,
 } from '../../../../src/ui/shared/block.js';
 import type { Block } from '../../../../src/ui/shared/block.js';
@@ -193,7 +193,7 @@ describe('settings page model', () => {
 
   it('reads id lists as the plugin does, and ticks add or remove one element, numbers staying numbers', () => {
     const block: Block = { ...base, excludeDeviceIds: [555, ' dev-b '] };
-    expect(readIdList(block, 'excludeDeviceIds')).toEqual({ ids: ['555', 'dev-b'], editable: true });
+    expect(filterOnPage(block, 'excludeDeviceIds')).toEqual({ ids: ['555', 'dev-b'], editable: true });
     expect(controllerIncluded(block, '555')).toBe(false);
     const b = setControllerIncluded(block, 'dev-b', true);
     expect(b).toEqual({ ...base, excludeDeviceIds: [555] });
@@ -207,13 +207,13 @@ describe('settings page model', () => {
   it('keeps an id list it cannot read as written, with its ticks off', () => {
     for (const list of [{}, 'dev-a', [{}], [true, 'dev-a']]) {
       const block: Block = { ...base, excludeDeviceIds: list };
-      expect(readIdList(block, 'excludeDeviceIds').editable).toBe(false);
+      expect(filterOnPage(block, 'excludeDeviceIds').editable).toBe(false);
       expect(controllersEditable(block)).toBe(false);
       expect(setControllerIncluded(block, 'dev-z', false)).toBe(block);
     }
     // An include list with an unreadable element hides nothing (the plugin keeps the doors read-only instead).
-    expect(readIdList({ ...base, includeDeviceIds: ['dev-a', {}] }, 'includeDeviceIds')).toEqual({ ids: [], editable: false });
-    expect(readIdList({ ...base, excludeDeviceIds: ['dev-a', {}] }, 'excludeDeviceIds')).toEqual({ ids: ['dev-a'], editable: false });
+    expect(filterOnPage({ ...base, includeDeviceIds: ['dev-a', {}] }, 'includeDeviceIds')).toEqual({ ids: [], editable: false });
+    expect(filterOnPage({ ...base, excludeDeviceIds: ['dev-a', {}] }, 'excludeDeviceIds')).toEqual({ ids: ['dev-a'], editable: false });
   });
 
   it("writes the access alert like the other door options: on for all doors, a door's own choice, its time only when not the default", () => {

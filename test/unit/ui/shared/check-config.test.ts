@@ -5,10 +5,10 @@ import { parseConfig } from '../../../../src/config/index.js';
 import { shownDoors } from '../../../../src/registry/shown-doors.js';
 import { reportedDevice, reportedDoor } from '../../../support/door-fixtures.js';
 import type { Account } from '../../../../src/client/types.js';
-import { accountView } from '../../../../src/ui/server/account-summary.js';
+import { accountSummary } from '../../../../src/ui/server/account-summary.js';
 import { checkBlock } from '../../../../src/ui/shared/check-config.js';
 import { inPageWords, labelOf } from '../../../../src/ui/shared/labels.js';
-import type { AccountView } from '../../../../src/ui/shared/messages.js';
+import type { AccountSummary } from '../../../../src/ui/shared/messages.js';
 import { pageDoor } from '../../../support/door-fixtures.js';
 
 const base = { platform: 'AccessControl', accessToken: 'token-1', baseUrl: 'https://api.example.com' };
@@ -17,13 +17,13 @@ const door = pageDoor;
 
 /** Door ids an object's prototype also answers to: a lookup in a plain object would find a function, or set the prototype. */
 const HOSTILE = ['constructor', 'toString', '__proto__', 'hasOwnProperty'];
-const account: AccountView = { controllers: [], doors: [...HOSTILE.map((id) => door(id)), door('plain')], unreadable: [] };
+const account: AccountSummary = { controllers: [], doors: [...HOSTILE.map((id) => door(id)), door('plain')], unreadable: [] };
 
 describe('the page check', () => {
   it('shows what the plugin applies to a door a setting names in a form it does not read exactly (issue 42)', () => {
     const GATE = '8d2e4f6a-1b3c-4d5e-8f70-9a1b2c3d4e5f';
     const YARD = 'e1f2a3b4-c5d6-4e7f-8091-a2b3c4d5e6f7';
-    const signedIn: AccountView = { controllers: [], doors: [door(GATE), door(YARD), door('plain')], unreadable: [] };
+    const signedIn: AccountSummary = { controllers: [], doors: [door(GATE), door(YARD), door('plain')], unreadable: [] };
     const check = checkBlock({ ...base, doors: [{ id: GATE.replace(/a/g, '\u0430'), readOnly: true }], hideDoorIds: [YARD] }, signedIn);
     expect(check.guarded?.get(GATE)).toBe('the id "8d2e4f6\\u0430-1b3c-4d5e-8f70-9\\u04301b2c3d4e5f" in doors could mean it');
     expect(check.excluded.get(YARD)).toBe('hideDoorIds names it, and the plugin does not read it; fix that setting to show it again');
@@ -53,7 +53,7 @@ describe('the page check', () => {
   });
 
   it('counts the places the person sensors take, as the runtime does: 149 doors and 3 people show 146 doors', () => {
-    const many: AccountView = {
+    const many: AccountSummary = {
       controllers: [],
       doors: Array.from({ length: 149 }, (_, i) => door(`d${String(i).padStart(3, '0')}`)),
       unreadable: [],
@@ -107,13 +107,13 @@ describe('the page check', () => {
       const parsed = parseConfig(block);
       if (!parsed.ok) throw new Error(parsed.problems.join('; '));
       const plugin = shownDoors(account, parsed.config);
-      const check = checkBlock(block, accountView(account));
+      const check = checkBlock(block, accountSummary(account));
       expect(check.shown?.count, what).toBe(plugin.overLimit ?? plugin.shown.length);
       expect([...check.excluded.keys()].sort(), what).toEqual([...new Set(plugin.excluded.map(({ door }) => door.id))].sort());
     }
     const shared = { devices: [listed('dev-a', 'a1', 'gate-shared'), listed('dev-b', 'gate-shared', 'b1')], unreadable: [] };
     // Shown under dev-a: the page neither counts it out nor marks its row "Not in Home".
-    const check = checkBlock({ ...base, excludeDeviceIds: ['dev-b'] }, accountView(shared));
+    const check = checkBlock({ ...base, excludeDeviceIds: ['dev-b'] }, accountSummary(shared));
     expect(check.shown).toEqual({ count: 2, total: 3, limit: 149, people: 0 });
     expect(check.excluded.has('gate-shared')).toBe(false);
     expect(check.excluded.get('b1')).toBe('its controller is filtered out in the plugin settings');
