@@ -1,7 +1,7 @@
 // The platform: Homebridge's lifecycle (cache, launch, shutdown) and the wiring of the client, door registry, sync loop and health, and webhooks.
 import type { API, DynamicPlatformPlugin, Logging, PlatformAccessory, PlatformConfig } from 'homebridge';
 
-import type { DoorContext } from './door/context.js';
+import type { DoorContext } from './door/model/context.js';
 import { DoorAccessory } from './door/door-accessory.js';
 import { BugLog } from './util/bug-log.js';
 import type { Timeouts } from './client/http.js';
@@ -11,7 +11,7 @@ import { SYSTEM_CLOCK } from './util/clock.js';
 import type { Clock } from './util/clock.js';
 import { parseConfig } from './config/index.js';
 import type { PluginConfig, WebhookConfig } from './config/index.js';
-import { doorOptions, exclusionReason, guarded } from './door/options.js';
+import { doorOptions, exclusionReason, guarded } from './config/door-options.js';
 import type { MatterDoors, ShownDoor, ShownPerson } from './matter/matter-doors.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
 import type { RealtimeUpdates } from './sync/realtime.js';

@@ -1,10 +1,10 @@
 // Which doors appear in HomeKit and with what: the global door options merged with each door's own settings.
 import type { Door } from '../client/types.js';
-import type { PluginConfig, ReadOnlyLock } from '../config/index.js';
-import { couldBeNumber } from '../config/values.js';
+import type { PluginConfig, ReadOnlyLock } from './index.js';
+import { couldBeNumber } from './values.js';
 import { canonicalId } from '../util/canonical-id.js';
-import { NO_PROTECTION } from '../config/protection.js';
-import type { Protection } from '../config/protection.js';
+import { NO_PROTECTION } from './protection.js';
+import type { Protection } from './protection.js';
 import { automationSwitchMode, OPTIONS } from '../option-catalog.js';
 import type { AutomationSwitchMode, Option, OptionSpec, ShowAs, ValueOf } from '../option-catalog.js';
 

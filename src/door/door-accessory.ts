@@ -7,15 +7,15 @@ import { SYSTEM_CLOCK } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
 import { DoorModel, whatToShow } from './model/door.js';
 import type { ReportOutcome } from './model/state-machine.js';
-import type { DoorOptions } from './options.js';
+import type { DoorOptions } from '../config/door-options.js';
 import { homeKitSerial, homeKitVersion } from '../util/homekit-name.js';
 import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL } from '../settings.js';
 import type { ShowAs } from '../option-catalog.js';
 import { DoorBattery } from './battery.js';
 import { DoorCommands } from './door-commands.js';
 import { DoorExtras, EXTRA_SUFFIXES } from './extras/door-extras.js';
-import type { DoorContext } from './context.js';
-import { configuredNameOf, renameDerivedServices } from './door-name.js';
+import type { DoorContext } from './model/context.js';
+import { configuredNameOf, renameDerivedServices } from '../homekit/door-name.js';
 import { cachedKind, FACES, mainServiceOf, otherKindServices } from './face.js';
 import type { DoorFace, FaceDeps } from './face.js';
 

@@ -1,8 +1,8 @@
 // One person's accessory: a MotionSensor named for them that detects for a while after they open or close one of their doors.
 import type { API, PlatformAccessory, Service } from 'homebridge';
 
-import { configuredNameOf } from '../door/door-name.js';
-import { TimedMotion } from '../door/timed-motion.js';
+import { configuredNameOf } from '../homekit/door-name.js';
+import { TimedMotion } from '../homekit/timed-motion.js';
 import { ACCESSORY_MANUFACTURER } from '../settings.js';
 import type { Clock } from '../util/clock.js';
 

@@ -5,7 +5,7 @@ import { NO_PROTECTION } from '../config/protection.js';
 import type { Protection } from '../config/protection.js';
 import { keepFirstOfEachDoor } from '../door/duplicates.js';
 import type { DoorOfDevice, DuplicateDoor } from '../door/duplicates.js';
-import { exclusionReason } from '../door/options.js';
+import { exclusionReason } from '../config/door-options.js';
 import { MAX_ACCESSORIES_PER_BRIDGE } from '../settings.js';
 
 /**

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
 import { protectionFor } from '../../src/config/protection.js';
 import type { AccountIds } from '../../src/config/protection.js';
-import { doorOptions, exclusionReason, guarded } from '../../src/door/options.js';
+import { doorOptions, exclusionReason, guarded } from '../../src/config/door-options.js';
 import { canonicalId, uncasedId } from '../../src/util/canonical-id.js';
 import { editDistance } from '../../src/util/near-miss.js';
 import { skeleton } from '../../src/util/skeleton.js';

@@ -8,13 +8,13 @@ import { vi } from 'vitest';
 import type { Mock } from 'vitest';
 
 import type { Device, Door, DoorState } from '../../src/client/types.js';
-import type { DoorContext } from '../../src/door/context.js';
+import type { DoorContext } from '../../src/door/model/context.js';
 import { DoorAccessory } from '../../src/door/door-accessory.js';
 import type { DoorAccessoryDeps } from '../../src/door/door-accessory.js';
 import { parseConfig } from '../../src/config/index.js';
 import type { PluginConfig } from '../../src/config/index.js';
-import { doorOptions } from '../../src/door/options.js';
-import type { DoorOptions } from '../../src/door/options.js';
+import { doorOptions } from '../../src/config/door-options.js';
+import type { DoorOptions } from '../../src/config/door-options.js';
 import type { DoorSummary } from '../../src/ui/shared/messages.js';
 import { ManualClock } from './homebridge-double.js';
 import { captureLog } from './log.js';
@@ -53,7 +53,7 @@ export const reportedDevice: Device = {
 
 /**
  * A door's options with every extra off, not read-only: the garage door alone, as the catalog's defaults give it (a new
- * option needs no line here; test/unit/door/options.test.ts holds the defaults to the catalog). Spread it and set what a
+ * option needs no line here; test/unit/config/door-options.test.ts holds the defaults to the catalog). Spread it and set what a
  * test needs.
  */
 export const NO_EXTRAS: DoorOptions = doorOptions(plainConfig(), 'door-1');

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_OWNED_DEVICE_ID } from '../../dev/simulator/server.js';
 import { FAILED_SYNCS_BEFORE_NO_RESPONSE, FLAP_QUIET_MS } from '../../src/settings.js';
-import type { DoorContext } from '../../src/door/context.js';
+import type { DoorContext } from '../../src/door/model/context.js';
 import { HomebridgeDouble } from '../support/homebridge-double.js';
 import type { CapturedLog } from '../support/log.js';
 import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';

@@ -15,7 +15,7 @@ import { axeFaults } from './page-probes.js';
 import { protectionFor } from '../../src/config/protection.js';
 import { skeleton } from '../../src/util/skeleton.js';
 import { keyFixes } from '../../src/ui/shared/block.js';
-import { exclusionReason } from '../../src/door/options.js';
+import { exclusionReason } from '../../src/config/door-options.js';
 import { MAX_ACCESSORIES_PER_BRIDGE, PLATFORM_NAME } from '../../src/settings.js';
 import { inPageWords } from '../../src/ui/shared/labels.js';
 import { CONFIG_CORPUS, CORPUS_ACCOUNT, withAccount } from '../support/config-corpus.js';

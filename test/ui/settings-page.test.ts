@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { parseConfig } from '../../src/config/index.js';
 import { freePort } from '../../dev/harness/homebridge-process.js';
-import { doorOptions } from '../../src/door/options.js';
+import { doorOptions } from '../../src/config/door-options.js';
 import { OPTIONS, optionSpec, SHOW_AS_KINDS } from '../../src/option-catalog.js';
 import type { OptionSpec } from '../../src/option-catalog.js';
 import { PLATFORM_NAME } from '../../src/settings.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { makeDevice, makeDoor } from '../../dev/simulator/server.js';
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { parseConfig } from '../../src/config/index.js';
-import { doorOptions } from '../../src/door/options.js';
+import { doorOptions } from '../../src/config/door-options.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
 import { ABANDONED_EDIT_TEXT, ABANDONED_ENTRY_TEXT, SIGNING_IN_TEXT } from '../../src/ui/page/sign-in-line.js';
 import { useSimulator } from '../support/simulator.js';

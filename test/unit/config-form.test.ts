@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 import { parseConfig } from '../../src/config/index.js';
-import { doorOptions } from '../../src/door/options.js';
+import { doorOptions } from '../../src/config/door-options.js';
 import { OPTIONS } from '../../src/option-catalog.js';
 import { doorFieldsOf, fieldsOf, layoutNode as layoutNodeOf, layoutNodes, readConfigForm } from '../support/config-schema.js';
 import type { SchemaField as JsonField } from '../support/config-schema.js';

@@ -1,7 +1,7 @@
 // The access alert: a MotionSensor that detects for a while after an enforcer event (an unauthorized user or vehicle) names the door.
 import { DEFAULT_ACCESS_ALERT_DURATION_S } from '../../settings.js';
-import { ensureNamedService } from '../door-name.js';
-import { TimedMotion } from '../timed-motion.js';
+import { ensureNamedService } from '../../homekit/door-name.js';
+import { TimedMotion } from '../../homekit/timed-motion.js';
 import type { ExtraDeps, ExtraSpec } from './extra.js';
 
 /**

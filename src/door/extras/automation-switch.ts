@@ -4,8 +4,8 @@ import type { API, Service } from 'homebridge';
 
 import type { DoorState } from '../../client/types.js';
 import { AUTOMATION_SWITCH_RESET_MS } from '../../settings.js';
-import { ensureNamedService } from '../door-name.js';
-import type { AutomationSwitchMode } from '../options.js';
+import { ensureNamedService } from '../../homekit/door-name.js';
+import type { AutomationSwitchMode } from '../../config/door-options.js';
 import type { ExtraDeps, ExtraSpec, ExtraDoor } from './extra.js';
 
 /**

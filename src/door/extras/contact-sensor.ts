@@ -2,7 +2,7 @@
 import type { API, Service } from 'homebridge';
 
 import type { DoorState } from '../../client/types.js';
-import { ensureNamedService } from '../door-name.js';
+import { ensureNamedService } from '../../homekit/door-name.js';
 import type { ExtraDeps, ExtraSpec } from './extra.js';
 
 export class DoorContactSensor {

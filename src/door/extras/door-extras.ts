@@ -3,7 +3,7 @@
 import type { API, PlatformAccessory } from 'homebridge';
 
 import type { ExtraKey } from '../../option-catalog.js';
-import type { DoorOptions } from '../options.js';
+import type { DoorOptions } from '../../config/door-options.js';
 import { hasExtra, removeExtra } from './extra.js';
 import type { DoorExtra, ExtraDeps, ExtraDoor } from './extra.js';
 import { EXTRAS } from './index.js';
@@ -11,7 +11,7 @@ import { EXTRAS } from './index.js';
 /** Every extra, in the table's order: the order their services are added in. */
 const EXTRA_KEYS = Object.keys(EXTRAS) as ExtraKey[];
 
-/** Each extra's name suffix by its subtype: a renamed door renames the extras named after it (door-name.ts). */
+/** Each extra's name suffix by its subtype: a renamed door renames the extras named after it (homekit/door-name.ts). */
 export const EXTRA_SUFFIXES: ReadonlyMap<string, string> = new Map(EXTRA_KEYS.map((key) => [EXTRAS[key].subtype, EXTRAS[key].suffix]));
 
 /** One extra by its option: built when its value is on, its service removed when off. */

@@ -6,7 +6,7 @@ import type { DoorState } from '../../client/types.js';
 import type { ExtraKey } from '../../option-catalog.js';
 import type { Clock } from '../../util/clock.js';
 import type { LeftOpenSignal } from '../model/timings.js';
-import type { DoorOptions } from '../options.js';
+import type { DoorOptions } from '../../config/door-options.js';
 
 /** Answers a read from memory, or throws "No Response" while the door is unavailable. */
 export type Answer = <T extends CharacteristicValue>(value: T) => T;

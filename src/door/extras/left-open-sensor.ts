@@ -2,7 +2,7 @@
 import type { API, Service } from 'homebridge';
 
 import type { Clock } from '../../util/clock.js';
-import { ensureNamedService } from '../door-name.js';
+import { ensureNamedService } from '../../homekit/door-name.js';
 import type { LeftOpenSignal } from '../model/timings.js';
 import type { ExtraDeps, ExtraSpec } from './extra.js';
 

@@ -1,5 +1,5 @@
 // What the accessory cache keeps of a door between restarts, so Home shows its last known state before the first sync.
-import type { DoorState } from '../client/types.js';
+import type { DoorState } from '../../client/types.js';
 
 export interface DoorContext {
   doorId: string;

@@ -2,7 +2,7 @@
 // name. The HomeKit face (door/garage-door.ts) shows what this decides; nothing here knows of Homebridge or HAP.
 import type { Device, Door, DoorState } from '../../client/types.js';
 import { oneLine } from '../../util/log-text.js';
-import type { DoorContext } from '../context.js';
+import type { DoorContext } from './context.js';
 import { FLAP_QUIET_MS } from '../../settings.js';
 import { DoorAvailability } from './availability.js';
 import { FlapNotice, timeOfDay } from './flap-notice.js';

@@ -3,7 +3,7 @@
 import { fallbackDoorName } from '../../client/fallback-name.js';
 import type { Door } from '../../client/types.js';
 import { ACCOUNT_RENAME_QUIET_WINDOW_MS, ACCOUNT_RENAMES_BEFORE_QUIET } from '../../settings.js';
-import type { DoorContext } from '../context.js';
+import type { DoorContext } from './context.js';
 import { homeKitName } from '../../util/homekit-name.js';
 import type { DoorLog } from './log.js';
 import { RenameRate } from './rename-rate.js';

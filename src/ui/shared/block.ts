@@ -4,7 +4,7 @@ import type { ConfigResult, PluginConfig } from '../../config/index.js';
 import type { ReadKeys } from '../../config/keys.js';
 import { idOf, isBlank, isRecord, readIdList } from '../../config/values.js';
 import { canonicalId } from '../../util/canonical-id.js';
-import { controllerLetIn } from '../../door/options.js';
+import { controllerLetIn } from '../../config/door-options.js';
 import { nearMiss } from '../../util/near-miss.js';
 import { OPTIONS } from '../../option-catalog.js';
 import type { ChoiceOption } from '../../option-catalog.js';

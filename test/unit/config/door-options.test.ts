@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Door } from '../../../src/client/types.js';
 import { parseConfig } from '../../../src/config/index.js';
 import type { PluginConfig } from '../../../src/config/index.js';
-import { doorOptions, exclusionReason } from '../../../src/door/options.js';
+import { doorOptions, exclusionReason } from '../../../src/config/door-options.js';
 import { OPTIONS } from '../../../src/option-catalog.js';
 import type { OptionSpec } from '../../../src/option-catalog.js';
 import { reportedDoor } from '../../support/door-fixtures.js';

@@ -6,7 +6,7 @@ import { parseConfig } from '../../../src/config/index.js';
 import type { PluginConfig } from '../../../src/config/index.js';
 import { idsInText, readIdList } from '../../../src/config/values.js';
 import { protectionFor } from '../../../src/config/protection.js';
-import { doorOptions, exclusionReason } from '../../../src/door/options.js';
+import { doorOptions, exclusionReason } from '../../../src/config/door-options.js';
 import { skeleton } from '../../../src/util/skeleton.js';
 import { detectsFor } from '../../../src/people/match.js';
 

@@ -8,7 +8,7 @@ import { protectionFor } from '../../../src/config/protection.js';
 import { skeleton } from '../../../src/util/skeleton.js';
 import type { PluginConfig } from '../../../src/config/index.js';
 import { OPTIONS } from '../../../src/option-catalog.js';
-import { doorOptions, exclusionReason, guarded } from '../../../src/door/options.js';
+import { doorOptions, exclusionReason, guarded } from '../../../src/config/door-options.js';
 import { closestAll, editDistance, fold, nearMisses } from '../../../src/util/near-miss.js';
 
 const valid = { accessToken: 'ac_live_4f9b8e2d7c1a6b3f', baseUrl: 'https://api.example.com' };

@@ -6,7 +6,7 @@ import { parseConfig } from '../../../src/config/index.js';
 import type { PluginConfig } from '../../../src/config/index.js';
 import { needsLookAlikes, protectionFor } from '../../../src/config/protection.js';
 import type { AccountIds } from '../../../src/config/protection.js';
-import { doorOptions, exclusionReason, guarded } from '../../../src/door/options.js';
+import { doorOptions, exclusionReason, guarded } from '../../../src/config/door-options.js';
 import { skeleton } from '../../../src/util/skeleton.js';
 
 const TOKEN = 'ac_live_4f9b8e2d7c1a6b3f5e9d0c8b';

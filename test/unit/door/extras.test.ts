@@ -11,7 +11,7 @@ import { EXTRAS } from '../../../src/door/extras/index.js';
 import type { ExtraSpec, ExtraTable } from '../../../src/door/extras/extra.js';
 import { OPTIONS } from '../../../src/option-catalog.js';
 import type { ExtraKey } from '../../../src/option-catalog.js';
-import type { DoorOptions } from '../../../src/door/options.js';
+import type { DoorOptions } from '../../../src/config/door-options.js';
 import { doorRig, NO_EXTRAS, reportedDevice, reportedDoor } from '../../support/door-fixtures.js';
 import type { DoorRig } from '../../support/door-fixtures.js';
 

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { DoorAccessory } from '../../../src/door/door-accessory.js';
 import { ServiceError, ToggleRejectedError } from '../../../src/client/errors.js';
 import type { DoorState } from '../../../src/client/types.js';
-import type { DoorOptions } from '../../../src/door/options.js';
+import type { DoorOptions } from '../../../src/config/door-options.js';
 import { AUTOMATION_SWITCH_RESET_MS } from '../../../src/settings.js';
 import { doorRig, NO_EXTRAS, reportedDevice as device, reportedDoor as makeDoor } from '../../support/door-fixtures.js';
 

@@ -4,8 +4,8 @@ import * as hap from 'hap-nodejs';
 import type { PlatformAccessory } from 'homebridge';
 import { describe, expect, it } from 'vitest';
 
-import type { DoorContext } from '../../../src/door/context.js';
-import type { DoorOptions } from '../../../src/door/options.js';
+import type { DoorContext } from '../../../src/door/model/context.js';
+import type { DoorOptions } from '../../../src/config/door-options.js';
 import { LEFT_OPEN_REPEAT_CLEARED_MS } from '../../../src/settings.js';
 import { doorRig, frontGateAccessory, NO_EXTRAS, reportedDevice as device, reportedDoor as makeDoor } from '../../support/door-fixtures.js';
 import { ManualClock } from '../../support/homebridge-double.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import { ServiceError } from '../../../src/client/errors.js';
 import { DoorAccessory } from '../../../src/door/door-accessory.js';
-import type { DoorOptions } from '../../../src/door/options.js';
+import type { DoorOptions } from '../../../src/config/door-options.js';
 import { doorRig, frontGateAccessory, NO_EXTRAS, reportedDevice as device, reportedDoor as makeDoor } from '../../support/door-fixtures.js';
 
 const { Characteristic: C, Service: S } = hap;

@@ -4,7 +4,7 @@ import * as hap from 'hap-nodejs';
 import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
 import { describe, expect, it } from 'vitest';
 
-import type { DoorContext } from '../../../src/door/context.js';
+import type { DoorContext } from '../../../src/door/model/context.js';
 import { ToggleRejectedError } from '../../../src/client/errors.js';
 import type { Door, DoorState } from '../../../src/client/types.js';
 import { doorRig, frontGateAccessory, reportedDevice as device, reportedDoor } from '../../support/door-fixtures.js';

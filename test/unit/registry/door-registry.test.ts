@@ -5,8 +5,8 @@ import { describe, expect, it, vi } from 'vitest';
 
 import type { Account, Device, Door } from '../../../src/client/types.js';
 import { parseConfig } from '../../../src/config/index.js';
-import type { DoorContext } from '../../../src/door/context.js';
-import { doorOptions } from '../../../src/door/options.js';
+import type { DoorContext } from '../../../src/door/model/context.js';
+import { doorOptions } from '../../../src/config/door-options.js';
 import { DoorRegistry } from '../../../src/registry/door-registry.js';
 import { MAX_ACCESSORIES_PER_BRIDGE, PLUGIN_NAME, SYNCS_MISSING_BEFORE_REMOVAL } from '../../../src/settings.js';
 import { BugLog } from '../../../src/util/bug-log.js';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Device, Door } from '../../../../src/client/types.js';
-import type { DoorContext } from '../../../../src/door/context.js';
+import type { DoorContext } from '../../../../src/door/model/context.js';
 import { DoorModel, whatToShow } from '../../../../src/door/model/door.js';
 import type { DoorModelOptions } from '../../../../src/door/model/door.js';
 import { ACCOUNT_RENAMES_BEFORE_QUIET, FLAP_QUIET_MS, WEBHOOK_OUT_OF_ORDER_WINDOW_MS } from '../../../../src/settings.js';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { parseConfig } from '../../../../src/config/index.js';
-import { doorOptions } from '../../../../src/door/options.js';
+import { doorOptions } from '../../../../src/config/door-options.js';
 import { optionSpec } from '../../../../src/option-catalog.js';
 import {
   applyKeyFix,

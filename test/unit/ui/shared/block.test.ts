@@ -24,7 +24,7 @@ import {
 import type { Block } from '../../../../src/ui/shared/block.js';
 import { optionSpec } from '../../../../src/option-catalog.js';
 import { idOf, parseConfig } from '../../../../src/config/index.js';
-import { doorOptions } from '../../../../src/door/options.js';
+import { doorOptions } from '../../../../src/config/door-options.js';
 
 const SWITCH = optionSpec('automationSwitch');
 

@@ -1,0 +1,155 @@
+// The shape of src/ as a whole: each exported name means one thing, and its folders depend one way (issue 45). Read
+// from the sources with TypeScript's own parser, so a name or an import is found however it is written.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), '../..'));
+const SRC = join(ROOT, 'src');
+
+/** Every TypeScript file under src/, as a path from the repository ("src/door/lock.ts"). */
+function sourceFiles(folder = SRC): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [relative(ROOT, path).split('\\').join('/')] : [];
+  });
+}
+
+const parsed = (file: string): ts.SourceFile =>
+  ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.ES2022, true);
+
+const exported = (node: ts.Node): boolean =>
+  ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+
+/**
+ * The names a file declares and exports. A re-export (`export { x } from`, `export { x }` of an import) passes on a name
+ * declared elsewhere, the same thing under the same name, and is not a declaration.
+ */
+function declaredExports(source: ts.SourceFile): string[] {
+  const names: string[] = [];
+  for (const statement of source.statements) {
+    if (!exported(statement)) continue;
+    if (ts.isVariableStatement(statement)) {
+      for (const declaration of statement.declarationList.declarations) {
+        if (ts.isIdentifier(declaration.name)) names.push(declaration.name.text);
+      }
+    } else if (
+      (ts.isFunctionDeclaration(statement) ||
+        ts.isClassDeclaration(statement) ||
+        ts.isInterfaceDeclaration(statement) ||
+        ts.isTypeAliasDeclaration(statement) ||
+        ts.isEnumDeclaration(statement)) &&
+      statement.name
+    ) {
+      names.push(statement.name.text);
+    }
+  }
+  return names;
+}
+
+/** Every relative module a file imports or re-exports, types and dynamic imports included, as a path from the repository. */
+function importsOf(file: string, source: ts.SourceFile): string[] {
+  const found: string[] = [];
+  const add = (specifier: ts.Expression | undefined): void => {
+    if (specifier && ts.isStringLiteral(specifier) && specifier.text.startsWith('.')) {
+      found.push(join(dirname(file), specifier.text).split('\\').join('/'));
+    }
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) add(node.moduleSpecifier);
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node.arguments[0]);
+    if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/**
+ * The unit of the dependency rule a file belongs to: its folder, except the files directly in src/ (settings.ts,
+ * option-catalog.ts, platform.ts, index.ts), each a unit of its own: settings and the catalog are leaves every folder
+ * reads, the platform the wiring nothing but index.ts imports.
+ */
+const unitOf = (file: string): string => (dirname(file) === 'src' ? file.replace(/\.(d\.)?[jt]s$/, '') : dirname(file));
+
+/** The units' edges, each with the imports that make it. */
+function unitGraph(files: readonly string[], sources: (file: string) => ts.SourceFile): Map<string, Map<string, string[]>> {
+  const graph = new Map<string, Map<string, string[]>>();
+  for (const file of files) {
+    const from = unitOf(file);
+    const edges = graph.get(from) ?? new Map<string, string[]>();
+    graph.set(from, edges);
+    for (const target of importsOf(file, sources(file))) {
+      const to = unitOf(target);
+      if (to !== from) edges.set(to, [...(edges.get(to) ?? []), `${file} imports ${target}`]);
+    }
+  }
+  return graph;
+}
+
+/** The edges that close a cycle: `from` imports `to`, and `to` reaches `from` again through other imports. */
+function cycleEdges(graph: Map<string, Map<string, string[]>>): string[] {
+  const reaches = (start: string, goal: string): boolean => {
+    const seen = new Set([start]);
+    const stack = [start];
+    while (stack.length > 0) {
+      const unit = stack.pop() ?? '';
+      if (unit === goal) return true;
+      for (const next of graph.get(unit)?.keys() ?? []) {
+        if (!seen.has(next)) {
+          seen.add(next);
+          stack.push(next);
+        }
+      }
+    }
+    return false;
+  };
+  return [...graph].flatMap(([from, edges]) => [...edges].filter(([to]) => reaches(to, from)).flatMap(([, why]) => why));
+}
+
+const FILES = sourceFiles();
+const SOURCES = new Map(FILES.map((file) => [file, parsed(file)]));
+const sourceOf = (file: string): ts.SourceFile => SOURCES.get(file) ?? parsed(file);
+
+describe('src/ as a whole', () => {
+  it('declares each exported name in one file only: one name, one thing', () => {
+    const files = new Map<string, string[]>();
+    for (const file of FILES) {
+      // A set: overloads and declaration merging declare one name more than once in one file, as one thing.
+      for (const name of new Set(declaredExports(sourceOf(file)))) files.set(name, [...(files.get(name) ?? []), file]);
+    }
+    const twice = [...files].filter(([, where]) => where.length > 1).map(([name, where]) => `${name}: ${where.join(', ')}`);
+    expect(twice).toEqual([]);
+  });
+
+  it('finds a name declared twice, and a cycle between folders, when there is one', () => {
+    const a = ts.createSourceFile(
+      'a.ts',
+      'export interface DoorView { id: string }\nexport { other } from "./b.js";',
+      ts.ScriptTarget.ES2022,
+    );
+    expect(declaredExports(a)).toEqual(['DoorView']);
+    const fake: Record<string, string> = {
+      'src/door/model/door.ts': "import type { Context } from '../context.js';",
+      'src/door/context.ts': "import { Door } from './model/door.js';",
+      'src/util/clock.ts': "import { SETTING } from '../settings.js';",
+      'src/settings.ts': '',
+    };
+    const graph = unitGraph(Object.keys(fake), (file) => ts.createSourceFile(file, fake[file] ?? '', ts.ScriptTarget.ES2022));
+    expect(cycleEdges(graph)).toEqual([
+      'src/door/model/door.ts imports src/door/context.js',
+      'src/door/context.ts imports src/door/model/door.js',
+    ]);
+  });
+
+  it('has no folder that imports a folder above it or one that imports it back', () => {
+    const graph = unitGraph(FILES, sourceOf);
+    const upwards = [...graph].flatMap(([from, edges]) => [...edges].filter(([to]) => from.startsWith(`${to}/`)).flatMap(([, why]) => why));
+    expect(upwards).toEqual([]);
+    expect(cycleEdges(graph)).toEqual([]);
+  });
+});
