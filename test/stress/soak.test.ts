@@ -214,7 +214,7 @@ describe('a long run on a simulated clock', () => {
     });
     expect(sizes.get('realtime.seenIds.order')).toBeLessThanOrEqual(WEBHOOK_SEEN_IDS_MAX);
     expect(sizes.get('realtime.seenIds.seen')).toBe(sizes.get('realtime.seenIds.order'));
-    expect(sizes.get('realtime.unconfirmed')).toBeLessThanOrEqual(DOORS);
+    expect(sizes.get('realtime.watch.unconfirmed')).toBeLessThanOrEqual(DOORS);
 
     // And nothing reachable grows: the second half never holds more than the first, beyond one entry per door of churn.
     expect([...secondHalfMax.keys()].sort()).toEqual([...firstHalfMax.keys()].sort());

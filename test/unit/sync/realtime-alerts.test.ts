@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { RealtimeUpdates } from '../../../src/sync/realtime.js';
-import type { RealtimeDoor } from '../../../src/sync/realtime.js';
+import type { RealtimeDoor } from '../../../src/sync/realtime-door.js';
 import { parseWebhookEvent } from '../../../src/webhook/event.js';
 import { ACCESS_ALERT_LOG_PLACES_MAX, ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS } from '../../../src/settings.js';
 import { ManualClock } from '../../support/homebridge-double.js';

@@ -1,7 +1,8 @@
 // RealtimeUpdates with its listener started: a change polling found that no webhook confirms leads to one warning and full-pace polling.
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { RealtimeDoor, RealtimeUpdates } from '../../../src/sync/realtime.js';
+import type { RealtimeDoor } from '../../../src/sync/realtime-door.js';
+import type { RealtimeUpdates } from '../../../src/sync/realtime.js';
 import { WEBHOOK_MISS_GRACE_MS, WEBHOOK_MISS_WARN_INTERVAL_MS, WEBHOOK_TEST_EVENT_TYPE } from '../../../src/settings.js';
 import type { WebhookEvent } from '../../../src/webhook/event.js';
 import { fillPerClientCap } from '../../support/busy-listener.js';
