@@ -1,7 +1,7 @@
 // A door id listed under more than one controller is shown once: shown as both, it flipped between their states at every poll.
 import type { Device, Door } from '../client/types.js';
 
-/** A door as one controller lists it; the settings page's view of the account (ids, no more) is read by the same rule. */
+/** A door as one controller lists it; the settings page's summary of the account (ids, no more) is read by the same rule. */
 export interface DoorOfDevice<D extends Pick<Door, 'id'> = Door, V extends Pick<Device, 'id'> = Device> {
   door: D;
   device: V;

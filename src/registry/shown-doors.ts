@@ -10,7 +10,7 @@ import { MAX_ACCESSORIES_PER_BRIDGE } from '../settings.js';
 
 /**
  * A controller and the doors it lists, as far as the rule reads them: ids and relationships. The plugin passes the
- * account's devices; the settings page its view of them (src/ui/shared/check-config.ts), so both count the same doors.
+ * account's devices; the settings page its summary of them (src/ui/shared/check-config.ts), so both count the same doors.
  */
 interface Listing {
   id: string;

@@ -32,7 +32,7 @@ class SettingsServer extends HomebridgePluginUiServer {
           if (!result.ok) {
             return result;
           }
-          // The page gets the view only (no token, nothing internal); it counts the doors its settings show from it.
+          // The page gets the account summary only (no token, nothing internal); it counts the doors its settings show from it.
           return { ok: true, account: result.account };
         },
         failedSignIn,
