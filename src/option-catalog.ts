@@ -391,10 +391,9 @@ export type OptionOf<K extends OptionKey> = Extract<Option, { key: K }>;
 export type GlobalOption = Extract<Option, { applies: 'platform' | 'all-doors' | 'both' }>;
 export type PerDoorOption = Extract<Option, { applies: 'per-door' | 'both' }>;
 export type DoorOption = Extract<Option, { applies: 'all-doors' | 'both' }>;
-/** The top-level options the parser reads in a group (src/config/index.ts): `section`, else by `applies`. */
-export type SectionOption<S extends 'general' | 'doors'> = S extends 'general'
-  ? Exclude<Extract<GlobalOption, { applies: 'platform' }>, { section: 'doors' }>
-  : Exclude<GlobalOption, Exclude<Extract<GlobalOption, { applies: 'platform' }>, { section: 'doors' }>>;
+/** The top-level options the parser reads in a group (src/config/index.ts): `general` for `platform` ones unless `section` says. */
+type GeneralOption = Exclude<Extract<GlobalOption, { applies: 'platform' }>, { section: 'doors' }>;
+export type SectionOption<S extends 'general' | 'doors'> = S extends 'general' ? GeneralOption : Exclude<GlobalOption, GeneralOption>;
 /** The options that add a service to each door while on: one row each in src/door/extras/. */
 export type ExtraKey = Extract<Option, { extra: true }>['key'];
 /** The on/off options a field can follow (`shownWith`): flags set for all doors. */
