@@ -1,81 +1,61 @@
-// The one list of the plugin's options: key, kind, titles, default, range, what replaces a value that cannot be read,
-// for all doors and/or per door, and where the settings page offers it. src/config/ derives its zod schema from it,
-// door/options.ts each door's options, the settings page its boxes and choices; `npm run generate` writes
-// config.schema.json's option fields and layout nodes, with their words, docs/options.md and the door's extras' table
-// (src/door/extras/index.ts) from it (a test fails when they are not current).
+// The one list of the plugin's options: each entry its key, kind, where it applies, one label and one help, its default
+// (a number's range and unit too). src/config/ derives its zod schema from it, config/door-options.ts each door's options, the
+// settings page its boxes and choices; `npm run generate` writes config.schema.json's option fields and layout nodes,
+// docs/options.md and the door's extras' table (src/door/extras/index.ts) from it (a test fails when they are not current).
+// Every reader's words come from `label` and `help` through the functions at the end of this file.
 // It imports nothing but settings.ts, because the settings page (a browser module, src/ui/page/tsconfig.json) loads it too.
-import {
-  ACTIVE_POLL_INTERVAL_MS,
-  DEFAULT_ACCESS_ALERT_DURATION_S,
-  DEFAULT_LEFT_OPEN_AFTER_S,
-  DEFAULT_LEFT_OPEN_REPEAT_MIN,
-  DEFAULT_LOW_BATTERY_THRESHOLD_PCT,
-  DEFAULT_PERSON_SENSOR_DURATION_S,
-  DEFAULT_PLATFORM_NAME,
-  DEFAULT_POLL_INTERVAL_S,
-  DEFAULT_TRANSITION_TIMEOUT_S,
-  LEFT_OPEN_REPEAT_CLEARED_MS,
-  MAX_ACCESS_ALERT_DURATION_S,
-  MAX_LEFT_OPEN_AFTER_S,
-  MAX_LEFT_OPEN_REPEAT_MIN,
-  MAX_PERSON_SENSOR_DURATION_S,
-  MAX_POLL_INTERVAL_S,
-  MAX_TRANSITION_TIMEOUT_S,
-  MIN_ACCESS_ALERT_DURATION_S,
-  MIN_LEFT_OPEN_AFTER_S,
-  MIN_LEFT_OPEN_REPEAT_MIN,
-  MIN_PERSON_SENSOR_DURATION_S,
-  MIN_POLL_INTERVAL_S,
-  MIN_TRANSITION_TIMEOUT_S,
-} from './settings.js';
+import { ACTIVE_POLL_INTERVAL_MS, DEFAULT_LEFT_OPEN_AFTER_S, LEFT_OPEN_REPEAT_CLEARED_MS } from './settings.js';
+
+/**
+ * Where an option is set and who reads it:
+ * - `platform`: at the top level, read by the platform (its log name, timing, which doors it shows), not by a door;
+ * - `all-doors`: at the top level, one value every door reads (in its DoorOptions, config/door-options.ts);
+ * - `per-door`: in a door's `doors[]` entry only, read where the doors are chosen (hide), not a value of DoorOptions;
+ * - `both`: at the top level for all doors and in a door's entry, where the door's own value wins; every door reads it.
+ */
+export type Applies = 'platform' | 'all-doors' | 'per-door' | 'both';
 
 /** Where the settings page draws an option: the boxes for all doors, the number row below them, or the timing section. */
 export type PagePlace = 'door-boxes' | 'door-numbers' | 'timing';
 
-/** How the settings page offers an option for all doors. */
+/** What the settings page needs beside the label and help; every field is optional, and so is the whole. */
 export interface PageField {
-  place: PagePlace;
-  /** The page's label, often longer than the form's title: the page has no description under it. */
-  label: string;
   /** Drawn after the place's other options (the catalog's order is the parser's, which says its findings in it). */
   last?: true;
-  placeholder?: string;
-  /** A line of help under a select. */
+  /** A line under the select for all doors: the page shows no description, so what the form says in it goes here. */
   help?: string;
-  /** A choice drawn as one checkbox: ticked writes this value, unticked writes nothing (the default). */
+  /** A choice drawn as one checkbox, labelled with this value's title: ticked writes it, unticked writes nothing (the default). */
   box?: string;
-  /** A choice drawn as a select: the words of each value. */
+  /**
+   * The words of each value in the select for all doors, where they differ from `valueTitles`: the page's select has
+   * no description beside it, so each choice says what it does; the form and the door rows keep the short titles.
+   */
   valueLabels?: Record<string, string>;
 }
 
-/** The words config.schema.json (the Homebridge UI's form) gives an option beside its title and its values' titles. */
-export interface FormWords {
-  /** The description at the top level; it must say what an empty field means (the form writes no default). */
-  description?: string;
-  /** The description in a door entry; left out, a number's says its range and empty, a choice's is `doorHelp`. */
-  doorDescription?: string;
-  /** A number's placeholder at the top level when it has no default to show. */
-  placeholder?: string;
-  /** What a number left empty at the top level means, when its default and unit do not say it: the form's "empty for …". */
-  empty?: string;
-  /** The flag whose field this one follows: shown only while it is on, for all doors or for any door. */
-  shownWith?: string;
-}
-
 interface OptionBase {
-  /** Its key in config.json: at the top level when `global`, in a `doors[]` entry when `perDoor`. */
+  /** Its key in config.json: at the top level, in a `doors[]` entry, or both (see `applies`). */
   key: string;
-  /** The form's title (config.schema.json) at the top level, and per door unless `doorTitle` says otherwise. */
-  title: string;
-  doorTitle?: string;
-  /** The platform's general settings (log name, timing, battery level), or what the doors show and do. */
-  section: 'general' | 'doors';
-  /** Set for all doors (or the whole platform) at the top level. */
-  global: boolean;
-  /** Set for one door in its `doors[]` entry; with `global` too, the door's own value wins over the one for all doors. */
-  perDoor: boolean;
-  /** A value of each door's DoorOptions (door/options.ts), its own or the one for all doors. */
-  doorOption: boolean;
+  applies: Applies;
+  /**
+   * The group of the parser's reading (src/config/index.ts): `general` for a `platform` option, `doors` for the others;
+   * said only where an option is read in the other group.
+   */
+  section?: 'general' | 'doors';
+  /** Its name: the form's title (a number's with its unit), the page's label, the docs' heading. */
+  label: string;
+  /** What it does, as the form's description and the docs say it (a flag's "Off by default.", a number's range added). */
+  help: string;
+  /**
+   * A few words in brackets after the label where no help is shown: the page's control for all doors, and (as a sentence)
+   * a door entry's field in the form.
+   */
+  hint?: string;
+  /**
+   * What changing it costs: the end of the form's description, a door entry's description, and the line the page shows
+   * under the select for all doors and under a door's choice once it is changed.
+   */
+  cost?: string;
   /** What the parser uses instead of a top-level value it cannot read, said after the problem; else from the default. */
   fallback?: string;
   /**
@@ -84,19 +64,18 @@ interface OptionBase {
    * typo never undoes a user's setup. Left out: the value is left out (the default, or the value for all doors).
    */
   unreadable?: string | boolean;
-  /** The form's words (config.schema.json); left out, the form says the least: the range, "Off by default.". */
-  form?: FormWords;
-  /** How the settings page offers it for all doors; left out, the page does not draw it there. */
-  page?: PageField;
-  /** The settings page's label of the choice per door; left out, the page offers no choice per door. */
-  doorLabel?: string;
-  /** What the settings page says under a door's choice once it is changed there (what the change costs). */
-  doorHelp?: string;
+  /** The flag whose field this one follows in the form: shown only while it is on, for all doors or for any door. */
+  shownWith?: string;
   /**
-   * When the page offers the choice per door: for every door, only for a door with a door sensor (or already set), or
-   * only while the door's left-open sensor is on.
+   * How the settings page draws it for all doors (a top-level option is drawn unless this is false), in the timing
+   * section for a `platform` option, else among the doors' boxes (a number: in the row below them).
    */
-  offered?: 'always' | 'with-sensor' | 'with-left-open-sensor';
+  page?: PageField | false;
+  /**
+   * When the page offers the choice in a door's row (an option set per door is offered always): never, only for a door
+   * with a door sensor (or already set), or only while the door's left-open sensor is on.
+   */
+  offered?: 'never' | 'with-sensor' | 'with-left-open-sensor';
   /**
    * A service the door gains in Home while the option is on (a switch, a sensor): its row and file are in src/door/extras/,
    * whose table `npm run generate` writes from these; a catalog extra without its file there does not compile.
@@ -112,13 +91,17 @@ export interface FlagOption extends OptionBase {
   valueTitles?: { true: string; false: string };
 }
 
-/** A whole number of `unit` from `min` to `max`; without a default, absent means something else (said in `fallback`). */
+/** A whole number of `unit` from `min` to `max`; without a default, absent means something else (said in `empty`). */
 export interface NumberOption extends OptionBase {
   kind: 'number';
   unit: 'seconds' | 'minutes' | 'percent';
   min: number;
   max: number;
   default?: number;
+  /** What the field left empty means, when its default and unit do not say it ("empty for …"). */
+  empty?: string;
+  /** The empty field's words in the form and on the page, when the default alone does not say it. */
+  placeholder?: string;
 }
 
 /** One of a few named values. */
@@ -155,79 +138,53 @@ const inMinutes = (seconds: number): number => seconds / SECONDS_PER_MINUTE;
 export const OPTIONS = [
   {
     key: 'name',
-    section: 'general',
     kind: 'text',
-    title: 'Name',
-    global: true,
-    perDoor: false,
-    doorOption: false,
-    default: DEFAULT_PLATFORM_NAME,
-    fallback: `"${DEFAULT_PLATFORM_NAME}" is used`,
-    form: {
-      description:
-        'Shown in the Homebridge log before each line of this plugin. With the platform added twice (two child bridges), give each its own name.',
-    },
-    page: { place: 'timing', label: 'Name in the log', last: true },
+    applies: 'platform',
+    label: 'Name in the log',
+    help: 'Shown in the Homebridge log before each line of this plugin. With the platform added twice (two child bridges), give each its own name.',
+    default: 'Access Control',
+    page: { last: true },
   },
   {
     key: 'pollInterval',
-    section: 'general',
     kind: 'number',
-    title: 'Poll interval (seconds)',
-    global: true,
-    perDoor: false,
-    doorOption: false,
+    applies: 'platform',
+    label: 'Poll interval',
+    help: `How often the whole account is synced. While a door moves, the plugin syncs every ${inSeconds(ACTIVE_POLL_INTERVAL_MS)} seconds.`,
     unit: 'seconds',
-    min: MIN_POLL_INTERVAL_S,
-    max: MAX_POLL_INTERVAL_S,
-    default: DEFAULT_POLL_INTERVAL_S,
-    form: {
-      description: `How often the whole account is synced: ${MIN_POLL_INTERVAL_S} to ${MAX_POLL_INTERVAL_S} seconds, ${DEFAULT_POLL_INTERVAL_S} when empty. While a door moves, the plugin syncs every ${inSeconds(ACTIVE_POLL_INTERVAL_MS)} seconds.`,
-    },
-    page: { place: 'timing', label: `Poll interval (seconds, ${MIN_POLL_INTERVAL_S} to ${MAX_POLL_INTERVAL_S})` },
+    min: 5,
+    max: 3600,
+    default: 15,
   },
   {
     key: 'transitionTimeout',
-    section: 'general',
     kind: 'number',
-    title: 'Door travel time-out (seconds)',
-    global: true,
-    perDoor: false,
-    doorOption: false,
+    applies: 'platform',
+    label: 'Door travel time-out',
+    help: "How long Home shows Opening or Closing before it shows the door's real state again, if the door has not arrived.",
     unit: 'seconds',
-    min: MIN_TRANSITION_TIMEOUT_S,
-    max: MAX_TRANSITION_TIMEOUT_S,
-    default: DEFAULT_TRANSITION_TIMEOUT_S,
-    form: {
-      description: `How long Home shows Opening or Closing before it shows the door's real state again, if the door has not arrived: ${MIN_TRANSITION_TIMEOUT_S} to ${MAX_TRANSITION_TIMEOUT_S} seconds, ${DEFAULT_TRANSITION_TIMEOUT_S} when empty.`,
-    },
-    page: { place: 'timing', label: `Door travel time-out (seconds, ${MIN_TRANSITION_TIMEOUT_S} to ${MAX_TRANSITION_TIMEOUT_S})` },
+    min: 10,
+    max: 600,
+    default: 60,
   },
   {
     key: 'lowBatteryThreshold',
-    section: 'general',
     kind: 'number',
-    title: 'Low battery warning at (%)',
-    global: true,
-    perDoor: false,
-    doorOption: false,
+    applies: 'platform',
+    label: 'Low battery warning at',
+    help: 'Doors with a bluetooth sensor show a low-battery warning in Home at or below this level.',
     unit: 'percent',
     min: 0,
     max: 100,
-    default: DEFAULT_LOW_BATTERY_THRESHOLD_PCT,
-    form: {
-      description: `Doors with a bluetooth sensor show a low-battery warning in Home at or below this level: 0 to 100 percent, ${DEFAULT_LOW_BATTERY_THRESHOLD_PCT} when empty.`,
-    },
-    page: { place: 'timing', label: 'Low battery at (%)' },
+    default: 20,
   },
   {
     key: 'matter',
-    section: 'general',
     kind: 'choice',
-    title: 'Google Home and Alexa (Matter, Homebridge 2)',
-    global: true,
-    perDoor: false,
-    doorOption: false,
+    applies: 'platform',
+    label: 'Google Home and Alexa (Matter, Homebridge 2)',
+    hint: 'needs Matter on for this bridge',
+    help: "Off by default. Shows each door on Matter too, for Google Home, Alexa and SmartThings: as a contact sensor (open or closed, state only) or as a lock (unlock opens the door, lock closes it). Needs Homebridge 2 with Matter turned on for the bridge this plugin runs on (in the Homebridge UI: the plugin's child bridge settings, Matter); the plugin logs how when it is off. Apple users keep HomeKit: see docs/matter.md.",
     // Off by default: Matter costs the bridge ~100 MiB and ~2.5 s at start, and Apple users have HomeKit already.
     values: ['off', 'sensors', 'locks'],
     default: 'off',
@@ -236,61 +193,47 @@ export const OPTIONS = [
     fallback: 'the doors stay on Matter as they are now (none, if none is) until it is fixed',
     gloss: { sensors: 'each door a contact sensor', locks: 'each door a lock: unlock opens, lock closes' },
     valueTitles: { off: 'Off', sensors: 'Contact sensors (state only)', locks: 'Locks (unlock opens, lock closes)' },
-    form: {
-      description:
-        "Off by default. Shows each door on Matter too, for Google Home, Alexa and SmartThings: as a contact sensor (open or closed, state only) or as a lock (unlock opens the door, lock closes it). Needs Homebridge 2 with Matter turned on for the bridge this plugin runs on (in the Homebridge UI: the plugin's child bridge settings, Matter); the plugin logs how when it is off. Apple users keep HomeKit: see docs/matter.md.",
-    },
     page: {
-      place: 'timing',
-      label: 'Google Home and Alexa (Matter, needs Homebridge 2 with Matter on for this bridge)',
-      valueLabels: {
-        off: 'Off',
-        sensors: 'Contact sensors: open or closed',
-        locks: 'Locks: unlock opens, lock closes',
-      },
+      valueLabels: { sensors: 'Contact sensors: open or closed', locks: 'Locks: unlock opens, lock closes' },
+      // The form says it in its description; the page, which has none, under the select.
       help: 'Turn Matter on for the bridge this plugin runs on (its child bridge settings in the Homebridge UI), then pair that bridge in Google Home or Alexa.',
     },
   },
   {
     key: 'includeDoors',
-    section: 'doors',
     kind: 'choice',
-    title: 'Doors to include',
-    global: true,
-    perDoor: false,
-    doorOption: false,
+    applies: 'platform',
+    // Read with the doors' settings, after the webhook block: its findings are said among theirs.
+    section: 'doors',
+    label: 'Doors to include',
+    hint: 'leave out doors shared with me',
+    help: 'Doors someone else owns and shared with you ("Has Access") are included by default, since you can open them. Choose "Only doors I own" to keep them out of Home.',
     values: ['all', 'owned'],
     default: 'all',
     // Doubt fails closed: "own" must not put every shared gate in Home.
     unreadable: 'owned',
     fallback: 'only the doors you own are shown until it is fixed',
     valueTitles: { all: 'All doors I can open, owned and shared with me', owned: 'Only doors I own' },
-    form: {
-      description:
-        'Doors someone else owns and shared with you ("Has Access") are included by default, since you can open them. Choose "Only doors I own" to keep them out of Home.',
-    },
-    page: { place: 'door-boxes', label: 'Only doors I own (leave out doors shared with me)', box: 'owned', last: true },
+    page: { box: 'owned', last: true },
   },
   {
     key: 'hide',
-    section: 'doors',
     kind: 'flag',
-    title: 'Hide this door',
-    // Per door only, and drawn by the page as the door's own "shown" checkbox; a hidden door gets no options at all.
-    global: false,
-    perDoor: true,
-    doorOption: false,
+    applies: 'per-door',
+    label: 'Hide this door',
+    help: 'Keeps this door out of Home.',
     default: false,
     valueTitles: { true: 'Yes: keep it out of Home', false: 'No' },
+    // The page draws it as the door's own "Show in Home" checkbox; a hidden door gets no options at all.
+    offered: 'never',
   },
   {
     key: 'showAs',
-    section: 'doors',
     kind: 'choice',
-    title: 'Show in Home as',
-    global: true,
-    perDoor: true,
-    doorOption: true,
+    applies: 'both',
+    label: 'Show in Home as',
+    help: "How each door appears in Apple Home. Garage door (the default): open and close, as a garage door or gate. Lock: unlock opens the door and lock closes it; it shows Locked when the door is closed and Unlocked when it is open, which suits an office entrance, a turnstile or a building's front door.",
+    cost: 'Changing it keeps the door, its name and its room in Home, but Home automations and scenes made for the old kind must be made again.',
     // The spec's doors are gates, garage doors, pedestrian doors and elevators: an office door or a turnstile reads as a lock.
     values: ['garage-door', 'lock'],
     default: 'garage-door',
@@ -298,50 +241,28 @@ export const OPTIONS = [
     unreadable: 'as-cached',
     fallback: 'each door keeps the kind Home shows now (a new door is a garage door) until it is fixed',
     valueTitles: { 'garage-door': 'Garage door', lock: 'Lock' },
-    form: {
-      description:
-        "How each door appears in Apple Home. Garage door (the default): open and close, as a garage door or gate. Lock: unlock opens the door and lock closes it; it shows Locked when the door is closed and Unlocked when it is open, which suits an office entrance, a turnstile or a building's front door. Changing it keeps the door, its name and its room in Home, but Home automations and scenes made for the old kind must be made again.",
-    },
-    page: {
-      place: 'door-boxes',
-      label: 'Show in Home as',
-      valueLabels: {
-        'garage-door': 'Garage door: open and close',
-        lock: 'Lock: unlock opens the door, lock closes it',
-      },
-      help: 'Changing it keeps the door, its name and its room in Home, but Home automations and scenes made for the old kind must be made again.',
-    },
-    doorLabel: 'Show in Home as',
-    doorHelp: 'Home keeps the door, its name and its room, but automations and scenes made for the old kind must be made again.',
+    page: { valueLabels: { 'garage-door': 'Garage door: open and close', lock: 'Lock: unlock opens the door, lock closes it' } },
   },
   {
     key: 'readOnly',
-    section: 'doors',
     kind: 'flag',
-    title: 'Read-only',
-    global: true,
-    perDoor: true,
-    doorOption: true,
+    applies: 'both',
+    label: 'Read-only',
+    hint: 'Home shows the door but cannot open or close it',
+    help: "Show the doors' state in Home but refuse to open or close them from Home.",
     default: false,
     // Read-only exists to keep doors from being opened from Home; a value that cannot be read must not open them up.
     unreadable: true,
     fallback: 'every door is read-only until it is fixed',
-    form: {
-      description: "Show the doors' state in Home but refuse to open or close them from Home. Off by default.",
-    },
-    page: { place: 'door-boxes', label: 'Read-only (Home shows them but cannot open or close them)' },
-    doorLabel: 'Read-only',
   },
   {
     key: 'automationSwitch',
-    section: 'doors',
     extra: true,
     kind: 'choice',
-    title: 'Automation switch',
-    doorTitle: 'Automation switch (opens without confirmation)',
-    global: true,
-    perDoor: true,
-    doorOption: true,
+    applies: 'both',
+    label: 'Automation switch',
+    hint: 'runs without confirmation on your iPhone',
+    help: 'Add a switch per door for automations. Open only: turning it on opens the door, the switch turns itself off again after a moment, and turning it off does nothing, so a "turn everything off" or Good Night scene can never close a gate onto a car. Open and close: on opens, off closes (the only mode before; a config that says true now gets open only). Home runs automations with a switch WITHOUT asking for confirmation on your iPhone, unlike a garage door: anyone or any automation that can turn the switch on opens the door. Off by default.',
     // true once meant open and close; it now means open only, the safe choice, so a "turn everything off" scene can
     // never close a gate.
     values: ['off', 'open', 'open-close'],
@@ -349,185 +270,116 @@ export const OPTIONS = [
     default: false,
     gloss: { open: 'open only', 'open-close': 'open and close' },
     valueTitles: { off: 'Off', open: 'Open only', 'open-close': 'Open and close' },
-    form: {
-      description:
-        'Add a switch per door for automations. Open only: turning it on opens the door, the switch turns itself off again after a moment, and turning it off does nothing, so a "turn everything off" or Good Night scene can never close a gate onto a car. Open and close: on opens, off closes (the only mode before; a config that says true now gets open only). Home runs automations with a switch WITHOUT asking for confirmation on your iPhone, unlike a garage door: anyone or any automation that can turn the switch on opens the door. Off by default.',
-    },
     page: {
-      place: 'door-boxes',
-      label: 'Automation switch (runs without confirmation on your iPhone)',
       valueLabels: {
-        off: 'Off',
         open: 'Open only: on opens the door, then it turns itself off; off does nothing',
         'open-close': 'Open and close: on opens, off closes',
       },
+      // The form says it in its description; the page, which has none, under the select.
       help: 'A setting saved as "on" by an earlier version (true) is Open only: a "turn everything off" scene can no longer close a gate.',
     },
-    doorLabel: 'Automation switch',
   },
   {
     key: 'leftOpenSensor',
-    section: 'doors',
     extra: true,
     kind: 'flag',
-    title: 'Left-open sensor',
-    global: true,
-    perDoor: true,
-    doorOption: true,
+    applies: 'both',
+    label: 'Left-open sensor',
+    help: 'Add an occupancy sensor per door that detects when the door has been open too long, so Home can notify you.',
     default: false,
-    form: {
-      description:
-        'Add an occupancy sensor per door that detects when the door has been open too long, so Home can notify you. Off by default.',
-    },
-    page: { place: 'door-boxes', label: 'Left-open sensor' },
-    doorLabel: 'Left-open sensor',
   },
   {
     key: 'leftOpenAfter',
-    section: 'doors',
     kind: 'number',
-    title: 'Left open after (seconds)',
-    global: true,
-    perDoor: true,
-    doorOption: true,
+    applies: 'both',
+    label: 'Left open after',
+    help: 'How long a door may stay open before the left-open sensor trips.',
     unit: 'seconds',
-    min: MIN_LEFT_OPEN_AFTER_S,
-    max: MAX_LEFT_OPEN_AFTER_S,
+    min: 1,
+    max: 24 * 60 * 60,
+    empty: `the controller's own open-door alert time (${inMinutes(DEFAULT_LEFT_OPEN_AFTER_S)} minutes if it has none)`,
+    placeholder: `the controller's alert time, else ${DEFAULT_LEFT_OPEN_AFTER_S}`,
     fallback: "each controller's own open-door alert time is used",
-    form: {
-      description: `How long a door may stay open before the left-open sensor trips: ${MIN_LEFT_OPEN_AFTER_S} to ${MAX_LEFT_OPEN_AFTER_S} seconds. Empty: the controller's own open-door alert time (${inMinutes(DEFAULT_LEFT_OPEN_AFTER_S)} minutes if it has none).`,
-      placeholder: "controller's alert time",
-      empty: "the controller's alert time",
-      shownWith: 'leftOpenSensor',
-    },
-    page: {
-      place: 'door-numbers',
-      label: 'Left open after (seconds)',
-      placeholder: `the controller's alert time, else ${DEFAULT_LEFT_OPEN_AFTER_S}`,
-    },
+    shownWith: 'leftOpenSensor',
+    // Set per door in the form or config.json; a door's row on the page stays short.
+    offered: 'never',
   },
   {
     key: 'leftOpenRepeat',
-    section: 'doors',
     kind: 'number',
-    title: 'Repeat the left-open alert every (minutes)',
-    global: true,
-    perDoor: true,
-    doorOption: true,
+    applies: 'both',
+    label: 'Repeat the left-open alert every',
+    help: `Home notifies once when a door is left open. With a repeat, while the door stays open the left-open sensor clears for ${inSeconds(LEFT_OPEN_REPEAT_CLEARED_MS)} seconds and detects again this often, so Home notifies again; it stops when the door closes. 0 is once per opening.`,
     unit: 'minutes',
-    min: MIN_LEFT_OPEN_REPEAT_MIN,
-    max: MAX_LEFT_OPEN_REPEAT_MIN,
-    default: DEFAULT_LEFT_OPEN_REPEAT_MIN,
+    min: 0,
+    max: 24 * 60,
+    default: 0,
+    // 0, the default, is no time: what it means says more than "0 minutes".
+    empty: 'once per opening',
+    placeholder: '0: once',
     fallback: 'the left-open sensor does not repeat',
-    form: {
-      description: `Home notifies once when a door is left open. With a repeat, while the door stays open the left-open sensor clears for ${inSeconds(LEFT_OPEN_REPEAT_CLEARED_MS)} seconds and detects again this often, so Home notifies again; it stops when the door closes. ${MIN_LEFT_OPEN_REPEAT_MIN} to ${MAX_LEFT_OPEN_REPEAT_MIN} minutes. Empty or 0: once per opening.`,
-      doorDescription: `${MIN_LEFT_OPEN_REPEAT_MIN} to ${MAX_LEFT_OPEN_REPEAT_MIN} minutes; 0: once per opening for this door. Empty: as for all doors.`,
-      // 0, the default, is no time: what it means says more than "0 minutes".
-      empty: 'once per opening',
-      shownWith: 'leftOpenSensor',
-    },
-    page: {
-      place: 'door-numbers',
-      label: 'Repeat the left-open alert every (minutes, 0 = once)',
-      placeholder: `${DEFAULT_LEFT_OPEN_REPEAT_MIN}: once`,
-    },
-    doorLabel: 'Left-open repeat (minutes)',
+    shownWith: 'leftOpenSensor',
     // A repeat only means something for a door whose left-open sensor is on.
     offered: 'with-left-open-sensor',
   },
   {
     key: 'contactSensor',
-    section: 'doors',
     extra: true,
     kind: 'flag',
-    title: 'Contact sensor',
-    global: true,
-    perDoor: true,
-    doorOption: true,
+    applies: 'both',
+    label: 'Contact sensor',
+    help: 'Add a contact sensor per door (closed = contact), for automations that trigger when a door opens or closes.',
     default: false,
-    form: {
-      description:
-        'Add a contact sensor per door (closed = contact), for automations that trigger when a door opens or closes. Off by default.',
-    },
-    page: { place: 'door-boxes', label: 'Contact sensor' },
-    doorLabel: 'Contact sensor',
   },
   {
     key: 'hideBattery',
-    section: 'doors',
     kind: 'flag',
-    title: 'Hide battery information',
-    global: true,
-    perDoor: true,
-    doorOption: true,
+    applies: 'both',
+    label: 'Hide battery information',
+    hint: 'no level and no low-battery warning in Home for doors with a bluetooth sensor',
+    help: 'Doors with a bluetooth door sensor show its battery level in Home, with a low-battery warning. Tick to leave the Battery service out for every door (no level, no warning).',
     default: false,
     fallback: 'battery information is shown',
     valueTitles: { true: 'Hide', false: 'Show' },
-    form: {
-      description:
-        'Doors with a bluetooth door sensor show its battery level in Home, with a low-battery warning. Tick to leave the Battery service out for every door (no level, no warning). Off by default.',
-    },
-    page: {
-      place: 'door-boxes',
-      label: 'Hide battery information (no level and no low-battery warning in Home for doors with a bluetooth sensor)',
-    },
-    doorLabel: 'Hide battery',
     // Only a door with a bluetooth sensor has battery information to hide.
     offered: 'with-sensor',
   },
   {
     key: 'accessAlert',
-    section: 'doors',
     extra: true,
     kind: 'flag',
-    title: 'Access alert',
-    global: true,
-    perDoor: true,
-    doorOption: true,
+    applies: 'both',
+    label: 'Access alert',
+    hint: 'a motion sensor that detects when the service reports an unauthorized user or vehicle; needs webhooks',
+    help: 'Add a motion sensor per door, "<door> Access Alert", that detects for a short time when the service reports an unauthorized user or vehicle at the door (or at its controller, when the event names no door), so Home can notify you. Needs webhooks. Turn on the sensor\'s notifications in the Home app. Do not let it open anything in an automation.',
     default: false,
-    form: {
-      description:
-        'Add a motion sensor per door, "<door> Access Alert", that detects for a short time when the service reports an unauthorized user or vehicle at the door (or at its controller, when the event names no door), so Home can notify you. Needs webhooks. Turn on the sensor\'s notifications in the Home app. Do not let it open anything in an automation. Off by default.',
-    },
-    page: {
-      place: 'door-boxes',
-      label: 'Access alert (a motion sensor that detects when the service reports an unauthorized user or vehicle; needs webhooks)',
-    },
-    doorLabel: 'Access alert',
   },
   {
     key: 'accessAlertDuration',
-    section: 'doors',
     kind: 'number',
-    title: 'Access alert time (seconds)',
-    global: true,
-    perDoor: false,
-    doorOption: true,
+    applies: 'all-doors',
+    label: 'Access alert time',
+    help: 'How long the access alert detects after an event; another event meanwhile extends it.',
+    // Home notifies on the change to detected at once: the length is for whoever opens Home afterwards and for
+    // automations that wait for "no motion".
     unit: 'seconds',
-    min: MIN_ACCESS_ALERT_DURATION_S,
-    max: MAX_ACCESS_ALERT_DURATION_S,
-    default: DEFAULT_ACCESS_ALERT_DURATION_S,
-    form: {
-      description: `How long the access alert detects after an event: ${MIN_ACCESS_ALERT_DURATION_S} to ${MAX_ACCESS_ALERT_DURATION_S} seconds; another event meanwhile extends it. Empty: ${DEFAULT_ACCESS_ALERT_DURATION_S} seconds.`,
-      shownWith: 'accessAlert',
-    },
-    page: { place: 'door-numbers', label: 'Access alert time (seconds)' },
+    min: 1,
+    max: 60 * 60,
+    default: 30,
+    shownWith: 'accessAlert',
   },
   {
     key: 'personSensorDuration',
-    section: 'general',
     kind: 'number',
-    title: 'Person sensor time (seconds)',
-    global: true,
-    perDoor: false,
-    doorOption: false,
+    applies: 'platform',
+    label: 'Person sensor time',
+    help: "How long each person's sensor (the people list) detects after that person opens or closes one of their doors; another such move meanwhile starts the time again.",
     unit: 'seconds',
-    min: MIN_PERSON_SENSOR_DURATION_S,
-    max: MAX_PERSON_SENSOR_DURATION_S,
-    default: DEFAULT_PERSON_SENSOR_DURATION_S,
-    form: {
-      description: `How long each person's sensor (the people list) detects after that person opens or closes one of their doors: ${MIN_PERSON_SENSOR_DURATION_S} to ${MAX_PERSON_SENSOR_DURATION_S} seconds; another such move meanwhile starts the time again. Empty: ${DEFAULT_PERSON_SENSOR_DURATION_S} seconds.`,
-    },
+    min: 1,
+    max: 60 * 60,
+    default: 60,
+    // Set with the people list, which the page does not edit.
+    page: false,
   },
 ] as const satisfies readonly OptionSpec[];
 
@@ -535,11 +387,33 @@ export type Option = (typeof OPTIONS)[number];
 export type OptionKey = Option['key'];
 export type OptionOf<K extends OptionKey> = Extract<Option, { key: K }>;
 
-/** The options set at the top level, and those a door entry may set. */
-export type GlobalOption = Extract<Option, { global: true }>;
-export type PerDoorOption = Extract<Option, { perDoor: true }>;
+/** The options set at the top level, those a door entry may set, and those each door reads (its DoorOptions). */
+export type GlobalOption = Extract<Option, { applies: 'platform' | 'all-doors' | 'both' }>;
+export type PerDoorOption = Extract<Option, { applies: 'per-door' | 'both' }>;
+export type DoorOption = Extract<Option, { applies: 'all-doors' | 'both' }>;
+/** The top-level options the parser reads in a group (src/config/index.ts): `general` for `platform` ones unless `section` says. */
+type GeneralOption = Exclude<Extract<GlobalOption, { applies: 'platform' }>, { section: 'doors' }>;
+export type SectionOption<S extends 'general' | 'doors'> = S extends 'general' ? GeneralOption : Exclude<GlobalOption, GeneralOption>;
 /** The options that add a service to each door while on: one row each in src/door/extras/. */
 export type ExtraKey = Extract<Option, { extra: true }>['key'];
+/** The on/off options a field can follow (`shownWith`): flags set for all doors. */
+export type ShownWithKey = Extract<GlobalOption, { kind: 'flag' }>['key'];
+
+/** A key that must be a flag set for all doors: anything else is a type error where it is checked. */
+type FlagKeyCheck<K extends ShownWithKey> = K;
+/**
+ * The keys the entries' `shownWith` name: the form's condition reads them as on or off, so each must be a flag set for all
+ * doors. The entries cannot name their own list's type, so the check is here: naming anything else is a type error.
+ */
+export type ShownWith = FlagKeyCheck<Extract<Option, { shownWith: string }>['shownWith']>;
+
+/** Whether an option is set at the top level, in a door entry, and read by each door. */
+export const atTop = (option: OptionSpec): boolean => option.applies !== 'per-door';
+export const perDoor = (option: OptionSpec): boolean => option.applies === 'per-door' || option.applies === 'both';
+export const doorReads = (option: OptionSpec): boolean => option.applies === 'all-doors' || option.applies === 'both';
+/** The group of the parser's reading an option is in. */
+export const sectionOf = (option: OptionSpec): 'general' | 'doors' =>
+  option.section ?? (option.applies === 'platform' ? 'general' : 'doors');
 
 /** What a value of an option is, once read: the boolean of an option that reads booleans stays a boolean. */
 export type ValueOf<O> = O extends { kind: 'flag' }
@@ -589,10 +463,86 @@ export function fallbackSentence(option: OptionSpec): string {
   if (option.kind === 'number')
     return option.default === undefined ? 'it is ignored' : `the default, ${option.default} ${option.unit}, is used`;
   if (option.kind === 'flag' || option.default === false) return 'the default, off, is used';
+  // The platform's name is said as the log shows it.
+  if (option.kind === 'text') return `"${option.default}" is used`;
   return `the default, "${option.default}", is used`;
 }
 
 /** The value the plugin uses for each top-level option left out, by key: shown by the settings page, never written. */
 export function optionDefaults(): Record<string, string | number | boolean> {
-  return Object.fromEntries(OPTIONS.flatMap((option) => (option.global && 'default' in option ? [[option.key, option.default]] : [])));
+  return Object.fromEntries(OPTIONS.flatMap((option) => (atTop(option) && 'default' in option ? [[option.key, option.default]] : [])));
+}
+
+// The words each reader shows, all from `label`, `help`, `hint` and `cost`.
+
+/** A unit as a title says it in brackets: "(seconds)", "(%)". */
+const UNIT_IN_TITLE: Record<NumberOption['unit'], string> = { seconds: 'seconds', minutes: 'minutes', percent: '%' };
+
+/** The option's title: the form's (top level and door entry), the docs' and a door row's on the page; a number's says its unit. */
+export function titleOf(option: OptionSpec): string {
+  return option.kind === 'number' ? `${option.label} (${UNIT_IN_TITLE[option.unit]})` : option.label;
+}
+
+/** `words` said in the title's brackets, or in brackets of their own: "Poll interval (seconds, 5 to 3600)". */
+function withAside(title: string, words: string | undefined): string {
+  if (words === undefined) return title;
+  return title.endsWith(')') ? `${title.slice(0, -1)}, ${words})` : `${title} (${words})`;
+}
+
+/**
+ * The page's label of the control for all doors, which has no description under it: the title with the hint (a number's
+ * range), or for a choice drawn as a box, the title of the value it writes.
+ */
+export function pageLabel(option: OptionSpec): string {
+  const box = option.page === false ? undefined : option.page?.box;
+  const title = option.kind === 'choice' && box !== undefined ? (option.valueTitles?.[box] ?? box) : titleOf(option);
+  return withAside(title, option.kind === 'number' ? `${option.min} to ${option.max}` : option.hint);
+}
+
+/** Where the page draws an option for all doors, or undefined when it does not (a per-door option, or `page: false`). */
+export function pagePlace(option: OptionSpec): PagePlace | undefined {
+  if (!atTop(option) || option.page === false) return undefined;
+  if (sectionOf(option) === 'general') return 'timing';
+  return option.kind === 'number' ? 'door-numbers' : 'door-boxes';
+}
+
+/** The line the page shows under the select for all doors: its own words, else what a change costs. */
+export const pageHelp = (option: OptionSpec): string | undefined => (option.page === false ? undefined : option.page?.help) ?? option.cost;
+
+/** Whether the page offers the option in a door's row. */
+export const inDoorRow = (option: OptionSpec): boolean => perDoor(option) && option.offered !== 'never';
+
+/** A hint as a sentence of its own. */
+const sentence = (words: string): string => `${words.charAt(0).toUpperCase()}${words.slice(1)}.`;
+
+/**
+ * The description of a door entry's field in the form (a flag or choice; a number's says its range): what a change
+ * costs, else the hint; a per-door option has no top-level description, so its help is said here.
+ */
+export function doorDescription(option: OptionSpec): string | undefined {
+  if (option.applies === 'per-door') return option.help;
+  return option.cost ?? (option.hint === undefined ? undefined : sentence(option.hint));
+}
+
+/** What a number left empty at the top level means: the catalog's words, else its default with its unit. */
+export function emptyMeaning(option: NumberOption): string {
+  if (option.empty !== undefined) return option.empty;
+  if (option.default === undefined) throw new Error(`${option.key}: a number without a default needs empty`);
+  return `${option.default} ${option.unit}`;
+}
+
+/** A number's range and what an empty field means, one sentence: the form's description ends with it, its message says it. */
+export const rangeSentence = (option: NumberOption, empty: string): string =>
+  `From ${option.min} to ${option.max} ${option.unit}; empty for ${empty}.`;
+
+/** The form's description at the top level, which must say what an empty field means (the form writes no default). */
+export function formDescription(option: OptionSpec): string {
+  switch (option.kind) {
+    case 'flag':
+      return `${option.help} Off by default.`;
+    case 'number':
+      return `${option.help} ${rangeSentence(option, emptyMeaning(option))}`;
+    default:
+      return option.cost === undefined ? option.help : `${option.help} ${option.cost}`;
+  }
 }

@@ -27,7 +27,7 @@ import { needsLookAlikes, NO_PROTECTION, protectionFor, UNTIL_TOLD } from './con
 import type { AccountIds, Protection } from './config/protection.js';
 import type { Skeleton } from './util/skeleton.js';
 import type { DoorState, ToggleEvent } from './client/types.js';
-import { DEFAULT_PERSON_SENSOR_DURATION_S } from './settings.js';
+import { optionSpec } from './option-catalog.js';
 
 export interface PlatformRuntime {
   clock?: Clock;
@@ -91,7 +91,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       log,
       entries: this.config?.people,
       keepUnlisted: this.config?.keptAsCached.people,
-      durationMs: (this.config?.personSensorDuration ?? DEFAULT_PERSON_SENSOR_DURATION_S) * 1000,
+      durationMs: (this.config?.personSensorDuration ?? optionSpec('personSensorDuration').default) * 1000,
       clock: this.clock,
     });
     this.peopleDoors = new PeopleDoorCheck(this.config?.people ?? [], (sentence) => log.warn(sentence));

@@ -1,27 +1,19 @@
-// Names Homebridge knows the plugin by, and every tunable of the plugin with its unit.
+// Names Homebridge knows the plugin by, and every internal tunable of the plugin with its unit. The options users set,
+// with their defaults and ranges, are in option-catalog.ts.
 
 /** The `platform` value users put in config.json; must match config.schema.json's pluginAlias. */
 export const PLATFORM_NAME = 'AccessControl';
 /** The npm package name; must match package.json. */
 export const PLUGIN_NAME = 'homebridge-access-control';
 
-/** Shown before each of the plugin's log lines when the config names none. */
-export const DEFAULT_PLATFORM_NAME = 'Access Control';
 /** Shown as Manufacturer in the Home app's accessory details. */
 export const ACCESSORY_MANUFACTURER = 'Access Control';
 /** Shown as Model in the Home app's accessory details. */
 export const ACCESSORY_MODEL = 'Door Controller';
 
-// Polling.
-export const DEFAULT_POLL_INTERVAL_S = 15;
-export const MIN_POLL_INTERVAL_S = 5;
-export const MAX_POLL_INTERVAL_S = 3600;
+// Polling (the pollInterval option, its range and default, is in option-catalog.ts).
 /** How often the account is synced while a door is moving, so Home follows it closely. */
 export const ACTIVE_POLL_INTERVAL_MS = 2_000;
-/** How long a door may take to reach the state asked for before Home is shown the real state again. */
-export const DEFAULT_TRANSITION_TIMEOUT_S = 60;
-export const MIN_TRANSITION_TIMEOUT_S = 10;
-export const MAX_TRANSITION_TIMEOUT_S = 600;
 
 /** Poll interval while webhooks bring changes in real time: polling is then only the safety net. */
 export const DEFAULT_RECONCILE_INTERVAL_S = 300;
@@ -77,19 +69,8 @@ export const KEEP_ALIVE_TIMEOUT_MS = 30_000;
 export const MAX_CONNECTIONS_PER_ORIGIN = 4;
 
 // Accessories.
-export const DEFAULT_LOW_BATTERY_THRESHOLD_PCT = 20;
-/** Bounds of the "left open" time a user may set; the controller's own time_before_door_open_alert is used otherwise. */
-export const MIN_LEFT_OPEN_AFTER_S = 1;
-export const MAX_LEFT_OPEN_AFTER_S = 24 * 60 * 60;
 /** "Left open" time when neither the user nor the controller sets one. */
 export const DEFAULT_LEFT_OPEN_AFTER_S = 5 * 60;
-/**
- * Bounds of the left-open sensor's repeat, minutes: while the door stays open, the sensor clears and detects again this
- * often, so Home (which notifies on a change) notifies again. 0, the default, is off: one notification per opening.
- */
-export const MIN_LEFT_OPEN_REPEAT_MIN = 0;
-export const MAX_LEFT_OPEN_REPEAT_MIN = 24 * 60;
-export const DEFAULT_LEFT_OPEN_REPEAT_MIN = 0;
 /**
  * How long a repeating left-open sensor stays clear before it detects again. HAP holds an OccupancyDetected change
  * about 250 ms to batch it with others, so a shorter clear could reach Home as no change at all; 2 s gives Home two
@@ -116,14 +97,6 @@ export const AUTO_CLOSE_WATCH_MS = 30_000;
  */
 export const AUTOMATION_SWITCH_RESET_MS = 1_000;
 /**
- * How long an access alert's motion sensor detects after an enforcer event (an unauthorized user or vehicle). Home
- * notifies on the change to detected at once, so the length is for whoever opens Home afterwards and for automations
- * that wait for "no motion"; another event within it extends it.
- */
-export const DEFAULT_ACCESS_ALERT_DURATION_S = 30;
-export const MIN_ACCESS_ALERT_DURATION_S = 1;
-export const MAX_ACCESS_ALERT_DURATION_S = 60 * 60;
-/**
  * After an enforcer event's line, the next ones at the same doors within this long are counted, not logged one by one:
  * one line with the count at the end of each such window. A busy gate must not bury the log; the alert detects for each.
  */
@@ -132,10 +105,6 @@ export const ACCESS_ALERT_LOG_SUMMARY_INTERVAL_MS = 60_000;
 export const ACCESS_ALERT_LOG_PLACES_MAX = 100;
 /** HAP-NodeJS refuses more accessories than this on one bridge. */
 export const MAX_ACCESSORIES_PER_BRIDGE = 149;
-/** How long a person sensor detects after that person's move (seconds; personSensorDuration, all people). */
-export const DEFAULT_PERSON_SENSOR_DURATION_S = 60;
-export const MIN_PERSON_SENSOR_DURATION_S = 1;
-export const MAX_PERSON_SENSOR_DURATION_S = 60 * 60;
 /** Webhooks' toggleIDs remembered so one toggle told twice (`door1_open`, `door_state_change`) detects once; in toggles. */
 export const PERSON_MOVES_REMEMBERED_MAX = 1_000;
 /**

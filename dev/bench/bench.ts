@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-import { DEFAULT_POLL_INTERVAL_S, DEFAULT_RECONCILE_INTERVAL_S } from '../../src/settings.js';
+import { optionSpec } from '../../src/option-catalog.js';
+import { DEFAULT_RECONCILE_INTERVAL_S } from '../../src/settings.js';
 import { homebridgeDir, READY_LINE, REPO_ROOT } from '../harness/homebridge-process.js';
 import { CONTACT_JSON_MARK, measureContactAll, measureContactLatency } from './contact.js';
 import { measurePollBaseline, measureThroughput, measureWebhookLatency, measureWriteLatency, POLL_BASELINE_INTERVAL_S } from './latency.js';
@@ -126,7 +127,7 @@ async function run(cleanup: Cleanup): Promise<void> {
   );
   const doors = (n: number): string => `${n} door${n === 1 ? '' : 's'}`;
   const idleTargets: IdleTarget[] = [
-    { label: doors(0), kind: 'bare', schedule: `polls every ${DEFAULT_POLL_INTERVAL_S} s (default)`, rig: side.bare },
+    { label: doors(0), kind: 'bare', schedule: `polls every ${optionSpec('pollInterval').default} s (default)`, rig: side.bare },
     ...side.sized.map((s): IdleTarget => ({
       label: doors(s.doorCount),
       kind: 'sized',

@@ -3,7 +3,8 @@ import { performance } from 'node:perf_hooks';
 
 import { Pool } from 'undici';
 
-import { ACTIVE_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_S, DEFAULT_WEBHOOK_HEADER_NAME, MIN_POLL_INTERVAL_S } from '../../src/settings.js';
+import { optionSpec } from '../../src/option-catalog.js';
+import { ACTIVE_POLL_INTERVAL_MS, DEFAULT_WEBHOOK_HEADER_NAME } from '../../src/settings.js';
 import { TARGET_DOOR_STATE } from '../harness/hap-types.js';
 import type { SimDoorState } from '../simulator/server.js';
 import {
@@ -108,9 +109,9 @@ export async function measureWebhookLatency(rig: Rig): Promise<WebhookLatencyRes
 // --- Measurement 2: the same changes without webhooks, found by polling at the shortest interval; lag at the default interval derived.
 
 /** The poll interval measured: the shortest the config allows, to keep the bench short. */
-export const POLL_BASELINE_INTERVAL_S = MIN_POLL_INTERVAL_S;
+export const POLL_BASELINE_INTERVAL_S = optionSpec('pollInterval').min;
 /** The interval users get unless they set one; its lag is derived, not measured. */
-export const POLL_DERIVED_INTERVAL_S = DEFAULT_POLL_INTERVAL_S;
+export const POLL_DERIVED_INTERVAL_S = optionSpec('pollInterval').default;
 /** Measured changes; their offsets within the poll cycle are stratified (one per 1/N of the cycle) in random order. */
 export const POLL_CHANGES = 8;
 /** A change must wait at least this long after "now" to be scheduled at its offset (else the next cycle is used). */

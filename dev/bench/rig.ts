@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 
-import { MIN_POLL_INTERVAL_S, PLATFORM_NAME } from '../../src/settings.js';
+import { optionSpec } from '../../src/option-catalog.js';
+import { PLATFORM_NAME } from '../../src/settings.js';
 import { HAP_CHARACTERISTIC, HAP_SERVICE } from '../harness/hap-types.js';
 import { freePort, removeStorageDir, startHomebridge } from '../harness/homebridge-process.js';
 import type { HomebridgeProcess } from '../harness/homebridge-process.js';
@@ -290,7 +291,7 @@ export async function startRig(cleanup: Cleanup, options: RigOptions): Promise<R
 /** Account sizes whose sync is measured; 149 is the most one bridge holds. */
 export const SCALE_DOOR_COUNTS = [1, 10, 149] as const;
 /** Poll interval of the sized rigs: the shortest allowed, so a handful of polls fits in the bench. */
-export const SCALE_POLL_INTERVAL_S = MIN_POLL_INTERVAL_S;
+export const SCALE_POLL_INTERVAL_S = optionSpec('pollInterval').min;
 
 export interface ScaleRig {
   doorCount: number;

@@ -1,7 +1,8 @@
 // Measurements 5-8: sync and reconcile by account size, memory per door, an idle window (CPU, memory), and API requests per hour at idle.
 import { performance } from 'node:perf_hooks';
 
-import { DEFAULT_POLL_INTERVAL_S, DEFAULT_RECONCILE_INTERVAL_S } from '../../src/settings.js';
+import { optionSpec } from '../../src/option-catalog.js';
+import { DEFAULT_RECONCILE_INTERVAL_S } from '../../src/settings.js';
 import { syncBody } from '../simulator/contract.js';
 import {
   DoorEventClock,
@@ -309,7 +310,7 @@ export function pollingRate(rig: Rig, requests: SimRequestClock, endMs: number):
   const interval = summarize(intervals);
   const windowMs = endMs - firstMs;
   return {
-    intervalS: DEFAULT_POLL_INTERVAL_S,
+    intervalS: optionSpec('pollInterval').default,
     windowMs,
     syncs: syncs.length,
     otherRequests: all.length - syncs.length,
@@ -329,14 +330,14 @@ export function webhookRate(rig: Rig, requests: SimRequestClock, first: FirstWeb
   const quietMs = endMs - quietFrom;
   const [boot, next] = syncs;
   return {
-    pollIntervalS: DEFAULT_POLL_INTERVAL_S,
+    pollIntervalS: optionSpec('pollInterval').default,
     reconcileIntervalS: DEFAULT_RECONCILE_INTERVAL_S,
     firstWebhookStatus: first.status,
     pacedIntervalMs: boot && next ? next.startMs - boot.startMs : undefined,
     quietMs,
     syncsInQuiet: quiet.filter((r) => r.path.endsWith(SYNC_PATH_SUFFIX)).length,
     requestsInQuiet: quiet.length,
-    pollingWouldHaveMade: Math.floor(quietMs / (DEFAULT_POLL_INTERVAL_S * 1000)),
+    pollingWouldHaveMade: Math.floor(quietMs / (optionSpec('pollInterval').default * 1000)),
     perHour: MS_PER_HOUR / (DEFAULT_RECONCILE_INTERVAL_S * 1000),
     historyRequests: all.filter((r) => r.path.endsWith(HISTORY_PATH_SUFFIX)).length,
     controllers: rig.sim.devices.length,

@@ -1,6 +1,6 @@
 // docs/options.md generated from the option catalog and config.schema.json: every setting of the platform block, so the
 // reference can never say what the parser does not do.
-import { choiceProblem, fallbackSentence } from '../../src/option-catalog.js';
+import { atTop, choiceProblem, fallbackSentence, perDoor, titleOf } from '../../src/option-catalog.js';
 import type { OptionSpec } from '../../src/option-catalog.js';
 
 interface Field {
@@ -47,21 +47,21 @@ function rangeOf(option: OptionSpec): string {
 }
 
 function scopeOf(option: OptionSpec): string {
-  if (option.global && option.perDoor) return "for all doors and per door, where a door's own value wins";
-  return option.global ? 'top level' : 'per door only';
+  if (option.applies === 'both') return "for all doors and per door, where a door's own value wins";
+  return atTop(option) ? 'top level' : 'per door only';
 }
 
 /** What happens to a top-level value the parser cannot read: the catalog's sentence, after the choices' words. */
 function badValueOf(option: OptionSpec): string {
   // The catalog's sentence is the top level's; a door entry's own rules are said once, in the introduction.
-  if (!option.global) return 'in a door entry, as said at the top of this page';
+  if (!atTop(option)) return 'in a door entry, as said at the top of this page';
   const sentence = fallbackSentence(option);
   return option.kind === 'choice' ? `it ${choiceProblem(option)}; ${sentence}` : sentence;
 }
 
 function optionSection(option: OptionSpec, description: string | undefined): string {
   const lines = [
-    `### \`${option.key}\`: ${md(option.title)}`,
+    `### \`${option.key}\`: ${md(titleOf(option))}`,
     '',
     ...(description ? [md(description), ''] : []),
     `- Kind: ${kindOf(option)}`,
@@ -69,7 +69,6 @@ function optionSection(option: OptionSpec, description: string | undefined): str
     ...(option.kind === 'number' ? [`- Range: ${rangeOf(option)}`] : []),
     ...(option.kind === 'choice' ? [`- Values: ${rangeOf(option)}`] : []),
     `- Where: ${scopeOf(option)}`,
-    ...(option.doorTitle ? [`- Title in a door entry: ${md(option.doorTitle)}`] : []),
     `- A value that cannot be read: ${md(badValueOf(option))}.`,
   ];
   return lines.join('\n');
@@ -108,13 +107,13 @@ export function generateOptionsDoc(options: readonly OptionSpec[], schemaJson: s
   const top = form.schema.properties;
   const doorFields = top.doors?.items?.properties ?? {};
   // The form's description where the option has one: what it does, and what an empty field means.
-  const described = (option: OptionSpec): string | undefined => (option.global ? top[option.key] : doorFields[option.key])?.description;
+  const described = (option: OptionSpec): string | undefined => (atTop(option) ? top[option.key] : doorFields[option.key])?.description;
   const summary = options.map(
     (option) =>
-      `| \`${option.key}\` | ${md(option.title)} | ${option.kind} | ${defaultOf(option)} | ${md(rangeOf(option))} | ${scopeOf(option)} |`,
+      `| \`${option.key}\` | ${md(titleOf(option))} | ${option.kind} | ${defaultOf(option)} | ${md(rangeOf(option))} | ${scopeOf(option)} |`,
   );
-  const topKeys = new Set(options.filter((option) => option.global).map((option) => option.key));
-  const doorKeys = new Set(options.filter((option) => option.perDoor).map((option) => `doors[].${option.key}`));
+  const topKeys = new Set(options.filter(atTop).map((option) => option.key));
+  const doorKeys = new Set(options.filter(perDoor).map((option) => `doors[].${option.key}`));
   const others = otherFields(top, form.schema.required ?? [], (path) => topKeys.has(path) || doorKeys.has(path));
   return [
     '# Options',

@@ -1,5 +1,6 @@
 // config.schema.json's option fields and the layout's option nodes, and its header and footer, generated from the option
 // catalog and package.json; the rest of the file (account, webhook block, filters, the layout's frame) is kept as written.
+import { atTop, doorDescription, emptyMeaning, formDescription, perDoor, rangeSentence, titleOf } from '../../src/option-catalog.js';
 import type { ChoiceOption, FlagOption, NumberOption, OptionSpec } from '../../src/option-catalog.js';
 import { formFrame, PACKAGE_MANIFEST } from './form-frame.js';
 import type { FormFrame } from './form-frame.js';
@@ -50,15 +51,15 @@ function oneOf(option: OptionSpec): Json[] | undefined {
  * layout's titleMap (layoutNode).
  */
 function topField(option: OptionSpec): Json {
-  const field: Json = { title: option.title, type: JSON_TYPE[option.kind] };
+  const field: Json = { title: titleOf(option), type: JSON_TYPE[option.kind] };
   if (option.kind === 'text') Object.assign(field, { default: option.default, minLength: 1 });
   if (option.kind === 'number') {
-    const placeholder = option.form?.placeholder ?? (option.default === undefined ? undefined : String(option.default));
+    const placeholder = option.placeholder ?? (option.default === undefined ? undefined : String(option.default));
     Object.assign(field, { minimum: option.min }, placeholder === undefined ? {} : { placeholder });
   }
   if (option.kind === 'choice') field.oneOf = oneOf(option);
-  field.description = option.form?.description ?? plainDescription(option);
-  const shownWith = option.form?.shownWith;
+  field.description = formDescription(option);
+  const { shownWith } = option;
   if (shownWith !== undefined) {
     field.condition = {
       functionBody: `return model.${shownWith} === true || (model.doors || []).some(function (d) { return d && d.${shownWith}; });`,
@@ -69,10 +70,9 @@ function topField(option: OptionSpec): Json {
 
 /** A door entry's field: each choice offered by name, a number or text left empty for the value for all doors. */
 function doorField(option: OptionSpec): Json {
-  const field: Json = { title: option.doorTitle ?? option.title, type: JSON_TYPE[option.kind] };
+  const field: Json = { title: titleOf(option), type: JSON_TYPE[option.kind] };
   if (option.kind === 'flag' || option.kind === 'choice') {
-    // What changing it for one door costs, as the settings page says it under a door's changed choice.
-    const description = option.form?.doorDescription ?? option.doorHelp;
+    const description = doorDescription(option);
     return { ...field, oneOf: oneOf(option), ...(description === undefined ? {} : { description }) };
   }
   if (option.kind === 'text') return { ...field, minLength: 1, placeholder: AS_FOR_ALL_DOORS };
@@ -80,22 +80,13 @@ function doorField(option: OptionSpec): Json {
     ...field,
     minimum: option.min,
     placeholder: AS_FOR_ALL_DOORS,
-    description: option.form?.doorDescription ?? `${option.min} to ${option.max} ${option.unit}. Empty: ${AS_FOR_ALL_DOORS}.`,
+    description: `${option.min} to ${option.max} ${option.unit}${zeroMeaning(option)}. Empty: ${AS_FOR_ALL_DOORS}.`,
   };
 }
 
-/** The least a description says when no words are written for it: the range, and what empty means. */
-function plainDescription(option: OptionSpec): string {
-  switch (option.kind) {
-    case 'flag':
-      return 'Off by default.';
-    case 'number':
-      return `${option.min} to ${option.max} ${option.unit}${option.default === undefined ? '' : `, ${option.default} when empty`}.`;
-    case 'choice':
-      return `${valueTitle(option, option.default)} by default.`;
-    case 'text':
-      return `"${option.default}" when empty.`;
-  }
+/** What a number's default means when the catalog says it in words ("; 0: once per opening"): a door may set it too. */
+function zeroMeaning(option: NumberOption): string {
+  return option.default === undefined || option.empty === undefined ? '' : `; ${option.default}: ${option.empty}`;
 }
 
 /**
@@ -154,21 +145,6 @@ function titleMap(option: FlagOption | ChoiceOption, first: string): Json[] {
   return [{ name: first, value: null }, ...ordered.map((value) => ({ name: valueTitle(option, value), value }))];
 }
 
-/** What a number left empty at the top level means: the catalog's words, else its default with its unit. */
-function emptyMeaning(option: NumberOption): string {
-  if (option.form?.empty !== undefined) return option.form.empty;
-  if (option.default === undefined) throw new Error(`${option.key}: a number without a default needs form.empty`);
-  return `${option.default} ${option.unit}`;
-}
-
-/**
- * A number's message for a value below its minimum, in place of the UI's own, which names the rule: it gives the whole
- * range (the schema has no maximum, which would draw a slider) and what an empty field means.
- */
-function rangeMessage(option: NumberOption, empty: string): Json {
-  return { minimum: `From ${option.min} to ${option.max} ${option.unit}; empty for ${empty}.` };
-}
-
 /**
  * An option's layout node at the top level or in a door entry. A flag for all doors stays a checkbox (unticked writes
  * false, its default); a flag per door is a select, since a checkbox there would save false and override the value for
@@ -180,13 +156,15 @@ function layoutNode(option: OptionSpec, door: boolean): LayoutNode {
     case 'text':
       return key;
     case 'number':
-      return { key, validationMessages: rangeMessage(option, door && option.global ? DOOR_EMPTY : emptyMeaning(option)) };
+      // In place of the UI's message, which names the rule: the whole range (the schema has no maximum, which would draw
+      // a slider) and what an empty field means.
+      return { key, validationMessages: { minimum: rangeSentence(option, door && atTop(option) ? DOOR_EMPTY : emptyMeaning(option)) } };
     case 'flag':
     case 'choice': {
       if (!door && option.kind === 'flag') return key;
       const defaultTitle = valueTitle(option, defaultValue(option));
       // A door's own option without one for all doors (hide) is left at its default, named as such.
-      const first = !door ? `${defaultTitle}${THE_DEFAULT}` : option.global ? AS_FOR_ALL_DOORS_CHOICE : defaultTitle;
+      const first = !door ? `${defaultTitle}${THE_DEFAULT}` : atTop(option) ? AS_FOR_ALL_DOORS_CHOICE : defaultTitle;
       return { key, type: 'select', titleMap: titleMap(option, first) };
     }
   }
@@ -218,10 +196,8 @@ function locate(nodes: LayoutNode[], key: string): [LayoutNode[], number] | unde
  */
 export function generateLayout(options: readonly OptionSpec[], layout: readonly LayoutNode[]): LayoutNode[] {
   const levels = [
-    options.filter((option) => option.global).map((option): [string, LayoutNode] => [option.key, layoutNode(option, false)]),
-    options
-      .filter((option) => option.perDoor)
-      .map((option): [string, LayoutNode] => [`${DOOR_PATH}${option.key}`, layoutNode(option, true)]),
+    options.filter(atTop).map((option): [string, LayoutNode] => [option.key, layoutNode(option, false)]),
+    options.filter(perDoor).map((option): [string, LayoutNode] => [`${DOOR_PATH}${option.key}`, layoutNode(option, true)]),
   ];
   const generated = new Map(levels.flat());
   const placed = new Set<string>();
@@ -274,12 +250,12 @@ export function generateSchema(
   const doors = form.schema.properties.doors as Json & { items: Json & { properties: Json } };
   doors.items.properties = merge(
     doors.items.properties,
-    options.filter((option) => option.perDoor).map((option) => [option.key, doorField(option)]),
+    options.filter(perDoor).map((option) => [option.key, doorField(option)]),
     DOOR_NOT_OPTIONS,
   );
   form.schema.properties = merge(
     form.schema.properties,
-    options.filter((option) => option.global).map((option) => [option.key, topField(option)]),
+    options.filter(atTop).map((option) => [option.key, topField(option)]),
     NOT_OPTIONS,
   );
   if (Array.isArray(form.layout)) form.layout = generateLayout(options, form.layout as LayoutNode[]);

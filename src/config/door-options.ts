@@ -5,14 +5,12 @@ import { couldBeNumber } from './values.js';
 import { canonicalId } from '../util/canonical-id.js';
 import { NO_PROTECTION } from './protection.js';
 import type { Protection } from './protection.js';
-import { automationSwitchMode, OPTIONS } from '../option-catalog.js';
-import type { AutomationSwitchMode, Option, OptionSpec, ShowAs, ValueOf } from '../option-catalog.js';
+import { automationSwitchMode, doorReads, OPTIONS, perDoor } from '../option-catalog.js';
+import type { AutomationSwitchMode, DoorOption, OptionSpec, ShowAs, ValueOf } from '../option-catalog.js';
 
 // Where the door's other modules have always found it.
 export type { AutomationSwitchMode };
 
-/** The catalog's options that become a value of each door (option-catalog.ts, `doorOption`). */
-type DoorOption = Extract<Option, { doorOption: true }>;
 /** Its name in DoorOptions: a time says its unit (leftOpenAfterS, leftOpenRepeatMin). */
 type FieldOf<O> = O extends { key: infer K extends string; unit: 'seconds' }
   ? `${K}S`
@@ -39,7 +37,8 @@ export interface DoorOptions extends Omit<DoorOptionValues, 'showAs'> {
   showAs: ShowAs | undefined;
 }
 
-const DOOR_OPTIONS = OPTIONS.filter((option) => option.doorOption);
+/** The catalog's options that become a value of each door (option-catalog.ts, `applies`). */
+const DOOR_OPTIONS = OPTIONS.filter(doorReads);
 /** FieldOf, at run time. */
 const TIME_SUFFIX: Partial<Record<string, string>> = { seconds: 'S', minutes: 'Min' };
 const fieldOf = (option: OptionSpec): string => (option.kind === 'number' ? `${option.key}${TIME_SUFFIX[option.unit] ?? ''}` : option.key);
@@ -72,7 +71,7 @@ export function doorOptions(config: OptionsConfig, doorId: string, deviceId?: st
   const global: Partial<Record<string, unknown>> = config;
   // Each option: the door's own value where its entry sets one, else the one for all doors.
   const values = Object.fromEntries(
-    DOOR_OPTIONS.map((option) => [fieldOf(option), (option.perDoor ? own[option.key] : undefined) ?? global[option.key]]),
+    DOOR_OPTIONS.map((option) => [fieldOf(option), (perDoor(option) ? own[option.key] : undefined) ?? global[option.key]]),
   ) as Omit<DoorOptionValues, 'automationSwitch'> & { automationSwitch: boolean | AutomationSwitchMode };
   const kept = config.keptAsCached;
   // A kind that could not be read (the door's own, or, without one, the one for all doors) keeps the cached kind.

@@ -2,7 +2,7 @@
 // its bad settings are, and what protects a door (read-only above all) holds even where the entry cannot be read.
 import * as z from '../util/zod.js';
 
-import { OPTIONS } from '../option-catalog.js';
+import { OPTIONS, perDoor } from '../option-catalog.js';
 import {
   consequenceOf,
   lockForUnnamed,
@@ -26,16 +26,13 @@ import { uncasedId } from '../util/canonical-id.js';
 export const doorSettingsSchema = z.object({
   id: requiredText('text'),
   name: z.optional(optionalText),
-  ...(shapeOf(
-    OPTIONS.filter((option) => option.perDoor),
-    false,
-  ) as PerDoorShape),
+  ...(shapeOf(OPTIONS.filter(perDoor), false) as PerDoorShape),
 });
 
 export type DoorSettings = z.output<typeof doorSettingsSchema>;
 
 /** The keys a door entry may hold. */
-const DOOR_KEYS = ['id', 'name', ...OPTIONS.filter((option) => option.perDoor).map((option) => option.key)];
+const DOOR_KEYS = ['id', 'name', ...OPTIONS.filter(perDoor).map((option) => option.key)];
 
 /** What an unknown key of a door entry leaves its door with: what it meant cannot be told, so nothing it may have protected opens. */
 function unknownKeyLeaves(key: string, value: unknown): string {
@@ -146,7 +143,7 @@ export function readDoors(value: unknown, findings: Findings, secrets: unknown[]
     const named = id === undefined ? at : `${at} (id ${id})`;
     for (const { key, sentence } of keys.sentences) findings.warn(['doors', index, key], `${named}: ${sentence}`);
     for (const option of CHOICES) {
-      if (option.perDoor && option.key in entry) {
+      if (perDoor(option) && option.key in entry) {
         entry[option.key] = nearChoice(
           option,
           entry[option.key],

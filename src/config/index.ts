@@ -23,7 +23,7 @@ import {
   nearChoice,
 } from './schemas.js';
 import type { GlobalShape } from './schemas.js';
-import type { GlobalOption } from '../option-catalog.js';
+import type { SectionOption } from '../option-catalog.js';
 import { mentionOf, speaksOfLeavingOut, textsOf } from './mentions.js';
 import type { Mention } from './mentions.js';
 import { dotted, isBlank, isRecord, listing } from './values.js';
@@ -43,12 +43,12 @@ const idList = z._default(z.array(z.string().check(z.trim(), z.minLength(1)), { 
 /** The plugin's configuration as users write it in config.json (and the settings form edits it). */
 export const configSchema = z.looseObject({
   // The parser reads (and reports) in this order: the general settings, the webhook block, then the doors'.
-  ...(generalShape as Pick<GlobalShape, Extract<GlobalOption, { section: 'general' }>['key']>),
+  ...(generalShape as Pick<GlobalShape, SectionOption<'general'>['key']>),
   accessToken: accessTokenSchema,
   baseUrl: httpAddress,
   // What classic zod's preprocess is: a transform piped into the schema (zod/mini has no preprocess).
   webhook: z.pipe(z.transform(listenerWanted), z.optional(webhookSchema)),
-  ...(doorOptionsShape as Pick<GlobalShape, Extract<GlobalOption, { section: 'doors' }>['key']>),
+  ...(doorOptionsShape as Pick<GlobalShape, SectionOption<'doors'>['key']>),
   doors: z._default(z.array(doorSettingsSchema, { error: 'must be a list of doors' }), []),
   // Filters to split a large account over several child bridges: each platform entry takes its share.
   includeDeviceIds: idList,

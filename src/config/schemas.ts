@@ -2,7 +2,7 @@
 // read in the log. The readers above apply them one setting at a time.
 import * as z from '../util/zod.js';
 
-import { choiceProblem, fallbackSentence, OPTIONS } from '../option-catalog.js';
+import { atTop, choiceProblem, fallbackSentence, OPTIONS, sectionOf } from '../option-catalog.js';
 import type { ChoiceOption, GlobalOption, OptionSpec, PerDoorOption, ValueOf } from '../option-catalog.js';
 import { nearMiss } from '../util/near-miss.js';
 import { quoted } from '../util/quoted.js';
@@ -62,13 +62,14 @@ export function shapeOf(options: readonly OptionSpec[], withDefault: boolean): R
   );
 }
 
-const inSection = (section: OptionSpec['section']): OptionSpec[] => OPTIONS.filter((option) => option.global && option.section === section);
+const inSection = (section: ReturnType<typeof sectionOf>): OptionSpec[] =>
+  OPTIONS.filter((option) => atTop(option) && sectionOf(option) === section);
 /** The top-level options, general ones and the doors', each with its default where it has one. */
 export const generalShape = shapeOf(inSection('general'), true);
 export const doorOptionsShape = shapeOf(inSection('doors'), true);
 
 /** The catalog's top-level options by key, for the sentence that says what replaces a value that cannot be read. */
-export const GLOBAL_OPTIONS = new Map<string, OptionSpec>(OPTIONS.filter((option) => option.global).map((option) => [option.key, option]));
+export const GLOBAL_OPTIONS = new Map<string, OptionSpec>(OPTIONS.filter(atTop).map((option) => [option.key, option]));
 
 /** What replaces a top-level value that cannot be read, in the catalog's words. */
 export function fallbackOf(key: string): string {

@@ -2,7 +2,8 @@
 // would refuse the service's events; only a bad safety-net pace is replaced by its default.
 import * as z from '../util/zod.js';
 
-import { DEFAULT_RECONCILE_INTERVAL_S, DEFAULT_WEBHOOK_HEADER_NAME, MIN_RECONCILE_INTERVAL_S, MAX_POLL_INTERVAL_S } from '../settings.js';
+import { optionSpec } from '../option-catalog.js';
+import { DEFAULT_RECONCILE_INTERVAL_S, DEFAULT_WEBHOOK_HEADER_NAME, MIN_RECONCILE_INTERVAL_S } from '../settings.js';
 import type { Findings } from './findings.js';
 import { readKeys } from './keys.js';
 import type { ReadKeys } from './keys.js';
@@ -45,7 +46,10 @@ export const webhookSchema = z
     ),
     tlsCertFile: z.optional(optionalText),
     tlsKeyFile: z.optional(optionalText),
-    reconcileInterval: z._default(wholeNumber('seconds', MIN_RECONCILE_INTERVAL_S, MAX_POLL_INTERVAL_S), DEFAULT_RECONCILE_INTERVAL_S),
+    reconcileInterval: z._default(
+      wholeNumber('seconds', MIN_RECONCILE_INTERVAL_S, optionSpec('pollInterval').max),
+      DEFAULT_RECONCILE_INTERVAL_S,
+    ),
   })
   .check(
     z.refine((w) => (w.tlsCertFile === undefined) === (w.tlsKeyFile === undefined), {

@@ -21,16 +21,13 @@ import { parseConfig } from '../../src/config/index.js';
 import { canonicalId } from '../../src/util/canonical-id.js';
 import { keepFirstOfEachDoor } from '../../src/door/duplicates.js';
 import { listForLog, MAX_LOG_FIELD_CHARS, MAX_LOG_LIST_ITEMS, oneLine } from '../../src/util/log-text.js';
+import { optionSpec } from '../../src/option-catalog.js';
 import {
   BACKOFF_JITTER_RATIO,
-  DEFAULT_LOW_BATTERY_THRESHOLD_PCT,
-  DEFAULT_POLL_INTERVAL_S,
   DEFAULT_RECONCILE_INTERVAL_S,
-  DEFAULT_TRANSITION_TIMEOUT_S,
   DEFAULT_WEBHOOK_HEADER_NAME,
   MAX_BACKOFF_MS,
   MAX_RETRY_AFTER_MS,
-  MIN_POLL_INTERVAL_S,
 } from '../../src/settings.js';
 import { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { nextSyncDelayMs } from '../../src/sync/schedule.js';
@@ -808,9 +805,9 @@ const validConfig: fc.Arbitrary<ValidConfig> = fc
       name: typeof rest.name === 'string' ? rest.name.trim() : 'Access Control',
       accessToken: rest.accessToken.trim(),
       baseUrl: rest.baseUrl.trim().replace(/\/+$/, ''),
-      pollInterval: rest.pollInterval ?? DEFAULT_POLL_INTERVAL_S,
-      transitionTimeout: rest.transitionTimeout ?? DEFAULT_TRANSITION_TIMEOUT_S,
-      lowBatteryThreshold: rest.lowBatteryThreshold ?? DEFAULT_LOW_BATTERY_THRESHOLD_PCT,
+      pollInterval: rest.pollInterval ?? optionSpec('pollInterval').default,
+      transitionTimeout: rest.transitionTimeout ?? optionSpec('transitionTimeout').default,
+      lowBatteryThreshold: rest.lowBatteryThreshold ?? optionSpec('lowBatteryThreshold').default,
       webhook: webhook?.expected,
     };
     return { raw, expected };
@@ -843,7 +840,7 @@ describe('parseConfig', () => {
           expect(typeof raw === 'object' && raw !== null && !Array.isArray(raw)).toBe(true);
           expect(result.config.accessToken).toMatch(/^[\x21-\x7e\xa0-\xff](?:[\x20-\x7e\xa0-\xff]*[\x21-\x7e\xa0-\xff])?$/);
           expect(result.config.baseUrl).toMatch(/^https?:\/\/[^?#]*[^/?#]$/);
-          expect(result.config.pollInterval).toBeGreaterThanOrEqual(MIN_POLL_INTERVAL_S);
+          expect(result.config.pollInterval).toBeGreaterThanOrEqual(optionSpec('pollInterval').min);
         } else {
           expect(result.problems.length).toBeGreaterThan(0);
           for (const problem of result.problems) expect(problem.trim()).not.toBe('');

@@ -73,11 +73,9 @@ export function valuesOfKey(node: unknown, key: string): unknown[] {
 /** A per-door flag the catalog does not have, as a contributor would add one: the generators' tests add it to a copy of OPTIONS. */
 export const NEW_DOOR_FLAG: FlagOption = {
   key: 'nightMode',
-  section: 'doors',
   kind: 'flag',
-  title: 'Night mode',
-  global: true,
-  perDoor: true,
-  doorOption: true,
+  applies: 'both',
+  label: 'Night mode',
+  help: 'Dims the door at night.',
   default: false,
 };

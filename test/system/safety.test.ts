@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
-import { DEFAULT_TRANSITION_TIMEOUT_S } from '../../src/settings.js';
+import { optionSpec } from '../../src/option-catalog.js';
 import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
 import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
 import { useSimulator } from '../support/simulator.js';
@@ -98,7 +98,7 @@ describe('the plugin never moves a door by itself', () => {
     // The service may still act on it: Home sees the door as possibly opening, not as closed for sure.
     expect(api.characteristic(SAMPLE_FRONT_GATE_ID, CurrentDoorState).value).toBe(CurrentDoorState.OPENING);
     // Past the transition time-out with the door still closed, Home shows it closed again, with the obstruction.
-    clock.advance(DEFAULT_TRANSITION_TIMEOUT_S * 1000);
+    clock.advance(optionSpec('transitionTimeout').default * 1000);
     await poll();
     expect(api.characteristic(SAMPLE_FRONT_GATE_ID, TargetDoorState).value).toBe(TargetDoorState.CLOSED);
     expect(api.characteristic(SAMPLE_FRONT_GATE_ID, hap.Characteristic.ObstructionDetected).value).toBe(true);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
 import { freePort } from '../../dev/harness/homebridge-process.js';
 import { doorOptions } from '../../src/config/door-options.js';
-import { OPTIONS, optionSpec, SHOW_AS_KINDS } from '../../src/option-catalog.js';
+import { inDoorRow, OPTIONS, optionSpec, pagePlace, SHOW_AS_KINDS } from '../../src/option-catalog.js';
 import type { OptionSpec } from '../../src/option-catalog.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
 import { AccessControlSimulator, makeDevice, makeDoor, SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
@@ -228,12 +228,12 @@ describe('the settings page in the Homebridge UI', () => {
       .toBe('3 of 3 doors will show in Home (one bridge holds at most 149).');
     await harness().screenshot('settings-signed-in');
     // Every option the catalog offers on the page is drawn there, for all doors and per door: nothing names them by hand.
-    for (const option of (OPTIONS as readonly OptionSpec[]).filter((entry) => entry.page !== undefined)) {
+    for (const option of (OPTIONS as readonly OptionSpec[]).filter((entry) => pagePlace(entry) !== undefined)) {
       expect({ key: option.key, drawn: await page.locator(`#ac-${option.key}`).count() }).toEqual({ key: option.key, drawn: 1 });
     }
     await openDoorRows(page);
     // Front Gate has a door sensor: every per-door choice but the left-open repeat (offered once its sensor is on) is there.
-    const perDoor = OPTIONS.filter((entry) => 'doorLabel' in entry && !('offered' in entry && entry.offered === 'with-left-open-sensor'));
+    const perDoor = (OPTIONS as readonly OptionSpec[]).filter((entry) => inDoorRow(entry) && entry.offered !== 'with-left-open-sensor');
     for (const { key } of perDoor) {
       const drawn = await page
         .locator(

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import { parseConfig } from '../../src/config/index.js';
 import { doorOptions } from '../../src/config/door-options.js';
-import { OPTIONS } from '../../src/option-catalog.js';
+import { atTop, OPTIONS, perDoor } from '../../src/option-catalog.js';
 import { doorFieldsOf, fieldsOf, layoutNode as layoutNodeOf, layoutNodes, readConfigForm } from '../support/config-schema.js';
 import type { SchemaField as JsonField } from '../support/config-schema.js';
 
@@ -21,8 +21,8 @@ const valid = { accessToken: 'tok-secret-123', baseUrl: 'https://api.example.com
 const layoutNode = (key: string) => layoutNodeOf(form, key);
 
 /** The catalog's per-door flags, and every per-door option offered as a choice (flags and choices): the lists the tests walk. */
-const PER_DOOR_FLAGS = OPTIONS.filter((option) => option.perDoor && option.kind === 'flag').map((option) => option.key);
-const PER_DOOR_CHOICES = OPTIONS.filter((option) => option.perDoor && (option.kind === 'flag' || option.kind === 'choice')).map(
+const PER_DOOR_FLAGS = OPTIONS.filter((option) => perDoor(option) && option.kind === 'flag').map((option) => option.key);
+const PER_DOOR_CHOICES = OPTIONS.filter((option) => perDoor(option) && (option.kind === 'flag' || option.kind === 'choice')).map(
   (option) => option.key,
 );
 
@@ -83,7 +83,7 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
       // A checkbox added since (the access alert) writes its false the same way.
       accessAlert: false,
       // As does every flag for all doors, each drawn as a checkbox (the layout's plain key): false is its default.
-      ...Object.fromEntries(OPTIONS.filter((option) => option.global && option.kind === 'flag').map((option) => [option.key, false])),
+      ...Object.fromEntries(OPTIONS.filter((option) => atTop(option) && option.kind === 'flag').map((option) => [option.key, false])),
     });
     const result = parseConfig(saved);
     expect(result).toMatchObject({ ok: true, ignored: [] });
@@ -119,7 +119,7 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
     }
     // Every option for all doors that is off by default says so.
     const offByDefault = OPTIONS.filter(
-      (option) => option.global && 'default' in option && (option.default === false || option.default === 'off'),
+      (option) => atTop(option) && 'default' in option && (option.default === false || option.default === 'off'),
     );
     for (const key of offByDefault.map((option) => option.key)) {
       expect({ key, description: properties[key]?.description }).toEqual({
@@ -171,7 +171,7 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
         values: [null, true, false],
       });
       // A flag also set for all doors inherits it when left empty (hide, a door's own only, reads "No").
-      if (OPTIONS.some((option) => option.key === key && option.global)) expect(offered?.[0]?.name).toBe('As for all doors');
+      if (OPTIONS.some((option) => option.key === key && atTop(option))) expect(offered?.[0]?.name).toBe('As for all doors');
       // The schema itself lists the values that can be saved, for the UI's validator and anyone editing JSON.
       expect(doorFields[key]?.oneOf?.map((choice) => choice.enum[0])).toEqual([true, false]);
     }
@@ -188,8 +188,8 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
       const values: unknown[] = option.kind === 'flag' ? [true, false] : option.kind === 'choice' ? [...option.values] : [];
       if (values.length === 0) continue;
       const places = [
-        ...(option.perDoor ? [`doors[].${option.key}`] : []),
-        ...(option.global && option.kind === 'choice' ? [option.key] : []),
+        ...(perDoor(option) ? [`doors[].${option.key}`] : []),
+        ...(atTop(option) && option.kind === 'choice' ? [option.key] : []),
       ];
       for (const place of places) {
         const offered = (choices(place) ?? []).map((choice) => choice.value).filter((value) => value !== null);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { configSchema, parseConfig } from '../../src/config/index.js';
 import { checkBlock } from '../../src/ui/shared/check-config.js';
 import type { PluginConfig } from '../../src/config/index.js';
-import { OPTIONS } from '../../src/option-catalog.js';
+import { atTop, OPTIONS, perDoor } from '../../src/option-catalog.js';
 import type { OptionSpec } from '../../src/option-catalog.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
 import { fieldsOf, readConfigForm } from '../support/config-schema.js';
@@ -456,8 +456,8 @@ describe('config.schema.json', () => {
     ...(option.kind === 'choice' && option.booleans === undefined ? { enum: { form: undefined, why: ONE_OF } } : {}),
   });
   const catalogDifferences = (OPTIONS as readonly OptionSpec[]).flatMap((option) => [
-    ...(option.global ? [[option.key, optionDifferences(option, 'top')] as const] : []),
-    ...(option.perDoor ? [[`doors[].${option.key}`, optionDifferences(option, 'door')] as const] : []),
+    ...(atTop(option) ? [[option.key, optionDifferences(option, 'top')] as const] : []),
+    ...(perDoor(option) ? [[`doors[].${option.key}`, optionDifferences(option, 'door')] as const] : []),
   ]);
   const deliberate: Record<string, Differences> = {
     ...Object.fromEntries(catalogDifferences.filter(([, differences]) => Object.keys(differences).length > 0)),

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { generateOptionsDoc } from '../../dev/generate/options-doc.js';
 import { formFrame, repositoryUrl } from '../../dev/generate/form-frame.js';
 import { generateSchema } from '../../dev/generate/schema.js';
-import { OPTIONS, optionSpec, SHOW_AS_KINDS } from '../../src/option-catalog.js';
+import { atTop, OPTIONS, optionSpec, SHOW_AS_KINDS } from '../../src/option-catalog.js';
 import type { OptionSpec } from '../../src/option-catalog.js';
 import { CONFIG_SCHEMA_TEXT, doorFieldsOf, NEW_DOOR_FLAG, readConfigForm as parse } from '../support/config-schema.js';
 import type { ConfigForm as Form, SchemaField } from '../support/config-schema.js';
@@ -19,9 +19,9 @@ const options: readonly OptionSpec[] = OPTIONS;
 
 const STALE = 'is not what src/option-catalog.ts generates: run npm run generate';
 
-/** The catalog with one option's title changed, as an edit of src/option-catalog.ts would change it. */
-const retitled = (key: string, title: string): OptionSpec[] =>
-  options.map((option) => (option.key === key ? { ...option, title } : option));
+/** The catalog with one option's label changed, as an edit of src/option-catalog.ts would change it. */
+const retitled = (key: string, label: string): OptionSpec[] =>
+  options.map((option) => (option.key === key ? { ...option, label } : option));
 
 describe('the files generated from the option catalog', () => {
   it('has config.schema.json as the catalog generates it', () => {
@@ -33,7 +33,7 @@ describe('the files generated from the option catalog', () => {
   });
 
   it('sees a title changed in the catalog, in the form and in the reference', () => {
-    const changed = retitled('pollInterval', 'Sync every (seconds)');
+    const changed = retitled('pollInterval', 'Sync every');
     const schema = generateSchema(changed, schemaOnDisk);
     expect(schema).not.toBe(schemaOnDisk);
     expect(parse(schema).schema.properties.pollInterval?.title).toBe('Sync every (seconds)');
@@ -82,11 +82,15 @@ describe('the files generated from the option catalog', () => {
     const added = NEW_DOOR_FLAG;
     const form = parse(generateSchema([...options, added], schemaOnDisk));
     const keys = Object.keys(form.schema.properties);
-    expect(keys[keys.indexOf('nightMode') - 1]).toBe(options.filter((option) => option.global).at(-1)?.key);
+    expect(keys[keys.indexOf('nightMode') - 1]).toBe(options.filter(atTop).at(-1)?.key);
     expect(keys.at(-1)).toBe('excludeDoorIds');
     expect(Object.keys(doorFieldsOf(form)).at(-1)).toBe('nightMode');
-    // With no words of its own yet, the form still says what an empty field means.
-    expect(form.schema.properties.nightMode).toEqual({ title: 'Night mode', type: 'boolean', description: 'Off by default.' });
+    // Its help, and what an empty field means, which the generator adds.
+    expect(form.schema.properties.nightMode).toEqual({
+      title: 'Night mode',
+      type: 'boolean',
+      description: `${added.help} Off by default.`,
+    });
   });
 
   it('gives the same file when run on its own output', () => {

@@ -62,7 +62,7 @@ describe("the layout's option nodes, generated from the catalog", () => {
     const hidden: FlagOption = {
       ...nightMode,
       key: 'quiet',
-      global: false,
+      applies: 'per-door',
       valueTitles: { true: 'Quiet', false: 'Loud' },
     };
     expect(layoutNode(formOf(withAfter('hide', hidden)), 'doors[].quiet')?.titleMap).toEqual([
@@ -74,7 +74,7 @@ describe("the layout's option nodes, generated from the catalog", () => {
 
   it('drops the nodes of an option the catalog no longer has, and the door node of one no longer set per door', () => {
     const removed = options.filter((option) => option.key !== 'leftOpenRepeat');
-    const topOnly = removed.map((option) => (option.key === 'readOnly' ? { ...option, perDoor: false } : option));
+    const topOnly = removed.map((option) => (option.key === 'readOnly' ? { ...option, applies: 'platform' as const } : option));
     const keys = keysOf(formOf(topOnly));
     expect(keys).not.toContain('leftOpenRepeat');
     expect(keys).not.toContain('doors[].leftOpenRepeat');
@@ -87,12 +87,10 @@ describe("the layout's option nodes, generated from the catalog", () => {
   it('gives a new top-level choice a select: the default named first, writing nothing, then the others, the default last', () => {
     const theme: ChoiceOption = {
       key: 'theme',
-      section: 'general',
       kind: 'choice',
-      title: 'Theme',
-      global: true,
-      perDoor: false,
-      doorOption: false,
+      applies: 'platform',
+      label: 'Theme',
+      help: 'The colours of the page.',
       values: ['auto', 'light', 'dark'],
       default: 'auto',
       valueTitles: { auto: 'Automatic', light: 'Light', dark: 'Dark' },
@@ -128,25 +126,23 @@ describe("the layout's option nodes, generated from the catalog", () => {
   it("says a number's range and what empty means: its default, the catalog's words, or per door the setting above", () => {
     const lingerS: NumberOption = {
       key: 'linger',
-      section: 'doors',
       kind: 'number',
-      title: 'Linger (seconds)',
-      global: true,
-      perDoor: true,
-      doorOption: true,
+      applies: 'both',
+      label: 'Linger',
+      help: 'How long it lingers.',
       unit: 'seconds',
       min: 2,
       max: 9,
       default: 4,
     };
-    const words: NumberOption = { ...lingerS, key: 'wait', perDoor: false, default: undefined, form: { empty: 'no wait' } };
+    const words: NumberOption = { ...lingerS, key: 'wait', applies: 'all-doors', default: undefined, empty: 'no wait' };
     const form = formOf(withAfter('accessAlertDuration', lingerS).concat(words));
     const message = (key: string) => (layoutNode(form, key)?.validationMessages as { minimum?: string } | undefined)?.minimum;
     expect(message('linger')).toBe('From 2 to 9 seconds; empty for 4 seconds.');
     expect(message('doors[].linger')).toBe('From 2 to 9 seconds; empty for the setting above.');
     expect(message('wait')).toBe('From 2 to 9 seconds; empty for no wait.');
     // Without a default or words, the generator cannot say what empty means: it says so rather than write a wrong message.
-    expect(() => generateLayout([{ ...words, form: undefined }], [])).toThrow(/wait: a number without a default needs form\.empty/);
+    expect(() => generateLayout([{ ...words, empty: undefined }], [])).toThrow(/wait: a number without a default needs empty/);
   });
 
   it('puts back a node edited or removed by hand where it stood or belongs, and drops one drawn twice', () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import { DOOR_NOT_OPTIONS, NOT_OPTIONS } from '../../dev/generate/schema.js';
 import { configSchema } from '../../src/config/index.js';
-import { OPTIONS } from '../../src/option-catalog.js';
+import { atTop, OPTIONS, perDoor, titleOf } from '../../src/option-catalog.js';
 import type { ChoiceOption, OptionSpec } from '../../src/option-catalog.js';
 import { pageInfo } from '../../src/ui/server/page-info.js';
 import { doorFieldsOf, layoutNode, readConfigForm } from '../support/config-schema.js';
@@ -14,7 +14,7 @@ import type { SchemaField as JsonField } from '../support/config-schema.js';
 
 const form = readConfigForm();
 const top = form.schema.properties;
-const perDoor = doorFieldsOf(form);
+const doorFields = doorFieldsOf(form);
 const options: readonly OptionSpec[] = OPTIONS;
 
 const choicesOf = (key: string) => layoutNode(form, key)?.titleMap;
@@ -23,8 +23,7 @@ const JSON_TYPE: Record<OptionSpec['kind'], string> = { flag: 'boolean', number:
 
 /** What the form must say of an option, at the top level or in a door entry. */
 function expectedField(option: OptionSpec, where: 'top' | 'door'): Record<string, unknown> {
-  const title = where === 'door' ? (option.doorTitle ?? option.title) : option.title;
-  const base = { title, type: JSON_TYPE[option.kind] };
+  const base = { title: titleOf(option), type: JSON_TYPE[option.kind] };
   switch (option.kind) {
     case 'flag':
       // The form writes no default (issue 8 B); at the top level the description says it, per door the choices are on and off.
@@ -36,7 +35,7 @@ function expectedField(option: OptionSpec, where: 'top' | 'door'): Record<string
         minimum: option.min,
         maximum: undefined,
         saysRange: true,
-        ...(where === 'top' && option.default !== undefined ? { placeholder: String(option.default) } : {}),
+        ...(where === 'top' && option.default !== undefined ? { placeholder: option.placeholder ?? String(option.default) } : {}),
       };
     case 'choice':
       return { ...base, values: [...option.values].sort(), ...(option.valueTitles ? { valueTitles: option.valueTitles } : {}) };
@@ -76,7 +75,7 @@ function actualField(option: OptionSpec, field: JsonField | undefined, where: 't
 
 describe('the option catalog and config.schema.json', () => {
   it('has every option for all doors in the form, with its title, type, default and range or values', () => {
-    for (const option of options.filter((o) => o.global)) {
+    for (const option of options.filter(atTop)) {
       expect({ key: option.key, field: actualField(option, top[option.key], 'top') }).toEqual({
         key: option.key,
         field: expectedField(option, 'top'),
@@ -85,8 +84,8 @@ describe('the option catalog and config.schema.json', () => {
   });
 
   it("has every per-door option in the form's door entry, likewise, offered as a select whose first choice writes nothing", () => {
-    for (const option of options.filter((o) => o.perDoor)) {
-      expect({ key: option.key, field: actualField(option, perDoor[option.key], 'door') }).toEqual({
+    for (const option of options.filter(perDoor)) {
+      expect({ key: option.key, field: actualField(option, doorFields[option.key], 'door') }).toEqual({
         key: option.key,
         field: expectedField(option, 'door'),
       });
@@ -97,7 +96,7 @@ describe('the option catalog and config.schema.json', () => {
   });
 
   it("says which choice is the default: the form's first choice, which writes nothing, is named after it", () => {
-    for (const option of options.filter((o): o is ChoiceOption => o.global && o.kind === 'choice')) {
+    for (const option of options.filter((o): o is ChoiceOption => atTop(o) && o.kind === 'choice')) {
       const choices = choicesOf(option.key) ?? [];
       const first = choices[0];
       const defaultValue = option.default === false ? option.booleans?.false : option.default;
@@ -111,21 +110,21 @@ describe('the option catalog and config.schema.json', () => {
   it("keeps an option out of the form's top level or door entry where the catalog does not offer it", () => {
     for (const option of options) {
       // A door entry's name is its name in Home, not the platform's name in the log.
-      const inDoor = option.key in perDoor && !DOOR_NOT_OPTIONS.includes(option.key);
+      const inDoor = option.key in doorFields && !DOOR_NOT_OPTIONS.includes(option.key);
       expect({ key: option.key, top: option.key in top, door: inDoor }).toEqual({
         key: option.key,
-        top: option.global,
-        door: option.perDoor,
+        top: atTop(option),
+        door: perDoor(option),
       });
     }
   });
 
-  it('shows a field with a flag of the catalog set for all doors (form.shownWith is a key, which the type cannot check)', () => {
-    for (const option of options.filter((o) => o.form?.shownWith !== undefined)) {
-      const flag = options.find((o) => o.key === option.form?.shownWith);
-      expect({ key: option.key, kind: flag?.kind, global: flag?.global }).toEqual({ key: option.key, kind: 'flag', global: true });
+  it('shows a field with a flag of the catalog set for all doors (shownWith; its type allows no other key)', () => {
+    for (const option of options.filter((o) => o.shownWith !== undefined)) {
+      const flag = options.find((o) => o.key === option.shownWith);
+      expect({ key: option.key, kind: flag?.kind, top: flag && atTop(flag) }).toEqual({ key: option.key, kind: 'flag', top: true });
     }
-    expect(options.filter((o) => o.form?.shownWith !== undefined).map((o) => o.key)).toEqual([
+    expect(options.filter((o) => o.shownWith !== undefined).map((o) => o.key)).toEqual([
       'leftOpenAfter',
       'leftOpenRepeat',
       'accessAlertDuration',
@@ -136,14 +135,14 @@ describe('the option catalog and config.schema.json', () => {
     const formOptions = Object.keys(top).filter((key) => !NOT_OPTIONS.includes(key));
     expect(formOptions.sort()).toEqual(
       options
-        .filter((o) => o.global)
+        .filter(atTop)
         .map((o) => o.key)
         .sort(),
     );
-    const formDoorOptions = Object.keys(perDoor).filter((key) => !DOOR_NOT_OPTIONS.includes(key));
+    const formDoorOptions = Object.keys(doorFields).filter((key) => !DOOR_NOT_OPTIONS.includes(key));
     expect(formDoorOptions.sort()).toEqual(
       options
-        .filter((o) => o.perDoor)
+        .filter(perDoor)
         .map((o) => o.key)
         .sort(),
     );
@@ -159,7 +158,7 @@ describe('the option catalog and config.schema.json', () => {
 describe('what the catalog gives the settings page', () => {
   it('tells the page the same defaults as before the catalog, and a default for every option that has one', () => {
     const { defaults } = pageInfo();
-    for (const option of OPTIONS.filter((entry) => entry.global && 'default' in entry)) {
+    for (const option of OPTIONS.filter(atTop).filter((entry) => 'default' in entry)) {
       expect({ key: option.key, value: defaults[option.key] }).toEqual({ key: option.key, value: option.default });
     }
     expect(defaults).toMatchObject({

@@ -1,5 +1,5 @@
 // The door list of the settings page: one folded row per door that opens to show/hide, a name for Home and each option.
-import { OPTIONS } from '../../option-catalog.js';
+import { inDoorRow, OPTIONS, titleOf } from '../../option-catalog.js';
 import { MAX_ACCESSORIES_PER_BRIDGE } from '../../settings.js';
 import type { ChoiceOption, NumberOption, OptionSpec } from '../../option-catalog.js';
 import { applyDoorFilter, CHANGED, SEARCH_TEXT, setUpDoorFilter } from './door-filter.js';
@@ -31,9 +31,7 @@ import type { AccountSummary, DoorSummary } from '../shared/messages.js';
 const DOOR_LIST_OPEN_MAX = 20;
 
 /** The options a door can set for itself here, in the catalog's order, with their labels. */
-const PER_DOOR = (OPTIONS as readonly OptionSpec[]).filter(
-  (option): option is OptionSpec & { doorLabel: string } => option.doorLabel !== undefined,
-);
+const PER_DOOR = (OPTIONS as readonly OptionSpec[]).filter(inDoorRow);
 
 function describe(door: DoorSummary): string {
   const parts = [door.state === null ? 'state unknown' : door.state.toLowerCase()];
@@ -70,7 +68,7 @@ function offered(store: Store, door: DoorSummary, option: OptionSpec): boolean {
 }
 
 /** A door's own number (the left-open repeat): empty follows the value for all doors; a value out of range is not written. */
-function numberInput(store: Store, door: DoorSummary, option: NumberOption & { doorLabel: string }, disabled: boolean): HTMLInputElement {
+function numberInput(store: Store, door: DoorSummary, option: NumberOption, disabled: boolean): HTMLInputElement {
   const set = getField(store.block, option.key);
   const global = typeof set === 'number' ? set : (option.default ?? 0);
   const own = doorEntry(store.block, door.id)?.[option.key];
@@ -82,7 +80,7 @@ function numberInput(store: Store, door: DoorSummary, option: NumberOption & { d
     value: typeof own === 'number' ? String(own) : '',
     'data-door': door.id,
     'data-field': option.key,
-    'aria-label': `${option.doorLabel} of ${door.name}`,
+    'aria-label': `${titleOf(option)} of ${door.name}`,
     disabled,
   });
   input.addEventListener('input', () => {
@@ -146,8 +144,7 @@ function valueSelect(
     item('inherit', `As for all (${global})`),
     ...option.values.map((value) => item(value, words(value))),
   );
-  const note =
-    option.doorHelp !== undefined && h('span', { class: 'ac-help', 'data-door-help': option.key, hidden: true }, option.doorHelp);
+  const note = option.cost !== undefined && h('span', { class: 'ac-help', 'data-door-help': option.key, hidden: true }, option.cost);
   select.addEventListener('change', () => {
     if (note) note.hidden = false;
     store.set(setDoorChoiceOf(store.block, door.id, option, select.value));
@@ -283,14 +280,15 @@ function doorRow(store: Store, door: DoorSummary, render: () => void): HTMLEleme
         'div',
         { class: 'ac-door-options' },
         labelled('Name in Home', name),
-        ...PER_DOOR.filter((option) => offered(store, door, option)).map((option) =>
+        ...PER_DOOR.filter((option) => offered(store, door, option)).map((option) => {
+          const title = titleOf(option);
           // A choice offers its values, a number is typed; the others are flags (DOOR_FLAGS), on or off.
-          option.kind === 'choice'
-            ? labelled(option.doorLabel, ...valueSelect(store, door, option, option.doorLabel, disabled))
+          return option.kind === 'choice'
+            ? labelled(title, ...valueSelect(store, door, option, title, disabled))
             : option.kind === 'number'
-              ? labelled(option.doorLabel, numberInput(store, door, option, disabled))
-              : labelled(option.doorLabel, choiceSelect(store, door, option.key as DoorFlag, option.doorLabel, disabled)),
-        ),
+              ? labelled(title, numberInput(store, door, option, disabled))
+              : labelled(title, choiceSelect(store, door, option.key as DoorFlag, title, disabled));
+        }),
       ),
       reset,
     ),

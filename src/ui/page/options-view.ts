@@ -1,5 +1,5 @@
 // The settings page's options for all doors and its timing section: drawn from the option catalog and bound to the block.
-import { OPTIONS } from '../../option-catalog.js';
+import { inDoorRow, OPTIONS, pageHelp, pageLabel, pagePlace } from '../../option-catalog.js';
 import type { OptionSpec, PageField, PagePlace } from '../../option-catalog.js';
 import { byId, fill, h } from './dom.js';
 import { bindFlag, bindNumber, bindText } from './fields.js';
@@ -10,11 +10,15 @@ import type { Store } from './store.js';
 /** The element of index.html each place is drawn into. */
 const PLACES: Record<PagePlace, string> = { 'door-boxes': 'ac-globals', 'door-numbers': 'ac-door-numbers', timing: 'ac-timing-fields' };
 
-type Drawn = OptionSpec & { page: PageField };
+/** An option the page draws for all doors, with its place and its page words (none: an empty set). */
+type Drawn = OptionSpec & { place: PagePlace; page: PageField };
 
 /** The options the page offers for all doors, each place's in the catalog's order but those drawn last. */
 const DRAWN = (OPTIONS as readonly OptionSpec[])
-  .filter((option): option is Drawn => option.page !== undefined)
+  .flatMap((option): Drawn[] => {
+    const place = pagePlace(option);
+    return place === undefined ? [] : [{ ...option, place, page: option.page === false ? {} : (option.page ?? {}) }];
+  })
   .sort((a, b) => Number(a.page.last === true) - Number(b.page.last === true));
 
 /** The element id of an option's control: #ac-readOnly. */
@@ -33,17 +37,23 @@ function field(option: Drawn): HTMLElement {
       { class: 'form-check' },
       h('input', { class: 'form-check-input', type: 'checkbox', id }),
       // The note how the setting was written sits on its own line in the label, and is read with it.
-      h('label', { class: 'form-check-label', for: id }, page.label, h('span', { class: 'ac-help ac-written', id: writtenId(option) })),
+      h(
+        'label',
+        { class: 'form-check-label', for: id },
+        pageLabel(option),
+        h('span', { class: 'ac-help ac-written', id: writtenId(option) }),
+      ),
     );
   }
-  const label = h('label', { for: id }, page.label);
+  const label = h('label', { for: id }, pageLabel(option));
   if (option.kind === 'choice') {
     const select = h(
       'select',
       { class: 'form-select form-select-sm form-control', id },
-      ...option.values.map((value) => h('option', { value }, page.valueLabels?.[value] ?? value)),
+      ...option.values.map((value) => h('option', { value }, page.valueLabels?.[value] ?? option.valueTitles?.[value] ?? value)),
     );
-    return h('div', { class: 'ac-field' }, label, select, page.help !== undefined && h('span', { class: 'ac-help' }, page.help));
+    const help = pageHelp(option);
+    return h('div', { class: 'ac-field' }, label, select, help !== undefined && h('span', { class: 'ac-help' }, help));
   }
   const number = option.kind === 'number';
   const input = h('input', {
@@ -51,7 +61,7 @@ function field(option: Drawn): HTMLElement {
     class: 'form-control',
     type: 'text',
     inputmode: number ? 'numeric' : undefined,
-    placeholder: page.placeholder,
+    placeholder: option.kind === 'number' ? option.placeholder : undefined,
   });
   // A number's status line says what is wrong with what was typed.
   return h('div', { class: 'ac-field' }, label, input, number && h('span', { id: `${id}-status`, class: 'status' }));
@@ -59,19 +69,20 @@ function field(option: Drawn): HTMLElement {
 
 /** Binds one drawn option to the block; `doorsFollow` redraws the door list, whose per-door choices name the value for all doors. */
 function bind(store: Store, option: Drawn, doorsFollow: () => void): () => void {
-  const perDoor = option.doorLabel !== undefined;
+  // The door rows that offer it name the value for all doors.
+  const doorsName = inDoorRow(option);
   switch (option.kind) {
     case 'text':
       return bindText(store, option.key);
     case 'number': {
       const refresh = bindNumber(store, option.key, option);
       // On change (leaving the field), not on each key: the door rows name the value for all doors.
-      if (perDoor) byId(idOf(option)).addEventListener('change', doorsFollow);
+      if (doorsName) byId(idOf(option)).addEventListener('change', doorsFollow);
       return refresh;
     }
     case 'flag': {
       const refresh = bindFlag(store, option.key);
-      if (perDoor) byId(idOf(option)).addEventListener('change', doorsFollow);
+      if (doorsName) byId(idOf(option)).addEventListener('change', doorsFollow);
       return refresh;
     }
     case 'choice': {
@@ -85,7 +96,7 @@ function bind(store: Store, option: Drawn, doorsFollow: () => void): () => void 
       const select = byId(idOf(option), HTMLSelectElement);
       select.addEventListener('change', () => {
         store.set(setGlobalChoice(store.block, option, select.value));
-        if (perDoor) doorsFollow();
+        if (doorsName) doorsFollow();
       });
       return () => (select.value = globalChoice(store.block, option));
     }
@@ -95,7 +106,7 @@ function bind(store: Store, option: Drawn, doorsFollow: () => void): () => void 
 /** Draws every option the page offers for all doors into its place and binds it; returns each one's refresh. */
 export function setUpOptions(store: Store, doorsFollow: () => void): (() => void)[] {
   for (const [place, id] of Object.entries(PLACES)) {
-    fill(byId(id), ...DRAWN.filter((option) => option.page.place === place).map(field));
+    fill(byId(id), ...DRAWN.filter((option) => option.place === place).map(field));
   }
   return DRAWN.map((option) => {
     const refresh = bind(store, option, doorsFollow);

@@ -1,7 +1,8 @@
 // The settings page's entry point: loads the plugin's entries, wires every section, and hands each change to the Homebridge UI.
 import type {} from '@homebridge/plugin-ui-utils/ui.interface';
 
-import { MAX_POLL_INTERVAL_S, MIN_RECONCILE_INTERVAL_S } from '../../settings.js';
+import { optionSpec } from '../../option-catalog.js';
+import { MIN_RECONCILE_INTERVAL_S } from '../../settings.js';
 import { checkBlock } from '../shared/check-config.js';
 import { setUpActivity } from './activity-view.js';
 import { redactAnswersWith, server } from './api.js';
@@ -230,7 +231,7 @@ async function main(): Promise<void> {
     bindText(store, 'webhook.path', pathProblem),
     bindText(store, 'webhook.host'),
     bindText(store, 'webhook.headerName'),
-    bindNumber(store, 'webhook.reconcileInterval', { min: MIN_RECONCILE_INTERVAL_S, max: MAX_POLL_INTERVAL_S, unit: 'seconds' }),
+    bindNumber(store, 'webhook.reconcileInterval', { min: MIN_RECONCILE_INTERVAL_S, max: optionSpec('pollInterval').max, unit: 'seconds' }),
     bindText(store, 'webhook.tlsCertFile'),
     bindText(store, 'webhook.tlsKeyFile'),
     // The options for all doors and the timing section, from the catalog; a door's choices name the value for all doors.

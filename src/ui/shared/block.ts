@@ -6,7 +6,7 @@ import { idOf, isBlank, isRecord, readIdList } from '../../config/values.js';
 import { canonicalId } from '../../util/canonical-id.js';
 import { controllerLetIn } from '../../config/door-options.js';
 import { nearMiss } from '../../util/near-miss.js';
-import { OPTIONS } from '../../option-catalog.js';
+import { inDoorRow, OPTIONS } from '../../option-catalog.js';
 import type { ChoiceOption } from '../../option-catalog.js';
 import type { KeyFix } from './messages.js';
 
@@ -14,8 +14,8 @@ import type { KeyFix } from './messages.js';
 export type Block = Record<string, unknown>;
 /** A per-door option: inherit the value set for all doors, or override it. */
 export type Choice = 'inherit' | 'on' | 'off';
-/** The on/off options a door can set for itself on this page (the catalog's flags with a label per door). */
-export const DOOR_FLAGS = OPTIONS.flatMap((option) => (option.kind === 'flag' && 'doorLabel' in option ? [option.key] : []));
+/** The on/off options a door can set for itself on this page (the catalog's flags offered in a door's row). */
+export const DOOR_FLAGS = OPTIONS.flatMap((option) => (option.kind === 'flag' && inDoorRow(option) ? [option.key] : []));
 export type DoorFlag = (typeof DOOR_FLAGS)[number];
 export type IdList = 'includeDeviceIds' | 'excludeDeviceIds' | 'includeDoorIds' | 'excludeDoorIds';
 

@@ -1,9 +1,5 @@
 // The one place a config key becomes the label the settings page shows: its server's messages name fields as the user reads them.
-import { OPTIONS } from '../../option-catalog.js';
-import type { OptionSpec } from '../../option-catalog.js';
-
-/** Read as the common shape: not every option has a page label or a label per door. */
-const SPECS: readonly OptionSpec[] = OPTIONS;
+import { OPTIONS, pageLabel, titleOf } from '../../option-catalog.js';
 
 /** The page's own labels of the fields its requests carry (src/ui/public/index.html), so a message points at the field the user sees. */
 export const LABELS = {
@@ -48,24 +44,21 @@ const FILTER_LABELS = {
   excludeDoorIds: 'the doors left out',
 };
 
-/** Top-level keys: the account's two fields, the webhook block, the filters, and every option the page draws (catalog `page.label`). */
+/** Top-level keys: the account's two fields, the webhook block, the filters, and every option the page draws (the catalog's page label). */
 const TOP_LABELS = new Map<string, string>([
   ['accessToken', LABELS.accessToken],
   ['baseUrl', LABELS.baseUrl],
   ['webhook', 'Real-time updates (webhooks)'],
   ['doors', 'the per-door settings'],
   ...Object.entries(FILTER_LABELS),
-  ...SPECS.map((option): [string, string] => [option.key, option.page ? short(option.page.label) : option.title]),
+  ...OPTIONS.map((option): [string, string] => [option.key, short(pageLabel(option))]),
 ]);
 
 /** A door entry's keys, by the labels of the door's row. */
 const DOOR_LABELS = new Map<string, string>([
   ['id', 'door id'],
   ['name', 'Name in Home'],
-  ...SPECS.map((option): [string, string] => [
-    option.key,
-    option.doorLabel === undefined ? (option.page ? short(option.page.label) : option.title) : short(option.doorLabel),
-  ]),
+  ...OPTIONS.map((option): [string, string] => [option.key, short(titleOf(option))]),
 ]);
 
 /** "doors.2" is the third door entry, and "doors.2.readOnly" its Read-only. */

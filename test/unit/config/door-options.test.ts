@@ -5,7 +5,7 @@ import type { Door } from '../../../src/client/types.js';
 import { parseConfig } from '../../../src/config/index.js';
 import type { PluginConfig } from '../../../src/config/index.js';
 import { doorOptions, exclusionReason } from '../../../src/config/door-options.js';
-import { OPTIONS } from '../../../src/option-catalog.js';
+import { doorReads, OPTIONS } from '../../../src/option-catalog.js';
 import type { OptionSpec } from '../../../src/option-catalog.js';
 import { reportedDoor } from '../../support/door-fixtures.js';
 
@@ -48,7 +48,7 @@ describe('doorOptions', () => {
   it("gives a door each option's default from the catalog when nothing is set: every extra off, not read-only", () => {
     const plain: Partial<Record<string, unknown>> = { ...doorOptions(config({}), 'a') };
     const units: Partial<Record<string, string>> = { seconds: 'S', minutes: 'Min' };
-    for (const option of (OPTIONS as readonly OptionSpec[]).filter((entry) => entry.doorOption)) {
+    for (const option of (OPTIONS as readonly OptionSpec[]).filter(doorReads)) {
       const field = option.kind === 'number' ? `${option.key}${units[option.unit] ?? ''}` : option.key;
       // The automation switch's default, false, is its mode off (the catalog's booleans).
       const expected =

@@ -7,7 +7,7 @@ import { configSchema, parseConfig } from '../../../src/config/index.js';
 import { protectionFor } from '../../../src/config/protection.js';
 import { skeleton } from '../../../src/util/skeleton.js';
 import type { PluginConfig } from '../../../src/config/index.js';
-import { OPTIONS } from '../../../src/option-catalog.js';
+import { OPTIONS, perDoor } from '../../../src/option-catalog.js';
 import { doorOptions, exclusionReason, guarded } from '../../../src/config/door-options.js';
 import { closestAll, editDistance, fold, nearMisses } from '../../../src/util/near-miss.js';
 
@@ -106,7 +106,7 @@ const TOP_NARROWING: Record<string, unknown> = {
 const DOOR_NARROWING: Record<string, unknown> = { readOnly: true, hide: true };
 
 const TOP_KEYS = Object.keys(configSchema.shape);
-const DOOR_KEYS = ['id', 'name', ...OPTIONS.filter((option) => option.perDoor).map((option) => option.key)];
+const DOOR_KEYS = ['id', 'name', ...OPTIONS.filter(perDoor).map((option) => option.key)];
 
 const pairs = (known: readonly string[], narrowing: Record<string, unknown>) =>
   Object.keys(narrowing).flatMap((n) =>
