@@ -116,6 +116,40 @@ export function doorRig(
   return { door: new DoorAccessory(built, accessory), accessory, deps: built, clock, log, toggle, hurried };
 }
 
+/** The travel time-out of garageRig's door, in milliseconds. */
+export const GARAGE_TRAVEL_TIMEOUT_MS = 60_000;
+
+/**
+ * A garage door on the real HAP with its GarageDoorOpener's current and target characteristics at hand, `now` a plain
+ * number the test moves (`clock.now`), the door's timers on the real clock (for vi's fake timers).
+ */
+export function garageRig(
+  toggle: (doorId: string, state: DoorState) => Promise<void> = () => Promise.resolve(),
+  options: DoorOptions = NO_EXTRAS,
+) {
+  // A plain number for now, and the door's timers on the real clock, which some tests fake with vi.
+  const clock = { now: 0 };
+  const {
+    door,
+    accessory,
+    deps,
+    log,
+    hurried,
+    toggle: toggleSpy,
+  } = doorRig({
+    toggle,
+    options,
+    transitionTimeoutMs: GARAGE_TRAVEL_TIMEOUT_MS,
+    now: () => clock.now,
+    clock: undefined,
+  });
+  const garage = accessory.getService(hap.Service.GarageDoorOpener);
+  if (!garage) throw new Error('no garage door service');
+  const current = garage.getCharacteristic(hap.Characteristic.CurrentDoorState);
+  const target = garage.getCharacteristic(hap.Characteristic.TargetDoorState);
+  return { door, accessory, deps, log, clock, hurried, toggle: toggleSpy, current, target };
+}
+
 /** A door as the settings page lists it (src/ui/server/account-summary.ts): closed, owned, active, no sensor. */
 export const pageDoor = (id: string, controllerId = 'dev-a'): DoorSummary => ({
   id,

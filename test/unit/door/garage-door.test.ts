@@ -4,37 +4,17 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { DoorAccessory } from '../../../src/door/door-accessory.js';
 import { ServiceError, ToggleRejectedError } from '../../../src/client/errors.js';
-import type { DoorState } from '../../../src/client/types.js';
 import type { DoorOptions } from '../../../src/config/door-options.js';
 import { AUTOMATION_SWITCH_RESET_MS } from '../../../src/settings.js';
-import { doorRig, NO_EXTRAS, reportedDevice as device, reportedDoor as makeDoor } from '../../support/door-fixtures.js';
+import {
+  GARAGE_TRAVEL_TIMEOUT_MS,
+  garageRig as setup,
+  NO_EXTRAS,
+  reportedDevice as device,
+  reportedDoor as makeDoor,
+} from '../../support/door-fixtures.js';
 
 const { Characteristic: C, Service: S } = hap;
-const TIMEOUT_MS = 60_000;
-
-function setup(toggle: (doorId: string, state: DoorState) => Promise<void> = () => Promise.resolve(), options: DoorOptions = NO_EXTRAS) {
-  // A plain number for now, and the door's timers on the real clock, which some tests fake with vi.
-  const clock = { now: 0 };
-  const {
-    door,
-    accessory,
-    deps,
-    log,
-    hurried,
-    toggle: toggleSpy,
-  } = doorRig({
-    toggle,
-    options,
-    transitionTimeoutMs: TIMEOUT_MS,
-    now: () => clock.now,
-    clock: undefined,
-  });
-  const garage = accessory.getService(S.GarageDoorOpener);
-  if (!garage) throw new Error('no garage door service');
-  const current = garage.getCharacteristic(C.CurrentDoorState);
-  const target = garage.getCharacteristic(C.TargetDoorState);
-  return { door, accessory, deps, log, clock, hurried, toggle: toggleSpy, current, target };
-}
 
 describe('DoorAccessory', () => {
   it('opens: sends one toggle, shows Opening at once, Open when the door reports it', async () => {
@@ -110,10 +90,10 @@ describe('DoorAccessory', () => {
   it('shows the real state again when the door does not arrive in time, even without a sync', async () => {
     const t = setup();
     await t.target.handleSetRequest(C.TargetDoorState.OPEN);
-    t.clock.now = TIMEOUT_MS - 1;
+    t.clock.now = GARAGE_TRAVEL_TIMEOUT_MS - 1;
     t.door.tick();
     expect(t.current.value).toBe(C.CurrentDoorState.OPENING);
-    t.clock.now = TIMEOUT_MS;
+    t.clock.now = GARAGE_TRAVEL_TIMEOUT_MS;
     t.door.tick();
     expect([t.current.value, t.target.value]).toEqual([C.CurrentDoorState.CLOSED, C.TargetDoorState.CLOSED]);
     expect(t.log.lines.at(-1)).toEqual({
@@ -221,34 +201,6 @@ describe('DoorAccessory options', () => {
     });
   });
 
-  it('opens only, through an open-only switch: one toggle on "on", back to off by itself, nothing on "off"', async () => {
-    vi.useFakeTimers();
-    try {
-      const t = setup(undefined, { ...NO_EXTRAS, automationSwitch: 'open' });
-      const on = t.accessory.getServiceById(S.Switch, 'automation-switch')?.getCharacteristic(C.On);
-      await on?.handleSetRequest(true);
-      expect(t.toggle.mock.calls).toEqual([['door-1', 'OPEN']]);
-      expect(on?.value).toBe(true);
-      t.door.update(makeDoor({ state: 'OPEN' }), device);
-      await vi.advanceTimersByTimeAsync(AUTOMATION_SWITCH_RESET_MS - 1);
-      expect(on?.value).toBe(true);
-      await vi.advanceTimersByTimeAsync(1);
-      expect(on?.value).toBe(false);
-      expect(await on?.handleGetRequest()).toBe(false);
-      // A "turn everything off" scene: the door is open, and stays so.
-      await on?.handleSetRequest(false);
-      await vi.advanceTimersByTimeAsync(AUTOMATION_SWITCH_RESET_MS);
-      expect(t.toggle.mock.calls).toEqual([['door-1', 'OPEN']]);
-      expect(t.target.value).toBe(C.TargetDoorState.OPEN);
-      // The door following an open door never turns the switch on again.
-      t.door.update(makeDoor({ state: 'OPEN' }), device);
-      expect(on?.value).toBe(false);
-      t.door.dispose();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
   it.each(['open', 'open-close'] as const)(
     'refuses the %s switch while the door answers No Response: the write fails, one log line',
     async (mode) => {
@@ -285,44 +237,6 @@ describe('DoorAccessory options', () => {
         { level: 'warn', text: 'Front Gate is read-only in the plugin settings; the command to open it was not sent.' },
       ]);
       expect(on?.value).toBe(false);
-      t.door.dispose();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
-  it('opens and closes through the automation switch, which follows the door', async () => {
-    const t = setup(undefined, ALL_EXTRAS);
-    const on = t.accessory.getServiceById(S.Switch, 'automation-switch')?.getCharacteristic(C.On);
-    expect(on?.value).toBe(false);
-    await on?.handleSetRequest(true);
-    expect(t.toggle).toHaveBeenLastCalledWith('door-1', 'OPEN');
-    expect(on?.value).toBe(true);
-    t.door.update(makeDoor({ state: 'OPEN' }), device);
-    await on?.handleSetRequest(false);
-    expect(t.toggle).toHaveBeenLastCalledWith('door-1', 'CLOSED');
-    expect(t.toggle).toHaveBeenCalledTimes(2);
-  });
-
-  it('trips the left-open sensor once the door has stood open past its time, and clears it on close', async () => {
-    vi.useFakeTimers();
-    try {
-      const t = setup(undefined, ALL_EXTRAS);
-      t.clock.now = Date.now();
-      const occupancy = t.accessory.getServiceById(S.OccupancySensor, 'left-open')?.getCharacteristic(C.OccupancyDetected);
-      const contact = t.accessory.getServiceById(S.ContactSensor, 'contact')?.getCharacteristic(C.ContactSensorState);
-      t.door.update(makeDoor({ state: 'OPEN' }), device);
-      expect(contact?.value).toBe(C.ContactSensorState.CONTACT_NOT_DETECTED);
-      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_NOT_DETECTED);
-      t.clock.now += 119_000;
-      await vi.advanceTimersByTimeAsync(119_000);
-      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_NOT_DETECTED);
-      t.clock.now += 1_000;
-      await vi.advanceTimersByTimeAsync(1_000);
-      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_DETECTED);
-      t.door.update(makeDoor({ state: 'CLOSED' }), device);
-      expect(occupancy?.value).toBe(C.OccupancyDetected.OCCUPANCY_NOT_DETECTED);
-      expect(contact?.value).toBe(C.ContactSensorState.CONTACT_DETECTED);
       t.door.dispose();
     } finally {
       vi.useRealTimers();
@@ -449,7 +363,7 @@ describe('DoorAccessory: no second pulse behind a slow or silent service', () =>
   it('after a toggle with no answer, commands go out again once the movement times out (with the obstruction)', async () => {
     const t = setup(() => Promise.reject(NO_ANSWER));
     await expect(t.target.handleSetRequest(C.TargetDoorState.OPEN)).rejects.toBeDefined();
-    t.clock.now = TIMEOUT_MS;
+    t.clock.now = GARAGE_TRAVEL_TIMEOUT_MS;
     t.door.tick();
     expect(t.current.value).toBe(C.CurrentDoorState.CLOSED);
     t.toggle.mockImplementation(() => Promise.resolve());

@@ -2,8 +2,8 @@
 import * as hap from 'hap-nodejs';
 import { describe, expect, it } from 'vitest';
 
-import type { DoorOptions } from '../../../src/config/door-options.js';
-import { doorRig, frontGateAccessory, NO_EXTRAS } from '../../support/door-fixtures.js';
+import type { DoorOptions } from '../../../../src/config/door-options.js';
+import { doorRig, frontGateAccessory, NO_EXTRAS } from '../../../support/door-fixtures.js';
 
 const { Characteristic: C, Service: S } = hap;
 const DURATION_S = 30;

@@ -2,11 +2,11 @@
 // nearly are, or failing closed; ids exact; nothing near a secret quoted. Each case was seen to widen who can open a door.
 import { describe, expect, it } from 'vitest';
 
-import { parseConfig } from '../../src/config/index.js';
-import type { PluginConfig } from '../../src/config/index.js';
-import { protectionFor } from '../../src/config/protection.js';
-import { doorOptions, exclusionReason } from '../../src/config/door-options.js';
-import { PLATFORM_NAME } from '../../src/settings.js';
+import { parseConfig } from '../../../src/config/index.js';
+import type { PluginConfig } from '../../../src/config/index.js';
+import { protectionFor } from '../../../src/config/protection.js';
+import { doorOptions, exclusionReason } from '../../../src/config/door-options.js';
+import { PLATFORM_NAME } from '../../../src/settings.js';
 
 const TOKEN = 'ac_live_4f9b8e2d7c1a6b3f5e9d0c8b7a6f1f8e';
 const WEBHOOK_KEY = '7e1d'.repeat(24);

@@ -4,14 +4,14 @@ import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { parseConfig } from '../../src/config/index.js';
-import { doorOptions } from '../../src/config/door-options.js';
-import { atTop, OPTIONS, perDoor } from '../../src/option-catalog.js';
-import { doorFieldsOf, fieldsOf, layoutNode as layoutNodeOf, layoutNodes, readConfigForm } from '../support/config-schema.js';
-import type { SchemaField as JsonField } from '../support/config-schema.js';
+import { parseConfig } from '../../../src/config/index.js';
+import { doorOptions } from '../../../src/config/door-options.js';
+import { atTop, OPTIONS, perDoor } from '../../../src/option-catalog.js';
+import { doorFieldsOf, fieldsOf, layoutNode as layoutNodeOf, layoutNodes, readConfigForm } from '../../support/config-schema.js';
+import type { SchemaField as JsonField } from '../../support/config-schema.js';
 
 const form = readConfigForm();
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 const properties = form.schema.properties;
 const webhook = properties.webhook as JsonField & { properties: Record<string, JsonField> };
 const doorFields = doorFieldsOf(form);

@@ -6,14 +6,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as hap from 'hap-nodejs';
 import { describe, expect, it } from 'vitest';
 
-import { extraFileOf, generateExtrasTable } from '../../../dev/generate/extras-table.js';
-import { EXTRAS } from '../../../src/door/extras/index.js';
-import type { ExtraSpec, ExtraTable } from '../../../src/door/extras/extra.js';
-import { OPTIONS } from '../../../src/option-catalog.js';
-import type { ExtraKey } from '../../../src/option-catalog.js';
-import type { DoorOptions } from '../../../src/config/door-options.js';
-import { doorRig, NO_EXTRAS, reportedDevice, reportedDoor } from '../../support/door-fixtures.js';
-import type { DoorRig } from '../../support/door-fixtures.js';
+import { extraFileOf, generateExtrasTable } from '../../../../dev/generate/extras-table.js';
+import { EXTRAS } from '../../../../src/door/extras/index.js';
+import type { ExtraSpec, ExtraTable } from '../../../../src/door/extras/extra.js';
+import { OPTIONS } from '../../../../src/option-catalog.js';
+import type { ExtraKey } from '../../../../src/option-catalog.js';
+import type { DoorOptions } from '../../../../src/config/door-options.js';
+import { doorRig, NO_EXTRAS, reportedDevice, reportedDoor } from '../../../support/door-fixtures.js';
+import type { DoorRig } from '../../../support/door-fixtures.js';
 
 const C = hap.Characteristic;
 const KEYS = Object.keys(EXTRAS) as ExtraKey[];
@@ -40,10 +40,10 @@ describe('the extras table', () => {
   });
 
   it('is what npm run generate writes from the catalog, each row from its own file named after its key', () => {
-    const onDisk = readFileSync(new URL('../../../src/door/extras/index.ts', import.meta.url), 'utf8');
+    const onDisk = readFileSync(new URL('../../../../src/door/extras/index.ts', import.meta.url), 'utf8');
     expect(generateExtrasTable(OPTIONS), 'src/door/extras/index.ts is stale: run npm run generate').toBe(onDisk);
     for (const key of KEYS) {
-      expect(existsSync(new URL(`../../../src/door/extras/${extraFileOf(key)}.ts`, import.meta.url))).toBe(true);
+      expect(existsSync(new URL(`../../../../src/door/extras/${extraFileOf(key)}.ts`, import.meta.url))).toBe(true);
     }
     expect(extraFileOf('contactSensor')).toBe('contact-sensor');
   });
