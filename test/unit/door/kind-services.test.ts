@@ -84,6 +84,15 @@ const SWITCH_ON: DoorOptions = { ...NO_EXTRAS, automationSwitch: 'open-close' };
 /** The extras the 0.1.0 garage door's cache holds. */
 const CACHED_EXTRAS_ON: DoorOptions = { ...SWITCH_ON, leftOpenSensor: true, contactSensor: true };
 
+describe("what tells a kind's service from an extra's", () => {
+  it('is the subtype: every extra has one, and none is the value of a kind', () => {
+    const kinds = [...Object.keys(FACES), SWITCH];
+    for (const { subtype } of Object.values(EXTRAS)) {
+      expect({ subtype, marksAKind: subtype === '' || kinds.includes(subtype) }).toEqual({ subtype, marksAKind: false });
+    }
+  });
+});
+
 describe('a kind built on the Switch service, beside the automation switch', () => {
   it('has its own service, the automation switch keeps its own, and both stay through restarts without a throw', async () => {
     const first = start({ ...SWITCH_ON, showAs: SWITCH });
