@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 
 import * as hap from 'hap-nodejs';
 import type { API, Service } from 'homebridge';
+import { IdentifierCache } from 'hap-nodejs/dist/lib/model/IdentifierCache.js';
 import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
 import type { SerializedPlatformAccessory } from 'homebridge/lib/platformAccessory.js';
 import { describe, expect, it } from 'vitest';
@@ -78,6 +79,18 @@ function start(options: DoorOptions, accessory?: PlatformAccessory<DoorContext>)
  */
 const servicesOf = (accessory: PlatformAccessory): string[] =>
   accessory.services.map((service) => `${service.getServiceId()} ${JSON.stringify(service.getCharacteristic(C.Name).value)}`);
+
+/**
+ * The ids HomeKit knows the accessory's services and characteristics by, as HAP gives them from `ids` (the identifier
+ * cache Homebridge keeps on disk for its bridge): a paired iPhone's automations and scenes point at these.
+ */
+function homeKitIds(accessory: PlatformAccessory, ids: IdentifierCache): string[] {
+  accessory._associatedHAPAccessory._assignIDs(ids);
+  return accessory.services.flatMap((service) => [
+    `${service.getServiceId()} ${String(service.iid)}`,
+    ...service.characteristics.map((characteristic) => `${service.getServiceId()} ${characteristic.UUID} ${String(characteristic.iid)}`),
+  ]);
+}
 
 const theSwitchOf = (accessory: PlatformAccessory) => accessory.getServiceById(S.Switch, automationSwitch.subtype);
 const SWITCH_ON: DoorOptions = { ...NO_EXTRAS, automationSwitch: 'open-close' };
@@ -161,6 +174,13 @@ describe('a cache written by 0.1.0, whose main service has no subtype', () => {
       expect(main?.subtype).toBeUndefined();
     },
   );
+
+  it.each(['garage-door', 'lock'] as const)('keeps every id HomeKit knows the %s by: nothing to pair or set up again', (kind) => {
+    const ids = new IdentifierCache('0E:AC:00:00:00:45');
+    const known = homeKitIds(cachedByOlderVersion(kind), ids);
+    const again = start({ ...(kind === 'lock' ? SWITCH_ON : CACHED_EXTRAS_ON), showAs: kind }, cachedByOlderVersion(kind));
+    expect(homeKitIds(again.accessory, ids)).toEqual(known);
+  });
 
   it('keeps the name the user gave the door in the Home app', () => {
     const again = start(CACHED_EXTRAS_ON, cachedByOlderVersion('garage-door'));
