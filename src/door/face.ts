@@ -70,7 +70,7 @@ export const FACES: FaceTable = {
 const kindsOf = (faces: FaceTable): ShowAs[] => Object.keys(faces) as ShowAs[];
 
 /**
- * Kinds older than the subtype: versions up to 0.1.0 added their service with none, and a cached accessory keeps it so.
+ * Kinds older than the subtype: the plugin added their service with none until it had one, and a cache keeps it so.
  * Such a service is adopted as it is, never given the subtype: HAP keys a service's id in HomeKit by its type and
  * subtype, so a new subtype would be a new service to Home (its automations and scenes lost). No extra has a service
  * without a subtype, so it cannot be an extra's. A new kind is never listed here.

@@ -1,6 +1,6 @@
 // A door kind's service is found by what marks it as the kind (its type and the kind as subtype), never by type alone:
 // a scratch kind built on the Switch service lives beside the automation switch (also a Switch) across restarts, and a
-// cache written by 0.1.0 (main service without a subtype, test/unit/door/fixtures/) is adopted as it is. Real HAP-NodeJS
+// cache written before kinds had a subtype (test/unit/door/fixtures/) is adopted as it is. Real HAP-NodeJS
 // and Homebridge's PlatformAccessory; a restart hands the door its accessory as Homebridge reads it back from its cache.
 import { readFileSync } from 'node:fs';
 
@@ -63,9 +63,9 @@ function fromCache(text: string): PlatformAccessory<DoorContext> {
   return PlatformAccessory.deserialize(json) as PlatformAccessory<DoorContext>;
 }
 
-/** A cache file written by 0.1.0 (recorded from that version's DoorAccessory: the main service has no subtype). */
-const cachedByOlderVersion = (kind: 'garage-door' | 'lock'): PlatformAccessory<DoorContext> =>
-  fromCache(readFileSync(new URL(`fixtures/cached-${kind}-0.1.0.json`, import.meta.url), 'utf8'));
+/** A cache written before kinds had a subtype: recorded from the DoorAccessory of commit 42ea5d1, its main service has none. */
+const cachedWithoutSubtype = (kind: 'garage-door' | 'lock'): PlatformAccessory<DoorContext> =>
+  fromCache(readFileSync(new URL(`fixtures/cached-${kind}-without-subtype.json`, import.meta.url), 'utf8'));
 
 /** Restarts the door on `accessory` with `options`, on the table with the scratch kind, as the platform would build it. */
 function start(options: DoorOptions, accessory?: PlatformAccessory<DoorContext>): DoorRig {
@@ -94,7 +94,7 @@ function homeKitIds(accessory: PlatformAccessory, ids: IdentifierCache): string[
 
 const theSwitchOf = (accessory: PlatformAccessory) => accessory.getServiceById(S.Switch, automationSwitch.subtype);
 const SWITCH_ON: DoorOptions = { ...NO_EXTRAS, automationSwitch: 'open-close' };
-/** The extras the 0.1.0 garage door's cache holds. */
+/** The extras the older garage door's cache holds. */
 const CACHED_EXTRAS_ON: DoorOptions = { ...SWITCH_ON, leftOpenSensor: true, contactSensor: true };
 
 describe("what tells a kind's service from an extra's", () => {
@@ -157,11 +157,11 @@ describe('a kind built on the Switch service, beside the automation switch', () 
   });
 });
 
-describe('a cache written by 0.1.0, whose main service has no subtype', () => {
+describe('a cache written before kinds had a subtype', () => {
   it.each(['garage-door', 'lock'] as const)(
     'keeps its %s service as it is (same id in HomeKit, name kept, nothing added) and writes nothing',
     (kind) => {
-      const cached = cachedByOlderVersion(kind);
+      const cached = cachedWithoutSubtype(kind);
       const before = servicesOf(cached);
       const main = cached.services.find((service) => service.UUID === FACES[kind].service(hap).UUID);
       expect(main?.subtype).toBeUndefined();
@@ -177,20 +177,20 @@ describe('a cache written by 0.1.0, whose main service has no subtype', () => {
 
   it.each(['garage-door', 'lock'] as const)('keeps every id HomeKit knows the %s by: nothing to pair or set up again', (kind) => {
     const ids = new IdentifierCache('0E:AC:00:00:00:45');
-    const known = homeKitIds(cachedByOlderVersion(kind), ids);
-    const again = start({ ...(kind === 'lock' ? SWITCH_ON : CACHED_EXTRAS_ON), showAs: kind }, cachedByOlderVersion(kind));
+    const known = homeKitIds(cachedWithoutSubtype(kind), ids);
+    const again = start({ ...(kind === 'lock' ? SWITCH_ON : CACHED_EXTRAS_ON), showAs: kind }, cachedWithoutSubtype(kind));
     expect(homeKitIds(again.accessory, ids)).toEqual(known);
   });
 
   it('keeps the name the user gave the door in the Home app', () => {
-    const again = start(CACHED_EXTRAS_ON, cachedByOlderVersion('garage-door'));
+    const again = start(CACHED_EXTRAS_ON, cachedWithoutSubtype('garage-door'));
     const garage = again.accessory.getService(S.GarageDoorOpener);
     expect(garage?.getCharacteristic(C.ConfiguredName).value).toBe('Office Door');
     expect(again.door.name).toBe('Office Door');
   });
 
   it('shown as the Switch kind at last, adds its switch beside the cached automation switch without a throw', () => {
-    const cached = cachedByOlderVersion('garage-door');
+    const cached = cachedWithoutSubtype('garage-door');
     const extras = servicesOf(cached).filter((line) => Object.values(EXTRAS).some((spec) => line.includes(spec.subtype)));
     expect(extras).toHaveLength(3);
     const again = start({ ...CACHED_EXTRAS_ON, showAs: SWITCH }, cached);
