@@ -30,15 +30,20 @@ const PLACES: readonly Place[] = [
   { file: 'docs/development.md', list: /`src\/door\/door-accessory\.ts` with\s+([^]+?) as its main service/, reading: 'words' },
   { file: 'src/ui/public/index.html', list: /appears in Apple Home as ([^.]+?) where "Show in Home as" says so/, reading: 'words' },
   { file: 'package.json', list: /in Apple Home, as (.+?), with real-time updates/, reading: 'words' },
+  { file: 'CONTRIBUTING.md', list: /through its main service, (.+?) as `showAs` says/, reading: 'words' },
 ];
 
 /** The kinds as the table names them for a reader: its words without the article ("garage door"). */
 const NAMES = Object.values(FACES).map(({ words }) => words.replace(/^an? /, ''));
 
-/** The kinds a list in words names: "A, B or C", "a B, or as a C", plural or not ("garage doors or locks"). */
+/**
+ * The kinds a list in words names: "A, B or C", "a B, or as a C", plural or not ("garage doors or locks"), each maybe
+ * followed by its file in brackets ("a lock (`lock.ts`)").
+ */
 function namesIn(list: string): string[] {
   return list
     .replace(/\s+/g, ' ')
+    .replace(/ \([^)]*\)/g, '')
     .split(/,? or |, /)
     .map((item) => item.trim().toLowerCase().replace(/^as /, '').replace(/^an? /, ''))
     .map((name) => (NAMES.includes(name) ? name : (NAMES.find((known) => name === `${known}s`) ?? name)));
@@ -63,6 +68,7 @@ describe('the lists of the door kinds', () => {
     expect(namesIn('Garage door, lock or switch')).toEqual(['garage door', 'lock', 'switch']);
     expect(namesIn('a garage door, or as a lock')).toEqual(['garage door', 'lock']);
     expect(namesIn('garage doors or locks')).toEqual(['garage door', 'lock']);
+    expect(namesIn('a garage door (`garage-door.ts`), a lock (`lock.ts`) or a door (`door.ts`)')).toEqual(['garage door', 'lock', 'door']);
     const readme = PLACES.find((place) => place.file === 'README.md');
     if (readme === undefined) throw new Error('no README place');
     expect(kindsAt(readme, '- **Garage door** (`showAs`, for all doors or per door).')).toEqual(['garage door']);
