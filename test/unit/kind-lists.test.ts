@@ -1,6 +1,7 @@
-// Every place that lists the door kinds for a reader (the README, the docs, the settings page, the form's header, the
-// package's description) names exactly the kinds of their one table, FACES in src/door/face.ts, in its order: a kind
-// added to the table, or a place edited by hand, fails here until the two agree.
+// Every place that lists the door kinds for a reader (the README, the docs, the settings page, the package's
+// description, CONTRIBUTING's table of folders; the form's header is written from the table) names exactly the kinds of
+// their one table, FACES in src/door/face.ts, in its order: a kind added to the table, or a place edited by hand, fails
+// here until the two agree.
 import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
