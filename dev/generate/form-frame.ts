@@ -1,6 +1,10 @@
-// The form's first and last words (config.schema.json's headerDisplay and footerDisplay): what the plugin shows, and where
-// the reference the package does not ship is read, by an address that opens from the Homebridge UI.
+// The form's first and last words (config.schema.json's headerDisplay and footerDisplay): what the plugin shows (the door
+// kinds from their table, src/door/face.ts), and where the reference the package does not ship is read, by an address
+// that opens from the Homebridge UI.
 import { readFileSync } from 'node:fs';
+
+import { FACES } from '../../src/door/face.js';
+import type { FaceTable } from '../../src/door/face.js';
 
 /** What the frame reads of package.json. */
 export interface Manifest {
@@ -26,8 +30,14 @@ export function repositoryUrl(manifest: Manifest): string | undefined {
   return given === undefined || match === null ? undefined : `https://github.com/${match[1]}`;
 }
 
+/** Every kind of "Show in Home as", from the table of kinds: "as a garage door or as a lock". */
+export function asEachKind(faces: FaceTable = FACES): string {
+  const each = Object.values(faces).map(({ words }) => `as ${words}`);
+  return each.length <= 1 ? (each[0] ?? '') : `${each.slice(0, -1).join(', ')} or ${each.at(-1) ?? ''}`;
+}
+
 const HEADER =
-  'Every gate, garage door and door of your access-control account appears in Apple Home, as a garage door or as a lock ' +
+  `Every gate, garage door and door of your access-control account appears in Apple Home, ${asEachKind()} ` +
   '(Show in Home as, for all doors or per door), and with the Matter option on Homebridge 2 in Google Home and Alexa. You need ' +
   "the service's base address and an access token for your account.";
 

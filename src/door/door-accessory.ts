@@ -16,8 +16,8 @@ import { DoorCommands } from './door-commands.js';
 import { DoorExtras, EXTRA_SUFFIXES } from './extras/door-extras.js';
 import type { DoorContext } from './model/context.js';
 import { configuredNameOf, renameDerivedServices } from '../homekit/door-name.js';
-import { cachedKind, FACES, mainServiceOf, otherKindServices } from './face.js';
-import type { DoorFace, FaceDeps } from './face.js';
+import { cachedKind, FACES, findKindService, kindService, strayKindServices } from './face.js';
+import type { DoorFace, FaceDeps, FaceTable } from './face.js';
 
 export interface DoorAccessoryDeps {
   api: API;
@@ -37,6 +37,8 @@ export interface DoorAccessoryDeps {
   now: () => number;
   /** Sets the door's timers (the left-open sensor); the real clock by default. */
   clock?: Clock;
+  /** The table of kinds: FACES, unless a test adds a scratch kind. */
+  faces?: FaceTable;
 }
 
 /**
@@ -114,20 +116,23 @@ export class DoorAccessory {
       .setCharacteristic(C.Model, ACCESSORY_MODEL)
       .setCharacteristic(C.SerialNumber, homeKitSerial(context.doorId));
 
+    const hap = deps.api.hap;
+    const faces = deps.faces ?? FACES;
     // Without readable settings a cached door keeps the kind it has: a typo must not break automations.
-    const cached = cachedKind(deps.api.hap, accessory, deps.options?.showAs);
+    const cached = cachedKind(hap, accessory, deps.options?.showAs, faces);
     this.kind = deps.options?.showAs ?? cached ?? 'garage-door';
     const replaced = cached !== undefined && cached !== this.kind;
     if (cached !== undefined && replaced) {
-      this.replaceKind(cached);
+      this.warnKindReplaced(cached, faces);
     }
-    // A door-kind service of another kind (a cache that holds two) would take Home's writes with no handler: it goes.
-    const strays = otherKindServices(deps.api.hap, accessory, this.kind);
+    // The service of another kind (the one replaced, or a cache that holds two) would take Home's writes with no handler:
+    // it goes. Found by what marks it as a kind, so an extra of the same type (the automation switch) stays.
+    const strays = strayKindServices(hap, accessory, findKindService(hap, accessory, this.kind, faces), faces);
     for (const stray of strays) {
       accessory.removeService(stray);
     }
     this.kindChanged = replaced || strays.length > 0;
-    const spec = FACES[this.kind];
+    const spec = faces[this.kind];
     const faceDeps: FaceDeps = {
       hap: deps.api.hap,
       model: this.model,
@@ -135,7 +140,7 @@ export class DoorAccessory {
       answer: (value) => this.answer(value, spec.showsUnknown),
       command: (wanted) => this.commands.enqueue(wanted),
     };
-    this.face = new spec.Face(faceDeps, accessory, context.name);
+    this.face = new spec.Face(faceDeps, kindService(hap, accessory, this.kind, context.name, faces));
     this.face.service.setCharacteristic(C.Name, context.name);
     this.configuredName = configuredNameOf(deps.api.hap, this.face.service, context.name);
     this.configuredName.onSet((value) => {
@@ -161,15 +166,12 @@ export class DoorAccessory {
   }
 
   /**
-   * The settings show the door as another kind than the cache holds: only the main service changes. The accessory (its
-   * UUID, so its name and room in Home) and its extras stay; automations made for the old service cannot follow.
+   * The settings show the door as another kind than the cache holds: only the main service changes (the old one goes
+   * with the strays). The accessory (its UUID, so its name and room in Home) and its extras stay; automations made for
+   * the old service cannot follow.
    */
-  private replaceKind(cached: ShowAs): void {
-    const old = this.accessory.getService(mainServiceOf(this.deps.api.hap, cached));
-    if (old) {
-      this.accessory.removeService(old);
-    }
-    const [now, before] = [FACES[this.kind].words, FACES[cached].words];
+  private warnKindReplaced(cached: ShowAs, faces: FaceTable): void {
+    const [now, before] = [faces[this.kind].words, faces[cached].words];
     this.deps.log.warn(
       `${this.name} is now shown in Home as ${now} instead of ${before} ("Show in Home as" in the plugin settings). ` +
         `It keeps its name and room, but Home automations and scenes made for ${before} must be made again.`,

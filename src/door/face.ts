@@ -1,5 +1,6 @@
-// The door's main service in HomeKit, one per kind the settings offer ("Show in Home as"): what a face needs, and the
-// one table of the kinds (FACES), which everything that differs by kind reads. A kind is one row here and its face file.
+// The door's main service in HomeKit, one per kind the settings offer ("Show in Home as"): what a face needs, the one
+// table of the kinds (FACES), which everything that differs by kind reads, and the one place a kind's service is found.
+// A kind is one row here and its face file.
 import type { HAP, PlatformAccessory, Service, WithUUID } from 'homebridge';
 
 import type { DoorState } from '../client/types.js';
@@ -18,7 +19,7 @@ export interface FaceDeps {
   command: (wanted: DoorState) => Promise<void>;
 }
 
-/** The main service of one kind, found in the accessory or added to it, with its characteristics wired to the model. */
+/** The main service of one kind (found or added by kindService), with its characteristics wired to the model. */
 export interface DoorFace {
   readonly service: Service;
   /** Shows the model's state on the main service (target before current). */
@@ -28,12 +29,12 @@ export interface DoorFace {
 /** Everything about one kind of door in Home. */
 export interface FaceSpec {
   /**
-   * HomeKit's service of the kind: the one the face shows the door through, and the one a cached accessory holds when it
-   * shows the door as this kind.
+   * HomeKit's service of the kind, the one the face shows the door through. An extra may use the same service (the
+   * automation switch is a Switch): the door's is told apart by its subtype, the kind (kindService).
    */
   service: (hap: HAP) => WithUUID<typeof Service>;
-  /** The face: finds or adds the service on the accessory (named `name`) and wires it to the model. */
-  Face: new (deps: FaceDeps, accessory: PlatformAccessory, name: string) => DoorFace;
+  /** The face: wires the kind's service, found or added by kindService, to the model. */
+  Face: new (deps: FaceDeps, service: Service) => DoorFace;
   /**
    * True when the service can show a state as unknown (a lock can): Home then reads that until a state is known.
    * False: the door answers No Response instead (a garage door has no unknown state).
@@ -65,26 +66,56 @@ export const FACES: FaceTable = {
   },
 };
 
-/** Every kind, in the table's order. */
-const KINDS = Object.keys(FACES) as ShowAs[];
+/** Every kind of a table, in its order. */
+const kindsOf = (faces: FaceTable): ShowAs[] => Object.keys(faces) as ShowAs[];
+
+/**
+ * Kinds older than the subtype: the plugin added their service with none until it had one, and a cache keeps it so.
+ * Such a service is adopted as it is, never given the subtype: HAP keys a service's id in HomeKit by its type and
+ * subtype, so a new subtype would be a new service to Home (its automations and scenes lost). No extra has a service
+ * without a subtype, so it cannot be an extra's. A new kind is never listed here.
+ */
+const KINDS_CACHED_WITHOUT_SUBTYPE: readonly ShowAs[] = ['garage-door', 'lock'];
+
+// What follows reads FACES unless given another table: a test adds a scratch kind so (test/unit/door/kind-services.test.ts).
 
 /** HomeKit's service of each kind. */
-export function mainServiceOf(hap: HAP, kind: ShowAs): WithUUID<typeof Service> {
-  return FACES[kind].service(hap);
+export function mainServiceOf(hap: HAP, kind: ShowAs, faces: FaceTable = FACES): WithUUID<typeof Service> {
+  return faces[kind].service(hap);
+}
+
+/** Whether `service` is the one that shows the door as `kind`: its type, with the kind as subtype (or none, from before). */
+function marksKind(hap: HAP, service: Service, kind: ShowAs, faces: FaceTable): boolean {
+  if (service.UUID !== mainServiceOf(hap, kind, faces).UUID) return false;
+  // HAP reads an empty subtype as none (Service.getServiceId), and a cache may hold either.
+  return service.subtype === kind || (!service.subtype && KINDS_CACHED_WITHOUT_SUBTYPE.includes(kind));
+}
+
+/** The service that shows the door as `kind` on the accessory, if it has one; never an extra's, whatever its type. */
+export function findKindService(hap: HAP, accessory: PlatformAccessory, kind: ShowAs, faces: FaceTable = FACES): Service | undefined {
+  const marked = accessory.services.filter((service) => marksKind(hap, service, kind, faces));
+  // The subtype's first, should an edited cache hold both.
+  return marked.find((service) => service.subtype === kind) ?? marked[0];
+}
+
+/** The kind's service, found (see findKindService) or added named `name` with the kind as subtype. */
+export function kindService(hap: HAP, accessory: PlatformAccessory, kind: ShowAs, name: string, faces: FaceTable = FACES): Service {
+  return findKindService(hap, accessory, kind, faces) ?? accessory.addService(mainServiceOf(hap, kind, faces), name, kind);
 }
 
 /**
  * The kind the cached accessory shows now, undefined for a new accessory. A cache that holds the services of several
  * kinds (an older version, an edited cache) shows `wanted` when it is one of them, else the first in the table.
  */
-export function cachedKind(hap: HAP, accessory: PlatformAccessory, wanted?: ShowAs): ShowAs | undefined {
-  const held = KINDS.filter((kind) => accessory.getService(mainServiceOf(hap, kind)) !== undefined);
+export function cachedKind(hap: HAP, accessory: PlatformAccessory, wanted?: ShowAs, faces: FaceTable = FACES): ShowAs | undefined {
+  const held = kindsOf(faces).filter((kind) => findKindService(hap, accessory, kind, faces) !== undefined);
   return wanted !== undefined && held.includes(wanted) ? wanted : held[0];
 }
 
-/** The door-kind services the accessory holds of every kind but `kind`. */
-export function otherKindServices(hap: HAP, accessory: PlatformAccessory, kind: ShowAs): Service[] {
-  return KINDS.filter((other) => other !== kind).flatMap((other) => accessory.getService(mainServiceOf(hap, other)) ?? []);
+/** The services the accessory holds that show the door as a kind, other than `kept`: an extra's is never one. */
+export function strayKindServices(hap: HAP, accessory: PlatformAccessory, kept: Service | undefined, faces: FaceTable = FACES): Service[] {
+  const kinds = kindsOf(faces);
+  return accessory.services.filter((service) => service !== kept && kinds.some((kind) => marksKind(hap, service, kind, faces)));
 }
 
 /** What Siri is told to open and to close `name` shown as `kind` ("Unlock the Front Gate", "Lock the Front Gate"). */

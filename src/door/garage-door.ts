@@ -1,20 +1,17 @@
 // The door as a HomeKit garage door (the default kind): CurrentDoorState and TargetDoorState follow the door model,
 // a target set in Home becomes a command, and a commanded move that did not arrive shows as an obstruction.
-import type { PlatformAccessory, Service } from 'homebridge';
+import type { Service } from 'homebridge';
 
 import type { ShownState } from './model/state-machine.js';
 import type { DoorFace, FaceDeps } from './face.js';
 
 export class GarageDoorFace implements DoorFace {
-  readonly service: Service;
-
   constructor(
     private readonly deps: FaceDeps,
-    accessory: PlatformAccessory,
-    name: string,
+    /** The door's GarageDoorOpener, found or added by face.ts (kindService). */
+    readonly service: Service,
   ) {
-    const { Service: S, Characteristic: C } = deps.hap;
-    this.service = accessory.getService(S.GarageDoorOpener) ?? accessory.addService(S.GarageDoorOpener, name);
+    const { Characteristic: C } = deps.hap;
     this.service.getCharacteristic(C.CurrentDoorState).onGet(() => deps.answer(this.currentDoorState()));
     this.service.getCharacteristic(C.TargetDoorState).onGet(() => deps.answer(this.targetDoorState()));
     this.service.getCharacteristic(C.TargetDoorState).onSet((value) => deps.command(value === C.TargetDoorState.OPEN ? 'OPEN' : 'CLOSED'));

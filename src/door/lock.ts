@@ -1,20 +1,17 @@
 // The door as a HomeKit lock, for the doors a garage icon suits badly (office entrances, turnstiles, front doors):
 // unlock opens the door and lock closes it, through the same command path as a garage door. Unlocked while the door
 // is open, locked while it is closed; a commanded move that did not arrive shows as jammed until the door reports it.
-import type { PlatformAccessory, Service } from 'homebridge';
+import type { Service } from 'homebridge';
 
 import type { DoorFace, FaceDeps } from './face.js';
 
 export class LockFace implements DoorFace {
-  readonly service: Service;
-
   constructor(
     private readonly deps: FaceDeps,
-    accessory: PlatformAccessory,
-    name: string,
+    /** The door's LockMechanism, found or added by face.ts (kindService). */
+    readonly service: Service,
   ) {
-    const { Service: S, Characteristic: C } = deps.hap;
-    this.service = accessory.getService(S.LockMechanism) ?? accessory.addService(S.LockMechanism, name);
+    const { Characteristic: C } = deps.hap;
     this.service.getCharacteristic(C.LockCurrentState).onGet(() => deps.answer(this.currentState()));
     this.service.getCharacteristic(C.LockTargetState).onGet(() => deps.answer(this.targetState()));
     this.service

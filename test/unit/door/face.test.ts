@@ -4,9 +4,10 @@ import * as hap from 'hap-nodejs';
 import type { HAP } from 'homebridge';
 import { describe, expect, it } from 'vitest';
 
-import { cachedKind, FACES, mainServiceOf, otherKindServices, siriPhrases } from '../../../src/door/face.js';
+import { cachedKind, FACES, findKindService, mainServiceOf, siriPhrases, strayKindServices } from '../../../src/door/face.js';
 import type { FaceSpec, FaceTable } from '../../../src/door/face.js';
 import { SHOW_AS_KINDS } from '../../../src/option-catalog.js';
+import type { ShowAs } from '../../../src/option-catalog.js';
 import { frontGateAccessory } from '../../support/door-fixtures.js';
 
 const H = hap as unknown as HAP;
@@ -54,7 +55,9 @@ describe('the kind a cached accessory shows', () => {
     expect(cachedKind(H, accessory, 'lock')).toBe('lock');
     expect(cachedKind(H, accessory, 'garage-door')).toBe('garage-door');
     expect(cachedKind(H, accessory)).toBe('garage-door');
-    expect(otherKindServices(H, accessory, 'lock').map((service) => service.UUID)).toEqual([S.GarageDoorOpener.UUID]);
-    expect(otherKindServices(H, accessory, 'garage-door').map((service) => service.UUID)).toEqual([S.LockMechanism.UUID]);
+    const straysBeside = (kind: ShowAs) =>
+      strayKindServices(H, accessory, findKindService(H, accessory, kind)).map((service) => service.UUID);
+    expect(straysBeside('lock')).toEqual([S.GarageDoorOpener.UUID]);
+    expect(straysBeside('garage-door')).toEqual([S.LockMechanism.UUID]);
   });
 });
