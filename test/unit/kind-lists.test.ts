@@ -31,7 +31,8 @@ const PLACES: readonly Place[] = [
   { file: 'docs/development.md', list: /`src\/door\/door-accessory\.ts` with\s+([^]+?) as its main service/, reading: 'words' },
   { file: 'src/ui/public/index.html', list: /appears in Apple Home as ([^.]+?) where "Show in Home as" says so/, reading: 'words' },
   { file: 'package.json', list: /in Apple Home, as (.+?), with real-time updates/, reading: 'words' },
-  { file: 'CONTRIBUTING.md', list: /through its main service, (.+?) as `showAs` says/, reading: 'words' },
+  // Prose wrapped at any space.
+  { file: 'CONTRIBUTING.md', list: /through\s+its\s+main\s+service,\s+([\s\S]+?)\s+as\s+`showAs`\s+says/, reading: 'words' },
 ];
 
 /** The kinds as the table names them for a reader: its words without the article ("garage door"). */
