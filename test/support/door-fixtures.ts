@@ -59,6 +59,15 @@ export const reportedDevice: Device = {
 export const NO_EXTRAS: DoorOptions = doorOptions(plainConfig(), 'door-1');
 
 /** The config of a user who filled in only the account. */
+/** The door's extras switched on: an open-and-close automation switch, a left-open sensor at 120 s, a contact sensor. */
+export const ALL_EXTRAS: DoorOptions = {
+  ...NO_EXTRAS,
+  automationSwitch: 'open-close',
+  leftOpenSensor: true,
+  leftOpenAfterS: 120,
+  contactSensor: true,
+};
+
 function plainConfig(): PluginConfig {
   const result = parseConfig({ accessToken: 'tok-secret-123', baseUrl: 'https://api.example.com' });
   if (!result.ok) throw new Error(result.problems.join('; '));

@@ -1,25 +1,8 @@
 // parseConfig: a protective setting that cannot be read keeps its doors protected (issue 19.3).
 import { describe, expect, it } from 'vitest';
 
-import { parseConfig } from '../../../src/config/index.js';
 import { checkBlock } from '../../../src/ui/shared/check-config.js';
-import type { PluginConfig } from '../../../src/config/index.js';
-import { PLATFORM_NAME } from '../../../src/settings.js';
-
-const valid = { platform: PLATFORM_NAME, accessToken: 'tok-secret-123', baseUrl: 'https://api.example.com/' };
-
-/** The ignored sentences of a config whose token and address are fine. */
-function ignoredOf(raw: Record<string, unknown>): string[] {
-  const result = parseConfig({ ...valid, ...raw });
-  if (!result.ok) throw new Error(`unexpectedly refused: ${result.problems.join('; ')}`);
-  return result.ignored;
-}
-
-function configOf(raw: Record<string, unknown>): PluginConfig {
-  const result = parseConfig({ ...valid, ...raw });
-  if (!result.ok) throw new Error(`unexpectedly refused: ${result.problems.join('; ')}`);
-  return result.config;
-}
+import { configOf, ignoredOf, VALID_CONFIG } from '../../support/config-fixtures.js';
 
 describe('parseConfig: a protective setting that cannot be read keeps its doors protected (issue 19.3)', () => {
   const SWITCH_MESSAGE = 'automationSwitch must be "off", "open" (open only) or "open-close" (open and close)';
@@ -165,9 +148,9 @@ describe('parseConfig: a protective setting that cannot be read keeps its doors 
       { excludeDoorIds: ['door-1', {}] },
     ];
     for (const extra of cases) {
-      expect(checkBlock({ ...valid, ...extra }, undefined).ignored).toHaveLength(1);
+      expect(checkBlock({ ...VALID_CONFIG, ...extra }, undefined).ignored).toHaveLength(1);
     }
-    expect(checkBlock({ ...valid, doors: [{ id: 424242, readOnly: true }], excludeDoorIds: [424243] }, undefined)).toMatchObject({
+    expect(checkBlock({ ...VALID_CONFIG, doors: [{ id: 424242, readOnly: true }], excludeDoorIds: [424243] }, undefined)).toMatchObject({
       problems: [],
       ignored: [],
       shown: undefined,

@@ -3,29 +3,16 @@ import { describe, expect, it } from 'vitest';
 
 import { parseConfig } from '../../../src/config/index.js';
 import { checkBlock } from '../../../src/ui/shared/check-config.js';
-import type { PluginConfig } from '../../../src/config/index.js';
-import { PLATFORM_NAME } from '../../../src/settings.js';
-
-const valid = { platform: PLATFORM_NAME, accessToken: 'tok-secret-123', baseUrl: 'https://api.example.com/' };
-
-const apiKey = 'ab'.repeat(48);
-
-/** The ignored sentences of a config whose token and address are fine. */
-function ignoredOf(raw: Record<string, unknown>): string[] {
-  const result = parseConfig({ ...valid, ...raw });
-  if (!result.ok) throw new Error(`unexpectedly refused: ${result.problems.join('; ')}`);
-  return result.ignored;
-}
-
-function configOf(raw: Record<string, unknown>): PluginConfig {
-  const result = parseConfig({ ...valid, ...raw });
-  if (!result.ok) throw new Error(`unexpectedly refused: ${result.problems.join('; ')}`);
-  return result.config;
-}
+import { configOf, ignoredOf, VALID_CONFIG, WEBHOOK_API_KEY } from '../../support/config-fixtures.js';
 
 describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => {
   it('ignores a bad webhook block with one sentence; the rest applies', () => {
-    const result = parseConfig({ ...valid, pollInterval: 30, readOnly: true, webhook: { enabled: true, port: 70000, apiKey } });
+    const result = parseConfig({
+      ...VALID_CONFIG,
+      pollInterval: 30,
+      readOnly: true,
+      webhook: { enabled: true, port: 70000, apiKey: WEBHOOK_API_KEY },
+    });
     expect(result).toEqual({
       ok: true,
       config: expect.objectContaining({ pollInterval: 30, readOnly: true, webhook: undefined }) as unknown,
@@ -41,9 +28,9 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
   });
 
   it('falls back to the default safety-net interval alone, keeping webhooks on', () => {
-    const config = configOf({ webhook: { port: 8765, apiKey, reconcileInterval: 5 } });
+    const config = configOf({ webhook: { port: 8765, apiKey: WEBHOOK_API_KEY, reconcileInterval: 5 } });
     expect(config.webhook).toMatchObject({ port: 8765, reconcileInterval: 300 });
-    expect(ignoredOf({ webhook: { port: 8765, apiKey, reconcileInterval: 5 } })).toEqual([
+    expect(ignoredOf({ webhook: { port: 8765, apiKey: WEBHOOK_API_KEY, reconcileInterval: 5 } })).toEqual([
       'webhook.reconcileInterval must be at least 30 seconds; the default, 300 seconds, is used',
     ]);
   });
@@ -219,7 +206,7 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
   });
 
   it('still refuses a missing or bad token or address, listing every other mistake too', () => {
-    expect(parseConfig({ baseUrl: valid.baseUrl, pollInterval: 2, webhook: { enabled: true } })).toEqual({
+    expect(parseConfig({ baseUrl: VALID_CONFIG.baseUrl, pollInterval: 2, webhook: { enabled: true } })).toEqual({
       ok: false,
       problems: [
         'accessToken is required',
@@ -230,12 +217,12 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
     });
   });
 
-  it.each([42, 'text', [valid], true])('refuses a configuration that is not an object (%j)', (raw) => {
+  it.each([42, 'text', [VALID_CONFIG], true])('refuses a configuration that is not an object (%j)', (raw) => {
     expect(parseConfig(raw)).toEqual({ ok: false, problems: ['the configuration must be an object ({ … }) with accessToken and baseUrl'] });
   });
 
   it('never repeats the token in an ignored sentence, wherever it was pasted', () => {
-    const token = valid.accessToken;
+    const token = VALID_CONFIG.accessToken;
     const everywhere = {
       name: [token],
       pollInterval: token,
@@ -253,13 +240,13 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
   });
 
   it('gives the settings page problems and ignored sentences side by side, each field named by its label on the page', () => {
-    expect(checkBlock({ ...valid, pollInterval: 2 }, undefined)).toMatchObject({
+    expect(checkBlock({ ...VALID_CONFIG, pollInterval: 2 }, undefined)).toMatchObject({
       problems: [],
       ignored: ['Poll interval must be at least 5 seconds; the default, 15 seconds, is used'],
       shown: undefined,
       excluded: {},
     });
-    expect(checkBlock({ baseUrl: valid.baseUrl }, undefined)).toMatchObject({
+    expect(checkBlock({ baseUrl: VALID_CONFIG.baseUrl }, undefined)).toMatchObject({
       problems: ['Access token is required'],
       ignored: [],
       shown: undefined,

@@ -3,12 +3,11 @@ import { describe, expect, it } from 'vitest';
 
 import { parseConfig } from '../../../src/config/index.js';
 import { PLATFORM_NAME } from '../../../src/settings.js';
-
-const valid = { platform: PLATFORM_NAME, accessToken: 'tok-secret-123', baseUrl: 'https://api.example.com/' };
+import { VALID_CONFIG, WEBHOOK_API_KEY } from '../../support/config-fixtures.js';
 
 describe('parseConfig', () => {
   it('fills every default and trims the trailing slash of the address', () => {
-    const result = parseConfig(valid);
+    const result = parseConfig(VALID_CONFIG);
     expect(result).toEqual({
       ok: true,
       config: expect.objectContaining({
@@ -29,7 +28,7 @@ describe('parseConfig', () => {
   });
 
   it('reports every bad field by its path in one result', () => {
-    const result = parseConfig({ ...valid, accessToken: 42, baseUrl: 'ftp://x', pollInterval: 2, lowBatteryThreshold: 101 });
+    const result = parseConfig({ ...VALID_CONFIG, accessToken: 42, baseUrl: 'ftp://x', pollInterval: 2, lowBatteryThreshold: 101 });
     expect(result.ok).toBe(false);
     const problems = result.ok ? [] : result.problems;
     expect(problems).toHaveLength(4);
@@ -45,18 +44,22 @@ describe('parseConfig', () => {
   });
 
   it('turns the webhook listener on only for a filled-in block that is not switched off', () => {
-    const apiKey = 'ab'.repeat(48);
-    const on = parseConfig({ ...valid, webhook: { port: 8581, apiKey } });
-    expect(on.ok && on.config.webhook).toMatchObject({ port: 8581, apiKey, headerName: 'X-Service-API-Key', reconcileInterval: 300 });
+    const on = parseConfig({ ...VALID_CONFIG, webhook: { port: 8581, apiKey: WEBHOOK_API_KEY } });
+    expect(on.ok && on.config.webhook).toMatchObject({
+      port: 8581,
+      apiKey: WEBHOOK_API_KEY,
+      headerName: 'X-Service-API-Key',
+      reconcileInterval: 300,
+    });
     for (const webhook of [{}, { headerName: 'X-Service-API-Key', reconcileInterval: 300 }, { enabled: false, port: 'oops' }]) {
-      const off = parseConfig({ ...valid, webhook });
+      const off = parseConfig({ ...VALID_CONFIG, webhook });
       expect(off.ok && off.config.webhook).toBeUndefined();
     }
   });
 
   it('reports a half-done webhook setup by path, and only switches webhooks off', () => {
     // Deliberate change (issue 8 C): a bad webhook block no longer stops syncing; it is ignored with one sentence.
-    const result = parseConfig({ ...valid, webhook: { enabled: true, apiKey: 'short' } });
+    const result = parseConfig({ ...VALID_CONFIG, webhook: { enabled: true, apiKey: 'short' } });
     expect(result).toEqual({
       ok: true,
       config: expect.objectContaining({ webhook: undefined }) as unknown,
@@ -73,14 +76,14 @@ describe('parseConfig', () => {
         },
       ],
     });
-    const tls = parseConfig({ ...valid, webhook: { port: 8765, apiKey: 'ab'.repeat(48), tlsCertFile: '/etc/cert.pem' } });
+    const tls = parseConfig({ ...VALID_CONFIG, webhook: { port: 8765, apiKey: 'ab'.repeat(48), tlsCertFile: '/etc/cert.pem' } });
     expect(tls.ok ? tls.ignored : tls.problems).toEqual([
       'webhook.tlsKeyFile needs both tlsCertFile and tlsKeyFile, or neither; webhooks are off until it is fixed',
     ]);
   });
 
   it('keeps keys Homebridge adds, such as _bridge', () => {
-    const result = parseConfig({ ...valid, _bridge: { username: 'x' } });
+    const result = parseConfig({ ...VALID_CONFIG, _bridge: { username: 'x' } });
     expect(result.ok && result.config._bridge).toEqual({ username: 'x' });
   });
 });

@@ -2,25 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { parseConfig } from '../../../src/config/index.js';
-import type { PluginConfig } from '../../../src/config/index.js';
-import { PLATFORM_NAME } from '../../../src/settings.js';
-
-const valid = { platform: PLATFORM_NAME, accessToken: 'tok-secret-123', baseUrl: 'https://api.example.com/' };
-
-const apiKey = 'ab'.repeat(48);
-
-/** The ignored sentences of a config whose token and address are fine. */
-function ignoredOf(raw: Record<string, unknown>): string[] {
-  const result = parseConfig({ ...valid, ...raw });
-  if (!result.ok) throw new Error(`unexpectedly refused: ${result.problems.join('; ')}`);
-  return result.ignored;
-}
-
-function configOf(raw: Record<string, unknown>): PluginConfig {
-  const result = parseConfig({ ...valid, ...raw });
-  if (!result.ok) throw new Error(`unexpectedly refused: ${result.problems.join('; ')}`);
-  return result.config;
-}
+import { configOf, ignoredOf, VALID_CONFIG, WEBHOOK_API_KEY } from '../../support/config-fixtures.js';
 
 describe('parseConfig: what can never work is refused, with the field named (issue 12.9)', () => {
   it.each([
@@ -34,7 +16,7 @@ describe('parseConfig: what can never work is refused, with the field named (iss
     ['https://hunter2@api.example.com', 'baseUrl must not hold a user name or password (user:pass@); the access token goes in accessToken'],
     ['https://api.example.com/oauth/v1/', 'baseUrl must end before /oauth/v1 (the plugin adds it)'],
   ])('refuses the address %s', (baseUrl, problem) => {
-    const result = parseConfig({ ...valid, baseUrl });
+    const result = parseConfig({ ...VALID_CONFIG, baseUrl });
     expect(result).toEqual({ ok: false, problems: [problem] });
     expect(JSON.stringify(result)).not.toContain('hunter2');
   });
@@ -51,7 +33,7 @@ describe('parseConfig: what can never work is refused, with the field named (iss
     ['a curly quote', 'tok-secret\u2019123'],
     ['an emoji', 'tok-secret🔑123'],
   ])('refuses a token holding %s, which cannot go in an HTTP header, naming only the field', (_what, accessToken) => {
-    const result = parseConfig({ ...valid, accessToken });
+    const result = parseConfig({ ...VALID_CONFIG, accessToken });
     expect(result).toEqual({
       ok: false,
       problems: [
@@ -74,11 +56,15 @@ describe('parseConfig: what can never work is refused, with the field named (iss
     [{ path: 'hook' }, 'webhook.path must start with / and hold no spaces, ? or # (such as /access-control)'],
     [{ path: '/gäte' }, 'webhook.path must start with / and hold no spaces, ? or # (such as /access-control)'],
   ])('switches webhooks off for a setting no request can ever match: %j', (extra, problem) => {
-    expect(ignoredOf({ webhook: { port: 8765, apiKey, ...extra } })).toEqual([`${problem}; webhooks are off until it is fixed`]);
+    expect(ignoredOf({ webhook: { port: 8765, apiKey: WEBHOOK_API_KEY, ...extra } })).toEqual([
+      `${problem}; webhooks are off until it is fixed`,
+    ]);
   });
 
   it('accepts header names and paths a request can match', () => {
-    const webhook = configOf({ webhook: { port: 8765, apiKey, headerName: 'X_Api.Key', path: '/hooks/access-control~1' } }).webhook;
+    const webhook = configOf({
+      webhook: { port: 8765, apiKey: WEBHOOK_API_KEY, headerName: 'X_Api.Key', path: '/hooks/access-control~1' },
+    }).webhook;
     expect(webhook).toMatchObject({ headerName: 'X_Api.Key', path: '/hooks/access-control~1' });
   });
 });

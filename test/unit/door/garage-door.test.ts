@@ -4,9 +4,9 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { DoorAccessory } from '../../../src/door/door-accessory.js';
 import { ServiceError, ToggleRejectedError } from '../../../src/client/errors.js';
-import type { DoorOptions } from '../../../src/config/door-options.js';
 import { AUTOMATION_SWITCH_RESET_MS } from '../../../src/settings.js';
 import {
+  ALL_EXTRAS,
   GARAGE_TRAVEL_TIMEOUT_MS,
   garageRig as setup,
   NO_EXTRAS,
@@ -181,14 +181,6 @@ describe('DoorAccessory and webhook events', () => {
 });
 
 describe('DoorAccessory options', () => {
-  const ALL_EXTRAS: DoorOptions = {
-    ...NO_EXTRAS,
-    automationSwitch: 'open-close',
-    leftOpenSensor: true,
-    leftOpenAfterS: 120,
-    contactSensor: true,
-  };
-
   it('refuses writes of a read-only door with a clear log line and keeps its target', async () => {
     const t = setup(undefined, { ...NO_EXTRAS, readOnly: true });
     await expect(t.target.handleSetRequest(C.TargetDoorState.OPEN)).rejects.toBe(hap.HAPStatus.INSUFFICIENT_PRIVILEGES);

@@ -2,19 +2,16 @@
 import * as hap from 'hap-nodejs';
 import { describe, expect, it, vi } from 'vitest';
 
-import type { DoorOptions } from '../../../../src/config/door-options.js';
 import { AUTOMATION_SWITCH_RESET_MS } from '../../../../src/settings.js';
-import { garageRig as setup, NO_EXTRAS, reportedDevice as device, reportedDoor as makeDoor } from '../../../support/door-fixtures.js';
+import {
+  ALL_EXTRAS,
+  garageRig as setup,
+  NO_EXTRAS,
+  reportedDevice as device,
+  reportedDoor as makeDoor,
+} from '../../../support/door-fixtures.js';
 
 const { Characteristic: C, Service: S } = hap;
-
-const ALL_EXTRAS: DoorOptions = {
-  ...NO_EXTRAS,
-  automationSwitch: 'open-close',
-  leftOpenSensor: true,
-  leftOpenAfterS: 120,
-  contactSensor: true,
-};
 
 describe('the automation switch', () => {
   it('opens only, through an open-only switch: one toggle on "on", back to off by itself, nothing on "off"', async () => {

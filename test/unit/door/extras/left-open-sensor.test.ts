@@ -2,18 +2,9 @@
 import * as hap from 'hap-nodejs';
 import { describe, expect, it, vi } from 'vitest';
 
-import type { DoorOptions } from '../../../../src/config/door-options.js';
-import { garageRig as setup, NO_EXTRAS, reportedDevice as device, reportedDoor as makeDoor } from '../../../support/door-fixtures.js';
+import { ALL_EXTRAS, garageRig as setup, reportedDevice as device, reportedDoor as makeDoor } from '../../../support/door-fixtures.js';
 
 const { Characteristic: C, Service: S } = hap;
-
-const ALL_EXTRAS: DoorOptions = {
-  ...NO_EXTRAS,
-  automationSwitch: 'open-close',
-  leftOpenSensor: true,
-  leftOpenAfterS: 120,
-  contactSensor: true,
-};
 
 describe('the left-open sensor', () => {
   it('trips the left-open sensor once the door has stood open past its time, and clears it on close', async () => {
