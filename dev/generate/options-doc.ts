@@ -34,7 +34,8 @@ function kindOf(option: OptionSpec): string {
 
 function defaultOf(option: OptionSpec): string {
   if (option.kind === 'flag') return 'off (`false`)';
-  if (option.kind === 'number') return option.default === undefined ? 'none' : `${option.default} ${option.unit}`;
+  // A number without a default of its own says what empty means ("the controller's own open-door alert time …").
+  if (option.kind === 'number') return option.default === undefined ? (option.empty ?? 'none') : `${option.default} ${option.unit}`;
   if (option.kind === 'choice' && option.default === false) return `\`false\` (${code(option.booleans?.false)})`;
   return code(option.default);
 }
