@@ -104,6 +104,13 @@ export interface NumberOption extends OptionBase {
   placeholder?: string;
 }
 
+/** A number's range and unit in one line of its entry (`...within(5, 3600, 'seconds')`): the fields its readers read. */
+const within = <Unit extends NumberOption['unit']>(min: number, max: number, unit: Unit): { min: number; max: number; unit: Unit } => ({
+  min,
+  max,
+  unit,
+});
+
 /** One of a few named values. */
 export interface ChoiceOption extends OptionBase {
   kind: 'choice';
@@ -151,9 +158,7 @@ export const OPTIONS = [
     applies: 'platform',
     label: 'Poll interval',
     help: `How often the whole account is synced. While a door moves, the plugin syncs every ${inSeconds(ACTIVE_POLL_INTERVAL_MS)} seconds.`,
-    unit: 'seconds',
-    min: 5,
-    max: 3600,
+    ...within(5, 3600, 'seconds'),
     default: 15,
   },
   {
@@ -162,9 +167,7 @@ export const OPTIONS = [
     applies: 'platform',
     label: 'Door travel time-out',
     help: "How long Home shows Opening or Closing before it shows the door's real state again, if the door has not arrived.",
-    unit: 'seconds',
-    min: 10,
-    max: 600,
+    ...within(10, 600, 'seconds'),
     default: 60,
   },
   {
@@ -173,9 +176,7 @@ export const OPTIONS = [
     applies: 'platform',
     label: 'Low battery warning at',
     help: 'Doors with a bluetooth sensor show a low-battery warning in Home at or below this level.',
-    unit: 'percent',
-    min: 0,
-    max: 100,
+    ...within(0, 100, 'percent'),
     default: 20,
   },
   {
@@ -294,9 +295,7 @@ export const OPTIONS = [
     applies: 'both',
     label: 'Left open after',
     help: 'How long a door may stay open before the left-open sensor trips.',
-    unit: 'seconds',
-    min: 1,
-    max: 24 * 60 * 60,
+    ...within(1, 24 * 60 * 60, 'seconds'),
     empty: `the controller's own open-door alert time (${inMinutes(DEFAULT_LEFT_OPEN_AFTER_S)} minutes if it has none)`,
     placeholder: `the controller's alert time, else ${DEFAULT_LEFT_OPEN_AFTER_S}`,
     fallback: "each controller's own open-door alert time is used",
@@ -310,9 +309,7 @@ export const OPTIONS = [
     applies: 'both',
     label: 'Repeat the left-open alert every',
     help: `Home notifies once when a door is left open. With a repeat, while the door stays open the left-open sensor clears for ${inSeconds(LEFT_OPEN_REPEAT_CLEARED_MS)} seconds and detects again this often, so Home notifies again; it stops when the door closes. 0 is once per opening.`,
-    unit: 'minutes',
-    min: 0,
-    max: 24 * 60,
+    ...within(0, 24 * 60, 'minutes'),
     default: 0,
     // 0, the default, is no time: what it means says more than "0 minutes".
     empty: 'once per opening',
@@ -362,9 +359,7 @@ export const OPTIONS = [
     help: 'How long the access alert detects after an event; another event meanwhile extends it.',
     // Home notifies on the change to detected at once: the length is for whoever opens Home afterwards and for
     // automations that wait for "no motion".
-    unit: 'seconds',
-    min: 1,
-    max: 60 * 60,
+    ...within(1, 60 * 60, 'seconds'),
     default: 30,
     shownWith: 'accessAlert',
   },
@@ -374,9 +369,7 @@ export const OPTIONS = [
     applies: 'platform',
     label: 'Person sensor time',
     help: "How long each person's sensor (the people list) detects after that person opens or closes one of their doors; another such move meanwhile starts the time again.",
-    unit: 'seconds',
-    min: 1,
-    max: 60 * 60,
+    ...within(1, 60 * 60, 'seconds'),
     default: 60,
     // Set with the people list, which the page does not edit.
     page: false,
