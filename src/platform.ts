@@ -390,7 +390,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         );
         if (complete) this.checkNamedIds(account);
         // A partial answer says nothing of the doors it could not read: only a complete one removes cached Matter devices.
-        this.followOnMatter(account.unreadable.length === 0);
+        this.followOnMatter(complete);
         this.realtime?.checkMissed();
       } catch (error) {
         this.bugs.report('applying a sync', error);
