@@ -11,7 +11,9 @@ import { SYSTEM_CLOCK } from './util/clock.js';
 import type { Clock } from './util/clock.js';
 import { parseConfig } from './config/index.js';
 import type { PluginConfig, WebhookConfig } from './config/index.js';
-import { doorOptions, exclusionReason, guarded } from './config/door-options.js';
+import { doorOptions, exclusionReason } from './config/door-options.js';
+import { knownDoorMap, refusalFor } from './config/gate.js';
+import type { KnownDoor } from './config/gate.js';
 import type { MatterDoors, ShownDoor, ShownPerson } from './matter/matter-doors.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
 import type { RealtimeUpdates } from './sync/realtime.js';
@@ -52,6 +54,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private protectionRuns = 0;
   /** The doors (and whether the look-alike letters were known) the protection was last read for. */
   private protectedFor = '';
+  /** The doors known now, by canonical id, as the gate reads them: the cache before the first sync, the last sync after. */
+  private known: ReadonlyMap<string, KnownDoor> = new Map();
   private readonly health: SyncHealth;
   private readonly bugs: BugLog;
   private readonly config: PluginConfig | undefined;
@@ -182,7 +186,14 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     });
     this.registry.adoptCached(true);
     // The cached doors, until the first sync: a door a misspelt setting could mean is not openable meanwhile.
-    void this.protect(this.knownDoors(undefined));
+    const cached = this.knownDoors(undefined);
+    this.known = knownDoorMap(cached.doors);
+    void this.protect(cached);
+    // A cached door the settings leave out leaves Home now, from its cached id alone: a sync that never comes good (429,
+    // an outage, a partial answer) must not keep it there. Its protection is read synchronously unless look-alikes load.
+    this.registry.leaveOut(
+      (accessory) => exclusionReason(config, { id: accessory.context.doorId, relationship: undefined }, accessory.context.deviceId, this.protection),
+    );
     this.people.start();
     if (config.matter !== 'off' || this.cachedMatter.length > 0) {
       this.matterLoaded = this.startMatter(config);
@@ -279,12 +290,19 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     this.peopleDoors.check(doors, shown);
   }
 
-  /** The doors a reading of protection looks at: the account's, and (when it is partial or not read yet) those HomeKit shows. */
-  private knownDoors(account: Account | undefined): AccountIds {
-    const listed = (account?.devices ?? []).flatMap((device) => device.doors.map((door) => ({ id: door.id, deviceId: device.id })));
+  /**
+   * The doors a reading of protection and the gate look at: the account's, and (when it is partial or not read yet) those
+   * HomeKit shows and those known before.
+   */
+  private knownDoors(account: Account | undefined): AccountIds & { doors: readonly KnownDoor[] } {
+    const listed = (account?.devices ?? []).flatMap((device) =>
+      device.doors.map((door) => ({ id: door.id, deviceId: device.id, relationship: door.relationship })),
+    );
     if (account?.unreadable.length === 0) return { doors: listed, unsafeDoorNumbers: account.unsafeDoorNumbers };
     const shown = this.registry.all().map(({ accessory }) => ({ id: accessory.context.doorId, deviceId: accessory.context.deviceId }));
-    return { doors: [...listed, ...shown], unsafeDoorNumbers: account?.unsafeDoorNumbers };
+    // And those known before (the cache's, those left out at start included): an id of the settings that names one of
+    // them exactly names it still, not its neighbours by could-mean, while part of the account cannot be read.
+    return { doors: [...listed, ...shown, ...this.known.values()], unsafeDoorNumbers: account?.unsafeDoorNumbers };
   }
 
   /**
@@ -343,7 +361,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         clock: this.clock,
         // Without a readable config, a cached door keeps the services it has: a typo must not break automations.
         options: config ? doorOptions(config, accessory.context.doorId, accessory.context.deviceId) : undefined,
-        guarded: () => guarded(this.protection, accessory.context.doorId),
+        gate: () => refusalFor({ config, protection: this.protection, known: this.known }, accessory.context.doorId),
       },
       accessory,
     );
@@ -379,8 +397,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       try {
         this.health.noteUnreadable(account.unreadable);
         const complete = account.unreadable.length === 0;
-        await this.protect(this.knownDoors(account));
+        const known = this.knownDoors(account);
+        await this.protect(known);
         if (this.stoppedMeanwhile()) return;
+        this.known = knownDoorMap(known.doors);
         this.registry.reconcile(account, sentMs);
         // The history as it stands, for each door shown that was never looked at: its first move is told from it.
         this.whoMovedIt?.track(

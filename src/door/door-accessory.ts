@@ -13,6 +13,7 @@ import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL } from '../settings.js';
 import type { ShowAs } from '../option-catalog.js';
 import { DoorBattery } from './battery.js';
 import { DoorCommands } from './door-commands.js';
+import { READ_ONLY_REFUSAL } from '../config/gate.js';
 import { DoorExtras, EXTRA_SUFFIXES } from './extras/door-extras.js';
 import type { DoorContext } from './model/context.js';
 import { configuredNameOf, renameDerivedServices } from '../homekit/door-name.js';
@@ -28,10 +29,10 @@ export interface DoorAccessoryDeps {
   /** The door's options; undefined when the config could not be read (the door then keeps the services it has). */
   options: DoorOptions | undefined;
   /**
-   * Read at each command: a setting that names this door in a form the plugin could not read exactly keeps it read-only
-   * (src/config/protection.ts), which is known only once the account is.
+   * The gate (src/config/gate.ts), asked at each command: why the settings refuse it now, or undefined. Without one (a
+   * test's door), only the door's own readOnly option refuses.
    */
-  guarded?: () => boolean;
+  gate?: () => string | undefined;
   /** A command was accepted: the platform should sync soon and often until the door arrives. */
   onCommandAccepted: () => void;
   now: () => number;
@@ -102,7 +103,7 @@ export class DoorAccessory {
       api: deps.api,
       log: deps.log,
       model: this.model,
-      readOnly: () => deps.options?.readOnly === true || deps.guarded?.() === true,
+      refusal: deps.gate ?? (() => (deps.options?.readOnly === true ? READ_ONLY_REFUSAL : undefined)),
       toggle: (state) => deps.toggle(context.doorId, state),
       transitionTimeoutMs: deps.transitionTimeoutMs,
       now: deps.now,

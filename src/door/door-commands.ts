@@ -5,6 +5,7 @@ import type { API, Logging } from 'homebridge';
 import { ServiceError, ToggleRejectedError } from '../client/errors.js';
 import type { DoorState } from '../client/types.js';
 import { oneLine } from '../util/log-text.js';
+import { READ_ONLY_REFUSAL } from '../config/gate.js';
 import { COMMAND_START_DEADLINE_MS, HAP_WRITE_ANSWER_MS } from '../settings.js';
 import type { DoorModel } from './model/door.js';
 
@@ -12,8 +13,8 @@ export interface DoorCommandsDeps {
   api: API;
   log: Logging;
   model: DoorModel;
-  /** Read at each command: the settings say whether Home may move the door at all. */
-  readOnly: () => boolean;
+  /** Asked at each command (src/config/gate.ts): why the settings refuse it now, or undefined when they let it through. */
+  refusal: () => string | undefined;
   toggle: (state: DoorState) => Promise<void>;
   transitionTimeoutMs: number;
   now: () => number;
@@ -89,8 +90,13 @@ export class DoorCommands {
     const model = this.deps.model;
     // Any command ends an obstruction: every path below pushes the new state.
     model.commandArrived();
-    if (this.deps.readOnly()) {
-      this.deps.log.warn(`${this.name} is read-only in the plugin settings; the command to ${verb(wanted)} it was not sent.`);
+    const refused = this.deps.refusal();
+    if (refused !== undefined) {
+      this.deps.log.warn(
+        refused === READ_ONLY_REFUSAL
+          ? `${this.name} is read-only in the plugin settings; the command to ${verb(wanted)} it was not sent.`
+          : `${this.name}: the command to ${verb(wanted)} it was not sent: ${refused}.`,
+      );
       setImmediate(() => this.deps.push());
       throw new HapStatusError(HAPStatus.INSUFFICIENT_PRIVILEGES);
     }

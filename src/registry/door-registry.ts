@@ -88,6 +88,19 @@ export class DoorRegistry {
     }
   }
 
+  /**
+   * Takes out of Home, at start, each cached door `reasonOf` says the settings leave out (from its cached id alone, not
+   * waiting for a sync). Its automations are the user's: removing them is what leaving a door out means, and the line says so.
+   */
+  leaveOut(reasonOf: (accessory: PlatformAccessory<DoorContext>) => string | undefined): void {
+    for (const door of [...this.doors.values()]) {
+      const reason = reasonOf(door.accessory);
+      if (reason !== undefined) {
+        this.remove([door], `${reason} (its automations in Home go with it; set them up again if you show it again)`);
+      }
+    }
+  }
+
   /** Brings HomeKit in line with a successful sync: new doors appear, known ones update, gone ones leave. */
   reconcile(account: Account, sentMs: number): void {
     const config = this.deps.config;

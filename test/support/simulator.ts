@@ -52,11 +52,12 @@ export function togglesReceived(sim: AccessControlSimulator, doorId?: string): T
     .filter((body) => doorId === undefined || body.door_id === doorId);
 }
 
-/**
- * The account as the simulator sends it with `doorId`'s state replaced by `state` (text the plugin may not know), as
- * the body of a sync fault: how a test makes the service report a state it never would. `token` is the simulator's.
- */
-export async function accountWithDoorState(sim: AccessControlSimulator, token: string, doorId: string, state: string): Promise<string> {
+/** The account as the simulator sends it (`token` is the simulator's), changed by `edit`: the body of a sync fault. */
+export async function accountEdited(
+  sim: AccessControlSimulator,
+  token: string,
+  edit: (account: { devices: { id: string; doors: { id: string; state: string }[] | null }[] }) => void,
+): Promise<string> {
   const response = await fetch(`${sim.baseUrl}/oauth/v1/endpoints/sync`, {
     headers: {
       authorization: `Bearer ${token}`,
@@ -65,9 +66,19 @@ export async function accountWithDoorState(sim: AccessControlSimulator, token: s
       'accept-charset': 'utf-8',
     },
   });
-  const account = (await response.json()) as { devices: { doors: { id: string; state: string }[] }[] };
-  for (const door of account.devices.flatMap((device) => device.doors)) {
-    if (door.id === doorId) door.state = state;
-  }
+  const account = (await response.json()) as Parameters<typeof edit>[0];
+  edit(account);
   return JSON.stringify(account);
+}
+
+/**
+ * The account as the simulator sends it with `doorId`'s state replaced by `state` (text the plugin may not know), as
+ * the body of a sync fault: how a test makes the service report a state it never would. `token` is the simulator's.
+ */
+export async function accountWithDoorState(sim: AccessControlSimulator, token: string, doorId: string, state: string): Promise<string> {
+  return accountEdited(sim, token, (account) => {
+    for (const door of account.devices.flatMap((device) => device.doors ?? [])) {
+      if (door.id === doorId) door.state = state;
+    }
+  });
 }

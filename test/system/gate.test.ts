@@ -1,0 +1,88 @@
+// One gate for every command, from the first second (issue 49): a cached door the settings leave out leaves Home at start
+// whatever the first sync answers, and a command to a door the settings or the last sync do not let through is refused.
+import * as hap from 'hap-nodejs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import type { AccessControlSimulator } from '../../dev/simulator/server.js';
+import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_DEVICE_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
+import { HomebridgeDouble } from '../support/homebridge-double.js';
+import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
+import { accountEdited, togglesReceived, useSimulator } from '../support/simulator.js';
+
+const TOKEN = 'gate-token-5e1d2c';
+const { TargetDoorState } = hap.Characteristic;
+/** The answer that keeps the first sync from coming good for an hour. */
+const TOO_MANY = { kind: 'status', status: 429, retryAfterS: 3600 } as const;
+
+let sim: AccessControlSimulator;
+/** The toggles the simulator had received before this test. */
+let before = 0;
+const togglesNow = () => togglesReceived(sim).slice(before);
+useSimulator({ accessToken: TOKEN, travelTimeMs: 20 }, (started) => (sim = started));
+beforeEach(() => (before = togglesReceived(sim).length));
+afterEach(() => sim.clearFaults());
+const running = shutDownAfterEach();
+
+/** A first run that caches every door, then a restart on that cache with `config`, its first sync answered by `fault`. */
+async function restartWith(config: Record<string, unknown>, fault: () => Promise<Parameters<typeof sim.setFault>[1]>) {
+  const first = await bootSynced(sim, { accessToken: TOKEN }, { running });
+  await first.platform.shutdown();
+  sim.setFault('sync', await fault());
+  return bootSynced(sim, { accessToken: TOKEN, ...config }, { api: new HomebridgeDouble(first.api.savedCache()), running });
+}
+
+describe('a cached door the settings leave out', () => {
+  for (const [what, config] of [
+    ['excluded', { excludeDoorIds: [SAMPLE_FRONT_GATE_ID] }],
+    ['hidden', { doors: [{ id: SAMPLE_FRONT_GATE_ID, hide: true }] }],
+    ['filtered out by its controller', { excludeDeviceIds: [SAMPLE_SHARED_DEVICE_ID] }],
+  ] as const) {
+    it(`leaves Home at start when ${what}, while the first sync is answered 429 for an hour`, async () => {
+      const gone = what === 'filtered out by its controller' ? SAMPLE_SHARED_GATE_ID : SAMPLE_FRONT_GATE_ID;
+      const rig = await restartWith(config, () => Promise.resolve(TOO_MANY));
+      expect(rig.api.accessory(gone)).toBeUndefined();
+      expect(rig.api.registered.size).toBe(2);
+      expect(rig.log.texts('info').filter((t) => t.startsWith('Removed '))).toEqual([
+        expect.stringMatching(/: .*\(its automations in Home go with it; set them up again if you show it again\)\.$/),
+      ]);
+      expect(togglesNow()).toEqual([]);
+    });
+  }
+
+  it('leaves Home at start when the first sync is partial, its controller arriving without doors', async () => {
+    const partial = () =>
+      accountEdited(sim, TOKEN, (account) => {
+        for (const device of account.devices) if (device.id === SAMPLE_SHARED_DEVICE_ID) device.doors = null;
+      }).then((body) => ({ kind: 'status' as const, status: 200, body }));
+    const rig = await restartWith({ excludeDoorIds: [SAMPLE_SHARED_GATE_ID] }, partial);
+    expect(rig.api.accessory(SAMPLE_SHARED_GATE_ID)).toBeUndefined();
+    // The doors no setting names open as before.
+    await rig.api.characteristic(SAMPLE_GARAGE_DOOR_ID, TargetDoorState).handleSetRequest(TargetDoorState.OPEN);
+    expect(togglesReceived(sim).map((t) => t.door_id)).toEqual([SAMPLE_GARAGE_DOOR_ID]);
+    sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'CLOSED', { silent: true });
+  });
+});
+
+describe('the gate, asked at each command', () => {
+  it('refuses a door the last complete sync no longer lists, while it waits to be removed', async () => {
+    const rig = await bootSynced(sim, { accessToken: TOKEN }, { running });
+    const body = await accountEdited(sim, TOKEN, (account) => {
+      for (const device of account.devices) device.doors = (device.doors ?? []).filter((door) => door.id !== SAMPLE_FRONT_GATE_ID);
+    });
+    sim.setFault('sync', { kind: 'status', status: 200, body });
+    await rig.poll();
+    const target = rig.api.characteristic(SAMPLE_FRONT_GATE_ID, TargetDoorState);
+    await expect(target.handleSetRequest(TargetDoorState.OPEN)).rejects.toBe(hap.HAPStatus.INSUFFICIENT_PRIVILEGES);
+    expect(rig.log.texts('warn')).toContain(
+      'Front Gate: the command to open it was not sent: the account, as last read, does not list it.',
+    );
+    expect(togglesNow()).toEqual([]);
+  });
+
+  it('refuses a read-only door as it always did, before any sync came good', async () => {
+    const rig = await restartWith({ doors: [{ id: SAMPLE_GARAGE_DOOR_ID, readOnly: true }] }, () => Promise.resolve(TOO_MANY));
+    const target = rig.api.characteristic(SAMPLE_GARAGE_DOOR_ID, TargetDoorState);
+    await expect(target.handleSetRequest(TargetDoorState.OPEN)).rejects.toBe(hap.HAPStatus.INSUFFICIENT_PRIVILEGES);
+    expect(togglesNow()).toEqual([]);
+  });
+});
