@@ -20,7 +20,7 @@ const MAX_HINT_EDITS = 3;
 const hintEdits = (length: number): number => Math.min(MAX_HINT_EDITS, Math.max(1, Math.floor(length / 4)));
 
 /** Why a text could mean an id: its look-alike letters, a few edits, or the id written inside it. */
-export type Likeness = 'look-alike' | 'edits' | 'held';
+export type Likeness = 'look-alike' | 'edits' | 'held' | 'letters and digits';
 
 export interface CouldMean {
   /** The account's id, canonical. */
@@ -42,6 +42,17 @@ export function partsOf(text: string): string[] {
     .split(BETWEEN_IDS)
     .map(canonicalId)
     .filter((part) => part !== '');
+}
+
+/** Fewer letters and digits than this name no door by being held in its id: a part of an id must be at least this long. */
+export const MIN_CORE_PART = 8;
+
+/** What is not a letter or a digit: an id's core is what is left. */
+const NOT_LETTER_OR_DIGIT = /[^\p{L}\p{N}]+/gu;
+
+/** An id by its letters and digits alone, canonical: "urn:uuid:3F1C-…" and "3f1c…" have one core. */
+export function coreOf(text: string): string {
+  return canonicalId(text).replace(NOT_LETTER_OR_DIGIT, '');
 }
 
 /** No candidate: shared, never added to. */
@@ -106,6 +117,7 @@ export class IdIndex {
       }
       if (canonical.has(id)) continue;
       canonical.add(id);
+      this.indexCore(id);
       // Sliced for the hint's wider reach: a text within an id's allowed edits holds one of these slices all the more.
       const edits = hintEdits(id.length);
       const size = Math.floor(id.length / (edits + 1));
@@ -123,6 +135,24 @@ export class IdIndex {
       }
     }
     this.ids = canonical;
+  }
+
+  /** Each id's core, and the ids by their core and by each MIN_CORE_PART characters of it (for byCore). */
+  private readonly coreOfId = new Map<string, string>();
+  private readonly byCoreText = new Map<string, string[]>();
+  private readonly byCorePart = new Map<string, string[]>();
+  private readonly coreLengths = new Set<number>();
+
+  private indexCore(id: string): void {
+    const core = coreOf(id);
+    if (core === '') return;
+    this.coreOfId.set(id, core);
+    push(this.byCoreText, core, id);
+    this.coreLengths.add(core.length);
+    for (let start = 0; start + MIN_CORE_PART <= core.length; start += 1) {
+      const part = core.slice(start, start + MIN_CORE_PART);
+      if (!this.byCorePart.get(part)?.includes(id)) push(this.byCorePart, part, id);
+    }
   }
 
   /** Whether the account has this id (canonical). */
@@ -171,9 +201,47 @@ export class IdIndex {
     if (alike !== undefined) return alike.filter((id) => id !== text).map((id) => ({ id, how: 'look-alike' }));
     const candidates = this.candidates(text);
     if (candidates.size === 0) return [];
-    return [...candidates]
-      .filter((id) => editDistance(text, id, editsAllowed(id.length)) <= editsAllowed(id.length))
-      .map((id) => ({ id, how: 'edits' }));
+    // Only the nearest (ties all): on an account of sequential or time-based ids, every id is within a few edits of a
+    // typo, and protecting each of them would lock doors nobody named.
+    let best = Number.POSITIVE_INFINITY;
+    let nearest: string[] = [];
+    for (const id of candidates) {
+      const edits = editDistance(text, id, editsAllowed(id.length));
+      if (edits > editsAllowed(id.length) || edits > best) continue;
+      if (edits < best) [best, nearest] = [edits, []];
+      nearest.push(id);
+    }
+    return nearest.map((id) => ({ id, how: 'edits' }));
+  }
+
+  /**
+   * The account's ids a text names by its letters and digits alone (coreOf): each id whose core it holds, but for one
+   * held only inside another it holds ("door12" holds door-12, not door-1 too), or else the one id whose core holds it,
+   * when it has at least MIN_CORE_PART of them (half of an id split over two entries). Dashes, prefixes ("urn:uuid:",
+   * "door:"), an id pasted twice: each names its door.
+   */
+  byCore(text: string): string[] {
+    const core = coreOf(text.slice(0, MAX_SCANNED_CHARS));
+    if (core === '') return [];
+    const spans: { id: string; start: number; end: number }[] = [];
+    for (const length of this.coreLengths) {
+      for (let start = 0; start + length <= core.length; start += 1) {
+        for (const id of this.byCoreText.get(core.slice(start, start + length)) ?? []) spans.push({ id, start, end: start + length });
+      }
+    }
+    const held = spans.filter(
+      (span) =>
+        !spans.some(
+          (other) =>
+            other !== span && other.start <= span.start && other.end >= span.end && other.end - other.start > span.end - span.start,
+        ),
+    );
+    if (held.length > 0) return [...new Set(held.map((span) => span.id))];
+    if (core.length < MIN_CORE_PART) return [];
+    const holding = [
+      ...new Set((this.byCorePart.get(core.slice(0, MIN_CORE_PART)) ?? []).filter((id) => this.coreOfId.get(id)?.includes(core))),
+    ];
+    return holding.length === 1 ? holding : [];
   }
 
   /**

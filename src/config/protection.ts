@@ -108,7 +108,18 @@ const LIKENESS: Record<Likeness, string> = {
   'look-alike': 'written with look-alike letters',
   edits: 'a few characters off',
   held: 'held in it',
+  'letters and digits': 'the same letters and digits',
 };
+
+/** The most candidates a line names; the rest are counted ("and 4 more"). */
+const MAX_NAMED_CANDIDATES = 3;
+
+/** Ids for a line: at most MAX_NAMED_CANDIDATES, then how many more. */
+function fewOf(ids: string[]): string {
+  const unique = [...new Set(ids)];
+  if (unique.length <= MAX_NAMED_CANDIDATES) return listing(unique);
+  return `${unique.slice(0, MAX_NAMED_CANDIDATES).join(', ')} and ${unique.length - MAX_NAMED_CANDIDATES} more`;
+}
 
 /**
  * What the settings protect in this account. Without `skeleton` (src/util/skeleton.ts), look-alike letters are not
@@ -156,10 +167,16 @@ export function protectionFor(config: Checked, account: AccountIds, skeleton?: S
     if (index.has(claim.id)) continue;
     // Each way the id was written, in its own case: a look-alike letter is told from what was typed, not its lower case.
     const spellings = config.spellings.get(claim.id);
+    // Its letters and digits first (a door's id without dashes, behind a prefix, twice, or half of it), then could-mean.
+    const byCore = index.byCore(claim.id);
+    // Several ids in it are a list written as one id; one is that id written another way.
+    const cored = byCore.map((id): CouldMean => ({ id, how: byCore.length > 1 ? 'held' : 'letters and digits' }));
     const meant =
-      spellings === undefined || spellings.length === 1
-        ? index.couldMean(spellings?.[0] ?? claim.id)
-        : uniqueIds(spellings.flatMap((written) => index.couldMean(written)));
+      cored.length > 0
+        ? cored
+        : spellings === undefined || spellings.length === 1
+          ? index.couldMean(spellings?.[0] ?? claim.id)
+          : uniqueIds(spellings.flatMap((written) => index.couldMean(written)));
     const named = `${claim.path} names ${claim.of} ${shown(claim.id)}, which the account does not have`;
     if (meant.length === 0) {
       const near = index.closest(claim.id);
@@ -172,9 +189,9 @@ export function protectionFor(config: Checked, account: AccountIds, skeleton?: S
       claim.effect,
       `the id ${shown(claim.id)} in ${claim.path} could mean it`,
     );
-    const ids = listing(meant.map((match) => shown(match.id)));
+    const ids = fewOf(meant.map((match) => shown(match.id)));
     const held = meant.every((match) => match.how === 'held');
-    const fix = held ? claim.eachOwn : `write ${listing(meant.map((match) => shown(match.id)))}`;
+    const fix = held ? claim.eachOwn : `write ${meant.length > 1 ? 'the one you meant of ' : ''}${ids}`;
     const what = `it could mean ${claim.of} ${ids} (${LIKENESS[meant[0]?.how ?? 'edits']})`;
     const result = claim.effect === 'none' ? claim.idle : `${effectWords(claim.effect, claim.of, meant.length > 1)} until it is fixed`;
     findings.push({ path: claim.path, sentence: `${named}; ${what}, so ${result}: ${fix}` });
@@ -187,6 +204,7 @@ export function protectionFor(config: Checked, account: AccountIds, skeleton?: S
         if (doorIndex.has(part)) doors.add(part);
         for (const door of byDevice.get(part) ?? []) doors.add(door);
       }
+      for (const door of doorIndex.byCore(text)) doors.add(door);
       for (const match of doorIndex.couldMean(text)) doors.add(match.id);
     }
     if (doors.size === 0) continue;

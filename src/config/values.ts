@@ -37,8 +37,19 @@ export function listing(all: readonly string[]): string {
 export function idOf(value: unknown): string | undefined {
   if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : undefined;
   if (typeof value !== 'string') return undefined;
-  const key = canonicalId(value);
+  const key = canonicalId(unescaped(value));
   return key === '' ? undefined : key;
+}
+
+/** A JavaScript or JSON escape written as text in an id ("\\u0061" for "a", "\\u{61}", "\\x61"), as the letter it stands for. */
+const TEXT_ESCAPE = /\\u\{([0-9a-f]{1,6})\}|\\u([0-9a-f]{4})|\\x([0-9a-f]{2})/giu;
+
+/** An id with its text escapes read (an id pasted from source code or a log keeps them): no id of the service holds one. */
+export function unescaped(text: string): string {
+  return text.replace(TEXT_ESCAPE, (escape, ...hex: (string | undefined)[]) => {
+    const code = Number.parseInt(hex.find((digits) => digits !== undefined) ?? '', 16);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : escape;
+  });
 }
 
 /** A whole number written as an id that JSON could not hold exactly, or undefined. */
