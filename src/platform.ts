@@ -135,6 +135,11 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     for (const sentence of parsed.warnings) {
       log.warn(`In the configuration, ${sentence}.`);
     }
+    if (parsed.notes !== undefined) {
+      log.debug(
+        `In the configuration, ${parsed.notes.join(', ')} ${parsed.notes.length > 1 ? 'are notes' : 'is a note'}: it names no door and changes nothing.`,
+      );
+    }
     api.on('didFinishLaunching', () => this.start());
     api.on('shutdown', () => void this.shutdown());
   }
@@ -191,8 +196,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     void this.protect(cached);
     // A cached door the settings leave out leaves Home now, from its cached id alone: a sync that never comes good (429,
     // an outage, a partial answer) must not keep it there. Its protection is read synchronously unless look-alikes load.
-    this.registry.leaveOut(
-      (accessory) => exclusionReason(config, { id: accessory.context.doorId, relationship: undefined }, accessory.context.deviceId, this.protection),
+    this.registry.leaveOut((accessory) =>
+      exclusionReason(config, { id: accessory.context.doorId, relationship: undefined }, accessory.context.deviceId, this.protection),
     );
     this.people.start();
     if (config.matter !== 'off' || this.cachedMatter.length > 0) {

@@ -142,6 +142,7 @@ export function readDoors(value: unknown, findings: Findings, secrets: unknown[]
     const id = quotableId(writtenId, secrets);
     const named = id === undefined ? at : `${at} (id ${id})`;
     for (const { key, sentence } of keys.sentences) findings.warn(['doors', index, key], `${named}: ${sentence}`);
+    findings.notes.push(...keys.notes.map((key) => `${at}.${key}`));
     for (const option of CHOICES) {
       if (perDoor(option) && option.key in entry) {
         entry[option.key] = nearChoice(
@@ -182,7 +183,7 @@ export function readDoors(value: unknown, findings: Findings, secrets: unknown[]
     }
     // A key the plugin does not read may have protected this door: it is not left openable on a guess, and a door of the
     // account its value names is not either (protection.ts).
-    for (const key of Object.keys(entry).filter((key) => !DOOR_KEYS.includes(key))) {
+    for (const key of Object.keys(entry).filter((key) => !DOOR_KEYS.includes(key) && !keys.notes.includes(key))) {
       const value = entry[key];
       Object.assign(entry, protectiveReading(doorId, { hide: speaksOfLeavingOut(key) && mayProtect(value) }));
       const mention = mentionOf(`doors.${index}.${key}`, value, speaksOfLeavingOut(key));

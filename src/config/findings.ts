@@ -62,6 +62,8 @@ export class Findings {
   readonly mentions: Mention[] = [];
   /** How each id of a door entry or a filter was written, in its own case (src/config/protection.ts). */
   readonly spellings: Spellings = new Map();
+  /** Keys read as notes (src/config/keys.ts, isNote), by dotted path: said once at debug. */
+  readonly notes: string[] = [];
   /** Every mistake as "<path> <message>", for the one line of a config that cannot run at all. */
   readonly plain: string[] = [];
 

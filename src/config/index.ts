@@ -78,7 +78,8 @@ export type PluginConfig = z.output<typeof configSchema> & {
  * value is ever quoted.
  */
 export type ConfigResult =
-  { ok: true; config: PluginConfig; ignored: string[]; warnings: string[]; findings: Finding[] } | { ok: false; problems: string[] };
+  | { ok: true; config: PluginConfig; ignored: string[]; warnings: string[]; findings: Finding[]; notes?: string[] }
+  | { ok: false; problems: string[] };
 
 /** Keys of the platform block that are Homebridge's, not the plugin's: kept, never named. */
 const HOMEBRIDGE_KEYS = ['platform', '_bridge'];
@@ -128,9 +129,10 @@ export function parseConfig(raw: unknown): ConfigResult {
   for (const { key, sentence } of keys.sentences) findings.warn([key], sentence);
   if (keys.doubts.length > 0) findings.lock.all = true;
   const read = keys.block;
+  findings.notes.push(...keys.notes);
   // What the plugin does not read still protects the doors it names, once the account says which (protection.ts).
   for (const [key, value] of Object.entries(read)) {
-    if (Object.hasOwn(configSchema.shape, key) || HOMEBRIDGE_KEYS.includes(key)) continue;
+    if (Object.hasOwn(configSchema.shape, key) || HOMEBRIDGE_KEYS.includes(key) || keys.notes.includes(key)) continue;
     const mention = mentionOf(key, value, speaksOfLeavingOut(key), key);
     if (mention) findings.mentions.push(mention);
   }
@@ -195,5 +197,6 @@ export function parseConfig(raw: unknown): ConfigResult {
     ignored: findings.ignored.map((finding) => finding.sentence),
     warnings: findings.warnings.map((finding) => finding.sentence),
     findings: [...findings.ignored, ...findings.warnings],
+    ...(findings.notes.length > 0 ? { notes: findings.notes } : {}),
   };
 }

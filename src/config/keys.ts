@@ -47,7 +47,15 @@ export interface ReadKeys {
   doubts: { key: string; value: unknown }[];
   /** Each known key written another way, with the ways it was written ("readonly" for readOnly): what a fix rewrites. */
   aliases: Map<string, string[]>;
+  /** Keys that are notes by their shape (isNote): kept as written, read as nothing. */
+  notes: string[];
 }
+
+/** A key that is a note by its shape: "_comment" (not "__proto__"), "//", "# garage", "comments", "note", "description", in any case. */
+const NOTE_KEY = /^(?:_(?!_)|\/\/|#)|^(?:comments?|notes?|description)$/iu;
+
+/** Whether a key is a note the user left (it names no door and changes nothing), not a setting. */
+export const isNote = (key: string): boolean => NOTE_KEY.test(key.trim());
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
@@ -60,6 +68,7 @@ function plainRecord(): Record<string, unknown> {
 export function readKeys(raw: Record<string, unknown>, rules: KeyRules): ReadKeys {
   const sentences: { key: string; sentence: string }[] = [];
   const doubts: { key: string; value: unknown }[] = [];
+  const notes: string[] = [];
   const block = plainRecord();
   /** Every way a known key was written, the exact one first. */
   const written = new Map<string, { as: string; value: unknown }[]>();
@@ -70,6 +79,12 @@ export function readKeys(raw: Record<string, unknown>, rules: KeyRules): ReadKey
     }
     if (rules.others?.includes(key)) {
       block[key] = value;
+      continue;
+    }
+    // A note is kept for the next save and read as nothing: the ids in it protect no door, and no line asks for a fix.
+    if (isNote(key)) {
+      block[key] = value;
+      notes.push(key);
       continue;
     }
     const shown = quoted(key, rules.secrets);
@@ -129,7 +144,7 @@ export function readKeys(raw: Record<string, unknown>, rules: KeyRules): ReadKey
       });
     }
   }
-  return { block, sentences, doubts, aliases };
+  return { block, sentences, doubts, aliases, notes };
 }
 
 /** The access token and the webhook key, wherever a near miss of their keys put them: never quoted in a sentence. */

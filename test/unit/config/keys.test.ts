@@ -238,3 +238,44 @@ describe('keys that are names of Object.prototype (finding 9, runtime side)', ()
     expect(({} as Record<string, unknown>).readOnly).toBeUndefined();
   });
 });
+
+describe('notes are not settings (issue 49, item 4)', () => {
+  const DOOR = '3f2b8c1e-9d4a-4e6b-8a7c-1d2e3f4a5b6c';
+  const account = { doors: [{ id: DOOR, deviceId: 'dev-a' }] };
+  const fateOf = (raw: Record<string, unknown>) => {
+    const result = parseConfig({ ...valid, ...raw });
+    if (!result.ok) throw new Error(result.problems.join('; '));
+    const protection = protectionFor(result.config, account);
+    const options = doorOptions(result.config, DOOR, 'dev-a');
+    return {
+      readOnly: options.readOnly || protection.readOnly.has(DOOR),
+      automationSwitch: options.automationSwitch,
+      said: [...result.warnings, ...result.ignored, ...protection.findings.map((f) => f.sentence)],
+      notes: result.notes,
+    };
+  };
+  const plain = fateOf({});
+
+  it.each(['_comment', '//', '# the garage', 'comment', 'Comments', 'note', 'NOTES', 'description'])(
+    'a top-level %j naming a door leaves it as it was, said only at debug',
+    (key) => {
+      const fate = fateOf({ [key]: `the garage is ${DOOR}` });
+      expect({ ...fate, notes: undefined }).toEqual(plain);
+      expect(fate.notes).toEqual([key]);
+    },
+  );
+
+  it('a door entry with only a description keeps its door openable, with its automation switch', () => {
+    const fate = fateOf({ doors: [{ id: DOOR, description: `the garage, ${DOOR}` }] });
+    expect(fate.readOnly).toBe(false);
+    expect(fate.automationSwitch).toBe(plain.automationSwitch);
+    expect(fate.said).toEqual([]);
+    expect(fate.notes).toEqual(['doors.0.description']);
+  });
+
+  it("another unknown key keeps today's rule: the door it names stays read-only, and the line says what to write", () => {
+    const fate = fateOf({ readOnlyDoorz: [DOOR] });
+    expect(fate.readOnly).toBe(true);
+    expect(fate.said.join(' ')).toMatch(/write it in that door's entry/);
+  });
+});
