@@ -329,11 +329,11 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       }
     }
     if (run !== this.protectionRuns || this.stoppedMeanwhile()) return;
-    // The same doors as last time (most syncs): the same protection, not read again.
+    // The same doors as last time (most syncs), in whatever order the service lists them: the same protection, not read again.
     const key = [
       this.skeleton === undefined ? '' : 'look-alikes',
-      known.doors.map((door) => `${door.id}\u0000${door.deviceId}`).join('\u0001'),
-      (known.unsafeDoorNumbers ?? []).join(','),
+      [...new Set(known.doors.map((door) => `${door.id}\u0000${door.deviceId}`))].sort().join('\u0001'),
+      [...new Set(known.unsafeDoorNumbers ?? [])].sort().join(','),
     ].join('\u0002');
     if (key === this.protectedFor) return;
     this.protection = protectionFor(config, known, this.skeleton);

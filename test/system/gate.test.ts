@@ -86,3 +86,21 @@ describe('the gate, asked at each command', () => {
     expect(togglesNow()).toEqual([]);
   });
 });
+
+describe('protection, read again only when the set of doors changes (issue 50, item 3)', () => {
+  it('is not read again when the service lists the same doors in another order', async () => {
+    const rig = await bootSynced(sim, { accessToken: TOKEN, excludeDoorIds: ['3f1c6a52-8d0e-4c1b-9a57-0c2f4d6e8a0x'] }, { running });
+    // The platform's reading, by identity: a new reading is a new object.
+    const reading = (): unknown => Reflect.get(rig.platform, 'protection');
+    const first = reading();
+    sim.devices.reverse();
+    for (const device of sim.devices) device.doors.reverse();
+    await rig.poll();
+    expect(reading()).toBe(first);
+    sim.devices.reverse();
+    const gone = sim.devices[0]?.doors.pop();
+    await rig.poll();
+    expect(reading()).not.toBe(first);
+    if (gone) sim.devices[0]?.doors.push(gone);
+  });
+});
