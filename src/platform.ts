@@ -13,6 +13,8 @@ import { parseConfig } from './config/index.js';
 import type { PluginConfig, WebhookConfig } from './config/index.js';
 import { doorOptions, exclusionReason } from './config/door-options.js';
 import { knownDoorMap, refusalFor } from './config/gate.js';
+import { handOver, instanceOf, sameAccountRefusal, takeCacheFor } from './config/same-account.js';
+import { readFileSync } from 'node:fs';
 import type { KnownDoor } from './config/gate.js';
 import type { MatterDoors, ShownDoor, ShownPerson } from './matter/matter-doors.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
@@ -79,6 +81,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
    * and that late answer must register no door, start no timer, write no cache and log nothing.
    */
   private stopped = false;
+  /** Set when an earlier platform block reads the same account: this one does not start (src/config/same-account.ts). */
+  private readonly refusedAsSecond: boolean = false;
+  /** Ends what this instance holds of the process's record of blocks (same-account.ts), at shutdown. */
+  private released: () => void = () => undefined;
 
   constructor(
     private readonly log: Logging,
@@ -131,6 +137,23 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     for (const sentence of parsed.ignored) {
       log.error(`In the configuration, ${sentence}.`);
     }
+    // A second block of one account does not start: its cached doors go to the first block in this process, or else
+    // answer No Response and refuse every command.
+    const instance = instanceOf(rawConfig);
+    const second = sameAccountRefusal(this.homebridgeConfig(), rawConfig, instance.ordinal);
+    if (second !== undefined) {
+      log.error(second);
+      this.refusedAsSecond = true;
+      api.on('didFinishLaunching', () => this.registry.adoptCached(false));
+      api.on('shutdown', () => void this.shutdown());
+      this.released = instance.release;
+      return;
+    }
+    const endTaking = takeCacheFor(rawConfig, (accessory: PlatformAccessory) => this.registry.fromCache(accessory));
+    this.released = () => {
+      instance.release();
+      endTaking();
+    };
     // A near miss read as what it nearly is, or a key the plugin does not know: said once, the doors still sync.
     for (const sentence of parsed.warnings) {
       log.warn(`In the configuration, ${sentence}.`);
@@ -156,6 +179,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
 
   /** Homebridge hands over each cached accessory before didFinishLaunching. */
   configureAccessory(accessory: PlatformAccessory): void {
+    if (this.refusedAsSecond && handOver(this.rawConfig, accessory)) return;
     this.registry.fromCache(accessory);
   }
 
@@ -502,6 +526,16 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     return this.stopped;
   }
 
+  /** Homebridge's config.json as read now (every platform block); undefined where it cannot be read. */
+  private homebridgeConfig(): unknown {
+    const path = this.homebridgeConfigPath();
+    try {
+      return path === undefined ? undefined : (JSON.parse(readFileSync(path, 'utf8')) as unknown);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Homebridge's config.json, which holds the bridge's port; undefined where the API does not give it. */
   private homebridgeConfigPath(): string | undefined {
     try {
@@ -520,6 +554,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   /** Stops every timer and socket so Homebridge exits at once and a restart never finds anything in use. */
   async shutdown(): Promise<void> {
     this.stopped = true;
+    this.released();
     this.loop?.stop();
     this.whoMovedIt?.stop();
     // A listener start still waiting for the first sync must end too (it sees the stop and opens nothing).

@@ -57,6 +57,14 @@ export class HomebridgeDouble extends EventEmitter {
   readonly version = 2.7;
   readonly serverVersion = '1.11.4';
   readonly registered = new Map<string, PlatformAccessory>();
+  /** config.json as Homebridge would have it, for a test of what the plugin reads there; unset, configPath() throws. */
+  configFile: string | undefined;
+  readonly user = {
+    configPath: (): string => {
+      if (this.configFile === undefined) throw new Error('no config.json in this test');
+      return this.configFile;
+    },
+  };
 
   constructor(private readonly cache: ReturnType<typeof PlatformAccessory.serialize>[] = []) {
     super();

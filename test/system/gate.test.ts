@@ -1,11 +1,20 @@
 // One gate for every command, from the first second (issue 49): a cached door the settings leave out leaves Home at start
 // whatever the first sync answers, and a command to a door the settings or the last sync do not let through is refused.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
 import * as hap from 'hap-nodejs';
+import type { API } from 'homebridge';
+import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_DEVICE_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
-import { HomebridgeDouble } from '../support/homebridge-double.js';
+import { AccessControlPlatform } from '../../src/platform.js';
+import { PLATFORM_NAME } from '../../src/settings.js';
+import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
+import { captureLog } from '../support/log.js';
 import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
 import { accountEdited, togglesReceived, useSimulator } from '../support/simulator.js';
 
@@ -102,5 +111,47 @@ describe('protection, read again only when the set of doors changes (issue 50, i
     await rig.poll();
     expect(reading()).not.toBe(first);
     if (gone) sim.devices[0]?.doors.push(gone);
+  });
+});
+
+describe('two platform blocks of one account (item 6)', () => {
+  it('the second refuses to start, the first takes the cached doors Homebridge hands the second, and its hide holds', async () => {
+    const first = await bootSynced(sim, { accessToken: TOKEN }, { running });
+    await first.platform.shutdown();
+    const blocks = [
+      {
+        platform: PLATFORM_NAME,
+        name: 'Gates',
+        baseUrl: sim.baseUrl,
+        accessToken: TOKEN,
+        doors: [{ id: SAMPLE_FRONT_GATE_ID, hide: true }],
+      },
+      { platform: PLATFORM_NAME, name: 'Gates copy', baseUrl: sim.baseUrl, accessToken: TOKEN },
+    ];
+    const dir = mkdtempSync(path.join(tmpdir(), 'gate-blocks-'));
+    const api = new HomebridgeDouble();
+    api.configFile = path.join(dir, 'config.json');
+    writeFileSync(api.configFile, JSON.stringify({ bridge: {}, platforms: blocks }));
+    const log = captureLog();
+    const clock = new ManualClock();
+    const platforms = blocks.map((block) => new AccessControlPlatform(log, block, api as unknown as API, { clock }));
+    running.push(...platforms);
+    // Homebridge hands a platform configured twice its cache through the instance made last.
+    for (const json of first.api.savedCache()) {
+      const accessory = PlatformAccessory.deserialize(json);
+      api.registered.set(accessory.UUID, accessory);
+      platforms[1]?.configureAccessory(accessory);
+    }
+    api.emit('didFinishLaunching');
+    clock.advance(clock.nextDueInMs ?? 0);
+    await platforms[0]?.syncSettled();
+    expect(log.texts('error')).toEqual([
+      expect.stringMatching(/^This platform block, platforms\[1\] \("Gates copy"\), reads the same account/),
+    ]);
+    expect(api.accessory(SAMPLE_FRONT_GATE_ID)).toBeUndefined();
+    expect(api.registered.size).toBe(2);
+    await api.characteristic(SAMPLE_GARAGE_DOOR_ID, TargetDoorState).handleSetRequest(TargetDoorState.OPEN);
+    expect(togglesNow().map((toggle) => toggle.door_id)).toEqual([SAMPLE_GARAGE_DOOR_ID]);
+    sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'CLOSED', { silent: true });
   });
 });

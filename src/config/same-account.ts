@@ -1,0 +1,75 @@
+// Two platform blocks of this plugin on one account (a copy, or the same name twice): the later one refuses to start. Two
+// readings of the settings would each show and open the doors the other keeps out, under the same accessory ids.
+import { PLATFORM_NAME, PLUGIN_NAME } from '../settings.js';
+import { oneLine } from '../util/log-text.js';
+import { parseConfig } from './index.js';
+import { isRecord } from './values.js';
+
+/** How many instances of each exact block this process has made: a copy of a block is told from the block by its place. */
+const made = new Map<string, number>();
+
+/** Counts one more instance of `block` in this process; `release` is to be called at its shutdown. */
+export function instanceOf(block: unknown): { ordinal: number; release: () => void } {
+  const key = JSON.stringify(block) ?? '';
+  const ordinal = made.get(key) ?? 0;
+  made.set(key, ordinal + 1);
+  return { ordinal, release: () => made.set(key, Math.max(0, (made.get(key) ?? 1) - 1)) };
+}
+
+/** The first block of each account running in this process, by account: a later block hands it the cached accessories. */
+const firstOfAccount = new Map<string, (accessory: never) => void>();
+
+/**
+ * This process's block that runs `block`'s account takes each cached accessory from now on; the returned function ends
+ * that (at its shutdown). Homebridge hands the cache of a platform configured twice to the instance made last.
+ */
+export function takeCacheFor<A>(block: unknown, take: (accessory: A) => void): () => void {
+  const account = accountOf(block);
+  if (account === undefined || firstOfAccount.has(account)) return () => undefined;
+  firstOfAccount.set(account, take as (accessory: never) => void);
+  return () => {
+    if (firstOfAccount.get(account) === take) firstOfAccount.delete(account);
+  };
+}
+
+/** Hands a cached accessory to the block of this process that runs `block`'s account; false when none does here. */
+export function handOver<A>(block: unknown, accessory: A): boolean {
+  const account = accountOf(block);
+  const take = account === undefined ? undefined : (firstOfAccount.get(account) as ((accessory: A) => void) | undefined);
+  take?.(accessory);
+  return take !== undefined;
+}
+
+/** The account a block reads: its address and access token as the plugin reads them; undefined when it reads none. */
+function accountOf(block: unknown): string | undefined {
+  const parsed = parseConfig(block);
+  return parsed.ok ? `${parsed.config.baseUrl}\u0000${parsed.config.accessToken}` : undefined;
+}
+
+const isOurs = (block: unknown): block is Record<string, unknown> =>
+  isRecord(block) && (block.platform === PLATFORM_NAME || block.platform === `${PLUGIN_NAME}.${PLATFORM_NAME}`);
+
+/**
+ * Why this block must not start, or undefined: an earlier block of this plugin in config.json's `platforms` (`config`,
+ * as read from disk) reads the same account. `mine` is the block Homebridge gave this instance, `ordinal` which of its
+ * exact copies it is (instanceOf). A config.json that cannot be read, or that does not hold this block, refuses nothing.
+ */
+export function sameAccountRefusal(config: unknown, mine: unknown, ordinal: number): string | undefined {
+  const platforms = isRecord(config) && Array.isArray(config.platforms) ? (config.platforms as unknown[]) : [];
+  const text = JSON.stringify(mine);
+  const copies = platforms.flatMap((block, index) => (isOurs(block) && JSON.stringify(block) === text ? [index] : []));
+  const at = copies[ordinal];
+  const account = accountOf(mine);
+  if (at === undefined || account === undefined) return undefined;
+  const earlier = platforms.findIndex((block, index) => index < at && isOurs(block) && accountOf(block) === account);
+  if (earlier < 0) return undefined;
+  const named = (index: number): string => {
+    const name = (platforms[index] as Record<string, unknown>).name;
+    return `platforms[${index}]${typeof name === 'string' && name.trim() !== '' ? ` ("${oneLine(name, 60)}")` : ''}`;
+  };
+  return (
+    `This platform block, ${named(at)}, reads the same account (the same address and access token) as ${named(earlier)}, ` +
+    'so it does not start: two blocks of one account would each show and open the doors the other keeps out. ' +
+    'Merge the two into one block, or remove this one (docs/configuration.md, "One block per account").'
+  );
+}
