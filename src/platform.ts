@@ -217,12 +217,16 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     // The cached doors, until the first sync: a door a misspelt setting could mean is not openable meanwhile.
     const cached = this.knownDoors(undefined);
     this.known = knownDoorMap(cached.doors);
-    void this.protect(cached);
     // A cached door the settings leave out leaves Home now, from its cached id alone: a sync that never comes good (429,
-    // an outage, a partial answer) must not keep it there. Its protection is read synchronously unless look-alikes load.
-    this.registry.leaveOut((accessory) =>
-      exclusionReason(config, { id: accessory.context.doorId, relationship: undefined }, accessory.context.deviceId, this.protection),
-    );
+    // an outage, a partial answer) must not keep it there. Again once the look-alike letters have loaded, if they must.
+    const leaveOut = (): void =>
+      this.registry.leaveOut((accessory) =>
+        exclusionReason(config, { id: accessory.context.doorId, relationship: undefined }, accessory.context.deviceId, this.protection),
+      );
+    void this.protect(cached).then(() => {
+      if (!this.stoppedMeanwhile()) leaveOut();
+    });
+    leaveOut();
     this.people.start();
     if (config.matter !== 'off' || this.cachedMatter.length > 0) {
       this.matterLoaded = this.startMatter(config);
