@@ -3,7 +3,7 @@
 // names, and doors whose ids the plugin cannot tell apart are read-only. Each such id is said, with what to write.
 import { canonicalId } from '../util/canonical-id.js';
 import type { Skeleton } from '../util/skeleton.js';
-import { CHARS_PER_EDIT, IdIndex, MAX_COULD_MEAN_EDITS, partsOf } from './could-mean.js';
+import { CHARS_PER_EDIT, IdIndex, MAX_COULD_MEAN_EDITS, MIN_CORE_PART, partsOf } from './could-mean.js';
 import type { CouldMean, Likeness } from './could-mean.js';
 import type { Finding } from './findings.js';
 import type { PluginConfig } from './index.js';
@@ -17,7 +17,7 @@ export const PROTECTIVE_RULE =
   'A setting is either understood, or every door it names is protected (read-only, and left out of Home where it was an exclusion) until it is fixed, and a line says which key, which door, and what to write instead.';
 
 /** How far an id may be from a door's and still name it, in the same words. */
-export const COULD_MEAN_RULE = `An id names the doors it could mean: the same once look-alike letters of other scripts are read as the letters they look like, up to one typing slip per ${CHARS_PER_EDIT} characters (${MAX_COULD_MEAN_EDITS} at most: a 36-character id may be ${MAX_COULD_MEAN_EDITS} characters off), or held in it (a list written as one id).`;
+export const COULD_MEAN_RULE = `An id names the doors it could mean: the same letters and digits (without dashes, behind a prefix such as urn:uuid:, pasted twice, or ${MIN_CORE_PART} or more of them held in one door's id alone), the same once look-alike letters of other scripts are read as the letters they look like, else the nearest doors within one typing slip per ${CHARS_PER_EDIT} characters (${MAX_COULD_MEAN_EDITS} at most: a 36-character id may be ${MAX_COULD_MEAN_EDITS} characters off; doors as near as each other all count), or held in it (a list written as one id).`;
 
 /** The account as the check needs it: each door with its controller, ids as the service sends them. */
 export interface AccountIds {
