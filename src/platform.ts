@@ -32,6 +32,7 @@ import type { AccountIds, Protection } from './config/protection.js';
 import type { Skeleton } from './util/skeleton.js';
 import type { DoorState, ToggleEvent } from './client/types.js';
 import { optionSpec } from './option-catalog.js';
+import { listForLog } from './util/log-text.js';
 
 export interface PlatformRuntime {
   clock?: Clock;
@@ -160,7 +161,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     }
     if (parsed.notes !== undefined) {
       log.debug(
-        `In the configuration, ${parsed.notes.join(', ')} ${parsed.notes.length > 1 ? 'are notes' : 'is a note'}: it names no door and changes nothing.`,
+        `In the configuration, ${listForLog(parsed.notes)} ${parsed.notes.length > 1 ? 'are notes: they name no door and change nothing' : 'is a note: it names no door and changes nothing'}.`,
       );
     }
     api.on('didFinishLaunching', () => this.start());
