@@ -27,7 +27,7 @@ import { SyncHealth } from './sync/health.js';
 import { DoorRegistry } from './registry/door-registry.js';
 import { People } from './people/sensors.js';
 import { PeopleDoorCheck } from './people/door-check.js';
-import { needsLookAlikes, NO_PROTECTION, protectionFor, UNTIL_TOLD } from './config/protection.js';
+import { needsLookAlikes, NO_PROTECTION, protectionFor, readingKey, UNTIL_TOLD } from './config/protection.js';
 import type { AccountIds, Protection } from './config/protection.js';
 import type { Skeleton } from './util/skeleton.js';
 import type { DoorState, ToggleEvent } from './client/types.js';
@@ -359,11 +359,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     }
     if (run !== this.protectionRuns || this.stoppedMeanwhile()) return;
     // The same doors as last time (most syncs), in whatever order the service lists them: the same protection, not read again.
-    const key = [
-      this.skeleton === undefined ? '' : 'look-alikes',
-      [...new Set(known.doors.map((door) => `${door.id}\u0000${door.deviceId}`))].sort().join('\u0001'),
-      [...new Set(known.unsafeDoorNumbers ?? [])].sort().join(','),
-    ].join('\u0002');
+    const key = readingKey(known, this.skeleton !== undefined);
     if (key === this.protectedFor) return;
     this.protection = protectionFor(config, known, this.skeleton);
     this.protectedFor = key;

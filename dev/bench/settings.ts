@@ -79,7 +79,7 @@ function account(): AccountSummary {
 const timed = (run: () => unknown): Summary => timeRuns(run, RUNS, WARM_UP_RUNS);
 
 /** A random-looking UUID, the same each run for the same `seed` (mulberry32: the low bits of a plain LCG repeat every 16). */
-function uuidOf(seed: number): string {
+export function uuidOf(seed: number): string {
   let state = seed + 0x6d2b79f5;
   const hex = Array.from({ length: 32 }, () => {
     state = (state + 0x6d2b79f5) | 0;

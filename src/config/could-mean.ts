@@ -140,8 +140,9 @@ export class IdIndex {
   /** Each id's core, and the ids by their core and by each MIN_CORE_PART characters of it (for byCore). */
   private readonly coreOfId = new Map<string, string>();
   private readonly byCoreText = new Map<string, string[]>();
-  private readonly byCorePart = new Map<string, string[]>();
+  private byCorePart: Map<string, string[]> | undefined;
   private readonly coreLengths = new Set<number>();
+  private longestCore = 0;
 
   private indexCore(id: string): void {
     const core = coreOf(id);
@@ -149,10 +150,21 @@ export class IdIndex {
     this.coreOfId.set(id, core);
     push(this.byCoreText, core, id);
     this.coreLengths.add(core.length);
-    for (let start = 0; start + MIN_CORE_PART <= core.length; start += 1) {
-      const part = core.slice(start, start + MIN_CORE_PART);
-      if (!this.byCorePart.get(part)?.includes(id)) push(this.byCorePart, part, id);
+    this.longestCore = Math.max(this.longestCore, core.length);
+  }
+
+  /** The ids by each MIN_CORE_PART characters of their core: made the first time a part of an id is looked up (rare). */
+  private partIndex(): Map<string, string[]> {
+    if (this.byCorePart) return this.byCorePart;
+    const parts = new Map<string, string[]>();
+    for (const [id, core] of this.coreOfId) {
+      for (let start = 0; start + MIN_CORE_PART <= core.length; start += 1) {
+        const part = core.slice(start, start + MIN_CORE_PART);
+        if (parts.get(part)?.at(-1) !== id) push(parts, part, id);
+      }
     }
+    this.byCorePart = parts;
+    return parts;
   }
 
   /** Whether the account has this id (canonical). */
@@ -237,9 +249,10 @@ export class IdIndex {
         ),
     );
     if (held.length > 0) return [...new Set(held.map((span) => span.id))];
-    if (core.length < MIN_CORE_PART) return [];
+    // A core as long as the longest id's is held in none it is not (a whole UUID typed wrong ends here: most texts).
+    if (core.length < MIN_CORE_PART || core.length >= this.longestCore) return [];
     const holding = [
-      ...new Set((this.byCorePart.get(core.slice(0, MIN_CORE_PART)) ?? []).filter((id) => this.coreOfId.get(id)?.includes(core))),
+      ...new Set((this.partIndex().get(core.slice(0, MIN_CORE_PART)) ?? []).filter((id) => this.coreOfId.get(id)?.includes(core))),
     ];
     return holding.length === 1 ? holding : [];
   }

@@ -96,6 +96,18 @@ function claimsOf(config: Checked): Claim[] {
   ];
 }
 
+/**
+ * What a reading of protection depends on: the set of doors (each with its controller, in any order), the numbers the
+ * service sent too large to read, and whether look-alike letters were known. The same key, the same reading.
+ */
+export function readingKey(known: AccountIds, lookAlikes: boolean): string {
+  return [
+    lookAlikes ? 'look-alikes' : '',
+    [...new Set(known.doors.map((door) => `${door.id}\u0000${door.deviceId}`))].sort().join('\u0001'),
+    [...new Set(known.unsafeDoorNumbers ?? [])].sort().join(','),
+  ].join('\u0002');
+}
+
 /** Whether a look-alike letter could change what the settings protect: some id they name matches nothing exactly. */
 export function needsLookAlikes(config: Checked, account: AccountIds): boolean {
   if (config.mentions.length > 0) return true;
