@@ -1,5 +1,7 @@
 // Two platform blocks of this plugin on one account (a copy, or the same name twice): the later one refuses to start. Two
 // readings of the settings would each show and open the doors the other keeps out, under the same accessory ids.
+import type { PlatformAccessory } from 'homebridge';
+
 import { PLATFORM_NAME, PLUGIN_NAME } from '../settings.js';
 import { oneLine } from '../util/log-text.js';
 import { parseConfig } from './index.js';
@@ -10,32 +12,32 @@ const made = new Map<string, number>();
 
 /** Counts one more instance of `block` in this process; `release` is to be called at its shutdown. */
 export function instanceOf(block: unknown): { ordinal: number; release: () => void } {
-  const key = JSON.stringify(block) ?? '';
+  const key = JSON.stringify(block ?? null);
   const ordinal = made.get(key) ?? 0;
   made.set(key, ordinal + 1);
   return { ordinal, release: () => made.set(key, Math.max(0, (made.get(key) ?? 1) - 1)) };
 }
 
 /** The first block of each account running in this process, by account: a later block hands it the cached accessories. */
-const firstOfAccount = new Map<string, (accessory: never) => void>();
+const firstOfAccount = new Map<string, (accessory: PlatformAccessory) => void>();
 
 /**
  * This process's block that runs `block`'s account takes each cached accessory from now on; the returned function ends
  * that (at its shutdown). Homebridge hands the cache of a platform configured twice to the instance made last.
  */
-export function takeCacheFor<A>(block: unknown, take: (accessory: A) => void): () => void {
+export function takeCacheFor(block: unknown, take: (accessory: PlatformAccessory) => void): () => void {
   const account = accountOf(block);
   if (account === undefined || firstOfAccount.has(account)) return () => undefined;
-  firstOfAccount.set(account, take as (accessory: never) => void);
+  firstOfAccount.set(account, take);
   return () => {
     if (firstOfAccount.get(account) === take) firstOfAccount.delete(account);
   };
 }
 
 /** Hands a cached accessory to the block of this process that runs `block`'s account; false when none does here. */
-export function handOver<A>(block: unknown, accessory: A): boolean {
+export function handOver(block: unknown, accessory: PlatformAccessory): boolean {
   const account = accountOf(block);
-  const take = account === undefined ? undefined : (firstOfAccount.get(account) as ((accessory: A) => void) | undefined);
+  const take = account === undefined ? undefined : firstOfAccount.get(account);
   take?.(accessory);
   return take !== undefined;
 }
