@@ -46,6 +46,7 @@ export function readDoorKeys(entry: Record<string, unknown>, secrets: unknown[] 
   return readKeys(entry, {
     known: DOOR_KEYS,
     secrets,
+    notes: true,
     combine: mostProtective,
     narrowing: (key) => (PROTECTIVE as readonly string[]).includes(key),
     unknown: (key, value) => (isBlank(value) ? undefined : unknownKeyLeaves(key, value)),

@@ -98,6 +98,7 @@ export function readTopKeys(block: Record<string, unknown>, secrets: unknown[] =
     known: Object.keys(configSchema.shape),
     others: HOMEBRIDGE_KEYS,
     secrets,
+    notes: true,
     combine: mostProtective,
     narrowing: (key) => NARROWING.includes(key),
     // An unknown key nearest readOnly with a value that names no door ("readOnlyAll": true) speaks of every door.

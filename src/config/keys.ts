@@ -25,6 +25,8 @@ export interface KeyRules {
    * and one as near to such a key as to another is read as the one that narrows. Left out: the keys `doubt` speaks for.
    */
   narrowing?: (key: string, value: unknown) => boolean;
+  /** Whether a key that is a note by its shape (isNote) is read as nothing: the top level and door entries. */
+  notes?: boolean;
   /** What an unknown key (no near miss) still does, said after "is not a setting the plugin knows"; undefined: nothing. */
   unknown?: (key: string, value: unknown) => string | undefined;
 }
@@ -82,7 +84,7 @@ export function readKeys(raw: Record<string, unknown>, rules: KeyRules): ReadKey
       continue;
     }
     // A note is kept for the next save and read as nothing: the ids in it protect no door, and no line asks for a fix.
-    if (isNote(key)) {
+    if (rules.notes === true && isNote(key)) {
       block[key] = value;
       notes.push(key);
       continue;

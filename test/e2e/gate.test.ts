@@ -7,16 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { HAP_STATUS, TARGET_DOOR_STATE } from '../../dev/harness/hap-types.js';
 import { makeDevice, makeDoor } from '../../dev/simulator/account.js';
 import { accountEdited, togglesReceived } from '../support/simulator.js';
-import { platformEntry, useHomebridge } from './homebridge-rig.js';
+import { platformEntry, RIG_WAIT_MS as WAIT_MS, useHomebridge } from './homebridge-rig.js';
 
 const TOKEN = 'gate-e2e-token-6a1f';
-const WAIT_MS = 25_000;
 
 /** Doors whose ids share nothing, as the service's UUIDs do. */
-const PLAIN = 'c3d2e1f0-a9b8-4c7d-9e6f-5a4b3c2d1e0f';
-const EXCLUDED = '8d2e4f6a-1b3c-4d5e-8f70-9a1b2c3d4e5f';
-const HIDDEN = 'e1f2a3b4-c5d6-4e7f-8091-a2b3c4d5e6f7';
-const NOTED = '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d';
+const PLAIN = 'd4c3b2a1-0f9e-4d8c-8b7a-695847362514';
+const EXCLUDED = '9e3f5a7b-2c4d-4e6f-9a81-0b2c3d4e5f60';
+const HIDDEN = 'f2a3b4c5-d6e7-4f80-91a2-b3c4d5e6f708';
+const NOTED = '6b7c8d9e-0f1a-4b2c-9d3e-4f5a6b7c8d9e';
 const LEFT_OUT_IN_PART = '0b1c2d3e-4f50-4617-8293-a4b5c6d7e8f9';
 const TWIN_HIDDEN = '7f6e5d4c-3b2a-4190-8f7e-6d5c4b3a2910';
 /** One door for each form a read-only id may be written in (item 2), and the form. */
