@@ -1,5 +1,6 @@
-// Two platform blocks of this plugin on one account (a copy, or the same name twice): the later one refuses to start. Two
-// readings of the settings would each show and open the doors the other keeps out, under the same accessory ids.
+// Two platform blocks of this plugin on one account and one share of it (a copy, or the same name twice; blocks that split
+// the account with other filters are the way past 149 doors): the later one refuses to start. Two readings of the
+// settings would each show and open the doors the other keeps out, under the same accessory ids.
 import type { PlatformAccessory } from 'homebridge';
 
 import { PLATFORM_NAME, PLUGIN_NAME } from '../settings.js';
@@ -42,10 +43,16 @@ export function handOver(block: unknown, accessory: PlatformAccessory): boolean 
   return take !== undefined;
 }
 
-/** The account a block reads: its address and access token as the plugin reads them; undefined when it reads none. */
+/**
+ * The account a block reads and its share of the doors: its address, access token and four filters as the plugin reads
+ * them; undefined when it reads none. Blocks with other filters split the account (docs/limits.md) and both run.
+ */
 function accountOf(block: unknown): string | undefined {
   const parsed = parseConfig(block);
-  return parsed.ok ? `${parsed.config.baseUrl}\u0000${parsed.config.accessToken}` : undefined;
+  if (!parsed.ok) return undefined;
+  const { baseUrl, accessToken, includeDeviceIds, excludeDeviceIds, includeDoorIds, excludeDoorIds } = parsed.config;
+  const share = [includeDeviceIds, excludeDeviceIds, includeDoorIds, excludeDoorIds].map((ids) => [...new Set(ids)].sort());
+  return JSON.stringify([baseUrl, accessToken, share]);
 }
 
 const isOurs = (block: unknown): block is Record<string, unknown> =>
@@ -70,7 +77,7 @@ export function sameAccountRefusal(config: unknown, mine: unknown, ordinal: numb
     return `platforms[${index}]${typeof name === 'string' && name.trim() !== '' ? ` ("${oneLine(name, 60)}")` : ''}`;
   };
   return (
-    `This platform block, ${named(at)}, reads the same account (the same address and access token) as ${named(earlier)}, ` +
+    `This platform block, ${named(at)}, reads the same account and the same share of its doors (the same address, access token and filters) as ${named(earlier)}, ` +
     'so it does not start: two blocks of one account would each show and open the doors the other keeps out. ' +
     'Merge the two into one block, or remove this one (docs/configuration.md, "One block per account").'
   );

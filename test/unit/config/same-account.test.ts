@@ -19,7 +19,7 @@ describe('a second block of one account', () => {
     const all = config({ platform: 'Other' }, first, second);
     expect(sameAccountRefusal(all, first, 0)).toBeUndefined();
     expect(sameAccountRefusal(all, second, 0)).toBe(
-      'This platform block, platforms[2] ("Gates again"), reads the same account (the same address and access token) as platforms[1] ("Gates"), so it does not start: two blocks of one account would each show and open the doors the other keeps out. Merge the two into one block, or remove this one (docs/configuration.md, "One block per account").',
+      'This platform block, platforms[2] ("Gates again"), reads the same account and the same share of its doors (the same address, access token and filters) as platforms[1] ("Gates"), so it does not start: two blocks of one account would each show and open the doors the other keeps out. Merge the two into one block, or remove this one (docs/configuration.md, "One block per account").',
     );
   });
 
@@ -31,6 +31,12 @@ describe('a second block of one account', () => {
       /^This platform block, platforms\[1\] \("Gates"\), reads the same account/,
     );
     expect(sameAccountRefusal(all, all.platforms[1], 0)).toMatch(/as platforms\[0\]/);
+  });
+
+  it('lets blocks that split one account with other filters start, as docs/limits.md tells users to', () => {
+    const [a, b] = [block('Gates A', { includeDeviceIds: ['dev-1'] }), block('Gates B', { excludeDeviceIds: ['dev-1'] })];
+    expect(sameAccountRefusal(config(a, b), b, 0)).toBeUndefined();
+    expect(sameAccountRefusal(config(a, { ...a, name: 'Gates A again' }), { ...a, name: 'Gates A again' }, 0)).toMatch(/as platforms\[0\]/);
   });
 
   it('lets blocks of other accounts start, and refuses nothing when config.json cannot be read or lacks the block', () => {
