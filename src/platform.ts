@@ -109,6 +109,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         this.people.seen(doorId, state);
       },
       takeOther: (accessory) => this.people.fromCache(accessory),
+      otherAccessories: () => this.people.all().length,
     });
     this.health = new SyncHealth({
       log,
@@ -131,7 +132,14 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     for (const sentence of parsed.warnings) {
       log.warn(`In the configuration, ${sentence}.`);
     }
-    api.on('didFinishLaunching', () => this.start());
+    api.on('didFinishLaunching', () => {
+      // Homebridge ends when a listener throws: an exception of ours at start is a logged bug, and the doors keep working.
+      try {
+        this.start();
+      } catch (error) {
+        this.bugs.report('starting the plugin', error);
+      }
+    });
     api.on('shutdown', () => void this.shutdown());
   }
 
@@ -181,9 +189,15 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       bug: (what, error) => this.bugs.report(what, error),
     });
     this.registry.adoptCached(true);
+    // The bridge's room is planned before the person sensors are added: cached doors past it leave first.
+    this.registry.fitCached(this.people.planned());
     // The cached doors, until the first sync: a door a misspelt setting could mean is not openable meanwhile.
     void this.protect(this.knownDoors(undefined));
-    this.people.start();
+    try {
+      this.people.start();
+    } catch (error) {
+      this.bugs.report('adding the person sensors', error);
+    }
     if (config.matter !== 'off' || this.cachedMatter.length > 0) {
       this.matterLoaded = this.startMatter(config);
     }

@@ -162,7 +162,25 @@ describe('DoorRegistry', () => {
     t.sync(big);
     expect(t.shownIds()).toEqual(ids.slice(0, MAX_ACCESSORIES_PER_BRIDGE));
     expect(t.log.texts('warn')).toEqual([
-      `The account has ${ids.length} doors but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE}; the first ${MAX_ACCESSORIES_PER_BRIDGE} by door id are shown (see docs/limits.md).`,
+      `The account has ${ids.length} doors for this bridge, but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE} accessories; left out: Gate d149 (door d149); Gate d150 (door d150); Gate d151 (door d151). To show them, add the platform again on its own child bridge with includeDeviceIds (or includeDoorIds) naming their controllers, and excludeDeviceIds on this one (see docs/limits.md).`,
+    ]);
+  });
+
+  it('keeps the doors already in Home when a new door sorts before them, and says when all fit again', () => {
+    const t = setup();
+    const ids = Array.from({ length: MAX_ACCESSORIES_PER_BRIDGE }, (_, i) => `d${String(i + 1).padStart(3, '0')}`);
+    t.sync(account([device('dev-1', ids.map((id) => door(id)))]));
+    const grown = account([device('dev-1', [door('d000'), ...ids.map((id) => door(id))])]);
+    t.sync(grown);
+    t.sync(grown);
+    expect(t.shownIds()).toEqual(ids);
+    expect(t.log.texts('warn')).toEqual([expect.stringContaining('left out: Gate d000 (door d000).')]);
+    t.sync(account([device('dev-1', [door('d000'), ...ids.slice(1).map((id) => door(id))])]));
+    t.sync(account([device('dev-1', [door('d000'), ...ids.slice(1).map((id) => door(id))])]));
+    expect(t.shownIds()).toEqual(['d000', ...ids.slice(1)]);
+    expect(t.log.texts('info')).toContain('Every door the settings let in fits on the bridge again.');
+    expect(t.log.texts('info').filter((line) => line.includes('the account no longer has it'))).toEqual([
+      `Removed Gate d001 from HomeKit: the account no longer has it.`,
     ]);
   });
 
