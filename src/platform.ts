@@ -17,8 +17,9 @@ import { readReservedPorts } from './util/homebridge-ports.js';
 import type { RealtimeUpdates } from './sync/realtime.js';
 import { nextSyncDelayMs } from './sync/schedule.js';
 import { WhoMovedIt } from './sync/who-moved-it.js';
-import { ACTIVE_POLL_INTERVAL_MS } from './settings.js';
+import { ACTIVE_POLL_INTERVAL_MS, READ_TIMEOUT_MS, STATE_STALE_AFTER_SYNC_INTERVALS } from './settings.js';
 import { SyncLoop } from './sync/loop.js';
+import { ServiceWait } from './sync/service-wait.js';
 import { SyncHealth } from './sync/health.js';
 import { DoorRegistry } from './registry/door-registry.js';
 import { People } from './people/sensors.js';
@@ -59,6 +60,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private loop: SyncLoop | undefined;
   private realtime: RealtimeUpdates | undefined;
   private whoMovedIt: WhoMovedIt | undefined;
+  /** The wait the service asked for with Retry-After: no sync or history request before it has passed. */
+  private serviceWait: ServiceWait | undefined;
   /** The doors on Matter (Homebridge 2.x): loaded at launch, only where the settings want Matter or Homebridge kept Matter devices. */
   private matterDoors: MatterDoors | undefined;
   /** Settles when the Matter side has loaded (or was not wanted): a sync's news for Matter waits for it. */
@@ -177,8 +180,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       secrets: config.webhook ? [config.webhook.apiKey] : [],
     });
     this.client = client;
+    const serviceWait = new ServiceWait({ clock: this.clock, log: this.log });
+    this.serviceWait = serviceWait;
     this.whoMovedIt = new WhoMovedIt({
-      history: (query) => client.history(query),
+      history: (query) => serviceWait.send(() => client.history(query)),
       log: this.log,
       clock: this.clock,
       found: (doorId, doorName, state, event) => this.historyNamed(doorId, doorName, state, event),
@@ -218,6 +223,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
           autoCloseInMs: this.nextAutoCloseInMs(),
         }),
       this.clock,
+      () => serviceWait.until(),
     );
     this.loop.start();
     if (!config.webhook && (config.accessAlert || config.doors.some((door) => door.accessAlert === true))) {
@@ -353,6 +359,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         transitionTimeoutMs: (config?.transitionTimeout ?? 0) * 1000,
         lowBatteryThresholdPct: config?.lowBatteryThreshold ?? 0,
         onCommandAccepted: () => this.loop?.hurry(ACTIVE_POLL_INTERVAL_MS),
+        staleAfterMs: () => this.staleAfterMs(),
         now: () => this.clock.now(),
         clock: this.clock,
         // Without a readable config, a cached door keeps the services it has: a typo must not break automations.
@@ -376,7 +383,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     try {
       let account: Account;
       try {
-        account = await client.sync();
+        account = await (this.serviceWait?.send(() => client.sync()) ?? client.sync());
       } catch (error) {
         if (!this.stoppedMeanwhile()) {
           this.health.failed(error);
@@ -484,6 +491,17 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   /** The person sensors HomeKit shows, each an occupancy sensor on Matter under its accessory's UUID. */
   private peopleOnMatter(): ShownPerson[] {
     return this.people.all().map((sensor) => ({ uuid: sensor.accessory.UUID, person: sensor }));
+  }
+
+  /**
+   * How old a door's state may grow before Home shows No Response (docs/limits.md): two intervals of the pace the account
+   * is synced at (the webhook safety net's while webhooks arrive), and the longest a sync may take to answer.
+   */
+  private staleAfterMs(): number | undefined {
+    const config = this.config;
+    if (!config) return undefined;
+    const paceS = this.realtime?.flowing ? Math.max(config.webhook?.reconcileInterval ?? 0, config.pollInterval) : config.pollInterval;
+    return STATE_STALE_AFTER_SYNC_INTERVALS * paceS * 1000 + (this.runtime.readTimeoutMs ?? READ_TIMEOUT_MS);
   }
 
   /** Read through a call: shutdown() may run while a sync awaits, which the type checker's narrowing of the field cannot see. */

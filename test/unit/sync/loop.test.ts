@@ -91,3 +91,35 @@ describe('SyncLoop', () => {
     loop.stop();
   });
 });
+
+describe('SyncLoop under a wait the service asked for', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('runs no sync before the wait has passed, however often it is hurried', async () => {
+    let runs = 0;
+    const waitUntil = Date.now() + 3_600_000;
+    const loop = new SyncLoop(
+      () => {
+        runs += 1;
+        return Promise.resolve();
+      },
+      () => 15_000,
+      undefined,
+      () => (Date.now() < waitUntil ? waitUntil : undefined),
+    );
+    loop.start();
+    for (let i = 0; i < 100; i += 1) {
+      loop.hurry(2_000);
+      await vi.advanceTimersByTimeAsync(35_000);
+    }
+    expect(runs).toBe(0);
+    await vi.advanceTimersByTimeAsync(waitUntil - Date.now());
+    expect(runs).toBe(1);
+    loop.stop();
+  });
+});
