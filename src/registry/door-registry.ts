@@ -343,7 +343,7 @@ export class DoorRegistry {
   }
 
   /** Names the doors the cap leaves out and the settings that bring them in: said when they change, and when all fit. */
-  private reportLeftOut(leftOut: DoorOfDevice<Door, Device>[], overLimit: number | undefined): void {
+  private reportLeftOut(leftOut: DoorOfDevice[], overLimit: number | undefined): void {
     if (overLimit === undefined || leftOut.length === 0) {
       this.overLimit.ended(() => this.deps.log.info('Every door the settings let in fits on the bridge again.'));
       return;

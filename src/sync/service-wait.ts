@@ -5,7 +5,6 @@ import type { Logging } from 'homebridge';
 import { ServiceError } from '../client/errors.js';
 import { MAX_RETRY_AFTER_MS } from '../settings.js';
 import type { Clock } from '../util/clock.js';
-import { NoticeOnce } from '../util/notice-once.js';
 import { describeWait } from './schedule.js';
 
 export interface ServiceWaitDeps {
@@ -17,7 +16,7 @@ export class ServiceWait {
   /** No covered request before this time; undefined while the service asked for no wait. */
   private untilMs: number | undefined;
   /** Said at the first wait of an outage; a longer one asked again before any request succeeds goes to the debug log. */
-  private readonly said = new NoticeOnce();
+  private said = false;
 
   constructor(private readonly deps: ServiceWaitDeps) {}
 
@@ -41,7 +40,7 @@ export class ServiceWait {
     }
     try {
       const answer = await request();
-      this.said.ended();
+      this.said = false;
       return answer;
     } catch (error) {
       this.note(error);
@@ -57,12 +56,12 @@ export class ServiceWait {
     if (this.untilMs !== undefined && until <= this.untilMs) return;
     this.untilMs = until;
     const line = `The service asked the plugin to wait: no sync or history request until ${clockTime(until)} (in ${describeWait(waitMs)}).`;
-    let said = false;
-    this.said.holds(() => {
-      said = true;
-      this.deps.log.warn(`${line} Commands from HomeKit are still sent; doors whose state grows stale meanwhile show No Response.`);
-    });
-    if (!said) this.deps.log.debug(line);
+    if (this.said) {
+      this.deps.log.debug(line);
+      return;
+    }
+    this.said = true;
+    this.deps.log.warn(`${line} Commands from HomeKit are still sent; doors whose state grows stale meanwhile show No Response.`);
   }
 }
 

@@ -152,7 +152,9 @@ describe('a sync that fails', () => {
     expect(sim.countRequests('/endpoints/sync')).toBe(before + FAILING_POLLS);
     expect(waits.slice(1).every((wait) => wait === MAX_RETRY_AFTER_MS)).toBe(true);
     expect(rig.errorLines()).toEqual([
-      expect.stringMatching(/^The service asked the plugin to wait: no sync or history request until .+ UTC \(in 60 minutes\)\./) as unknown,
+      expect.stringMatching(
+        /^The service asked the plugin to wait: no sync or history request until .+ UTC \(in 60 minutes\)\./,
+      ) as unknown,
       'The account could not be synced: the service is limiting requests (HTTP 429). Retrying with back-off.',
       expect.stringMatching(
         /^The service asked to wait (30|60) days before the next request; waiting 60 minutes instead, the longest the plugin waits, then asking again\.$/,

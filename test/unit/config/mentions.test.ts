@@ -13,12 +13,15 @@ const bloated = (n: number, chars: number) => Array.from({ length: n }, (_, i) =
 /** An array that counts the elements read from it. */
 function countingArray(length: number): { value: unknown[]; reads: () => number } {
   let reads = 0;
-  const value = new Proxy(Array.from({ length }, () => null), {
-    get(target, key, receiver) {
-      if (typeof key === 'string' && /^\d+$/u.test(key)) reads += 1;
-      return Reflect.get(target, key, receiver) as unknown;
+  const value = new Proxy(
+    Array.from({ length }, () => null),
+    {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/u.test(key)) reads += 1;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
     },
-  });
+  );
   return { value, reads: () => reads };
 }
 
@@ -60,7 +63,13 @@ describe('mentions', () => {
   it('never keeps more than its bounds, whatever the value (property)', () => {
     const text = fc.string({ maxLength: 6000 });
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.array(tie('node'), { maxLength: 40 }), fc.dictionary(text, tie('node'), { maxKeys: 20 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        fc.integer(),
+        fc.array(tie('node'), { maxLength: 40 }),
+        fc.dictionary(text, tie('node'), { maxKeys: 20 }),
+      ),
     })).node;
     fc.assert(
       fc.property(value, (v) => {

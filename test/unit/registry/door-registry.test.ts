@@ -169,7 +169,14 @@ describe('DoorRegistry', () => {
   it('keeps the doors already in Home when a new door sorts before them, and says when all fit again', () => {
     const t = setup();
     const ids = Array.from({ length: MAX_ACCESSORIES_PER_BRIDGE }, (_, i) => `d${String(i + 1).padStart(3, '0')}`);
-    t.sync(account([device('dev-1', ids.map((id) => door(id)))]));
+    t.sync(
+      account([
+        device(
+          'dev-1',
+          ids.map((id) => door(id)),
+        ),
+      ]),
+    );
     const grown = account([device('dev-1', [door('d000'), ...ids.map((id) => door(id))])]);
     t.sync(grown);
     t.sync(grown);
