@@ -47,13 +47,19 @@ async function restarted(sim: AccessControlSimulator, clock: ManualClock, before
   return { ...rig, wait, read };
 }
 
+/** A restart whose first sync the service answers 429 with a Retry-After of RETRY_AFTER_S; later ones as usual. */
+async function limitedRestart() {
+  const clock = new ManualClock();
+  const sim = await startSimulator({ accessToken: TOKEN, travelTimeMs: 0 });
+  const rig = await restarted(sim, clock, () =>
+    sim.setFault('sync', { kind: 'status', status: 429, retryAfterS: RETRY_AFTER_S }, { times: 1 }),
+  );
+  return { sim, rig };
+}
+
 describe('a service answering the first sync after a restart with 429 and Retry-After', () => {
   it('shows the cached door until the stale bound, then No Response; says until when; asks again only after the wait', async () => {
-    const clock = new ManualClock();
-    const sim = await startSimulator({ accessToken: TOKEN, travelTimeMs: 0 });
-    const rig = await restarted(sim, clock, () =>
-      sim.setFault('sync', { kind: 'status', status: 429, retryAfterS: RETRY_AFTER_S }, { times: 1 }),
-    );
+    const { sim, rig } = await limitedRestart();
     const syncs = sim.countRequests(PATHS.sync);
     expect(await rig.read()).toBe(CurrentDoorState.CLOSED);
     const until = rig.log.lines.find((l) => l.text.startsWith('The service asked the plugin to wait'));
@@ -72,11 +78,7 @@ describe('a service answering the first sync after a restart with 429 and Retry-
   });
 
   it('sends a command from HomeKit during the wait, but no sync until the wait is over: one sync then', async () => {
-    const clock = new ManualClock();
-    const sim = await startSimulator({ accessToken: TOKEN, travelTimeMs: 0 });
-    const rig = await restarted(sim, clock, () =>
-      sim.setFault('sync', { kind: 'status', status: 429, retryAfterS: RETRY_AFTER_S }, { times: 1 }),
-    );
+    const { sim, rig } = await limitedRestart();
     const syncs = sim.countRequests(PATHS.sync);
     const toggles = sim.countRequests(PATHS.toggle);
     const target = rig.api.characteristic(SAMPLE_FRONT_GATE_ID, TargetDoorState);
