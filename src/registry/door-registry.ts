@@ -134,7 +134,7 @@ export class DoorRegistry {
     const cut = shown.length === listed.shown.length ? new Set<string>() : new Set(leftOut.map(({ door }) => this.uuid(door.id)));
     this.remove(
       [...this.doors.entries()].filter(([uuid]) => cut.has(uuid)).map(([, door]) => door),
-      `the bridge has no room left for it (see docs/limits.md)`,
+      this.noRoom(),
     );
     const changed: PlatformAccessory[] = [];
     for (const { door, device } of shown) {
