@@ -20,7 +20,7 @@ import type { BugLog } from '../util/bug-log.js';
 import { listForLog, oneLine } from '../util/log-text.js';
 import { NoticeOnce, NoticeOnceEach } from '../util/notice-once.js';
 import type { WebhookEvent } from '../webhook/event.js';
-import { byId, capDoors, shownDoors } from './shown-doors.js';
+import { byDoorIdOrder, capDoors, shownDoors } from './shown-doors.js';
 import type { DoorOfDevice } from '../door/duplicates.js';
 
 /** What a sync's report did to a door (whether it changed what Home shows). */
@@ -99,7 +99,7 @@ export class DoorRegistry {
   fitCached(others: number): void {
     const room = Math.max(0, MAX_ACCESSORIES_PER_BRIDGE - others);
     if (this.doors.size <= room) return;
-    const byDoorId = [...this.doors.values()].sort((a, b) => byId(a.accessory.context.doorId, b.accessory.context.doorId));
+    const byDoorId = [...this.doors.values()].sort((a, b) => byDoorIdOrder(a.accessory.context.doorId, b.accessory.context.doorId));
     this.remove(byDoorId.slice(room), this.noRoom(others));
   }
 

@@ -90,12 +90,14 @@ export function capDoors<T extends { door: { id: string } }>(
   if (doors.length <= room) {
     return { shown: doors, leftOut: [], overLimit: undefined };
   }
-  const sorted = [...doors].sort((a, b) => Number(inHome.has(b.door.id)) - Number(inHome.has(a.door.id)) || byId(a.door.id, b.door.id));
+  const sorted = [...doors].sort(
+    (a, b) => Number(inHome.has(b.door.id)) - Number(inHome.has(a.door.id)) || byDoorIdOrder(a.door.id, b.door.id),
+  );
   return { shown: sorted.slice(0, room), leftOut: sorted.slice(room), overLimit: doors.length };
 }
 
 /** Door ids in the order of their UTF-16 code units: the same on every machine, whatever its locale. */
-export function byId(a: string, b: string): number {
+export function byDoorIdOrder(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
