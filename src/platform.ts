@@ -21,8 +21,9 @@ import { readReservedPorts } from './util/homebridge-ports.js';
 import type { RealtimeUpdates } from './sync/realtime.js';
 import { nextSyncDelayMs } from './sync/schedule.js';
 import { WhoMovedIt } from './sync/who-moved-it.js';
-import { ACTIVE_POLL_INTERVAL_MS } from './settings.js';
+import { ACTIVE_POLL_INTERVAL_MS, READ_TIMEOUT_MS, STATE_STALE_AFTER_SYNC_INTERVALS } from './settings.js';
 import { SyncLoop } from './sync/loop.js';
+import { ServiceWait } from './sync/service-wait.js';
 import { SyncHealth } from './sync/health.js';
 import { DoorRegistry } from './registry/door-registry.js';
 import { People } from './people/sensors.js';
@@ -66,6 +67,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private loop: SyncLoop | undefined;
   private realtime: RealtimeUpdates | undefined;
   private whoMovedIt: WhoMovedIt | undefined;
+  /** The wait the service asked for with Retry-After: no sync or history request before it has passed. */
+  private serviceWait: ServiceWait | undefined;
   /** The doors on Matter (Homebridge 2.x): loaded at launch, only where the settings want Matter or Homebridge kept Matter devices. */
   private matterDoors: MatterDoors | undefined;
   /** Settles when the Matter side has loaded (or was not wanted): a sync's news for Matter waits for it. */
@@ -120,6 +123,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         this.people.seen(doorId, state);
       },
       takeOther: (accessory) => this.people.fromCache(accessory),
+      otherAccessories: () => this.people.all().length,
     });
     this.health = new SyncHealth({
       log,
@@ -164,7 +168,14 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         `In the configuration, ${listForLog(parsed.notes)} ${parsed.notes.length > 1 ? 'are notes: they name no door and change nothing' : 'is a note: it names no door and changes nothing'}.`,
       );
     }
-    api.on('didFinishLaunching', () => this.start());
+    api.on('didFinishLaunching', () => {
+      // Homebridge ends when a listener throws: an exception of ours at start is a logged bug, and the doors keep working.
+      try {
+        this.start();
+      } catch (error) {
+        this.bugs.report('starting the plugin', error);
+      }
+    });
     api.on('shutdown', () => void this.shutdown());
   }
 
@@ -203,8 +214,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       secrets: config.webhook ? [config.webhook.apiKey] : [],
     });
     this.client = client;
+    const serviceWait = new ServiceWait({ clock: this.clock, log: this.log });
+    this.serviceWait = serviceWait;
     this.whoMovedIt = new WhoMovedIt({
-      history: (query) => client.history(query),
+      history: (query) => serviceWait.send(() => client.history(query)),
       log: this.log,
       clock: this.clock,
       found: (doorId, doorName, state, event) => this.historyNamed(doorId, doorName, state, event),
@@ -228,7 +241,13 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       if (!this.stoppedMeanwhile()) leaveOut();
     });
     leaveOut();
-    this.people.start();
+    // The bridge's room is planned before the person sensors are added: cached doors past it leave first.
+    this.registry.fitCached(this.people.planned());
+    try {
+      this.people.start();
+    } catch (error) {
+      this.bugs.report('adding the person sensors', error);
+    }
     if (config.matter !== 'off' || this.cachedMatter.length > 0) {
       this.matterLoaded = this.startMatter(config);
     }
@@ -249,6 +268,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
           autoCloseInMs: this.nextAutoCloseInMs(),
         }),
       this.clock,
+      () => serviceWait.until(),
     );
     this.loop.start();
     if (!config.webhook && (config.accessAlert || config.doors.some((door) => door.accessAlert === true))) {
@@ -387,6 +407,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         transitionTimeoutMs: (config?.transitionTimeout ?? 0) * 1000,
         lowBatteryThresholdPct: config?.lowBatteryThreshold ?? 0,
         onCommandAccepted: () => this.loop?.hurry(ACTIVE_POLL_INTERVAL_MS),
+        staleAfterMs: () => this.staleAfterMs(),
         now: () => this.clock.now(),
         clock: this.clock,
         // Without a readable config, a cached door keeps the services it has: a typo must not break automations.
@@ -410,7 +431,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     try {
       let account: Account;
       try {
-        account = await client.sync();
+        account = await (this.serviceWait?.send(() => client.sync()) ?? client.sync());
       } catch (error) {
         if (!this.stoppedMeanwhile()) {
           this.health.failed(error);
@@ -520,6 +541,17 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   /** The person sensors HomeKit shows, each an occupancy sensor on Matter under its accessory's UUID. */
   private peopleOnMatter(): ShownPerson[] {
     return this.people.all().map((sensor) => ({ uuid: sensor.accessory.UUID, person: sensor }));
+  }
+
+  /**
+   * How old a door's state may grow before Home shows No Response (docs/limits.md): two intervals of the pace the account
+   * is synced at (the webhook safety net's while webhooks arrive), and the longest a sync may take to answer.
+   */
+  private staleAfterMs(): number | undefined {
+    const config = this.config;
+    if (!config) return undefined;
+    const paceS = this.realtime?.flowing ? Math.max(config.webhook?.reconcileInterval ?? 0, config.pollInterval) : config.pollInterval;
+    return STATE_STALE_AFTER_SYNC_INTERVALS * paceS * 1000 + (this.runtime.readTimeoutMs ?? READ_TIMEOUT_MS);
   }
 
   /** Read through a call: shutdown() may run while a sync awaits, which the type checker's narrowing of the field cannot see. */

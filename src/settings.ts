@@ -39,6 +39,11 @@ export const BACKOFF_JITTER_RATIO = 0.2;
  * every door on "No Response" that long; past this the plugin asks again and says so once.
  */
 export const MAX_RETRY_AFTER_MS = 60 * 60_000;
+/**
+ * A door's state older than this many sync intervals (plus the longest a sync may take, READ_TIMEOUT_MS) shows No
+ * Response: the service was not asked, or did not answer, in that time (a Retry-After, an outage), also after a restart.
+ */
+export const STATE_STALE_AFTER_SYNC_INTERVALS = 2;
 /** Successful syncs a door must be missing from before it leaves HomeKit; one glitchy empty answer must not delete automations. */
 export const SYNCS_MISSING_BEFORE_REMOVAL = 2;
 

@@ -14,7 +14,8 @@ import {
   MAX_RESPONSE_BYTES,
 } from '../settings.js';
 import { ServiceError } from './errors.js';
-import { Agent, request as sendRequest, undiciErrors } from './undici.js';
+import { undiciParts } from './undici.js';
+import type { Agent } from './undici.js';
 
 /** An answer came but could not be read: the service had the request and may have acted on it. */
 const ANSWERED = true;
@@ -55,7 +56,7 @@ export const DEFAULT_TIMEOUTS: Timeouts = {
 };
 
 export function createAgent(timeouts: Timeouts = DEFAULT_TIMEOUTS): Agent {
-  return new Agent({
+  return new (undiciParts().Agent)({
     connect: { timeout: timeouts.connectMs },
     headersTimeout: timeouts.headersMs,
     bodyTimeout: timeouts.bodyMs,
@@ -159,12 +160,12 @@ function describeFailure(error: unknown, secrets: readonly string[]): ServiceErr
   if (error instanceof ServiceError) {
     return error;
   }
-  if (error instanceof undiciErrors.ConnectTimeoutError) {
+  if (error instanceof undiciParts().errors.ConnectTimeoutError) {
     return new ServiceError('timeout', 'the service did not answer in time', undefined, undefined, false);
   }
   if (
-    error instanceof undiciErrors.HeadersTimeoutError ||
-    error instanceof undiciErrors.BodyTimeoutError ||
+    error instanceof undiciParts().errors.HeadersTimeoutError ||
+    error instanceof undiciParts().errors.BodyTimeoutError ||
     (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
   ) {
     // Connected and sent: the service may act on it although its answer never came.
@@ -192,7 +193,7 @@ function describeFailure(error: unknown, secrets: readonly string[]): ServiceErr
 /** Sends one request. Resolves with any HTTP status; rejects only with a ServiceError for transport and decoding failures. */
 export async function requestJson(dispatcher: Dispatcher, request: JsonRequest): Promise<JsonResponse> {
   try {
-    const response = await sendRequest(dispatcher, {
+    const response = await undiciParts().request(dispatcher, {
       origin: request.url.origin,
       path: request.url.pathname + request.url.search,
       method: request.method,

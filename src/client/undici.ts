@@ -55,11 +55,16 @@ export function loadUndiciParts(load: ModuleLoader): UndiciParts {
   }
 }
 
-const parts = loadUndiciParts(createRequire(import.meta.url));
+let loaded: UndiciParts | undefined;
 
-export const Agent = parts.Agent;
+/**
+ * undici's parts, loaded at the first call (the client's, at Homebridge's didFinishLaunching), not when Homebridge imports
+ * the plugin: its ~12 MB resident then come with the first sync, and a bridge that never syncs (a config that cannot be
+ * read) never loads them (BENCHMARKS.md, section 9). `require` is synchronous, so no caller waits for a promise.
+ */
+export function undiciParts(): UndiciParts {
+  loaded ??= loadUndiciParts(createRequire(import.meta.url));
+  return loaded;
+}
+
 export type Agent = UndiciAgent;
-export const undiciErrors = parts.errors;
-export const request = parts.request;
-/** Whether the narrow files were taken (true with every undici in the range package.json allows; the tests say so). */
-export const narrow = parts.narrow;

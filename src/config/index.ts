@@ -24,7 +24,7 @@ import {
 } from './schemas.js';
 import type { GlobalShape } from './schemas.js';
 import type { SectionOption } from '../option-catalog.js';
-import { mentionOf, speaksOfLeavingOut, textsOf } from './mentions.js';
+import { cutSentence, mentionOf, speaksOfLeavingOut, textsOf } from './mentions.js';
 import type { Mention } from './mentions.js';
 import { dotted, isBlank, isRecord, listing } from './values.js';
 import type { Spellings } from './values.js';
@@ -177,6 +177,10 @@ export function parseConfig(raw: unknown): ConfigResult {
     }
   }
 
+  // A value too large to read in full is named, with how far it was read (src/config/mentions.ts).
+  for (const mention of findings.mentions) {
+    if (mention.cut) findings.warn(pathOf(mention.path), cutSentence(mention));
+  }
   if (fatal.length > 0) {
     // Nothing runs, so the user gets every mistake at once, the blocking ones first.
     return { ok: false, problems: [...fatal, ...findings.plain] };
@@ -200,4 +204,9 @@ export function parseConfig(raw: unknown): ConfigResult {
     findings: [...findings.ignored, ...findings.warnings],
     ...(findings.notes.length > 0 ? { notes: findings.notes } : {}),
   };
+}
+
+/** A mention's dotted path ("doors.2.automation") as the findings' path, its numbers as indexes. */
+function pathOf(dotted: string): (string | number)[] {
+  return dotted.split('.').map((part) => (/^\d+$/u.test(part) ? Number(part) : part));
 }

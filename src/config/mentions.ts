@@ -8,14 +8,25 @@ import { isBlank, isRecord } from './values.js';
 export interface Mention {
   /** Where it is ("readOnlyDoorIds", "doors.2.automation", "doors"). */
   path: string;
-  /** Its texts, whole numbers and keys, each as written. */
+  /** Its texts, whole numbers and keys, each as written (a long one cut at MAX_TEXT_CHARS). */
   texts: string[];
   /** Its key speaks of hiding or excluding: a door it names is left out of Home too. */
   leaveOut: boolean;
+  /** The value is larger than the plugin looks into: what lies past the bounds was not read (the parse names it). */
+  cut?: true;
 }
 
-/** The most texts read from one value, and how deep into it: a value of a million elements is read this far. */
-const MAX_TEXTS = 1000;
+/**
+ * How far into one value the plugin does not read it looks: texts, characters, and the parts (elements, keys, values) it
+ * visits, and how deep. A config large for no reason (a pasted export) is read this far and named, never walked in full.
+ */
+export const MAX_TEXTS = 1000;
+/** Characters of one text kept: a door id is far shorter, and the "could mean" scan reads no further (could-mean.ts). */
+export const MAX_TEXT_CHARS = 4096;
+/** Characters kept from one value, all its texts together. */
+export const MAX_MENTION_CHARS = 64 * 1024;
+/** Parts of one value visited, texts or not: an array of a million nulls is looked at this far. */
+export const MAX_PARTS = 10_000;
 const MAX_DEPTH = 8;
 
 /** Words of a key that mean "keep it out of Home": an id under such a key is left out, not only read-only. */
@@ -24,24 +35,57 @@ const LEAVE_OUT_WORDS = /hid|exclu|skip|ignor|omit|remov|block|deny|blacklist/u;
 /** Whether a key speaks of hiding or excluding ("hideDoorIds", "excludeDoors", "hidden"). */
 export const speaksOfLeavingOut = (key: string): boolean => LEAVE_OUT_WORDS.test(fold(key));
 
-/** The texts of a value that may be ids: strings, whole numbers, and the keys of its objects (a map keyed by door id). */
-export function textsOf(value: unknown): string[] {
+/** The texts of a value, as far as the bounds go, and whether they cut it. */
+interface Reading {
+  texts: string[];
+  cut: boolean;
+}
+
+/** Reads the texts of `value` that may be ids within the bounds; `first` (a key it is under) counts among them. */
+function readTexts(value: unknown, first?: string): Reading {
   const texts: string[] = [];
-  const visit = (node: unknown, depth: number): void => {
-    if (texts.length >= MAX_TEXTS || depth > MAX_DEPTH) return;
-    if (typeof node === 'string') texts.push(node);
-    else if (typeof node === 'number' && Number.isSafeInteger(node)) texts.push(String(node));
-    else if (Array.isArray(node)) for (const element of node) visit(element, depth + 1);
-    else if (isRecord(node)) {
-      for (const [key, inner] of Object.entries(node)) {
-        if (texts.length >= MAX_TEXTS) return;
-        texts.push(key);
-        visit(inner, depth + 1);
+  let chars = 0;
+  let parts = 0;
+  let cut = false;
+  /** Keeps a text while the bounds allow; false once they are spent, which ends the walk. */
+  const take = (text: string): boolean => {
+    if (texts.length >= MAX_TEXTS || chars >= MAX_MENTION_CHARS) {
+      cut = true;
+      return false;
+    }
+    const kept = text.length > MAX_TEXT_CHARS ? text.slice(0, MAX_TEXT_CHARS) : text;
+    if (kept.length < text.length) cut = true;
+    texts.push(kept);
+    chars += kept.length;
+    return true;
+  };
+  const visit = (node: unknown, depth: number): boolean => {
+    parts += 1;
+    if (parts > MAX_PARTS || depth > MAX_DEPTH) {
+      cut = true;
+      return false;
+    }
+    if (typeof node === 'string') return take(node);
+    if (typeof node === 'number') return Number.isSafeInteger(node) ? take(String(node)) : true;
+    if (Array.isArray(node)) {
+      for (const element of node as unknown[]) if (!visit(element, depth + 1)) return false;
+    } else if (isRecord(node)) {
+      // for…in, not Object.entries: a record of a million keys is not copied to be looked at in part.
+      for (const key in node) {
+        if (!Object.hasOwn(node, key)) continue;
+        if (!take(key) || !visit(node[key], depth + 1)) return false;
       }
     }
+    return true;
   };
+  if (first !== undefined) take(first);
   visit(value, 0);
-  return texts.slice(0, MAX_TEXTS);
+  return { texts, cut };
+}
+
+/** The texts of a value that may be ids: strings, whole numbers, and the keys of its objects (a map keyed by door id). */
+export function textsOf(value: unknown): string[] {
+  return readTexts(value).texts;
 }
 
 /**
@@ -50,5 +94,11 @@ export function textsOf(value: unknown): string[] {
  */
 export function mentionOf(path: string, value: unknown, leaveOut: boolean, key?: string): Mention | undefined {
   if (isBlank(value) || value === false) return undefined;
-  return { path, texts: [...(key === undefined ? [] : [key]), ...textsOf(value)].slice(0, MAX_TEXTS), leaveOut };
+  const { texts, cut } = readTexts(value, key);
+  return { path, texts, leaveOut, ...(cut ? { cut: true as const } : {}) };
+}
+
+/** What the parse says of a mention the bounds cut: it is named, with how far it was read. */
+export function cutSentence(mention: Mention): string {
+  return `${mention.path} is larger than the plugin looks into: it read its first ${MAX_TEXTS.toLocaleString('en-US')} texts, ${MAX_TEXT_CHARS.toLocaleString('en-US')} characters of each and ${MAX_MENTION_CHARS.toLocaleString('en-US')} in all, and a door named past that is not protected by it`;
 }

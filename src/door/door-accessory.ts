@@ -35,6 +35,8 @@ export interface DoorAccessoryDeps {
   gate?: () => string | undefined;
   /** A command was accepted: the platform should sync soon and often until the door arrives. */
   onCommandAccepted: () => void;
+  /** How old the door's state may grow before Home shows No Response (docs/limits.md); none by default. */
+  staleAfterMs?: () => number | undefined;
   now: () => number;
   /** Sets the door's timers (the left-open sensor); the real clock by default. */
   clock?: Clock;
@@ -97,6 +99,7 @@ export class DoorAccessory {
       transitionTimeoutMs: deps.transitionTimeoutMs,
       options: deps.options,
       onRename: (before, name) => this.applyName(before, name),
+      staleAfterMs: deps.staleAfterMs,
     });
     this.facts = this.model;
     this.commands = new DoorCommands({

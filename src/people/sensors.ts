@@ -63,6 +63,18 @@ export class People {
     return true;
   }
 
+  /**
+   * How many accessories start() holds: one per entry (each user once), and the cached people it keeps while an entry
+   * cannot be read. The bridge's room is planned with it before anything is added.
+   */
+  planned(): number {
+    const { api, entries } = this.deps;
+    if (entries === undefined) return this.cached.size;
+    const listed = new Set(entries.map((entry) => api.hap.uuid.generate(`${PLUGIN_NAME}:person:${userKey(entry.user)}`)));
+    const kept = this.deps.keepUnlisted === true ? [...this.cached.keys()].filter((uuid) => !listed.has(uuid)).length : 0;
+    return listed.size + kept;
+  }
+
   /** At launch: a sensor per entry (its cached accessory taken over, renamed as the entry says), and removed people leave. */
   start(): void {
     const { api, log, entries } = this.deps;

@@ -20,7 +20,8 @@ import type { BugLog } from '../util/bug-log.js';
 import { listForLog, oneLine } from '../util/log-text.js';
 import { NoticeOnce, NoticeOnceEach } from '../util/notice-once.js';
 import type { WebhookEvent } from '../webhook/event.js';
-import { doorCap, shownDoors } from './shown-doors.js';
+import { byDoorIdOrder, capDoors, shownDoors } from './shown-doors.js';
+import type { DoorOfDevice } from '../door/duplicates.js';
 
 /** What a sync's report did to a door (whether it changed what Home shows). */
 export type SyncOutcome = ReturnType<DoorAccessory['update']>;
@@ -43,6 +44,8 @@ export interface DoorRegistryDeps {
   doorSeen?: (doorId: string, state: DoorState, lastToggled: string | undefined) => void;
   /** Takes a cached accessory that holds no door but is the plugin's all the same (a person sensor); false: not one. */
   takeOther?: (accessory: PlatformAccessory) => boolean;
+  /** The plugin's accessories on the bridge that are not doors (person sensors); the config's people by default. */
+  otherAccessories?: () => number;
 }
 
 export class DoorRegistry {
@@ -51,7 +54,7 @@ export class DoorRegistry {
   private readonly doors = new Map<string, DoorAccessory>();
   /** Syncs in a row that did not list a door, by UUID. */
   private readonly missingCounts = new Map<string, number>();
-  /** Said once per run of Homebridge, never ended: the cap holds as long as the account stays that large. */
+  /** The doors the cap leaves out: said when they change, and when all fit again. */
   private readonly overLimit = new NoticeOnce();
   /** The duplicate door ids last reported, said once for each set of them. */
   private readonly duplicates = new NoticeOnce();
@@ -101,37 +104,57 @@ export class DoorRegistry {
     }
   }
 
+  /**
+   * At start, before the plugin adds anything: cached doors past the bridge's room (`others` accessories of the plugin
+   * that are not doors take theirs first) leave, the last by door id, so what is added next fits. Homebridge would throw
+   * at the 150th accessory and stop.
+   */
+  fitCached(others: number): void {
+    const room = Math.max(0, MAX_ACCESSORIES_PER_BRIDGE - others);
+    if (this.doors.size <= room) return;
+    const byDoorId = [...this.doors.values()].sort((a, b) => byDoorIdOrder(a.accessory.context.doorId, b.accessory.context.doorId));
+    this.remove(byDoorId.slice(room), this.noRoom(others));
+  }
+
   /** Brings HomeKit in line with a successful sync: new doors appear, known ones update, gone ones leave. */
   reconcile(account: Account, sentMs: number): void {
     const config = this.deps.config;
     if (!config) {
       return;
     }
-    const { shown, excluded, duplicates, overLimit } = shownDoors(account, config, this.deps.protection?.());
-    this.reportDuplicates(duplicates);
-    if (overLimit !== undefined) {
-      this.overLimit.holds(() =>
-        this.deps.log.warn(
-          config.people.length === 0
-            ? `The account has ${overLimit} doors but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE}; the first ${MAX_ACCESSORIES_PER_BRIDGE} by door id are shown (see docs/limits.md).`
-            : `The account has ${overLimit} doors but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE} accessories and ${config.people.length} of them are person sensors; the first ${doorCap(config)} doors by door id are shown (see docs/limits.md).`,
-        ),
-      );
-    }
+    // Every door the options let in, before the cap: a door the cap leaves out is still the account's, never "missing".
+    const listed = shownDoors(account, config, this.deps.protection?.(), { room: Number.POSITIVE_INFINITY });
+    this.reportDuplicates(listed.duplicates);
     // Doors the options keep out leave at once: that is the user's choice, not a glitch of the service.
-    for (const { door, reason } of excluded) {
+    for (const { door, reason } of listed.excluded) {
       const handler = this.doors.get(this.uuid(door.id));
       if (handler) {
         this.remove([handler], reason);
       }
     }
-    const seen = new Set<string>();
+    const seen = new Set(listed.shown.map(({ door }) => this.uuid(door.id)));
+    // A partial answer says nothing about doors it could not read; only a complete one may remove doors. Removed before
+    // any door is added, so the bridge never holds both.
+    if (account.unreadable.length === 0) {
+      this.removeMissing(seen);
+    }
+    // The bridge's room is planned before anything is added: the plugin's other accessories (person sensors) and the doors
+    // still shown though this answer lacks them take theirs first.
+    const held = [...this.doors.keys()].filter((uuid) => !seen.has(uuid)).length;
+    const inHome = new Set([...this.doors.values()].map((door) => door.accessory.context.doorId));
+    const { shown, leftOut, overLimit } = capDoors(listed.shown, Math.max(0, this.room() - held), inHome);
+    this.reportLeftOut(leftOut, overLimit);
+    const cut = shown.length === listed.shown.length ? new Set<string>() : new Set(leftOut.map(({ door }) => this.uuid(door.id)));
+    this.remove(
+      [...this.doors.entries()].filter(([uuid]) => cut.has(uuid)).map(([, door]) => door),
+      this.noRoom(),
+    );
     const changed: PlatformAccessory[] = [];
     for (const { door, device } of shown) {
       const uuid = this.uuid(door.id);
-      seen.add(uuid);
       this.missingCounts.delete(uuid);
       const handler = this.doors.get(uuid) ?? this.add(uuid, door, device);
+      if (!handler) continue;
       handler.setAccountReadable(true);
       // A name that keeps changing in the account is left out of the comparison until it holds (see cacheSnapshot).
       const cachedBefore = handler.cacheSnapshot();
@@ -150,10 +173,6 @@ export class DoorRegistry {
     // Homebridge writes the cache to disk on each update: only for doors whose cached state changed (SD cards wear).
     if (changed.length > 0) {
       this.deps.api.updatePlatformAccessories(changed);
-    }
-    // A partial answer says nothing about doors it could not read; only a complete one may remove doors.
-    if (account.unreadable.length === 0) {
-      this.removeMissing(seen);
     }
     this.warnSoundAlike();
   }
@@ -254,7 +273,7 @@ export class DoorRegistry {
     return door;
   }
 
-  private add(uuid: string, door: Door, device: Device): DoorAccessory {
+  private add(uuid: string, door: Door, device: Device): DoorAccessory | undefined {
     const config = this.deps.config;
     const accountName = homeKitName(door.name, fallbackDoorName(door.id));
     // A new door comes with the name it shows from the start: a Name in Home from the settings, else the account's.
@@ -274,7 +293,15 @@ export class DoorRegistry {
     // A new door starts from its reported state.
     accessory.context = context;
     const handler = this.take(accessory);
-    this.deps.api.registerPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, [accessory]);
+    try {
+      this.deps.api.registerPlatformAccessories(PLUGIN_NAME, PLATFORM_NAME, [accessory]);
+    } catch (error) {
+      // The room was planned (reconcile), so this is a bug of ours or Homebridge's: the other doors keep working.
+      handler.dispose();
+      this.doors.delete(uuid);
+      this.deps.bugs.report(`adding door ${oneLine(door.id)} to HomeKit`, error);
+      return undefined;
+    }
     // The ids are the service's text: cleaned, so a newline in one cannot forge a log line.
     this.deps.log.info(`Added ${name} to HomeKit (door ${oneLine(door.id)}, controller ${oneLine(device.id)}).`);
     return handler;
@@ -311,6 +338,37 @@ export class DoorRegistry {
         doors.map((door) => door.accessory),
       );
     }
+  }
+
+  /** Doors the bridge has room for: its cap less the plugin's other accessories. */
+  private room(): number {
+    return Math.max(0, MAX_ACCESSORIES_PER_BRIDGE - this.others());
+  }
+
+  private others(): number {
+    return this.deps.otherAccessories?.() ?? this.deps.config?.people.length ?? 0;
+  }
+
+  /** Why a door in Home leaves for the cap (never "the account no longer has it": it still has). */
+  private noRoom(others = this.others()): string {
+    const people = others === 0 ? '' : `, ${others} of them person sensors`;
+    return `one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE} accessories${people}, and the doors already in Home, then the first by door id, take the room (see docs/limits.md)`;
+  }
+
+  /** Names the doors the cap leaves out and the settings that bring them in: said when they change, and when all fit. */
+  private reportLeftOut(leftOut: DoorOfDevice[], overLimit: number | undefined): void {
+    if (overLimit === undefined || leftOut.length === 0) {
+      this.overLimit.ended(() => this.deps.log.info('Every door the settings let in fits on the bridge again.'));
+      return;
+    }
+    const named = leftOut.map(({ door }) => `${homeKitName(door.name, fallbackDoorName(door.id))} (door ${door.id})`);
+    this.overLimit.holds(
+      () =>
+        this.deps.log.warn(
+          `The account has ${overLimit} doors for this bridge, but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE} accessories${this.others() === 0 ? '' : ` and ${this.others()} of them are person sensors`}; left out: ${listForLog(named)}. To show them, add the platform again on its own child bridge with includeDeviceIds (or includeDoorIds) naming their controllers, and excludeDeviceIds on this one (see docs/limits.md).`,
+        ),
+      leftOut.map(({ door }) => door.id).join('\u0000'),
+    );
   }
 
   /** Names door ids listed under more than one controller, once for each set of them. */

@@ -34,6 +34,16 @@ export interface ShownDoors<V extends Listing = Device> {
   duplicates: DuplicateDoor[];
   /** How many doors would be shown, when that is more than one bridge holds. */
   overLimit: number | undefined;
+  /** The doors the options let in that the bridge has no room for (empty when all fit). */
+  leftOut: DoorOfDevice<DoorOf<V>, V>[];
+}
+
+/** What the cap works with beside the config: the room left, and the doors Home shows now (they keep their place). */
+export interface CapPlan {
+  /** Doors the bridge has room for; doorCap(config) by default. */
+  room?: number;
+  /** Ids of the doors Home shows now: they stay before any door new to Home, so a new door never displaces one. */
+  inHome?: ReadonlySet<string>;
 }
 
 /**
@@ -44,9 +54,10 @@ export function shownDoors<V extends Listing>(
   account: { devices: readonly V[] },
   config: PluginConfig,
   protection: Protection = NO_PROTECTION,
+  plan: CapPlan = {},
 ): ShownDoors<V> {
   // The person sensors are accessories of the same bridge: the doors get what they leave.
-  const cap = doorCap(config);
+  const cap = plan.room ?? doorCap(config);
   const shown: DoorOfDevice<DoorOf<V>, V>[] = [];
   const excluded: ExcludedDoor<DoorOf<V>>[] = [];
   for (const device of account.devices) {
@@ -63,12 +74,31 @@ export function shownDoors<V extends Listing>(
   // A door shown under one controller is not removed for being filtered out under another.
   const keptIds = new Set(kept.map(({ door }) => door.id));
   const stillExcluded = excluded.filter(({ door }) => !keptIds.has(door.id));
-  if (kept.length <= cap) {
-    return { shown: kept, excluded: stillExcluded, duplicates, overLimit: undefined };
+  return { ...capDoors(kept, cap, plan.inHome), excluded: stillExcluded, duplicates };
+}
+
+/**
+ * The doors that fit in `room`, in the account's order when all do. Else doors already in Home first (a new door never
+ * takes the place of one with automations), then by door id in character order (not the locale's), so the same doors
+ * stay shown whatever order the service lists them in.
+ */
+export function capDoors<T extends { door: { id: string } }>(
+  doors: T[],
+  room: number,
+  inHome: ReadonlySet<string> = new Set<string>(),
+): { shown: T[]; leftOut: T[]; overLimit: number | undefined } {
+  if (doors.length <= room) {
+    return { shown: doors, leftOut: [], overLimit: undefined };
   }
-  // Cut by door id, so the same doors stay shown whatever order the service lists them in.
-  kept.sort((a, b) => a.door.id.localeCompare(b.door.id));
-  return { shown: kept.slice(0, cap), excluded: stillExcluded, duplicates, overLimit: kept.length };
+  const sorted = [...doors].sort(
+    (a, b) => Number(inHome.has(b.door.id)) - Number(inHome.has(a.door.id)) || byDoorIdOrder(a.door.id, b.door.id),
+  );
+  return { shown: sorted.slice(0, room), leftOut: sorted.slice(room), overLimit: doors.length };
+}
+
+/** Door ids in the order of their UTF-16 code units: the same on every machine, whatever its locale. */
+export function byDoorIdOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** How many doors one bridge shows: what its cap leaves beside the platform entry's person sensors. */

@@ -16,6 +16,8 @@ export class SyncLoop {
     /** Milliseconds until the next run, asked after each run. */
     private readonly nextDelayMs: () => number,
     private readonly clock: Clock = SYSTEM_CLOCK,
+    /** No run before this time (the service's Retry-After), however soon one is asked for; undefined: no wait. */
+    private readonly notBeforeMs: () => number | undefined = () => undefined,
   ) {}
 
   /** Resolves once no sync is running (tests wait on it after moving the simulated clock). */
@@ -49,8 +51,10 @@ export class SyncLoop {
     }
   }
 
-  private schedule(delayMs: number): void {
+  private schedule(asked: number): void {
     this.clock.clearTimeout(this.timer);
+    // A command's hurry, or a rerun, never brings a sync before the wait the service asked for.
+    const delayMs = Math.max(asked, (this.notBeforeMs() ?? 0) - this.clock.now());
     this.dueAtMs = this.clock.now() + delayMs;
     this.timer = this.clock.setTimeout(() => {
       this.current = this.run();

@@ -11,5 +11,5 @@ if (UNDICI_PREFIX === undefined) {
 vi.mock(import('../../src/client/undici.js'), async (importOriginal) => {
   const original = await importOriginal();
   const parts = original.loadUndiciParts(requireUndici);
-  return { ...original, Agent: parts.Agent, undiciErrors: parts.errors, request: parts.request, narrow: parts.narrow };
+  return { ...original, undiciParts: () => parts };
 });

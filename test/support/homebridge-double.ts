@@ -10,6 +10,9 @@ import type { Clock } from '../../src/util/clock.js';
 import { AccessControlPlatform } from '../../src/platform.js';
 import type { PlatformRuntime } from '../../src/platform.js';
 
+/** What one HAP-NodeJS bridge holds (its own limit, written here as HAP has it, not read from the plugin). */
+const HAP_BRIDGE_MAX_ACCESSORIES = 149;
+
 /** A clock that moves only when told to, running due timers in order; delays are clamped as the real clock's are. */
 export class ManualClock implements Clock {
   private nowMs = Date.parse('2026-11-21T12:00:00Z');
@@ -74,6 +77,10 @@ export class HomebridgeDouble extends EventEmitter {
     for (const accessory of accessories) {
       if (this.registered.has(accessory.UUID)) {
         throw new Error(`accessory ${accessory.UUID} registered twice`);
+      }
+      // HAP-NodeJS's Bridge refuses the 150th accessory with this error, and Homebridge then stops.
+      if (this.registered.size >= HAP_BRIDGE_MAX_ACCESSORIES) {
+        throw new Error(`Cannot Bridge more than ${HAP_BRIDGE_MAX_ACCESSORIES} Accessories`);
       }
       this.registered.set(accessory.UUID, accessory);
     }

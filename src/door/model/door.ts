@@ -33,6 +33,8 @@ export interface DoorModelDeps {
   options: DoorModelOptions | undefined;
   /** The shown name changed from `before` to `name`: the face shows it wherever HomeKit reads the door's name. */
   onRename: (before: string, name: string) => void;
+  /** How old the door's state may grow before Home shows No Response (docs/limits.md); none by default. */
+  staleAfterMs?: () => number | undefined;
 }
 
 /** What a reported state asks of the face: 'all' when Home's state changed, 'sensors' when only the reported state may have. */
@@ -44,7 +46,7 @@ export class DoorModel {
   private readonly machine: DoorStateMachine;
   /** Which webhook events and syncs are too old to apply. */
   private readonly eventOrder = new EventOrder();
-  private readonly availability = new DoorAvailability();
+  private readonly availability: DoorAvailability;
   private readonly timings: DoorTimings;
   /** Which name the door shows, and what each rename means. */
   private readonly names: DoorNames;
@@ -68,6 +70,7 @@ export class DoorModel {
     const cachedMissed = context.missedTarget;
     const missed = (cachedMissed === 'OPEN' || cachedMissed === 'CLOSED') && cachedMissed !== context.state ? cachedMissed : undefined;
     this.machine = new DoorStateMachine(context.state, missed);
+    this.availability = new DoorAvailability({ now: deps.now, staleAfterMs: deps.staleAfterMs });
     this.stateKnownYet = context.stateUnknown !== true;
     this.rememberMissed();
     this.timings = new DoorTimings(context.state === 'OPEN' ? deps.now() : undefined);
@@ -177,6 +180,7 @@ export class DoorModel {
       }
       return undefined;
     }
+    this.availability.told(syncSentMs);
     const unknownLine = this.unknownFlap.absent(this.deps.now());
     if (unknownLine?.kind === 'settled') {
       this.deps.log.info(
@@ -197,6 +201,7 @@ export class DoorModel {
     if (!this.eventOrder.admit(occurredAtMs, this.deps.now())) {
       return 'stale';
     }
+    this.availability.told(this.deps.now());
     return this.applyState(state, who);
   }
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { Agent, NARROW_FILES, loadUndiciParts, narrow, undiciErrors } from '../../../src/client/undici.js';
+import { NARROW_FILES, loadUndiciParts, undiciParts } from '../../../src/client/undici.js';
 import type { ModuleLoader, UndiciParts } from '../../../src/client/undici.js';
 import type * as Undici from 'undici';
 import type { AccessControlSimulator } from '../../../dev/simulator/server.js';
@@ -71,9 +71,11 @@ function compare(a: Version, b: Version): number {
 describe('loading undici', () => {
   it(`takes the three narrow files with the undici installed (${undiciManifest().version})`, async () => {
     // What the client uses: the narrow files of the undici under test, not its main entry nor another copy.
-    expect(narrow).toBe(true);
-    expect(Agent).toBe(requireUndici(NARROW_FILES.agent));
-    expect(undiciErrors).toBe(requireUndici(NARROW_FILES.errors));
+    const client = undiciParts();
+    expect(client.narrow).toBe(true);
+    expect(client.Agent).toBe(requireUndici(NARROW_FILES.agent));
+    expect(client.errors).toBe(requireUndici(NARROW_FILES.errors));
+    expect(undiciParts()).toBe(client);
     const parts = loadUndiciParts(requireUndici);
     expect(parts.narrow).toBe(true);
     expect(await syncStatus(parts)).toBe(401);

@@ -28,7 +28,11 @@ function account(devices: Device[], unreadable: string[] = []): Account {
   return { devices, unreadable };
 }
 
-function setup(extra: Record<string, unknown> = {}, cache: ReturnType<HomebridgeDouble['savedCache']> = []) {
+function setup(
+  extra: Record<string, unknown> = {},
+  cache: ReturnType<HomebridgeDouble['savedCache']> = [],
+  otherAccessories?: () => number,
+) {
   const parsed = parseConfig({ platform: 'AccessControl', accessToken: 'registry-token', baseUrl: 'http://127.0.0.1:9', ...extra });
   if (!parsed.ok) throw new Error(parsed.problems.join('; '));
   const config = parsed.config;
@@ -57,6 +61,7 @@ function setup(extra: Record<string, unknown> = {}, cache: ReturnType<Homebridge
       ).door,
     notePolled,
     doorMoved,
+    otherAccessories,
   });
   // As Homebridge does: the cached accessories, then didFinishLaunching.
   for (const json of cache) {
@@ -162,8 +167,60 @@ describe('DoorRegistry', () => {
     t.sync(big);
     expect(t.shownIds()).toEqual(ids.slice(0, MAX_ACCESSORIES_PER_BRIDGE));
     expect(t.log.texts('warn')).toEqual([
-      `The account has ${ids.length} doors but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE}; the first ${MAX_ACCESSORIES_PER_BRIDGE} by door id are shown (see docs/limits.md).`,
+      `The account has ${ids.length} doors for this bridge, but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE} accessories; left out: Gate d149 (door d149); Gate d150 (door d150); Gate d151 (door d151). To show them, add the platform again on its own child bridge with includeDeviceIds (or includeDoorIds) naming their controllers, and excludeDeviceIds on this one (see docs/limits.md).`,
     ]);
+  });
+
+  it('keeps the doors already in Home when a new door sorts before them, and says when all fit again', () => {
+    const t = setup();
+    const ids = Array.from({ length: MAX_ACCESSORIES_PER_BRIDGE }, (_, i) => `d${String(i + 1).padStart(3, '0')}`);
+    t.sync(
+      account([
+        device(
+          'dev-1',
+          ids.map((id) => door(id)),
+        ),
+      ]),
+    );
+    const grown = account([device('dev-1', [door('d000'), ...ids.map((id) => door(id))])]);
+    t.sync(grown);
+    t.sync(grown);
+    expect(t.shownIds()).toEqual(ids);
+    expect(t.log.texts('warn')).toEqual([expect.stringContaining('left out: Gate d000 (door d000).')]);
+    t.sync(account([device('dev-1', [door('d000'), ...ids.slice(1).map((id) => door(id))])]));
+    t.sync(account([device('dev-1', [door('d000'), ...ids.slice(1).map((id) => door(id))])]));
+    expect(t.shownIds()).toEqual(['d000', ...ids.slice(1)]);
+    expect(t.log.texts('info')).toContain('Every door the settings let in fits on the bridge again.');
+    expect(t.log.texts('info').filter((line) => line.includes('the account no longer has it'))).toEqual([
+      `Removed Gate d001 from HomeKit: the account no longer has it.`,
+    ]);
+  });
+
+  it('makes room for more accessories of its own by removing the last doors by id, never as gone from the account', () => {
+    let others = 0;
+    const t = setup({}, [], () => others);
+    const ids = Array.from({ length: MAX_ACCESSORIES_PER_BRIDGE }, (_, i) => `d${String(i).padStart(3, '0')}`);
+    const all = account([
+      device(
+        'dev-1',
+        ids.map((id) => door(id)),
+      ),
+    ]);
+    t.sync(all);
+    others = 2;
+    t.sync(all);
+    t.sync(all);
+    expect(t.shownIds()).toEqual(ids.slice(0, MAX_ACCESSORIES_PER_BRIDGE - 2));
+    expect(t.log.texts('info').filter((line) => line.startsWith('Removed'))).toEqual(
+      ids
+        .slice(-2)
+        .map(
+          (id) =>
+            expect.stringMatching(
+              new RegExp(`^Removed Gate ${id} from HomeKit: one bridge holds at most 149 accessories, 2 of them person sensors`),
+            ) as unknown,
+        ),
+    );
   });
 
   it('shows a door listed under two controllers once, and names the duplicates once for as long as they last', () => {

@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { SyncLoop } from '../../../src/sync/loop.js';
 
-/** A loop whose sync only counts its runs, waiting 15 s between them. */
-function countingLoop(delayMs = 15_000): { loop: SyncLoop; runs: () => number } {
+/** A loop whose sync only counts its runs, waiting 15 s between them; none before `notBefore` (a Retry-After), if given. */
+function countingLoop(delayMs = 15_000, notBefore?: () => number | undefined): { loop: SyncLoop; runs: () => number } {
   let runs = 0;
   const loop = new SyncLoop(
     () => {
@@ -12,6 +12,8 @@ function countingLoop(delayMs = 15_000): { loop: SyncLoop; runs: () => number } 
       return Promise.resolve();
     },
     () => delayMs,
+    undefined,
+    notBefore,
   );
   return { loop, runs: () => runs };
 }
@@ -88,6 +90,20 @@ describe('SyncLoop', () => {
     loop.start();
     await vi.advanceTimersByTimeAsync(2_000);
     expect(runs).toBe(3);
+    loop.stop();
+  });
+
+  it('runs no sync before the wait has passed, however often it is hurried', async () => {
+    const waitUntil = Date.now() + 3_600_000;
+    const { loop, runs } = countingLoop(15_000, () => (Date.now() < waitUntil ? waitUntil : undefined));
+    loop.start();
+    for (let i = 0; i < 100; i += 1) {
+      loop.hurry(2_000);
+      await vi.advanceTimersByTimeAsync(35_000);
+    }
+    expect(runs()).toBe(0);
+    await vi.advanceTimersByTimeAsync(waitUntil - Date.now());
+    expect(runs()).toBe(1);
     loop.stop();
   });
 });
