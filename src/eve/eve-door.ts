@@ -87,7 +87,7 @@ export class EveDoor {
     let added = false;
     for (const move of moves) {
       const last = this.ring.last();
-      if (live && last !== undefined && last.status === (move.open ? 1 : 0)) continue;
+      if (live && last?.status === (move.open ? 1 : 0)) continue;
       this.ring.add(move.timeS, move.open ? 1 : 0, { opening: move.open });
       added = true;
     }

@@ -3,7 +3,13 @@
 import type { Logging } from 'homebridge';
 
 import type { ToggleEvent } from '../client/types.js';
-import { EVE_BACKFILL_DAYS, EVE_BACKFILL_WAIT_MS, EVE_HISTORY_CAPACITY, EVE_HISTORY_REPEAT_MS, EVE_HISTORY_WRITE_DELAY_MS } from '../settings.js';
+import {
+  EVE_BACKFILL_DAYS,
+  EVE_BACKFILL_WAIT_MS,
+  EVE_HISTORY_CAPACITY,
+  EVE_HISTORY_REPEAT_MS,
+  EVE_HISTORY_WRITE_DELAY_MS,
+} from '../settings.js';
 import type { Clock } from '../util/clock.js';
 import { backfillWindow } from './backfill.js';
 import { EveDoor } from './eve-door.js';

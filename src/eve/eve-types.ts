@@ -8,6 +8,8 @@ export function eveUuid(short: string): string {
 }
 
 type CharacteristicClass = WithUUID<new () => Characteristic>;
+/** What a characteristic is made with: its format and permissions, HAP's own values. */
+type Props = ConstructorParameters<HAP['Characteristic']>[2];
 
 export interface EveTypes {
   History: WithUUID<typeof Service>;
@@ -28,25 +30,24 @@ export function eveTypes(hap: HAP): EveTypes {
   const known = made.get(hap);
   if (known) return known;
   const { Formats, Perms } = hap;
-  const characteristic = (name: string, short: string, format: string, perms: string[]): CharacteristicClass => {
+  const characteristic = (name: string, short: string, format: Props['format'], perms: Props['perms']): CharacteristicClass => {
     const uuid = eveUuid(short);
     const Made = class extends hap.Characteristic {
       static readonly UUID = uuid;
       constructor() {
-        super(name, uuid, { format, perms } as ConstructorParameters<typeof hap.Characteristic>[2]);
+        super(name, uuid, { format, perms });
         this.value = this.getDefaultValue();
       }
     };
-    return Made as unknown as CharacteristicClass;
+    return Made;
   };
-  const data = Formats.DATA as string;
-  const uint32 = Formats.UINT32 as string;
-  const [read, write, notify, hidden] = [Perms.PAIRED_READ, Perms.PAIRED_WRITE, Perms.NOTIFY, Perms.HIDDEN] as string[];
-  const HistoryStatus = characteristic('Eve History Status', '116', data, [read!, notify!, hidden!]);
-  const HistoryEntries = characteristic('Eve History Entries', '117', data, [read!, notify!, hidden!]);
-  const HistoryRequest = characteristic('Eve History Request', '11C', data, [write!, hidden!]);
-  const SetTime = characteristic('Eve Set Time', '121', data, [write!, hidden!]);
-  const ResetTotal = characteristic('Eve Reset Total', '112', uint32, [read!, notify!, write!]);
+  const [data, uint32] = [Formats.DATA, Formats.UINT32];
+  const [read, write, notify, hidden] = [Perms.PAIRED_READ, Perms.PAIRED_WRITE, Perms.NOTIFY, Perms.HIDDEN];
+  const HistoryStatus = characteristic('Eve History Status', '116', data, [read, notify, hidden]);
+  const HistoryEntries = characteristic('Eve History Entries', '117', data, [read, notify, hidden]);
+  const HistoryRequest = characteristic('Eve History Request', '11C', data, [write, hidden]);
+  const SetTime = characteristic('Eve Set Time', '121', data, [write, hidden]);
+  const ResetTotal = characteristic('Eve Reset Total', '112', uint32, [read, notify, write]);
   const historyUuid = eveUuid('007');
   const History = class extends hap.Service {
     static readonly UUID = historyUuid;
@@ -57,14 +58,14 @@ export function eveTypes(hap: HAP): EveTypes {
     }
   };
   const types: EveTypes = {
-    History: History as unknown as WithUUID<typeof Service>,
+    History,
     HistoryStatus,
     HistoryEntries,
     HistoryRequest,
     SetTime,
     ResetTotal,
-    TimesOpened: characteristic('Eve Times Opened', '129', uint32, [read!, notify!]),
-    LastActivation: characteristic('Eve Last Activation', '11A', uint32, [read!, notify!]),
+    TimesOpened: characteristic('Eve Times Opened', '129', uint32, [read, notify]),
+    LastActivation: characteristic('Eve Last Activation', '11A', uint32, [read, notify]),
   };
   made.set(hap, types);
   return types;

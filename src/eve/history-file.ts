@@ -33,7 +33,12 @@ export function readHistoryFile(path: string, capacity: number): ReadHistories {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    return { rings, problems: missing ? [] : [`The Eve history file ${path} could not be read (${oneLine(String(error))}); every door's Eve history starts fresh.`] };
+    return {
+      rings,
+      problems: missing
+        ? []
+        : [`The Eve history file ${path} could not be read (${oneLine(String(error))}); every door's Eve history starts fresh.`],
+    };
   }
   let json: unknown;
   try {
