@@ -1,5 +1,8 @@
 // A small stand-in for Homebridge's API around the real HAP-NodeJS and PlatformAccessory, plus a simulated clock, for fast platform tests.
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import * as hap from 'hap-nodejs';
 import type { API, Logging, PlatformConfig } from 'homebridge';
@@ -58,8 +61,16 @@ export class HomebridgeDouble extends EventEmitter {
   readonly serverVersion = '1.11.4';
   readonly registered = new Map<string, PlatformAccessory>();
 
-  constructor(private readonly cache: ReturnType<typeof PlatformAccessory.serialize>[] = []) {
+  constructor(
+    private readonly cache: ReturnType<typeof PlatformAccessory.serialize>[] = [],
+    /** Homebridge's storage folder (the Eve history file's): made only when the plugin writes there; a restart passes it on. */
+    readonly storage = join(tmpdir(), `homebridge-double-${randomUUID()}`),
+  ) {
     super();
+  }
+
+  get user(): { storagePath: () => string } {
+    return { storagePath: () => this.storage };
   }
 
   registerPlatformAccessories(_plugin: string, _platform: string, accessories: PlatformAccessory[]): void {

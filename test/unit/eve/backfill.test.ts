@@ -38,6 +38,17 @@ describe('the Eve backfill', () => {
   it("takes the door's successful toggles with a date and a time, oldest first, in either order the service sends", () => {
     expect(movesToImport(oldestFirst, 'gate', 0, 0)).toEqual(expected);
     expect(movesToImport([...oldestFirst].reverse(), 'gate', 0, 0)).toEqual(expected);
+    // Shuffled (the contract does not say the order): by time.
+    const [a, b, c, d, e, f, g, h, i] = oldestFirst;
+    expect(
+      movesToImport(
+        [f, i, a, c, d, e, g, h].flatMap((x) => x ?? []),
+        'gate',
+        0,
+        0,
+      ),
+    ).toEqual([expected[0], expected[2], expected[3]]);
+    expect(b).toBeDefined();
   });
 
   it('takes only what is newer than the newest record, and nothing before the reference time', () => {

@@ -9,6 +9,7 @@ import { EveHistories } from '../../../../src/eve/eve-histories.js';
 import { eveTypes } from '../../../../src/eve/eve-types.js';
 import { decodeEntries } from '../../../../src/eve/eve-wire.js';
 import type { DecodedRecord } from '../../../../src/eve/eve-wire.js';
+import { bytesOf, downloadRecords } from '../../../support/eve-download.js';
 import { ManualClock } from '../../../support/homebridge-double.js';
 import { captureLog } from '../../../support/log.js';
 import {
@@ -36,24 +37,6 @@ function setup(options: DoorOptions = ON, accessory = frontGateAccessory()) {
   return { ...rig, clock, histories, history, main, move };
 }
 
-/** Eve's download: ask from `from`, then read HistoryEntries until it says 00. */
-async function download(service: hap.Service | undefined, from = 1): Promise<DecodedRecord[]> {
-  const request = Buffer.alloc(10);
-  request.writeUInt16LE(0x1401, 0);
-  request.writeUInt32LE(from, 2);
-  await service?.getCharacteristic(E.HistoryRequest).handleSetRequest(request.toString('base64'));
-  const records: DecodedRecord[] = [];
-  for (;;) {
-    const value = await service?.getCharacteristic(E.HistoryEntries).handleGetRequest();
-    const read = decodeEntries(bytesOf(value));
-    if (read.length === 0) return records;
-    records.push(...read);
-  }
-}
-
-/** A DATA value read back: base64 text. */
-const bytesOf = (value: unknown): Buffer => Buffer.from(typeof value === 'string' ? value : '', 'base64');
-
 const statuses = (records: DecodedRecord[]) => records.flatMap((r) => (r.kind === 'door' ? [r.status] : []));
 
 describe('the Eve history of a door', () => {
@@ -63,7 +46,7 @@ describe('the Eve history of a door', () => {
     t.move('OPEN');
     t.move('CLOSED');
     expect(t.history()?.displayName).toBe('Front Gate History');
-    const records = await download(t.history());
+    const records = await downloadRecords(t.history());
     expect(records.map((r) => `${r.kind} ${r.number}`)).toEqual(['reference 1', 'door 2', 'door 3']);
     // A garage door's records say 0 for open (its CurrentDoorState's numbers, as Eve reads a garage door).
     expect(statuses(records)).toEqual([0, 1]);
@@ -76,7 +59,7 @@ describe('the Eve history of a door', () => {
     const t = setup({ ...ON, showAs: 'lock' });
     t.histories.read('door-1', []);
     t.move('OPEN');
-    expect(statuses(await download(t.history()))).toEqual([1]);
+    expect(statuses(await downloadRecords(t.history()))).toEqual([1]);
   });
 
   it('does not move the download on when HAP reads every characteristic at once (GET /accessories)', async () => {
