@@ -169,6 +169,7 @@ export class DoorAccessory {
         clock: deps.clock ?? SYSTEM_CLOCK,
         name: () => this.model.name,
         stateKnown: () => this.model.stateKnown,
+        lastToggled: () => this.model.lastToggledText,
       },
       { main: { service: this.face.service, kind: this.kind }, ...(eve ? { eve: () => eve(context.doorId) } : {}) },
     );

@@ -4,6 +4,8 @@ import type { ToggleEvent } from '../client/types.js';
 import { movesToImport } from './backfill.js';
 import type { EveMove } from './backfill.js';
 import type { EveRing } from './eve-ring.js';
+import { serviceTimeMs } from '../people/service-time.js';
+import { EVE_MOVE_DATE_WINDOW_S } from '../settings.js';
 
 export interface EveDoorDeps {
   /** Now, in Unix seconds. */
@@ -37,12 +39,16 @@ export class EveDoor {
     return () => this.listeners.delete(listener);
   }
 
-  /** The door's state as the plugin knows it now: a change is a record at once (or once the backfill is in). */
-  observe(open: boolean): void {
+  /**
+   * The door's state as the plugin knows it now: a change is a record at once (or once the backfill is in), dated by
+   * the service's `last_toggled` when that is this move (the history's entry of it has the same time, so a restart finds
+   * it already written), else now.
+   */
+  observe(open: boolean, lastToggled?: string): void {
     const before = this.lastSeenOpen;
     this.lastSeenOpen = open;
     if (before === undefined || before === open) return;
-    const move = { timeS: this.deps.nowS(), open };
+    const move = { timeS: this.moveTime(lastToggled), open };
     if (this.backfilled) this.write([move], true);
     else this.pending.push(move);
   }
@@ -64,6 +70,19 @@ export class EveDoor {
     if (this.backfilled) return;
     this.backfilled = true;
     this.write(this.pending.splice(0), true);
+  }
+
+  /**
+   * `last_toggled` is this move's time when it is newer than the newest record and within EVE_MOVE_DATE_WINDOW_S before
+   * now (a webhook's move comes before the sync that would tell it; a service writing another zone is hours away).
+   */
+  private moveTime(lastToggled: string | undefined): number {
+    const nowS = this.deps.nowS();
+    const ms = serviceTimeMs(lastToggled);
+    if (ms === undefined) return nowS;
+    const atS = Math.floor(ms / 1000);
+    const newest = this.ring.last()?.timeS ?? Number.NEGATIVE_INFINITY;
+    return atS > newest && atS <= nowS && atS >= nowS - EVE_MOVE_DATE_WINDOW_S ? atS : nowS;
   }
 
   /** The 10-minute repeat: the state the door is in, again, so Eve's graph has no holes. */

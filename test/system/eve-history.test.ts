@@ -67,11 +67,11 @@ describe('the Eve history backfill', () => {
     const sim = await startSimulator({ accessToken: TOKEN, travelTimeMs: 0, now: () => clock.now() });
     const expected = seed(sim, clock.now());
     const first = await boot(sim, clock);
-    // A move the plugin learns: one record, at once.
+    // A move the next sync finds: one record, dated by the door's last_toggled, which is its history entry's time too.
     clock.advance(5_000);
     sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'OPEN', { silent: true });
-    await first.poll();
     const live = `${new Date(clock.now()).toISOString()} ${OPEN}`;
+    await first.poll();
     expect(await first.log(SAMPLE_FRONT_GATE_ID)).toEqual([...expected, live]);
     const second = await first.restart();
     expect(await second.log(SAMPLE_FRONT_GATE_ID)).toEqual([...expected, live]);

@@ -59,7 +59,7 @@ export class DoorEveHistory implements DoorExtra {
   /** The door's state may have changed: a move is a record. */
   update(): void {
     if (this.door.stateKnown?.() === false) return;
-    this.history.observe(this.door.reported() === 'OPEN');
+    this.history.observe(this.door.reported() === 'OPEN', this.door.lastToggled?.());
   }
 
   dispose(): void {

@@ -29,6 +29,8 @@ export interface ExtraDoor {
   name: () => string;
   /** False while no state of the door is known yet (the Eve history writes no move from a state that stands for nothing). */
   stateKnown?: () => boolean;
+  /** The service's last_toggled at the last sync, as written (the Eve history dates a move the sync found by it). */
+  lastToggled?: () => string | undefined;
 }
 
 /** What an extra is built with. */
