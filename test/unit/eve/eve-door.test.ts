@@ -61,6 +61,23 @@ describe("one door's Eve history", () => {
     expect(ring.size).toBe(3);
   });
 
+  it("dates a move by the service's last_toggled when that is this move, else by now", () => {
+    const { door: history, ring, clock } = door();
+    history.goLive();
+    history.observe(false);
+    clock.s += 90;
+    history.observe(true, '2026-11-21 12:01:00');
+    clock.s += 60;
+    // A webhook's move: last_toggled is still the previous move's.
+    history.observe(false, '2026-11-21 12:01:00');
+    clock.s += 3600;
+    // Hours before now (another zone), or not a time at all: now.
+    history.observe(true, '2026-11-21 11:00:00');
+    clock.s += 60;
+    history.observe(false, '2026-11-21');
+    expect(records(ring)).toEqual(['12:01:00 open', '12:02:30 closed', '13:02:30 open', '13:03:30 closed']);
+  });
+
   it('repeats the state it is in, once live, and counts no opening for it', () => {
     const { door: history, ring, clock } = door();
     history.observe(true);
