@@ -25,6 +25,7 @@ import type { IdleTarget } from './scale.js';
 import { measureRedaction, REDACTION_TITLE, redactionSection } from './redaction.js';
 import { measureSettings, settingsSection, SETTINGS_TITLE } from './settings.js';
 import { measureStartup } from './startup.js';
+import { EVE_TITLE, eveSection, measureEveHistory } from './eve-history.js';
 
 // --- Makes the bench stop by itself: Ctrl+C, SIGTERM and a hard time limit all clean up before the process exits.
 
@@ -179,7 +180,8 @@ async function run(cleanup: Cleanup): Promise<void> {
   await writeReport(markdown);
   // Sections 11 and 12 run in process, in seconds: appended to what the rigs measured.
   await writeSectionInPlace(SETTINGS_TITLE, settingsSection(measureSettings()));
-  const full = await writeSectionInPlace(REDACTION_TITLE, redactionSection(measureRedaction()));
+  await writeSectionInPlace(REDACTION_TITLE, redactionSection(measureRedaction()));
+  const full = await writeSectionInPlace(EVE_TITLE, eveSection(await measureEveHistory()));
   process.stdout.write(`${full}\n`);
   progress(`wrote ${REPORT_FILE}`);
 }
@@ -212,6 +214,13 @@ async function runRedactionOnly(): Promise<void> {
   progress(`wrote section 12 of ${REPORT_FILE}`);
 }
 
+/** `npm run bench -- eve`: section 13 alone, written into the existing BENCHMARKS.md. */
+async function runEveOnly(): Promise<void> {
+  const markdown = await writeSectionInPlace(EVE_TITLE, eveSection(await measureEveHistory()));
+  process.stdout.write(`${markdown}\n`);
+  progress(`wrote section 13 of ${REPORT_FILE}`);
+}
+
 /** `bench.js contact-json`: the child bench of section 10 for Homebridge 2.x; prints its result as one JSON line. */
 async function runContactJson(cleanup: Cleanup): Promise<void> {
   const result = await measureContactLatency(cleanup);
@@ -232,9 +241,11 @@ async function main(): Promise<void> {
           ? runSettingsOnly()
           : mode === 'redaction'
             ? runRedactionOnly()
-            : mode === 'contact-json'
-              ? runContactJson(cleanup)
-              : run(cleanup));
+            : mode === 'eve'
+              ? runEveOnly()
+              : mode === 'contact-json'
+                ? runContactJson(cleanup)
+                : run(cleanup));
   } catch (error) {
     exitCode = 1;
     process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
