@@ -1,7 +1,10 @@
 // Eve's download of a door's history through HAP-NodeJS's handlers, as Eve does it: ask from an entry (HistoryRequest),
-// then read HistoryEntries until it says 00; each record decoded, its time made absolute from the reference record.
+// then read HistoryEntries until it says 00; each record decoded, its time made absolute from the reference record. And
+// the toggle history entry the Eve tests feed a door with.
 import * as hap from 'hap-nodejs';
 import type { PlatformAccessory } from 'homebridge';
+
+import type { ToggleEvent } from '../../src/client/types.js';
 
 import { eveTypes } from '../../src/eve/eve-types.js';
 import { decodeEntries } from '../../src/eve/eve-wire.js';
@@ -32,4 +35,9 @@ export async function eveLog(accessory: PlatformAccessory | undefined): Promise<
   const reference = records.find((r) => r.kind === 'reference');
   const referenceS = reference?.kind === 'reference' ? reference.referenceS : 0;
   return records.flatMap((r) => (r.kind === 'door' ? [`${new Date((referenceS + r.offsetS) * 1000).toISOString()} ${r.status}`] : []));
+}
+
+/** A successful toggle of door "gate" by Ada on its keypad, as the client reads the history; `more` changes any field. */
+export function gateToggle(at: string, state: string, more: Partial<ToggleEvent> = {}): ToggleEvent {
+  return { doorId: 'gate', doorName: 'Gate', doorState: state, channel: 'Keypad', userName: 'Ada', wasSuccess: true, at, ...more };
 }

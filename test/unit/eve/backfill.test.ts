@@ -2,18 +2,9 @@
 import { describe, expect, it } from 'vitest';
 
 import { backfillWindow, movesToImport } from '../../../src/eve/backfill.js';
-import type { ToggleEvent } from '../../../src/client/types.js';
+import { gateToggle } from '../../support/eve-download.js';
 
-const entry = (at: string, state: string, more: Partial<ToggleEvent> = {}): ToggleEvent => ({
-  doorId: 'gate',
-  doorName: 'Gate',
-  doorState: state,
-  channel: 'Keypad',
-  userName: 'Ada',
-  wasSuccess: true,
-  at,
-  ...more,
-});
+const entry = gateToggle;
 const s = (text: string): number => Date.parse(`${text}Z`) / 1000;
 
 describe('the Eve backfill', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { EveDoor } from '../../../src/eve/eve-door.js';
 import { EveRing } from '../../../src/eve/eve-ring.js';
-import type { ToggleEvent } from '../../../src/client/types.js';
+import { gateToggle } from '../../support/eve-download.js';
 
 const REF = Date.parse('2026-11-14T10:00:00Z') / 1000;
 const NOW = Date.parse('2026-11-21T12:00:00Z') / 1000;
@@ -15,15 +15,7 @@ function door(): { door: EveDoor; ring: EveRing; clock: { s: number }; writes: n
   return { door: new EveDoor(ring, { nowS: () => clock.s, changed: () => writes.push(ring.size) }), ring, clock, writes };
 }
 
-const entry = (at: string, state: string): ToggleEvent => ({
-  doorId: 'gate',
-  doorName: 'Gate',
-  doorState: state,
-  channel: 'Keypad',
-  userName: 'Ada',
-  wasSuccess: true,
-  at,
-});
+const entry = gateToggle;
 const records = (ring: EveRing): string[] =>
   Array.from({ length: ring.size }, (_, i) => ring.record(ring.referenceNumber + 1 + i)).map(
     (r) => `${new Date((r?.timeS ?? 0) * 1000).toISOString().slice(11, 19)} ${r?.status === 1 ? 'open' : 'closed'}`,
