@@ -420,6 +420,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     } finally {
       if (!this.stoppedMeanwhile()) {
         this.registry.tick();
+        this.eve?.tick();
       }
       this.firstSyncEnded();
     }

@@ -238,7 +238,5 @@ export const EVE_BACKFILL_DAYS = 8;
  * goes first (Eve keeps its entries in order), but an outage must not hold the live ones for ever.
  */
 export const EVE_BACKFILL_WAIT_MS = 2 * 60_000;
-/** Milliseconds the history file's write waits for more news, so moves of many doors at once are one write. */
-export const EVE_HISTORY_WRITE_DELAY_MS = 1_000;
 /** Seconds before now a sync's last_toggled may be and still date the move the sync found (older is another move). */
 export const EVE_MOVE_DATE_WINDOW_S = 10 * 60;

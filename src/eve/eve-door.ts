@@ -85,11 +85,20 @@ export class EveDoor {
     return atS > newest && atS <= nowS && atS >= nowS - EVE_MOVE_DATE_WINDOW_S ? atS : nowS;
   }
 
-  /** The 10-minute repeat: the state the door is in, again, so Eve's graph has no holes. */
-  repeat(): void {
+  /**
+   * The repeats due by `nowS`: the state the door is in, again, every `everyS` after its newest record (never before
+   * `fromS`, the plugin's start: the state while Homebridge was down is not known), at their own times, so Eve's graph
+   * has no holes whenever the syncs come.
+   */
+  repeatUntil(fromS: number, everyS: number, nowS: number): void {
     if (!this.backfilled || this.lastSeenOpen === undefined) return;
-    this.ring.add(this.deps.nowS(), this.lastSeenOpen ? 1 : 0);
-    this.notify();
+    let next = Math.max(this.ring.last()?.timeS ?? fromS, fromS) + everyS;
+    let added = false;
+    for (; next <= nowS; next += everyS) {
+      this.ring.add(next, this.lastSeenOpen ? 1 : 0);
+      added = true;
+    }
+    if (added) this.notify();
   }
 
   /** Eve's ResetTotal: the count of openings starts again. */

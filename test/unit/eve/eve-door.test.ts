@@ -70,17 +70,19 @@ describe("one door's Eve history", () => {
     expect(records(ring)).toEqual(['12:01:00 open', '12:02:30 closed', '13:02:30 open', '13:03:30 closed']);
   });
 
-  it('repeats the state it is in, once live, and counts no opening for it', () => {
+  it('repeats the state it is in every 10 minutes from the start or its newest record, at their own times, once live', () => {
     const { door: history, ring, clock } = door();
     history.observe(true);
-    history.repeat();
+    history.repeatUntil(NOW, 600, NOW + 3600);
     expect(ring.size).toBe(0);
     history.goLive();
-    clock.s += 600;
-    history.repeat();
-    expect(records(ring)).toEqual(['12:10:00 open']);
-    expect(ring.timesOpened).toBe(0);
-    history.resetTotal();
+    // A sync 25 minutes after the start: the two repeats due by then, at 10 and 20 minutes.
+    history.repeatUntil(NOW, 600, NOW + 1500);
+    expect(records(ring)).toEqual(['12:10:00 open', '12:20:00 open']);
+    clock.s = NOW + 1800;
+    history.observe(false);
+    history.repeatUntil(NOW, 600, NOW + 2999);
+    expect(records(ring).slice(2)).toEqual(['12:30:00 closed', '12:40:00 closed']);
     expect(ring.timesOpened).toBe(0);
   });
 
