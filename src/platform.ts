@@ -21,7 +21,10 @@ import { readReservedPorts } from './util/homebridge-ports.js';
 import type { RealtimeUpdates } from './sync/realtime.js';
 import { nextSyncDelayMs } from './sync/schedule.js';
 import { WhoMovedIt } from './sync/who-moved-it.js';
-import { ACTIVE_POLL_INTERVAL_MS, READ_TIMEOUT_MS, STATE_STALE_AFTER_SYNC_INTERVALS } from './settings.js';
+import { ACTIVE_POLL_INTERVAL_MS, EVE_BACKFILL_DAYS, READ_TIMEOUT_MS, STATE_STALE_AFTER_SYNC_INTERVALS } from './settings.js';
+import { EveHistories } from './eve/eve-histories.js';
+import type { EveDoor } from './eve/eve-door.js';
+import { historyFilePath } from './eve/history-file.js';
 import { SyncLoop } from './sync/loop.js';
 import { ServiceWait } from './sync/service-wait.js';
 import { SyncHealth } from './sync/health.js';
@@ -69,6 +72,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private whoMovedIt: WhoMovedIt | undefined;
   /** The wait the service asked for with Retry-After: no sync or history request before it has passed. */
   private serviceWait: ServiceWait | undefined;
+  /** The doors' Eve histories (src/eve/), in their file; made at launch with a readable config. */
+  private eve: EveHistories | undefined;
   /** The doors on Matter (Homebridge 2.x): loaded at launch, only where the settings want Matter or Homebridge kept Matter devices. */
   private matterDoors: MatterDoors | undefined;
   /** Settles when the Matter side has loaded (or was not wanted): a sync's news for Matter waits for it. */
@@ -216,7 +221,15 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     this.client = client;
     const serviceWait = new ServiceWait({ clock: this.clock, log: this.log });
     this.serviceWait = serviceWait;
+    const eveWanted = config.eveHistory || config.doors.some((door) => door.eveHistory === true);
+    if (eveWanted) {
+      const bridge = (this.rawConfig as { _bridge?: { username?: unknown } } | undefined)?._bridge?.username;
+      const path = historyFilePath(this.api.user.storagePath(), typeof bridge === 'string' ? bridge : 'main');
+      this.eve = new EveHistories({ path, log: this.log, clock: this.clock });
+    }
     this.whoMovedIt = new WhoMovedIt({
+      historyDays: eveWanted ? EVE_BACKFILL_DAYS : undefined,
+      read: (doorId, entries) => this.eve?.read(doorId, entries),
       history: (query) => serviceWait.send(() => client.history(query)),
       log: this.log,
       clock: this.clock,
@@ -413,9 +426,16 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         // Without a readable config, a cached door keeps the services it has: a typo must not break automations.
         options: config ? doorOptions(config, accessory.context.doorId, accessory.context.deviceId) : undefined,
         gate: () => refusalFor({ config, protection: this.protection, known: this.known }, accessory.context.doorId),
+        eve: (doorId) => this.eveOf(doorId),
       },
       accessory,
     );
+  }
+
+  /** A door's Eve history in the bridge's file; one in memory when the file is not kept (no door wanted it at launch). */
+  private eveOf(doorId: string): EveDoor {
+    this.eve ??= new EveHistories({ path: undefined, log: this.log, clock: this.clock });
+    return this.eve.door(doorId);
   }
 
   /**
@@ -453,6 +473,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         if (this.stoppedMeanwhile()) return;
         this.known = knownDoorMap(known.doors);
         this.registry.reconcile(account, sentMs);
+        // A door that left HomeKit takes its Eve history along.
+        this.eve?.retain(this.registry.all().map((door) => door.accessory.context.doorId));
         // The history as it stands, for each door shown that was never looked at: its first move is told from it.
         this.whoMovedIt?.track(
           this.registry
@@ -469,6 +491,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     } finally {
       if (!this.stoppedMeanwhile()) {
         this.registry.tick();
+        this.eve?.tick();
       }
       this.firstSyncEnded();
     }
@@ -590,6 +613,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     this.released();
     this.loop?.stop();
     this.whoMovedIt?.stop();
+    this.eve?.stop();
     // A listener start still waiting for the first sync must end too (it sees the stop and opens nothing).
     this.firstSyncEnded();
     this.registry.dispose();

@@ -230,3 +230,18 @@ export const DEFAULT_HOMEBRIDGE_UI_PORT = 8581;
 export const ACCOUNT_RENAMES_BEFORE_QUIET = 5;
 /** A door whose name changed more often than that within this time is renamed quietly until its name holds this long, ms. */
 export const ACCOUNT_RENAME_QUIET_WINDOW_MS = 60 * 60_000;
+
+// Eve history (src/eve/).
+/** Records kept per door, the reference record aside: two weeks of the 10-minute repeat, besides the moves themselves. */
+export const EVE_HISTORY_CAPACITY = 2016;
+/** Milliseconds between the repeats of a door's state, so Eve's graph has no holes (Eve's own devices log every 10 minutes). */
+export const EVE_HISTORY_REPEAT_MS = 10 * 60_000;
+/** Days of the toggle history read at start for the Eve backfill, today included (the docs promise at least seven). */
+export const EVE_BACKFILL_DAYS = 8;
+/**
+ * Milliseconds a door's live moves wait for its history read at start before they are written without it: the backfill
+ * goes first (Eve keeps its entries in order), but an outage must not hold the live ones for ever.
+ */
+export const EVE_BACKFILL_WAIT_MS = 2 * 60_000;
+/** Seconds before now a sync's last_toggled may be and still date the move the sync found (older is another move). */
+export const EVE_MOVE_DATE_WINDOW_S = 10 * 60;

@@ -26,6 +26,7 @@ import { measureRedaction, REDACTION_TITLE, redactionSection } from './redaction
 import { measureSettings, settingsSection, SETTINGS_TITLE } from './settings.js';
 import { GATE_TITLE, gateSection, measureGate } from './gate.js';
 import { measureStartup } from './startup.js';
+import { EVE_TITLE, eveSection, measureEveHistory } from './eve-history.js';
 
 // --- Makes the bench stop by itself: Ctrl+C, SIGTERM and a hard time limit all clean up before the process exits.
 
@@ -178,10 +179,11 @@ async function run(cleanup: Cleanup): Promise<void> {
     contact,
   });
   await writeReport(markdown);
-  // Sections 11 and 12 run in process, in seconds: appended to what the rigs measured.
+  // Sections 11 to 14 run in process, in seconds: appended to what the rigs measured.
   await writeSectionInPlace(SETTINGS_TITLE, settingsSection(measureSettings()));
   await writeSectionInPlace(REDACTION_TITLE, redactionSection(measureRedaction()));
-  const full = await writeSectionInPlace(GATE_TITLE, gateSection(measureGate()));
+  await writeSectionInPlace(GATE_TITLE, gateSection(measureGate()));
+  const full = await writeSectionInPlace(EVE_TITLE, eveSection(await measureEveHistory()));
   process.stdout.write(`${full}\n`);
   progress(`wrote ${REPORT_FILE}`);
 }
@@ -221,6 +223,13 @@ async function runGateOnly(): Promise<void> {
   progress(`wrote section 13 of ${REPORT_FILE}`);
 }
 
+/** `npm run bench -- eve`: section 14 alone, written into the existing BENCHMARKS.md. */
+async function runEveOnly(): Promise<void> {
+  const markdown = await writeSectionInPlace(EVE_TITLE, eveSection(await measureEveHistory()));
+  process.stdout.write(`${markdown}\n`);
+  progress(`wrote section 13 of ${REPORT_FILE}`);
+}
+
 /** `bench.js contact-json`: the child bench of section 10 for Homebridge 2.x; prints its result as one JSON line. */
 async function runContactJson(cleanup: Cleanup): Promise<void> {
   const result = await measureContactLatency(cleanup);
@@ -243,6 +252,8 @@ async function main(): Promise<void> {
             ? runRedactionOnly()
             : mode === 'gate'
               ? runGateOnly()
+            : mode === 'eve'
+              ? runEveOnly()
               : mode === 'contact-json'
                 ? runContactJson(cleanup)
                 : run(cleanup));

@@ -21,6 +21,8 @@ import { CURRENT_DOOR_STATE, HAP_CHARACTERISTIC, TARGET_DOOR_STATE } from '../ha
 import { CACHE_DIR, installedVersion, installHomebridgePrefix, resolveNode } from '../../test/support/npm-prefix.js';
 import { HISTORY_MIN_INTERVAL_PER_DOOR_MS } from '../../src/settings.js';
 import { InsecureHapClient } from './insecure-hap.js';
+import { eveUuid } from '../../src/eve/eve-types.js';
+import { decodeStatus } from '../../src/eve/eve-wire.js';
 
 const DEMO_TOKEN = 'demo-access-token';
 /** The simulator's port; the control commands printed below use it. */
@@ -78,6 +80,25 @@ const waiting = (text: string): void => {
   process.stdout.write(`\x1b[2m  … ${text}\x1b[0m\n`);
 };
 
+/** How many records each door's Eve history got from the service's history at start (HistoryStatus, as Eve reads it). */
+async function sayEveHistory(hap: InsecureHapClient, sim: AccessControlSimulator): Promise<void> {
+  const counts: string[] = [];
+  for (const doorId of [SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_GATE_ID]) {
+    try {
+      const ref = await hap.findDoorServiceCharacteristic(doorId, eveUuid('007'), eveUuid('116'));
+      const value = await hap.read(ref);
+      const { used } = decodeStatus(Buffer.from(typeof value === 'string' ? value : '', 'base64'));
+      // The reference record is not a move.
+      counts.push(`${sim.getDoor(doorId)?.name ?? doorId} ${used - 1}`);
+    } catch {
+      counts.push(`${sim.getDoor(doorId)?.name ?? doorId} none`);
+    }
+  }
+  say(
+    `Eve history: each door's opens and closes of the service's last seven days are in the Eve app, with their own times (records: ${counts.join(', ')}; a failed toggle is left out). Every move from now on adds one.`,
+  );
+}
+
 async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise<void> {
   const hap = new InsecureHapClient(hb.port, hb.pin);
   await hb.waitForLog(/Added Shared Gate to HomeKit|Syncing the account/, 30_000);
@@ -104,6 +125,8 @@ async function tour(hb: HomebridgeProcess, sim: AccessControlSimulator): Promise
     waiting(`waiting for ${them} to close (the simulated doors take ${DOOR_TRAVEL_TIME_MS / 1000} s)`);
     await secondsUntil(() => Promise.resolve(open.every((id) => sim.getDoor(id)?.state === 'CLOSED')), ARRIVAL_WAIT_MS);
   }
+
+  await sayEveHistory(hap, sim);
 
   say(
     `Tour 1/6: ${SAMPLE_ACCOUNT_USER.firstName} opens "Garage Door" from the service's app, and no webhook comes (as for every user without webhooks): the next sync, within ${POLL_INTERVAL_S} s, finds it moved, and the toggle history names her.`,

@@ -43,6 +43,22 @@ export class InsecureHapClient {
     throw new Error(`no door ${doorId} on the bridge`);
   }
 
+  /** aid and iid of a door's characteristic on another of its services (Eve's History), by their full UUIDs. */
+  async findDoorServiceCharacteristic(doorId: string, service: string, characteristic: string): Promise<{ aid: number; iid: number }> {
+    const { accessories } = (await this.call('GET', '/accessories')) as HapAccessories;
+    for (const accessory of accessories) {
+      const info = accessory.services.find((s) => longType(s.type) === HAP_SERVICE.AccessoryInformation);
+      const serial = info?.characteristics.find((c) => longType(c.type) === HAP_CHARACTERISTIC.SerialNumber)?.value;
+      const found = accessory.services
+        .find((s) => longType(s.type) === service)
+        ?.characteristics.find((c) => longType(c.type) === characteristic);
+      if (serial === doorId && found) {
+        return { aid: accessory.aid, iid: found.iid };
+      }
+    }
+    throw new Error(`no door ${doorId} with that service on the bridge`);
+  }
+
   /** aid and iid of a person sensor's MotionDetected, found by the name its accessory shows. */
   async findPersonSensor(name: string): Promise<{ aid: number; iid: number }> {
     const { accessories } = (await this.call('GET', '/accessories')) as HapAccessories;

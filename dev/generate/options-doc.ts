@@ -33,7 +33,7 @@ function kindOf(option: OptionSpec): string {
 }
 
 function defaultOf(option: OptionSpec): string {
-  if (option.kind === 'flag') return 'off (`false`)';
+  if (option.kind === 'flag') return option.default ? 'on (`true`)' : 'off (`false`)';
   // A number without a default of its own says what empty means ("the controller's own open-door alert time …").
   if (option.kind === 'number') return option.default === undefined ? (option.empty ?? 'none') : `${option.default} ${option.unit}`;
   if (option.kind === 'choice' && option.default === false) return `\`false\` (${code(option.booleans?.false)})`;

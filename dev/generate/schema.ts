@@ -161,7 +161,8 @@ function layoutNode(option: OptionSpec, door: boolean): LayoutNode {
       return { key, validationMessages: { minimum: rangeSentence(option, door && atTop(option) ? DOOR_EMPTY : emptyMeaning(option)) } };
     case 'flag':
     case 'choice': {
-      if (!door && option.kind === 'flag') return key;
+      // A flag on by default is a select for all doors too: the UI's unticked checkbox would save false.
+      if (!door && option.kind === 'flag' && !option.default) return key;
       const defaultTitle = valueTitle(option, defaultValue(option));
       // A door's own option without one for all doors (hide) is left at its default, named as such.
       const first = !door ? `${defaultTitle}${THE_DEFAULT}` : atTop(option) ? AS_FOR_ALL_DOORS_CHOICE : defaultTitle;

@@ -19,6 +19,7 @@ import type { DoorContext } from './model/context.js';
 import { configuredNameOf, renameDerivedServices } from '../homekit/door-name.js';
 import { cachedKind, FACES, findKindService, kindService, strayKindServices } from './face.js';
 import type { DoorFace, FaceDeps, FaceTable } from './face.js';
+import type { EveDoor } from '../eve/eve-door.js';
 
 export interface DoorAccessoryDeps {
   api: API;
@@ -42,6 +43,8 @@ export interface DoorAccessoryDeps {
   clock?: Clock;
   /** The table of kinds: FACES, unless a test adds a scratch kind. */
   faces?: FaceTable;
+  /** A door's Eve history in the bridge's file (src/eve/), asked for only while the door's Eve history is on. */
+  eve?: (doorId: string) => EveDoor;
 }
 
 /**
@@ -153,17 +156,27 @@ export class DoorAccessory {
     if (deps.options?.hideBattery === true) {
       DoorBattery.remove(deps.api, accessory);
     }
-    this.extras = new DoorExtras(deps.api, accessory, context.name, deps.options, {
-      target: () => this.model.target,
-      reported: () => this.model.reported,
-      leftOpen: () => this.model.leftOpenSignal(),
-      command: (wanted) => this.commands.enqueue(wanted),
-      answer: (value) => this.answer(value),
-      available: () => this.model.available,
-      log: deps.log,
-      clock: deps.clock ?? SYSTEM_CLOCK,
-      name: () => this.model.name,
-    });
+    const eve = deps.eve;
+    this.extras = new DoorExtras(
+      deps.api,
+      accessory,
+      context.name,
+      deps.options,
+      {
+        target: () => this.model.target,
+        reported: () => this.model.reported,
+        leftOpen: () => this.model.leftOpenSignal(),
+        command: (wanted) => this.commands.enqueue(wanted),
+        answer: (value) => this.answer(value),
+        available: () => this.model.available,
+        log: deps.log,
+        clock: deps.clock ?? SYSTEM_CLOCK,
+        name: () => this.model.name,
+        stateKnown: () => this.model.stateKnown,
+        lastToggled: () => this.model.lastToggledText,
+      },
+      { main: { service: this.face.service, kind: this.kind }, ...(eve ? { eve: () => eve(context.doorId) } : {}) },
+    );
     // Names the cache or the settings changed since the last start reach HomeKit, extras included.
     this.model.start();
     this.push();

@@ -18,9 +18,12 @@ function day(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** The history query of the last two days at `nowMs` (the service's dates carry no zone: from yesterday covers just after midnight). */
-export function recentHistory(of: Pick<HistoryQuery, 'historyType' | 'doorId' | 'deviceId'>, nowMs: number): HistoryQuery {
-  return { ...of, startDate: day(nowMs - DAY_MS), endDate: day(nowMs) };
+/**
+ * The history query of the last `days` days at `nowMs`, today included (the service's dates carry no zone: two days, from
+ * yesterday, cover just after midnight; the Eve backfill asks for more).
+ */
+export function recentHistory(of: Pick<HistoryQuery, 'historyType' | 'doorId' | 'deviceId'>, nowMs: number, days = 2): HistoryQuery {
+  return { ...of, startDate: day(nowMs - (days - 1) * DAY_MS), endDate: day(nowMs) };
 }
 
 /** A door a sync showed, as the baseline needs it: a controller's history holds its doors'. */
@@ -38,6 +41,8 @@ export interface BaselineDeps {
   name: (doorId: string) => string;
   /** A door's baseline, read at `atMs` (the entries of that door only). */
   settle: (doorId: string, entries: ToggleEvent[], atMs: number) => void;
+  /** Days read, today included (2 by default; the Eve backfill's window when its history is on). */
+  days?: number;
 }
 
 /** One read: a controller's history (its doors split from it), or one door's. */
@@ -141,11 +146,11 @@ export class HistoryBaseline {
     };
     try {
       if (read.kind === 'door') {
-        const events = await this.deps.history(recentHistory({ historyType: 'door', doorId: read.doorId }, atMs));
+        const events = await this.deps.history(recentHistory({ historyType: 'door', doorId: read.doorId }, atMs, this.deps.days));
         settle(read.doorId, entriesOfDoor(events, read.doorId));
         return;
       }
-      const events = await this.deps.history(recentHistory({ historyType: 'device', deviceId: read.deviceId }, atMs));
+      const events = await this.deps.history(recentHistory({ historyType: 'device', deviceId: read.deviceId }, atMs, this.deps.days));
       if (events.some((e) => e.doorId === undefined)) {
         // Entries that name no door cannot be given to one: each door is read alone.
         this.deps.log.debug(`The history of a controller names no door in some entries; the history of ${names()} is read door by door.`);

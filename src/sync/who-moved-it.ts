@@ -28,6 +28,10 @@ export interface WhoMovedItDeps {
   learn?: (events: readonly ToggleEvent[]) => void;
   /** An exception of the plugin's own while naming: a bug, never taken for the service's failure. */
   bug?: (what: string, error: unknown) => void;
+  /** Days the history read at start covers (2 by default): the Eve backfill reads the same read, for longer. */
+  historyDays?: number;
+  /** Every read of a door's history, its entries only (the Eve backfill takes each door's first). */
+  read?: (doorId: string, entries: readonly ToggleEvent[]) => void;
 }
 
 /** What is known of one door's history. */
@@ -58,6 +62,7 @@ export class WhoMovedIt {
       clock: deps.clock,
       name: (doorId) => this.door(doorId).name,
       settle: (doorId, entries, atMs) => this.settleBaseline(doorId, entries, atMs),
+      days: deps.historyDays,
     });
   }
 
@@ -182,6 +187,7 @@ export class WhoMovedIt {
 
   private report(doorId: string, door: DoorLooks, events: ToggleEvent[], moves: SeenMove[], askedAtMs: number): void {
     const ofDoor = entriesOfDoor(events, doorId);
+    this.deps.read?.(doorId, ofDoor);
     this.deps.learn?.(ofDoor);
     const previous = door.previous;
     door.previous = { entries: ofDoor, atMs: askedAtMs };
@@ -217,6 +223,7 @@ export class WhoMovedIt {
 
   /** The baseline read at `atMs` is the door's previous look, unless a look has read the history since. */
   private settleBaseline(doorId: string, entries: ToggleEvent[], atMs: number): void {
+    this.deps.read?.(doorId, entries);
     const door = this.door(doorId);
     if (door.previous !== undefined) return;
     this.deps.learn?.(entries);

@@ -56,7 +56,7 @@ export const reportedDevice: Device = {
  * option needs no line here; test/unit/config/door-options.test.ts holds the defaults to the catalog). Spread it and set what a
  * test needs.
  */
-export const NO_EXTRAS: DoorOptions = doorOptions(plainConfig(), 'door-1');
+export const NO_EXTRAS: DoorOptions = { ...doorOptions(plainConfig(), 'door-1'), eveHistory: false };
 
 /** The config of a user who filled in only the account. */
 /** The door's extras switched on: an open-and-close automation switch, a left-open sensor at 120 s, a contact sensor. */

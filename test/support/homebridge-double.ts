@@ -1,5 +1,8 @@
 // A small stand-in for Homebridge's API around the real HAP-NodeJS and PlatformAccessory, plus a simulated clock, for fast platform tests.
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import * as hap from 'hap-nodejs';
 import type { API, Logging, PlatformConfig } from 'homebridge';
@@ -62,14 +65,20 @@ export class HomebridgeDouble extends EventEmitter {
   readonly registered = new Map<string, PlatformAccessory>();
   /** config.json as Homebridge would have it, for a test of what the plugin reads there; unset, configPath() throws. */
   configFile: string | undefined;
+  /** Homebridge's paths: config.json (unset, configPath() throws) and the storage folder (the Eve history file's). */
   readonly user = {
     configPath: (): string => {
       if (this.configFile === undefined) throw new Error('no config.json in this test');
       return this.configFile;
     },
+    storagePath: (): string => this.storage,
   };
 
-  constructor(private readonly cache: ReturnType<typeof PlatformAccessory.serialize>[] = []) {
+  constructor(
+    private readonly cache: ReturnType<typeof PlatformAccessory.serialize>[] = [],
+    /** Homebridge's storage folder (the Eve history file's): made only when the plugin writes there; a restart passes it on. */
+    readonly storage = join(tmpdir(), `homebridge-double-${randomUUID()}`),
+  ) {
     super();
   }
 

@@ -27,7 +27,7 @@ function expectedField(option: OptionSpec, where: 'top' | 'door'): Record<string
   switch (option.kind) {
     case 'flag':
       // The form writes no default (issue 8 B); at the top level the description says it, per door the choices are on and off.
-      return where === 'top' ? { ...base, offByDefault: true } : { ...base, values: [true, false] };
+      return where === 'top' ? { ...base, saysDefault: option.default ? 'On' : 'Off' } : { ...base, values: [true, false] };
     case 'number':
       // The minimum only (with a maximum the form draws a slider); the description gives the whole range.
       return {
@@ -51,7 +51,7 @@ function actualField(option: OptionSpec, field: JsonField | undefined, where: 't
   const values = field.oneOf?.map((choice) => choice.enum[0]);
   switch (option.kind) {
     case 'flag':
-      return where === 'top' ? { ...base, offByDefault: (field.description ?? '').includes('Off by default.') } : { ...base, values };
+      return where === 'top' ? { ...base, saysDefault: /(On|Off) by default\.$/u.exec(field.description ?? '')?.[1] } : { ...base, values };
     case 'number':
       return {
         ...base,

@@ -22,6 +22,7 @@ function build<K extends ExtraKey>(key: K, options: Pick<DoorOptions, K> | undef
   const value = options === undefined ? (hasExtra(hap, deps.accessory, spec) ? spec.kept : spec.off) : options[key];
   if (value === spec.off) {
     removeExtra(hap, deps.accessory, spec);
+    spec.remove?.(hap, deps.accessory);
     return undefined;
   }
   return spec.create(deps, value);
@@ -40,8 +41,9 @@ export class DoorExtras {
     /** Undefined: keep whatever extras the accessory already has (the config could not be read). */
     options: DoorOptions | undefined,
     door: ExtraDoor,
+    more: Pick<ExtraDeps, 'main' | 'eve'> = {},
   ) {
-    const deps: ExtraDeps = { api, accessory, doorName, door, options };
+    const deps: ExtraDeps = { api, accessory, doorName, door, options, ...more };
     this.extras = EXTRA_KEYS.flatMap((key) => build(key, options, deps) ?? []);
   }
 

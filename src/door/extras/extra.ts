@@ -3,10 +3,11 @@
 import type { API, CharacteristicValue, HAP, Logging, PlatformAccessory, Service, WithUUID } from 'homebridge';
 
 import type { DoorState } from '../../client/types.js';
-import type { ExtraKey } from '../../option-catalog.js';
+import type { ExtraKey, ShowAs } from '../../option-catalog.js';
 import type { Clock } from '../../util/clock.js';
 import type { LeftOpenSignal } from '../model/timings.js';
 import type { DoorOptions } from '../../config/door-options.js';
+import type { EveDoor } from '../../eve/eve-door.js';
 
 /** Answers a read from memory, or throws "No Response" while the door is unavailable. */
 export type Answer = <T extends CharacteristicValue>(value: T) => T;
@@ -26,6 +27,10 @@ export interface ExtraDoor {
   clock: Clock;
   /** The door's name now, for the log (it follows renames). */
   name: () => string;
+  /** False while no state of the door is known yet (the Eve history writes no move from a state that stands for nothing). */
+  stateKnown?: () => boolean;
+  /** The service's last_toggled at the last sync, as written (the Eve history dates a move the sync found by it). */
+  lastToggled?: () => string | undefined;
 }
 
 /** What an extra is built with. */
@@ -37,6 +42,10 @@ export interface ExtraDeps {
   door: ExtraDoor;
   /** The door's options; undefined when the settings could not be read (each extra then uses its defaults). */
   options: DoorOptions | undefined;
+  /** The door's main service and its kind: the Eve history puts the counters Eve reads of a door there. */
+  main?: { service: Service; kind: ShowAs };
+  /** The door's Eve history, kept in the bridge's file (src/eve/); without it, one in memory only. */
+  eve?: () => EveDoor;
 }
 
 /** One extra while it is on; what it does not need to hear of, it leaves out. */
@@ -66,6 +75,8 @@ export interface ExtraSpec<V> {
   kept: V;
   /** Finds or adds the service and wires it; `value` is never `off`. */
   create: (deps: ExtraDeps, value: V) => DoorExtra;
+  /** Removes what the extra adds besides its service (the Eve history's counters on the main service), when off. */
+  remove?: (hap: HAP, accessory: PlatformAccessory) => void;
 }
 
 /** One row per extra of the catalog: a catalog extra without a row, or a row of no catalog extra, does not compile. */

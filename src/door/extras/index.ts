@@ -3,6 +3,7 @@
 import { accessAlert } from './access-alert.js';
 import { automationSwitch } from './automation-switch.js';
 import { contactSensor } from './contact-sensor.js';
+import { eveHistory } from './eve-history.js';
 import type { ExtraTable } from './extra.js';
 import { leftOpenSensor } from './left-open-sensor.js';
 
@@ -11,4 +12,5 @@ export const EXTRAS: ExtraTable = {
   leftOpenSensor,
   contactSensor,
   accessAlert,
+  eveHistory,
 };

@@ -103,6 +103,11 @@ export class DoorModel {
     return this.machine.target;
   }
 
+  /** The service's last_toggled at the last sync, as written: when the door last moved, by the service's clock. */
+  get lastToggledText(): string | undefined {
+    return this.lastToggled;
+  }
+
   /** The last state the service reported (or the cached one after a restart). */
   get reported(): DoorState {
     return this.machine.reported;

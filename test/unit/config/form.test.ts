@@ -82,8 +82,11 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
       hideBattery: false,
       // A checkbox added since (the access alert) writes its false the same way.
       accessAlert: false,
-      // As does every flag for all doors, each drawn as a checkbox (the layout's plain key): false is its default.
-      ...Object.fromEntries(OPTIONS.filter((option) => atTop(option) && option.kind === 'flag').map((option) => [option.key, false])),
+      // As does every flag for all doors off by default, each drawn as a checkbox (the layout's plain key); one on by
+      // default (the Eve history) is a select whose first choice writes nothing.
+      ...Object.fromEntries(
+        OPTIONS.filter((option) => atTop(option) && option.kind === 'flag' && !option.default).map((option) => [option.key, false]),
+      ),
     });
     const result = parseConfig(saved);
     expect(result).toMatchObject({ ok: true, ignored: [] });
@@ -165,10 +168,12 @@ describe('config.schema.json as the Homebridge UI renders it', () => {
     for (const key of PER_DOOR_FLAGS) {
       // The UI draws a boolean as a checkbox (which writes false) unless the layout says select.
       const offered = choices(`doors[].${key}`);
+      // The default last, as in every select: off for most, on for the Eve history.
+      const onByDefault = OPTIONS.some((option) => option.key === key && option.kind === 'flag' && option.default);
       expect({ key, type: layoutNode(`doors[].${key}`)?.type, values: offered?.map((choice) => choice.value) }).toEqual({
         key,
         type: 'select',
-        values: [null, true, false],
+        values: [null, !onByDefault, onByDefault],
       });
       // A flag also set for all doors inherits it when left empty (hide, a door's own only, reads "No").
       if (OPTIONS.some((option) => option.key === key && atTop(option))) expect(offered?.[0]?.name).toBe('As for all doors');
