@@ -9,7 +9,7 @@ import { redactAnswersWith, server } from './api.js';
 import { byId, fill, h, status } from './dom.js';
 import { refreshDoorStatus, renderDoors } from './doors-view.js';
 import { bindNumber, bindText } from './fields.js';
-import { applyKeyFix, forUiUpdate, getField } from '../shared/block.js';
+import { applyKeyFix, getField, uiUpdates } from '../shared/block.js';
 import { setUpOptions } from './options-view.js';
 import { Store } from './store.js';
 import type { CachedDoor } from './store.js';
@@ -162,7 +162,7 @@ function runCheck(store: Store, render: () => void): void {
   refreshDoorStatus(store, render);
 }
 
-/** The keys the Homebridge UI holds of each entry (see forUiUpdate). */
+/** The keys the Homebridge UI holds of each entry (see uiUpdates). */
 let uiKeys: Set<string>[] = [];
 
 /**
@@ -172,7 +172,7 @@ let uiKeys: Set<string>[] = [];
 function onChange(store: Store, render: () => void): void {
   store.touched = true;
   showSignIn(store);
-  void hb.updatePluginConfig(forUiUpdate(store.entries, uiKeys));
+  for (const update of uiUpdates(store.entries, uiKeys)) void hb.updatePluginConfig(update);
   clearTimeout(checkTimer);
   // The summary is out of date until the check runs: assistive technology waits for it rather than read the old one.
   byId('ac-check').setAttribute('aria-busy', 'true');
