@@ -362,7 +362,8 @@ function renderControllers(store: Store, render: () => void): void {
       'div',
       { class: 'form-check' },
       box,
-      h('label', { class: 'form-check-label', for: box.id }, ...controllerWords(controller.owner, controller.id, count)),
+      // One span: as flex items of the label, its words' edge spaces would collapse ("(idGBX7000)").
+      h('label', { class: 'form-check-label', for: box.id }, h('span', {}, ...controllerWords(controller.owner, controller.id, count))),
     );
   });
   fill(
@@ -431,7 +432,8 @@ function splitButton(store: Store, render: () => void): HTMLButtonElement | unde
 function splitNote(from: string, controllers: number, split: Split): string {
   const carried = split.carried.length > 0 ? ` It carries ${split.carried.join('; ')}.` : '';
   const left = split.left.length > 0 ? ` Not carried: ${split.left.join('; ')}.` : '';
-  return `Made from "${from}" for the other ${controllers} controller${controllers === 1 ? '' : 's'}, with the same settings for their doors.${carried}${left}`;
+  const which = controllers === 1 ? 'the controller it leaves out' : `the ${controllers} controllers it leaves out`;
+  return `Made from "${from}" for ${which}, with the same settings for their doors.${carried}${left}`;
 }
 
 let filterWired = false;

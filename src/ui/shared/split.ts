@@ -2,6 +2,7 @@
 import { readDoorKeys, readTopKeys } from '../../config/index.js';
 import { idOf, isRecord } from '../../config/values.js';
 import { canonicalId } from '../../util/canonical-id.js';
+import { optionSpec } from '../../option-catalog.js';
 import type { Block } from './block.js';
 import type { AccountSummary } from './messages.js';
 
@@ -64,13 +65,14 @@ export function splitEntry(base: Block, account: AccountSummary, rest: readonly 
       const next = key === 'includeDoorIds' && kept.length === 0 && elements.length > 0 ? elements : kept;
       if (next.length === 0) delete block[written];
       else block[written] = next;
-      if (next.length < elements.length)
-        left.push(`${plural(elements.length - next.length, 'element', 'elements')} of ${written} about doors this entry keeps`);
+      const dropped = elements.length - next.length;
+      const what = key === 'doors' ? plural(dropped, 'door entry', 'door entries') : `${plural(dropped, 'id', 'ids')} of ${written}`;
+      if (dropped > 0) left.push(`${what} about doors that stay`);
       if (next.length > 0) carried.push(describe(key, next));
     }
   }
-  for (const key of ['readOnly', 'automationSwitch', 'matter', 'includeDoors']) {
-    if (spellings(block, key).length > 0) carried.push(`${key} for all doors`);
+  for (const key of ['readOnly', 'automationSwitch', 'matter', 'includeDoors'] as const) {
+    if (spellings(block, key).length > 0) carried.push(`${optionSpec(key).label} for all doors`);
   }
   const people = spellings(block, 'people').map((key) => block[key]);
   const persons = people.reduce<number>((sum, list) => sum + (Array.isArray(list) ? list.length : 1), 0);

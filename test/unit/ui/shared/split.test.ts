@@ -68,14 +68,14 @@ describe('splitEntry', () => {
     expect(split.carried).toEqual([
       '2 door entries (Read-only for 1, automation switch off for 1)',
       '1 excluded door',
-      'automationSwitch for all doors',
-      'matter for all doors',
+      'Automation switch for all doors',
+      'Google Home and Alexa (Matter, Homebridge 2) for all doors',
       '1 person sensor',
     ]);
     expect(split.left).toEqual([
       'the webhook listener: give this entry its own port, or leave it to polling',
-      '1 element of doors about doors this entry keeps',
-      '1 element of excludeDoorIds about doors this entry keeps',
+      '1 door entry about doors that stay',
+      '1 id of excludeDoorIds about doors that stay',
     ]);
   });
 
