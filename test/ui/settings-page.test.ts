@@ -362,10 +362,11 @@ describe('the settings page in the Homebridge UI', () => {
     expect(await matter.inputValue()).toBe('off');
     expect(await matter.locator('option').allTextContents()).toEqual([
       'Off',
-      'Contact sensors: open or closed',
-      'Locks: unlock opens, lock closes',
+      'Contact sensors (state only)',
+      'Locks (unlock opens, lock closes)',
     ]);
     await matter.selectOption('locks');
+    expect(await page.locator('#ac-matter-what').textContent()).toBe('Locks: unlock opens, lock closes');
     await waitForAccepted(page);
     await matter.scrollIntoViewIfNeeded();
     await harness().screenshot('settings-matter');
