@@ -54,7 +54,7 @@ function field(option: Drawn): HTMLElement {
   const label = h('label', { for: id }, pageLabel(option));
   if (option.kind === 'choice') {
     // Short titles in the select, which a phone's width cuts; what the chosen one does on a line of its own under it.
-    const what = page.valueLabels !== undefined && h('span', { class: 'ac-help', id: whatId(option), 'data-value-help': '' });
+    const what = page.valueLabels !== undefined && h('div', { class: 'ac-help', id: whatId(option), 'data-value-help': '' });
     const select = h(
       'select',
       { class: 'form-select form-select-sm form-control', id, 'aria-describedby': what ? what.id : undefined },
