@@ -27,8 +27,8 @@ export interface PageField {
   /** A choice drawn as one checkbox, labelled with this value's title: ticked writes it, unticked writes nothing (the default). */
   box?: string;
   /**
-   * The words of each value in the select for all doors, where they differ from `valueTitles`: the page's select has
-   * no description beside it, so each choice says what it does; the form and the door rows keep the short titles.
+   * What each value does, for the select for all doors, where it says more than `valueTitles`: the page's select shows
+   * the short titles (a phone cuts longer ones) and this line of the chosen value under it; the form and the door rows keep the titles.
    */
   valueLabels?: Record<string, string>;
 }

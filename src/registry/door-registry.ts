@@ -268,6 +268,8 @@ export class DoorRegistry {
   }
 
   private take(accessory: PlatformAccessory<DoorContext>): DoorAccessory {
+    // The settings page lists a cached door under the entry that shows it, never under another one of the same account.
+    if (this.deps.config !== undefined) accessory.context.entry = this.deps.config.name;
     const door = this.deps.createDoor(accessory);
     this.doors.set(accessory.UUID, door);
     return door;

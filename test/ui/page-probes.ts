@@ -109,3 +109,22 @@ export const contrastOf = (selector: string): string => `(() => {
   const [light, dark] = [luminance(text), luminance(back.slice(0, 3))].sort((x, y) => y - x);
   return (light + 0.05) / (dark + 0.05);
 })()`;
+
+/**
+ * Every visible text field and select of the page whose text (its value, else its placeholder; a select's chosen option)
+ * is wider than the room its box leaves for it: the words a user would see cut off. Measured with the control's own font.
+ */
+export const CLIPPED = `(() => {
+  const canvas = document.createElement('canvas').getContext('2d');
+  const cut = [];
+  for (const control of document.querySelectorAll('#ac-page input[type="text"], #ac-page input:not([type]), #ac-page select')) {
+    if (!control.checkVisibility({ checkVisibilityCSS: true })) continue;
+    const style = getComputedStyle(control);
+    canvas.font = style.font;
+    const text = control.tagName === 'SELECT' ? (control.selectedOptions[0] ? control.selectedOptions[0].text : '') : control.value || control.placeholder;
+    const room = control.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const width = canvas.measureText(text).width;
+    if (width > room + 0.5) cut.push((control.getAttribute('aria-label') || control.id) + ': "' + text + '" needs ' + Math.ceil(width) + ' px, has ' + Math.floor(room));
+  }
+  return cut;
+})()`;

@@ -16,6 +16,8 @@ export interface DoorContext {
   stateUnknown?: true;
   /** The state a command asked for that the door did not reach in time (Home shows an obstruction); absent otherwise. */
   missedTarget?: DoorState;
+  /** The `name` of the platform entry that shows the door (the settings page lists a cached door under that entry only); absent in caches of older versions. */
+  entry?: string;
 }
 
 /** Cached accessories come from disk and from older versions of the plugin: check before trusting. */

@@ -21,11 +21,13 @@ import {
   setDoorChoice,
   setDoorChoiceOf,
   setDoorField,
-  setField,
 } from '../shared/block.js';
 import type { Block, Choice, DoorFlag } from '../shared/block.js';
 import type { Store } from './store.js';
+import { splitEntry } from '../shared/split.js';
+import type { Split } from '../shared/split.js';
 import type { AccountSummary, DoorSummary } from '../shared/messages.js';
+import { canonicalId } from '../../util/canonical-id.js';
 
 /** Longer door lists start folded, so the webhook and timing sections stay within reach. */
 const DOOR_LIST_OPEN_MAX = 20;
@@ -188,12 +190,29 @@ function changesOf(block: Block, entries: Record<string, unknown>[]): string {
  * Why the door's own settings cannot be changed here, or undefined: the per-door settings are not a list (said once
  * above the list, with the plugin's sentence), or the door has several entries, which the plugin merges.
  */
-function lockedWhy(block: Block, entries: readonly Record<string, unknown>[]): string | undefined {
+function lockedWhy(block: Block, entries: readonly Record<string, unknown>[], twin: boolean): string | undefined {
   if (!doorsEditable(block)) return 'Its settings are kept as written: the per-door settings are not a list (see above).';
+  if (twin)
+    return 'Another door of the account has this id in another case: the plugin keeps both read-only, since a setting for one names both. Ask the service to tell them apart.';
   const count = entries.length;
   return count > 1
     ? `This door has ${count} entries in the per-door settings; the plugin merges them (the more protective Read-only, Show in Home and automation switch win). They are kept as written: edit config.json to leave one.`
     : undefined;
+}
+
+/** Whether another listed door's id differs from this one's only in case or invisible marks (the plugin keeps both read-only). */
+function twinned(store: Store, doorId: string): boolean {
+  return store.doors.some((other) => other.id !== doorId && canonicalId(other.id) === canonicalId(doorId));
+}
+
+/**
+ * "Show in Home" as the plugin applies it: ticked only for a door that shows; a door its own Show in Home hides can be
+ * ticked back, one a filter (or a setting it could mean) leaves out cannot be shown from here: unticked and off.
+ */
+function showBox(store: Store, doorId: string): { checked: boolean; filtered: boolean } {
+  const hidden = doorEntriesOf(store.block, doorId).some((entry) => entry.hide === true);
+  const out = store.check?.excluded.has(doorId) === true;
+  return { checked: !hidden && !out, filtered: out && !hidden };
 }
 
 /** The doors whose rows are open: kept across redraws, so a change for all doors does not fold the row being edited. */
@@ -211,18 +230,21 @@ function backToAll(store: Store, door: DoorSummary, render: () => void): void {
 function doorRow(store: Store, door: DoorSummary, render: () => void): HTMLElement {
   const own = doorEntry(store.block, door.id);
   const entries = doorEntriesOf(store.block, door.id);
-  const locked = lockedWhy(store.block, entries);
+  const locked = lockedWhy(store.block, entries, twinned(store, door.id));
   // The door's own controls are drawn disabled while its settings are kept as written (doorEditable, from the entries at hand).
   const disabled = locked !== undefined;
   const reason = store.check?.excluded.get(door.id);
+  const shows = showBox(store, door.id);
   const show = h('input', {
     class: 'form-check-input',
     type: 'checkbox',
     id: `ac-show-${door.id}`,
-    checked: !entries.some((entry) => entry.hide === true),
+    checked: shows.checked,
     'data-door': door.id,
     'data-field': 'show',
-    disabled,
+    // The door's name in it: a screen reader's list of checkboxes says which door each one shows.
+    'aria-label': `Show in Home: ${door.name}`,
+    disabled: disabled || shows.filtered,
   });
   show.addEventListener('change', () => store.set(setDoorField(store.block, door.id, 'hide', show.checked ? undefined : true)));
   const name = h('input', {
@@ -235,7 +257,8 @@ function doorRow(store: Store, door: DoorSummary, render: () => void): HTMLEleme
     'aria-label': `Name in Home of ${door.name}`,
     disabled,
   });
-  name.addEventListener('change', () => store.set(setDoorField(store.block, door.id, 'name', name.value.trim())));
+  // At each key, not on leaving the field: Save, pressed with the keyboard still in it, writes what was typed.
+  name.addEventListener('input', () => store.set(setDoorField(store.block, door.id, 'name', name.value.trim())));
   const labelled = (title: string, ...controls: (HTMLElement | false)[]) =>
     h('label', { class: 'ac-door-option' }, h('span', {}, title), ...controls);
   const controller = controllerWords(ownerOf(store, door.controllerId), door.controllerId);
@@ -246,6 +269,7 @@ function doorRow(store: Store, door: DoorSummary, render: () => void): HTMLEleme
       class: 'btn btn-secondary btn-sm',
       type: 'button',
       'data-door-reset': door.id,
+      'aria-label': `Back to all-doors settings for ${door.name}`,
       hidden: own === undefined || disabled,
     },
     'Back to all-doors settings',
@@ -338,7 +362,8 @@ function renderControllers(store: Store, render: () => void): void {
       'div',
       { class: 'form-check' },
       box,
-      h('label', { class: 'form-check-label', for: box.id }, ...controllerWords(controller.owner, controller.id, count)),
+      // One span: as flex items of the label, its words' edge spaces would collapse ("(idGBX7000)").
+      h('label', { class: 'form-check-label', for: box.id }, h('span', {}, ...controllerWords(controller.owner, controller.id, count))),
     );
   });
   fill(
@@ -388,21 +413,27 @@ function splitButton(store: Store, render: () => void): HTMLButtonElement | unde
     `Add an entry for the rest (${left.length} controller${left.length === 1 ? '' : 's'})`,
   );
   button.addEventListener('click', () => {
+    if (!account) return;
     const base = store.block;
     const name = typeof base.name === 'string' ? base.name : String(store.defaults.name);
-    store.entries.push({
-      platform: store.info.platform,
-      name: `${name} 2`,
-      baseUrl: base.baseUrl,
-      accessToken: base.accessToken,
-      includeDeviceIds: left,
-    });
+    // Every setting that protects the doors that move goes with them (issue 49): never an entry that opens what this one keeps closed.
+    const split = splitEntry(base, account, left, `${name} 2`);
+    store.entries.push({ platform: store.info.platform });
     store.savedPorts.push(undefined);
     store.showEntry(store.entries.length - 1);
-    store.set(setField(store.block, 'name', `${name} 2`));
+    store.splitNotes.set(store.index, splitNote(name, left.length, split));
+    store.set(split.block);
     render();
   });
   return button;
+}
+
+/** What the summary says of an entry the split made: where it came from, what it carried and what it left. */
+function splitNote(from: string, controllers: number, split: Split): string {
+  const carried = split.carried.length > 0 ? ` It carries ${split.carried.join('; ')}.` : '';
+  const left = split.left.length > 0 ? ` Not carried: ${split.left.join('; ')}.` : '';
+  const which = controllers === 1 ? 'the controller it leaves out' : `the ${controllers} controllers it leaves out`;
+  return `Made from "${from}" for ${which}, with the same settings for their doors.${carried}${left}`;
 }
 
 let filterWired = false;
@@ -466,6 +497,12 @@ export function refreshDoorStatus(store: Store, render: () => void): void {
     const reset = row.querySelector<HTMLElement>('[data-door-reset]');
     // doorEditable with the entries at hand: exactly one, in a `doors` that is a list.
     if (reset) reset.hidden = entries.length !== 1 || !doorsEditable(store.block);
+    const show = row.querySelector<HTMLInputElement>('[data-field="show"]');
+    if (show) {
+      const shows = showBox(store, doorId);
+      show.checked = shows.checked;
+      show.disabled = shows.filtered || lockedWhy(store.block, entries, twinned(store, doorId)) !== undefined;
+    }
     const note = row.querySelector<HTMLElement>('[data-door-note]');
     if (note) {
       note.textContent = noteOf(store, doorId) ?? note.dataset.doorNote ?? '';

@@ -21,8 +21,14 @@ const DRAWN = (OPTIONS as readonly OptionSpec[])
   })
   .sort((a, b) => Number(a.page.last === true) - Number(b.page.last === true));
 
+/** A placeholder longer than this (characters) does not fit a field of the row's usual width: its field is drawn wider (.ac-field-wide). */
+const WIDE_PLACEHOLDER_CHARS = 24;
+
 /** The element id of an option's control: #ac-readOnly. */
 const idOf = (option: OptionSpec): string => `ac-${option.key}`;
+
+/** Where a select says what its chosen value does (the catalog's page.valueLabels). */
+const whatId = (option: OptionSpec): string => `${idOf(option)}-what`;
 
 /** Where a control says the key it applies was written as a near miss ("readonly"), which the check offers to fix. */
 const writtenId = (option: OptionSpec): string => `${idOf(option)}-written`;
@@ -47,13 +53,15 @@ function field(option: Drawn): HTMLElement {
   }
   const label = h('label', { for: id }, pageLabel(option));
   if (option.kind === 'choice') {
+    // Short titles in the select, which a phone's width cuts; what the chosen one does on a line of its own under it.
+    const what = page.valueLabels !== undefined && h('div', { class: 'ac-help', id: whatId(option), 'data-value-help': '' });
     const select = h(
       'select',
-      { class: 'form-select form-select-sm form-control', id },
-      ...option.values.map((value) => h('option', { value }, page.valueLabels?.[value] ?? option.valueTitles?.[value] ?? value)),
+      { class: 'form-select form-select-sm form-control', id, 'aria-describedby': what ? what.id : undefined },
+      ...option.values.map((value) => h('option', { value }, option.valueTitles?.[value] ?? value)),
     );
     const help = pageHelp(option);
-    return h('div', { class: 'ac-field' }, label, select, help !== undefined && h('span', { class: 'ac-help' }, help));
+    return h('div', { class: 'ac-field' }, label, select, what, help !== undefined && h('span', { class: 'ac-help' }, help));
   }
   const number = option.kind === 'number';
   const input = h('input', {
@@ -63,8 +71,9 @@ function field(option: Drawn): HTMLElement {
     inputmode: number ? 'numeric' : undefined,
     placeholder: option.kind === 'number' ? option.placeholder : undefined,
   });
-  // A number's status line says what is wrong with what was typed.
-  return h('div', { class: 'ac-field' }, label, input, number && h('span', { id: `${id}-status`, class: 'status' }));
+  // A number's status line says what is wrong with what was typed; a long placeholder gets the room to be read whole.
+  const wide = (input.placeholder.length > WIDE_PLACEHOLDER_CHARS && ' ac-field-wide') || '';
+  return h('div', { class: `ac-field${wide}` }, label, input, number && h('span', { id: `${id}-status`, class: 'status' }));
 }
 
 /** Binds one drawn option to the block; `doorsFollow` redraws the door list, whose per-door choices name the value for all doors. */
@@ -94,11 +103,19 @@ function bind(store: Store, option: Drawn, doorsFollow: () => void): () => void 
         return () => (input.checked = globalChoice(store.block, option) === box);
       }
       const select = byId(idOf(option), HTMLSelectElement);
+      const what = document.getElementById(whatId(option));
+      const say = (): void => {
+        if (what) what.textContent = option.page.valueLabels?.[select.value] ?? '';
+      };
       select.addEventListener('change', () => {
+        say();
         store.set(setGlobalChoice(store.block, option, select.value));
         if (doorsName) doorsFollow();
       });
-      return () => (select.value = globalChoice(store.block, option));
+      return () => {
+        select.value = globalChoice(store.block, option);
+        say();
+      };
     }
   }
 }

@@ -9,9 +9,10 @@ import { redactAnswersWith, server } from './api.js';
 import { byId, fill, h, status } from './dom.js';
 import { refreshDoorStatus, renderDoors } from './doors-view.js';
 import { bindNumber, bindText } from './fields.js';
-import { applyKeyFix, forUiUpdate, getField } from '../shared/block.js';
+import { applyKeyFix, getField, uiUpdates } from '../shared/block.js';
 import { setUpOptions } from './options-view.js';
 import { Store } from './store.js';
+import type { CachedDoor } from './store.js';
 import { othersText, summarize, WARNINGS_TEXT } from './summary.js';
 import { COULD_MEAN_RULE, PROTECTIVE_RULE } from '../../config/protection.js';
 import type { DoorSummary } from '../shared/messages.js';
@@ -28,12 +29,12 @@ document.documentElement.lang = 'en';
 const CHECK_DELAY_MS = 300;
 
 /** Doors of this platform in Homebridge's accessory cache: the list to work with while the service cannot be reached. */
-async function cachedDoors(platform: string): Promise<DoorSummary[]> {
+async function cachedDoors(platform: string): Promise<CachedDoor[]> {
   const cached = await hb.getCachedAccessories().catch(() => []);
   return (
     cached
       .filter((accessory) => accessory.platform === platform && typeof accessory.context.doorId === 'string')
-      .map((accessory): DoorSummary => {
+      .map((accessory): CachedDoor => {
         // The cache is the plugin's own DoorContext, but read as outside data: it may come from an older version.
         const context = accessory.context as Record<string, unknown>;
         const state = context.state;
@@ -44,7 +45,7 @@ async function cachedDoors(platform: string): Promise<DoorSummary[]> {
             : typeof context.name === 'string'
               ? context.name
               : accessory.displayName;
-        return {
+        const door: DoorSummary = {
           id: String(context.doorId),
           name,
           controllerId: typeof context.deviceId === 'string' ? context.deviceId : '',
@@ -55,9 +56,11 @@ async function cachedDoors(platform: string): Promise<DoorSummary[]> {
           sensor: false,
           batteryPct: undefined,
         };
+        // The entry that showed it (DoorContext.entry): the page lists it under that entry only.
+        return { entry: typeof context.entry === 'string' ? context.entry : undefined, door };
       })
       // By name: the cache's own order changes each time Homebridge rewrites an accessory (a rename, say).
-      .sort((a, b) => a.name.localeCompare(b.name))
+      .sort((a, b) => a.door.name.localeCompare(b.door.name))
   );
 }
 
@@ -87,6 +90,7 @@ function renderCheck(store: Store, render: () => void): void {
     runCheck(store, render);
     return store.check?.fixes ?? [];
   });
+  status(byId('ac-check-split'), 'info', store.splitNotes.get(store.index) ?? '');
   const webhookKept = check.kept.get('webhook');
   status(
     byId('ac-webhook-kept'),
@@ -158,7 +162,7 @@ function runCheck(store: Store, render: () => void): void {
   refreshDoorStatus(store, render);
 }
 
-/** The keys the Homebridge UI holds of each entry (see forUiUpdate). */
+/** The keys the Homebridge UI holds of each entry (see uiUpdates). */
 let uiKeys: Set<string>[] = [];
 
 /**
@@ -168,7 +172,7 @@ let uiKeys: Set<string>[] = [];
 function onChange(store: Store, render: () => void): void {
   store.touched = true;
   showSignIn(store);
-  void hb.updatePluginConfig(forUiUpdate(store.entries, uiKeys));
+  for (const update of uiUpdates(store.entries, uiKeys)) void hb.updatePluginConfig(update);
   clearTimeout(checkTimer);
   // The summary is out of date until the check runs: assistive technology waits for it rather than read the old one.
   byId('ac-check').setAttribute('aria-busy', 'true');
@@ -185,9 +189,8 @@ function setUpEntries(store: Store, render: () => void): () => void {
   const section = byId('ac-entries-section');
   const select = byId('ac-entry', HTMLSelectElement);
   select.addEventListener('change', () => {
-    // A sign-in still in flight was for the entry left: its answer will not count. The last one answered speaks for this
-    // entry too when it has the same address and token (one account split over child bridges): its doors and options
-    // stay on screen. Another account's doors must not: press Sign in for it.
+    // A sign-in still in flight was for the entry left: its answer will not count, and the last one answered speaks for
+    // the entry it was made for only, even one with the same address and token: press Sign in for this one.
     store.showEntry(Number(select.value));
     showSignIn(store);
     render();
@@ -214,7 +217,7 @@ async function main(): Promise<void> {
   const secrets = (): unknown[] => store.entries.flatMap((entry) => secretsOf(entry));
   redactAnswersWith(secrets);
   uiKeys = store.entries.map((entry) => new Set(Object.keys(entry)));
-  store.cachedDoors = withoutSecretsIn(await cachedDoors(info.platform), secrets());
+  store.cached = withoutSecretsIn(await cachedDoors(info.platform), secrets());
   const refreshers: (() => void)[] = [];
   const render = (): void => {
     for (const refresh of refreshers) {

@@ -10,7 +10,8 @@ export interface SignInLine {
 
 export const SIGNING_IN_TEXT = 'Signing in…';
 export const EDITED_TEXT = 'The Service address or Access token changed: press Sign in to check them.';
-export const OTHER_ENTRY_TEXT = 'This entry has another Service address or Access token: press Sign in to check them.';
+/** Also for an entry with the same address and token: a sign-in speaks for the entry it was made in only. */
+export const OTHER_ENTRY_TEXT = 'The last sign-in was for another entry: press Sign in to check this one.';
 export const ABANDONED_EDIT_TEXT =
   'The Service address or Access token changed while signing in, so that sign-in no longer counts: press Sign in to check them.';
 export const ABANDONED_ENTRY_TEXT =

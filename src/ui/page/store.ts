@@ -1,6 +1,6 @@
 // The settings page's state: the plugin's config entries, the one being edited, and what the server said of them.
 import { canonicalId } from '../../util/canonical-id.js';
-import { configuredDoorIds, getField } from '../shared/block.js';
+import { appliedField, configuredDoorIds, getField } from '../shared/block.js';
 import type { Block } from '../shared/block.js';
 import type { AccountSummary, ConfigCheck, Defaults, DoorSummary, PageInfo, SignInAnswer } from '../shared/messages.js';
 
@@ -32,6 +32,12 @@ export type SignInState =
   | { kind: 'stale'; by: 'edit' | 'entry' }
   | { kind: 'none' };
 
+/** A door in Homebridge's accessory cache, with the `name` of the entry that showed it (absent in older caches). */
+export interface CachedDoor {
+  entry: string | undefined;
+  door: DoorSummary;
+}
+
 /** A door the settings name that the list does not show (gone from the account, or typed by hand): a row of its own. */
 const configuredOnly = (id: string): DoorSummary => ({
   id,
@@ -49,8 +55,8 @@ export class Store {
   /** Every platform block of this plugin, as the Homebridge UI will save them. */
   entries: Block[];
   private shownIndex = 0;
-  /** Doors from Homebridge's accessory cache, shown while the service cannot be reached. */
-  cachedDoors: DoorSummary[] = [];
+  /** Doors from Homebridge's accessory cache, each with the entry that showed it (see cachedDoors). */
+  cached: CachedDoor[] = [];
   check: ConfigCheck | undefined;
   /** The last "Sign in"'s answer; it speaks for the current settings only while their address and token are the ones it tried. */
   signedIn: SignInRecord | undefined;
@@ -65,6 +71,8 @@ export class Store {
   touched: boolean;
   /** The entries changed on this page: Save writes every entry, so each one edited must be fit to save, not only the one on screen. */
   readonly edited = new Set<number>();
+  /** What "Add an entry for the rest" carried into each entry it made, by entry, for the summary. */
+  readonly splitNotes = new Map<number, string>();
   /** Webhook port of each entry as saved, whose listener may be running now. */
   readonly savedPorts: (number | undefined)[];
   private readonly listeners: (() => void)[] = [];
@@ -100,10 +108,13 @@ export class Store {
     return tried.baseUrl === getField(this.block, 'baseUrl') && tried.accessToken === getField(this.block, 'accessToken');
   }
 
-  /** The last sign-in's answer if it was for the address and token in the fields now; undefined: not tried, or edited since. */
+  /**
+   * The last sign-in's answer if it was for this entry and the address and token in its fields now; undefined: not tried,
+   * edited since, or made for another entry (one with the same address and token included: the rule the page states).
+   */
   get signIn(): SignInAnswer | undefined {
     const record = this.signedIn;
-    return record !== undefined && this.tries(record) ? record.result : undefined;
+    return record?.index === this.shownIndex && this.tries(record) ? record.result : undefined;
   }
 
   /**
@@ -164,6 +175,26 @@ export class Store {
     this.abandoned = by;
   }
 
+  /**
+   * The cached doors of the entry on screen, shown while it is not signed in: those the plugin marked with its name
+   * (DoorContext.entry) when no other entry has that name; an unmarked door (a cache of an older version) only while
+   * there is one entry. A door is never listed under an entry that did not show it.
+   */
+  get cachedDoors(): DoorSummary[] {
+    const name = this.entryName(this.shownIndex);
+    const alone = this.entries.filter((_, index) => this.entryName(index) === name).length === 1;
+    return this.cached.flatMap(({ entry, door }) =>
+      (entry === undefined ? this.entries.length === 1 : alone && entry === name) ? [door] : [],
+    );
+  }
+
+  /** The name the plugin runs the entry under (its `name`, else the plugin's), as it marks its cached doors. */
+  private entryName(index: number): string {
+    const entry = this.entries[index];
+    const name = entry === undefined ? undefined : appliedField(entry, 'name');
+    return typeof name === 'string' ? name : String(this.defaults.name);
+  }
+
   get defaults(): Defaults {
     return this.info.defaults;
   }
@@ -189,16 +220,13 @@ export class Store {
 
   /**
    * The doors to list: the account's once signed in, else the cache's; each door once, as Home shows it once
-   * (registry/shown-doors.ts), under the first controller that lists it. A door is one door whatever case or invisible
-   * marks its id is sent with (canonicalId, as the plugin compares ids): two rows of one door would draw its controls
-   * twice, with the same settings behind them, and read its activity twice.
+   * (registry/shown-doors.ts), under the first controller that lists it. A door is one door by its id as sent, as the
+   * plugin keeps them apart: two ids that differ only in case (or invisible marks) are two doors in Home, so two rows
+   * (the plugin keeps both read-only, src/config/protection.ts; their rows say so).
    */
   get doors(): DoorSummary[] {
     const seen = new Set<string>();
-    return (this.account?.doors ?? this.cachedDoors).filter((door) => {
-      const key = canonicalId(door.id);
-      return !seen.has(key) && seen.add(key);
-    });
+    return (this.account?.doors ?? this.cachedDoors).filter((door) => !seen.has(door.id) && seen.add(door.id));
   }
 
   /**

@@ -324,18 +324,30 @@ export function setControllerIncluded(block: Block, controllerId: string, includ
 }
 
 /**
- * The blocks to hand the Homebridge UI. It merges an update into its own copy of each block (Object.assign in UI
- * 5.28), so a top-level key the page removed (Off for all doors, an unticked box) would stay as it was: every key the
- * UI may hold (`known`, per entry: loaded or sent before, updated here) that a block no longer has is sent as
- * undefined, which the merge copies and the UI's save (JSON) leaves out.
+ * The updates to hand the Homebridge UI, in order. It merges an update into its own copy of each block (Object.assign in
+ * UI 5.28), so a top-level key the page removed (Off for all doors, an unticked box) would stay as it was: every key the
+ * UI may hold (`known`, per entry: loaded or sent before, updated here, in the order the UI's copy holds them) that a
+ * block no longer has is sent as undefined, which the merge copies and the UI's save (JSON) leaves out. A merge keeps each
+ * key where the UI's copy has it and adds new ones at the end, so a key written anew in its old place (a one-click fix of
+ * "ReadOnly" to "readOnly") would move to the end: then a first update cuts the UI's list before that block (it drops
+ * the blocks past the ones it is sent) and a second hands it that block and the ones after it whole, in their order.
  */
-export function forUiUpdate(blocks: Block[], known: Set<string>[]): Block[] {
-  return blocks.map((block, index) => {
+export function uiUpdates(blocks: Block[], known: Set<string>[]): Block[][] {
+  const merged = (block: Block, index: number): Block => {
     const keys = (known[index] ??= new Set());
     const removed = [...keys].filter((key) => !(key in block));
     for (const key of Object.keys(block)) keys.add(key);
     return { ...Object.fromEntries(removed.map((key) => [key, undefined])), ...block };
+  };
+  const reordered = blocks.findIndex((block, index) => {
+    const held = [...(known[index] ?? [])];
+    const after = [...held.filter((key) => key in block), ...Object.keys(block).filter((key) => !held.includes(key))];
+    return after.join('\n') !== Object.keys(block).join('\n');
   });
+  if (reordered < 0) return [blocks.map(merged)];
+  const cut = blocks.slice(0, reordered).map(merged);
+  known.length = reordered;
+  return [cut, [...cut, ...blocks.slice(reordered).map((block, index) => merged(block, reordered + index))]];
 }
 
 /** A whole number typed in a field: undefined when empty, null when it is not one. */

@@ -102,6 +102,18 @@ describe('DoorRegistry', () => {
     expect(again.log.texts('info')).toEqual([]);
   });
 
+  it('marks each door, new or cached, with the name of the entry that shows it, for the settings page to list it under', () => {
+    const first = setup({ name: 'Yard' });
+    first.sync(account([device('dev-1', [door('d1')])]));
+    expect(first.api.savedCache().map((json) => (json.context as DoorContext).entry)).toEqual(['Yard']);
+
+    // A cache of an older version (no entry) or of an entry renamed since is marked with the entry now at once.
+    const older = first.api.savedCache().map((json) => ({ ...json, context: { ...(json.context as DoorContext), entry: undefined } }));
+    const again = setup({ name: 'Back yard' }, older);
+    expect(again.api.savedCache().map((json) => (json.context as DoorContext).entry)).toEqual(['Back yard']);
+    expect(again.api.cacheWrites).toEqual([1]);
+  });
+
   it('removes a cached accessory that holds no door, with a line', () => {
     const t = setup();
     const stray = new t.api.platformAccessory('Old Thing', t.api.hap.uuid.generate('stray'));

@@ -62,13 +62,18 @@ describe('the page store', () => {
     };
     const store = signedIn([block], accountOf(gate, side, 'plain-door'));
     expect(store.rows.map((row) => row.id)).toEqual([gate, side, 'plain-door', 'gone-door']);
-    // A door listed by the service in two spellings (under two controllers) is one door to the plugin: one row.
-    const twice: AccountSummary = {
+    // Two ids that differ only in case are two doors in Home (both read-only, src/config/protection.ts): two rows, as the
+    // count says; the same id listed twice (under two controllers) is one door, one row.
+    const twins: AccountSummary = {
       controllers: [controller('ctl-a')],
-      doors: [door(gate), door(side), door(gate.toLowerCase())],
+      doors: [door(gate), door(side), door(gate.toLowerCase()), door(side)],
       unreadable: [],
     };
-    expect(signedIn([block], twice).rows.map((row) => row.id)).toEqual([gate, side, 'gone-door']);
+    const twinStore = signedIn([block], twins);
+    expect(twinStore.rows.map((row) => row.id)).toEqual([gate, side, gate.toLowerCase(), 'gone-door']);
+    const check = checkBlock(twinStore.block, twinStore.account);
+    expect(check.shown?.total).toBe(3);
+    expect([...(check.guarded?.keys() ?? [])].sort()).toEqual([gate, gate.toLowerCase()].sort());
     // "Back to all-doors settings" of the side door's row removes its entry, and leaves the gate's read-only as written.
     const back = removeDoorEntry(store.block, side);
     expect(back.doors).toEqual([
@@ -137,9 +142,12 @@ describe('the page store', () => {
     expect(store.account?.doors.map((listed) => listed.id)).toEqual(['gate-a4']);
   });
 
-  it("an answered sign-in speaks for another entry with the same address and token (one account over child bridges), never another account's", () => {
+  it('an answered sign-in speaks only for the entry it was made for: never another, even with the same address and token', () => {
     const store = signedIn([entryA, { ...entryA, name: 'A, second bridge' }, entryB], accountOf('gate-a1'));
     store.showEntry(1);
+    expect(store.account).toBeUndefined();
+    expect(store.signInState).toEqual({ kind: 'stale', by: 'entry' });
+    store.showEntry(0);
     expect(store.account?.doors.map((listed) => listed.id)).toEqual(['gate-a1']);
     store.showEntry(2);
     expect(store.account).toBeUndefined();
@@ -148,5 +156,26 @@ describe('the page store', () => {
     store.set(setField(store.block, 'accessToken', 'token-other'));
     expect(store.signInState).toEqual({ kind: 'stale', by: 'edit' });
     expect(store.doors).toEqual([]);
+  });
+
+  it('lists a cached door under the entry that showed it only: never under another entry, nor under one of two of the same name', () => {
+    const cached = [
+      { entry: 'A', door: door('gate-a1') },
+      { entry: 'B', door: door('gate-b1') },
+      { entry: undefined, door: door('older-cache') },
+    ];
+    const store = new Store([structuredClone(entryA), structuredClone(entryB)], INFO);
+    store.cached = cached;
+    expect(store.doors.map((listed) => listed.id)).toEqual(['gate-a1']);
+    store.showEntry(1);
+    expect(store.doors.map((listed) => listed.id)).toEqual(['gate-b1']);
+    // Two entries named alike: which one showed the door cannot be told, so neither lists it.
+    const same = new Store([structuredClone(entryA), { ...structuredClone(entryB), name: 'A' }], INFO);
+    same.cached = cached;
+    expect(same.doors).toEqual([]);
+    // One entry: a door of an older cache (no entry marked) is its own; an entry without a name is the plugin's default.
+    const one = new Store([{ platform: 'AccessControl' }], { ...INFO, defaults: { name: 'Access Control' } });
+    one.cached = [...cached, { entry: 'Access Control', door: door('default-named') }];
+    expect(one.doors.map((listed) => listed.id)).toEqual(['older-cache', 'default-named']);
   });
 });

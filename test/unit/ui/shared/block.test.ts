@@ -7,7 +7,6 @@ import {
   controllerIncluded,
   doorChoice,
   doorChoiceOf,
-  forUiUpdate,
   globalChoice,
   readWholeNumber,
   setControllerIncluded,
@@ -20,6 +19,9 @@ import {
   doorsEditable,
   filterOnPage,
   removeDoorEntry,
+  uiUpdates,
+  applyKeyFix,
+  keyFixes,
 } from '../../../../src/ui/shared/block.js';
 import type { Block } from '../../../../src/ui/shared/block.js';
 import { optionSpec } from '../../../../src/option-catalog.js';
@@ -99,12 +101,12 @@ describe('settings page model', () => {
 
   it('hands the UI a removed key as undefined, since the UI merges updates into its copy', () => {
     const known = [new Set(['platform', 'accessToken', 'baseUrl', 'automationSwitch', 'readOnly'])];
-    const first = forUiUpdate([{ ...base, readOnly: true }], known);
+    const [first] = uiUpdates([{ ...base, readOnly: true }], known);
     expect(first).toEqual([{ ...base, readOnly: true, automationSwitch: undefined }]);
-    expect('automationSwitch' in (first[0] ?? {})).toBe(true);
+    expect('automationSwitch' in (first?.[0] ?? {})).toBe(true);
     expect(JSON.parse(JSON.stringify(first))).toEqual([{ ...base, readOnly: true }]);
-    const second = forUiUpdate([{ ...base, contactSensor: true }], known);
-    expect(Object.keys(second[0] ?? {}).sort()).toEqual([
+    const [second] = uiUpdates([{ ...base, contactSensor: true }], known);
+    expect(Object.keys(second?.[0] ?? {}).sort()).toEqual([
       'accessToken',
       'automationSwitch',
       'baseUrl',
@@ -112,8 +114,37 @@ describe('settings page model', () => {
       'platform',
       'readOnly',
     ]);
-    expect(second[0]?.readOnly).toBeUndefined();
-    expect(forUiUpdate([base, { platform: 'AccessControl' }], known)[1]).toEqual({ platform: 'AccessControl' });
+    expect(second?.[0]?.readOnly).toBeUndefined();
+    expect(uiUpdates([base, { platform: 'AccessControl' }], known)[0]?.[1]).toEqual({ platform: 'AccessControl' });
+  });
+
+  it("keeps a key rewritten in its place where the UI saves it: the UI's merge would move it to the end", () => {
+    /** The Homebridge UI 5.28's updateConfigBlocks, as it merges each update into its copy, then its save (JSON). */
+    const ui = (held: Block[], update: Block[]): void => {
+      update.forEach((block, index) => {
+        const own = held[index];
+        if (own) Object.assign(own, block);
+        else held[index] = block;
+      });
+      held.length = Math.min(held.length, update.length);
+    };
+    const saved: Block[] = [
+      { platform: 'AccessControl', name: 'A', ReadOnly: true, baseUrl: 'https://a.example.com', accessToken: 't' },
+      { platform: 'AccessControl', name: 'B', readOnly: true, baseUrl: 'https://b.example.com', accessToken: 'u' },
+    ];
+    const held = structuredClone(saved);
+    const known = saved.map((block) => new Set(Object.keys(block)));
+    const [fix] = keyFixes(saved[0] ?? {});
+    const fixed = [applyKeyFix(saved[0] ?? {}, fix ?? { parent: '', written: '', key: '' }), saved[1] ?? {}];
+    expect(Object.keys(fixed[0] ?? {})).toEqual(['platform', 'name', 'readOnly', 'baseUrl', 'accessToken']);
+    for (const update of uiUpdates(fixed, known)) ui(held, structuredClone(update));
+    expect(JSON.stringify(held)).toEqual(JSON.stringify(fixed));
+    // Then an edit of another block after it: one update, merged, and the order stays.
+    const edited = [fixed[0] ?? {}, { ...fixed[1], name: 'B2' }];
+    const updates = uiUpdates(edited, known);
+    expect(updates).toHaveLength(1);
+    for (const update of updates) ui(held, structuredClone(update));
+    expect(JSON.stringify(held)).toEqual(JSON.stringify(edited));
   });
 
   it('keeps what it does not edit exactly as written: defaults, empty values, odd entries and unknown keys', () => {
