@@ -63,7 +63,7 @@ export function bridgeReadyLine(name: string): RegExp {
   return new RegExp(READY_LINE.source.replace('\\((.*)\\)', () => `\\((${escaped})\\)`));
 }
 
-const IDENTITY_FILE = 'e2e-bridge.json';
+export const IDENTITY_FILE = 'e2e-bridge.json';
 const DEFAULT_BRIDGE_NAME = 'E2E Bridge';
 const ESC = String.fromCharCode(0x1b);
 const ANSI_ESCAPES = new RegExp(`${ESC}\\[[0-9;?]*[ -/]*[@-~]`, 'g');

@@ -1,5 +1,6 @@
 // WebhookReceiver: the HTTP(S) listener the service posts events to; bounded in size and time, closed completely on stop().
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { isIPv4 } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 
 import { DEFAULT_WEBHOOK_HEADER_NAME, WEBHOOK_MAX_BODY_BYTES, WEBHOOK_UNAUTHORIZED_LOG_INTERVAL_MS } from '../settings.js';
@@ -141,7 +142,12 @@ export class WebhookReceiver {
     const address = this.address();
     const where = `${this.scheme}://${formatHost(address.address)}:${address.port}${this.context.path ?? '/'}`;
     const scope = isWildcard(address.address) ? ' (all interfaces)' : '';
-    const advice = this.options.tls ? '' : '; the service only calls https:// URLs, so put an HTTPS proxy or tunnel in front';
+    // Only something on this machine reaches a loopback listener (a local proxy or tunnel, or the demo's simulator): it is
+    // already in front, so the advice for one reachable from outside would be noise there.
+    const advice =
+      this.options.tls || isLoopback(address.address)
+        ? ''
+        : '; the service only calls https:// URLs, so put an HTTPS proxy or tunnel in front';
     this.options.log.info(`Webhook listener on ${where}${scope}${advice}`);
   }
 
@@ -198,6 +204,12 @@ function normalizePath(path: string | undefined): string | undefined {
     return undefined;
   }
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+/** 127.0.0.0/8 and ::1, as Node reports the address a server listens on (IPv4 mapped into IPv6 too). */
+function isLoopback(address: string): boolean {
+  const host = address.replace(/^::ffff:/i, '');
+  return host === '::1' || (isIPv4(host) && host.startsWith('127.'));
 }
 
 function isWildcard(address: string): boolean {

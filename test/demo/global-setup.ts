@@ -1,7 +1,6 @@
 // Vitest globalSetup of the demo project: builds the plugin (dist/, unless E2E_SKIP_BUILD=1 says `npm test` built it) and
-// bundles the demo (dev/demo/demo.ts and what it imports) into one file with esbuild, in about a second. `npm run demo`
-// compiles dev/ with tsc instead, which keeps a core busy for most of a minute while the other parts of `npm test` need
-// it; the code is the same, and `npm run typecheck` checks dev/ as tsc would.
+// bundles the demo (dev/demo/demo.ts and what it imports) into one file with esbuild, in about a second, as `npm run demo`
+// does (into a folder of its own, so a developer's demo running meanwhile keeps its file); `npm run typecheck` checks dev/.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

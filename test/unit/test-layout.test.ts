@@ -15,6 +15,7 @@ const DATA_FOLDER = 'fixtures';
 
 /** Tests of the repository as a whole, not of one module: their names say what of it they check. */
 const REPOSITORY_CHECKS = new Set([
+  'docs-figures.test.ts',
   'docs-links.test.ts',
   'generated-files.test.ts',
   'generated-layout.test.ts',

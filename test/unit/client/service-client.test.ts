@@ -241,6 +241,37 @@ describe('toggle', () => {
   });
 });
 
+describe('a door id past 2^53 (issue 42.5)', () => {
+  it("is never used in a command: JSON reads 9007199254740993 as another door's id, so that door is left out", async () => {
+    // Raw text, as the service would send it: JSON.stringify could not even write the number that is past 2^53.
+    const body = `{"devices":[{"id":"dev","doors":[{"id":9007199254740993,"name":"Past"},{"id":"9007199254740992","name":"Other"}]}]}`;
+    const toggled: string[] = [];
+    const service = createServer((req, res) => {
+      let sent = '';
+      req.on('data', (chunk: Buffer) => (sent += chunk.toString()));
+      req.on('end', () => {
+        if (req.url?.endsWith('/toggle')) toggled.push(sent);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(req.url?.endsWith('/toggle') ? '{"success":true}' : body);
+      });
+    });
+    const port = await listenOnLoopback(service);
+    const direct = new AccessControlClient({ baseUrl: `http://127.0.0.1:${port}`, accessToken: TOKEN, timeouts: SHORT_TIMEOUTS });
+    try {
+      const account = await direct.sync();
+      const doors = account.devices.flatMap((device) => device.doors);
+      expect(doors.map((door) => [door.name, door.id])).toEqual([['Other', '9007199254740992']]);
+      expect(account.unsafeDoorNumbers).toEqual([9007199254740992]);
+      expect(account.unreadable).toEqual([expect.stringContaining('beyond 2^53')]);
+      // Every door the account holds, commanded: only the door that really has that id is named.
+      for (const door of doors) await direct.toggle(door.id, 'OPEN');
+      expect(toggled.map((sent) => JSON.parse(sent) as unknown)).toEqual([{ door_id: '9007199254740992', door_state: 'OPEN' }]);
+    } finally {
+      await direct.close();
+      await closeServer(service);
+    }
+  });
+});
+
 describe('history', () => {
   it('reads the toggle history of a door, newest first', async () => {
     sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'OPEN', { channel: 'Keypad' });

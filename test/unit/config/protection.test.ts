@@ -116,6 +116,19 @@ describe('an id that could mean a door (issue 42.2)', () => {
     expect(sentence).not.toContain(TOKEN.slice(8));
   });
 
+  it('reads every way one id was written: a look-alike letter in only the second spelling still protects its door', () => {
+    // "\u01bd" and "\u01bc" are one letter in two cases, so both entries are one id; only the capital looks like a "5"
+    // (the small one like an "s", eight edits from the door's id): reading the first spelling alone would name no door.
+    const door = '55555555';
+    const ids: AccountIds = { doors: [{ id: door, deviceId: 'dev-3' }, ...account.doors] };
+    const raw = { excludeDoorIds: ['\u01bd'.repeat(door.length), '\u01bc'.repeat(door.length)] };
+    expect(config(raw).spellings.get('\u01bd'.repeat(door.length))).toHaveLength(2);
+    expect(fate(raw, door, ids)).toBe('left out');
+    expect(fate(raw, A, ids)).toBe('opens');
+    // The other order too: the spelling that looks like the id may come first or last.
+    expect(fate({ excludeDoorIds: [...raw.excludeDoorIds].reverse() }, door, ids)).toBe('left out');
+  });
+
   it('asks for the look-alike letters only where an id matches nothing exactly', () => {
     expect(needsLookAlikes(config({ doors: [{ id: A, readOnly: true }], excludeDeviceIds: ['dev-2'] }), account)).toBe(false);
     expect(needsLookAlikes(config({ doors: [{ id: LOOK_ALIKE_A, readOnly: true }] }), account)).toBe(true);

@@ -604,6 +604,15 @@ describe('WebhookReceiver lifecycle', () => {
     }
   });
 
+  it('gives no advice for a listener reachable from outside when only this machine reaches it (loopback, as in the demo)', async () => {
+    const local = await startReceiver({ host: '127.0.0.1' });
+    try {
+      expect(local.lines.map((line) => line.text)).toEqual([expect.stringMatching(/^Webhook listener on http:\/\/127\.0\.0\.1:\d+\/$/)]);
+    } finally {
+      await local.receiver.stop();
+    }
+  });
+
   it('rejects start() with one clear sentence when the port is taken, and leaves nothing open', async () => {
     const blocker = createServer();
     const port = await listenOnLoopback(blocker);
