@@ -252,11 +252,11 @@ async function main(): Promise<void> {
             ? runRedactionOnly()
             : mode === 'gate'
               ? runGateOnly()
-            : mode === 'eve'
-              ? runEveOnly()
-              : mode === 'contact-json'
-                ? runContactJson(cleanup)
-                : run(cleanup));
+              : mode === 'eve'
+                ? runEveOnly()
+                : mode === 'contact-json'
+                  ? runContactJson(cleanup)
+                  : run(cleanup));
   } catch (error) {
     exitCode = 1;
     process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
