@@ -223,9 +223,14 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     this.serviceWait = serviceWait;
     const eveWanted = config.eveHistory || config.doors.some((door) => door.eveHistory === true);
     if (eveWanted) {
-      const bridge = (this.rawConfig as { _bridge?: { username?: unknown } } | undefined)?._bridge?.username;
-      const path = historyFilePath(this.api.user.storagePath(), typeof bridge === 'string' ? bridge : 'main');
-      this.eve = new EveHistories({ path, log: this.log, clock: this.clock });
+      try {
+        const bridge = (this.rawConfig as { _bridge?: { username?: unknown } } | undefined)?._bridge?.username;
+        const path = historyFilePath(this.api.user.storagePath(), typeof bridge === 'string' ? bridge : 'main');
+        this.eve = new EveHistories({ path, log: this.log, clock: this.clock });
+      } catch (error) {
+        // Without its file the Eve history is kept in memory (eveOf): the doors never go for it.
+        this.bugs.report('opening the Eve history file', error);
+      }
     }
     this.whoMovedIt = new WhoMovedIt({
       historyDays: eveWanted ? EVE_BACKFILL_DAYS : undefined,

@@ -157,26 +157,21 @@ export class DoorAccessory {
       DoorBattery.remove(deps.api, accessory);
     }
     const eve = deps.eve;
-    this.extras = new DoorExtras(
-      deps.api,
-      accessory,
-      context.name,
-      deps.options,
-      {
-        target: () => this.model.target,
-        reported: () => this.model.reported,
-        leftOpen: () => this.model.leftOpenSignal(),
-        command: (wanted) => this.commands.enqueue(wanted),
-        answer: (value) => this.answer(value),
-        available: () => this.model.available,
-        log: deps.log,
-        clock: deps.clock ?? SYSTEM_CLOCK,
-        name: () => this.model.name,
-        stateKnown: () => this.model.stateKnown,
-        lastToggled: () => this.model.lastToggledText,
-      },
-      { main: { service: this.face.service, kind: this.kind }, ...(eve ? { eve: () => eve(context.doorId) } : {}) },
-    );
+    this.extras = new DoorExtras(deps.api, accessory, context.name, deps.options, {
+      target: () => this.model.target,
+      reported: () => this.model.reported,
+      leftOpen: () => this.model.leftOpenSignal(),
+      command: (wanted) => this.commands.enqueue(wanted),
+      answer: (value) => this.answer(value),
+      available: () => this.model.available,
+      log: deps.log,
+      clock: deps.clock ?? SYSTEM_CLOCK,
+      name: () => this.model.name,
+      stateKnown: () => this.model.stateKnown,
+      lastToggled: () => this.model.lastToggledText,
+      main: { service: this.face.service, kind: this.kind },
+      ...(eve ? { eve: () => eve(context.doorId) } : {}),
+    });
     // Names the cache or the settings changed since the last start reach HomeKit, extras included.
     this.model.start();
     this.push();

@@ -91,6 +91,8 @@ describe('npm run demo, again and again in one checkout', () => {
       const firstTail = `first run, output:\n${first.output.slice(-4000)}`;
       expect(first.code, firstTail).toBe(0);
       expectPromisesKept(first.output, firstTail);
+      // The seeded week in each door's Eve history (the refused toggle left out); the tour's moves add to it after.
+      expect(first.output, firstTail).toContain('(records: Front Gate 4, Garage Door 2, Shared Gate 2;');
       // The whole tour ran, to the cloud's return; Tour 6's wait says what for.
       expect(first.output, firstTail).toMatch(/… waiting for the plugin's next sync \(at most 30 s while webhooks arrive\)/);
       expect(first.output, firstTail).toMatch(/▶ The cloud is back: Home shows Front Gate again \d+ s later/);

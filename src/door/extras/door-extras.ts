@@ -41,9 +41,8 @@ export class DoorExtras {
     /** Undefined: keep whatever extras the accessory already has (the config could not be read). */
     options: DoorOptions | undefined,
     door: ExtraDoor,
-    more: Pick<ExtraDeps, 'main' | 'eve'> = {},
   ) {
-    const deps: ExtraDeps = { api, accessory, doorName, door, options, ...more };
+    const deps: ExtraDeps = { api, accessory, doorName, door, options };
     this.extras = EXTRA_KEYS.flatMap((key) => build(key, options, deps) ?? []);
   }
 

@@ -38,10 +38,10 @@ export class DoorEveHistory implements DoorExtra {
     this.api = api;
     this.door = door;
     this.types = eveTypes(api.hap);
-    this.history = deps.eve?.() ?? inMemory(door);
+    this.history = door.eve?.() ?? inMemory(door);
     this.service = ensureNamedService(api.hap, accessory, this.types.History, doorName, eveHistory);
-    this.counters = deps.main?.service ?? this.service;
-    this.inverted = deps.main?.kind === 'garage-door';
+    this.counters = door.main?.service ?? this.service;
+    this.inverted = door.main?.kind === 'garage-door';
     const T = this.types;
     for (const Type of [T.TimesOpened, T.LastActivation]) this.counters.addOptionalCharacteristic(Type);
     this.service.getCharacteristic(T.HistoryStatus).onGet(() => this.marked(base64(historyStatus(this.history.ring))));

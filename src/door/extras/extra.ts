@@ -31,6 +31,10 @@ export interface ExtraDoor {
   stateKnown?: () => boolean;
   /** The service's last_toggled at the last sync, as written (the Eve history dates a move the sync found by it). */
   lastToggled?: () => string | undefined;
+  /** The door's main service and its kind: the Eve history puts the counters Eve reads of a door there. */
+  main?: { service: Service; kind: ShowAs };
+  /** The door's Eve history, kept in the bridge's file (src/eve/); without it, one in memory only. */
+  eve?: () => EveDoor;
 }
 
 /** What an extra is built with. */
@@ -42,10 +46,6 @@ export interface ExtraDeps {
   door: ExtraDoor;
   /** The door's options; undefined when the settings could not be read (each extra then uses its defaults). */
   options: DoorOptions | undefined;
-  /** The door's main service and its kind: the Eve history puts the counters Eve reads of a door there. */
-  main?: { service: Service; kind: ShowAs };
-  /** The door's Eve history, kept in the bridge's file (src/eve/); without it, one in memory only. */
-  eve?: () => EveDoor;
 }
 
 /** One extra while it is on; what it does not need to hear of, it leaves out. */
