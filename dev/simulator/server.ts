@@ -43,30 +43,13 @@ import type {
   WebhookTarget,
 } from './types.js';
 
-// The simulator's public face: the sample account and its makers, and the types (types.ts) its users name.
+// The simulator's public face: the sample account and its makers, and every type of it (types.ts) its users name.
 export * from './account.js';
 export type { FaultOptions, FaultScope, SimEndpoint, SimFault } from './faults.js';
 export type { RecordedRequest } from './dispatch.js';
 export type { EnforcerSample } from './webhook-event.js';
 export { ENFORCER_SAMPLES } from './webhook-event.js';
-export type {
-  SimDevice,
-  SimDoor,
-  SimDoorState,
-  SimUser,
-  ExternalChange,
-  HistoryShape,
-  PendingTravelInfo,
-  RawWebhookHeaders,
-  RawWebhookResponse,
-  SeedHistoryEvent,
-  SimHistoryEvent,
-  SimulatorOptions,
-  WebhookDelivery,
-  WebhookEvent,
-  WebhookSpelling,
-  WebhookTarget,
-} from './types.js';
+export type * from './types.js';
 
 export class AccessControlSimulator implements SimulatorControls {
   /** Every API request received (control-interface requests are not recorded). */
