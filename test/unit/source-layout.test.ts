@@ -164,6 +164,22 @@ describe('src/ as a whole', () => {
  */
 const devFileOf = (file: string): string => file.replace(/\.js$/, '.ts');
 
+/** Where a dev/ file is run from besides tests and other dev/ files: npm's scripts, CI's script and the test runner's. */
+const ENTRY_POINTS = ['package.json', '.ci/run', 'test/run-all.sh', 'vitest.config.ts'];
+
+/**
+ * The files no text names: by its path, or by its name as an import or a preload writes it ("./memory-probe.js").
+ * A name is enough, not an import: the bench loads some files by URL, and scripts name the ones they run.
+ */
+function unnamedFiles(files: readonly string[], texts: readonly string[]): string[] {
+  const all = texts.join('\n');
+  return files.filter((file) => {
+    const built = file.replace(/\.ts$/, '.js');
+    const [name = '', folder = ''] = built.split('/').reverse();
+    return ![file, built, `${folder}/${name}`, `./${name}`].some((spelling) => all.includes(spelling));
+  });
+}
+
 describe('dev/ as a whole', () => {
   it('finds a cycle between two files of one folder, when there is one', () => {
     const fake: Record<string, string> = {
@@ -173,6 +189,23 @@ describe('dev/ as a whole', () => {
     };
     const graph = unitGraph(Object.keys(fake), (file) => ts.createSourceFile(file, fake[file] ?? '', ts.ScriptTarget.ES2022), devFileOf);
     expect(cycleEdges(graph)).toEqual(['dev/bench/probes.ts imports dev/bench/rig.js', 'dev/bench/rig.ts imports dev/bench/probes.js']);
+  });
+
+  it('finds a file that nothing names, when there is one', () => {
+    const texts = ["import { x } from '../dev/bench/probes.js';", 'node --import ./memory-probe.js'];
+    expect(unnamedFiles(['dev/bench/probes.ts', 'dev/bench/memory-probe.ts', 'dev/bench/old.ts'], texts)).toEqual(['dev/bench/old.ts']);
+  });
+
+  it('holds no file that nothing runs: each is named by a script, a test or another of its files', () => {
+    const files = sourceFiles(join(ROOT, 'dev'));
+    const others = [...sourceFiles(join(ROOT, 'test')), ...files, ...ENTRY_POINTS];
+    const texts = files.map((file) =>
+      others
+        .filter((other) => other !== file)
+        .map((other) => readFileSync(join(ROOT, other), 'utf8'))
+        .join('\n'),
+    );
+    expect(files.filter((file, index) => unnamedFiles([file], [texts[index] ?? '']).length > 0)).toEqual([]);
   });
 
   it('has no import cycle between its files', () => {
