@@ -139,6 +139,39 @@ const inSeconds = (ms: number): number => ms / MS_PER_SECOND;
 const inMinutes = (seconds: number): number => seconds / SECONDS_PER_MINUTE;
 
 /**
+ * The kinds of "Show in Home as" (`showAs`), one entry each in the order the form offers them: the words a user reads
+ * for the kind, its title, what its choice on the page says, and what it is for. The option's values, choices and help
+ * are written from here, so a kind added here is offered and explained wherever the option is (issue 53); its face in
+ * Home is its row of FACES (src/door/face.ts), which has one row per value here or does not compile.
+ */
+const SHOW_AS_WORDS = {
+  'garage-door': { title: 'Garage door', choice: 'open and close', about: 'open and close, as a garage door or gate.' },
+  // The spec's doors are gates, garage doors, pedestrian doors and elevators: an office door or a turnstile reads as a lock.
+  lock: {
+    title: 'Lock',
+    choice: 'unlock opens the door, lock closes it',
+    about:
+      "unlock opens the door and lock closes it; it shows Locked when the door is closed and Unlocked when it is open, which suits an office entrance, a turnstile or a building's front door.",
+  },
+} as const satisfies Record<string, { title: string; choice: string; about: string }>;
+type ShowAsKind = keyof typeof SHOW_AS_WORDS;
+const SHOW_AS_VALUES = Object.keys(SHOW_AS_WORDS) as [ShowAsKind, ...ShowAsKind[]];
+const SHOW_AS_DEFAULT: ShowAsKind = 'garage-door';
+
+/** One value per kind, read from its words. */
+function eachKind(pick: (words: (typeof SHOW_AS_WORDS)[ShowAsKind]) => string): Record<ShowAsKind, string> {
+  return Object.fromEntries(SHOW_AS_VALUES.map((kind) => [kind, pick(SHOW_AS_WORDS[kind])])) as Record<ShowAsKind, string>;
+}
+
+/** Each kind said in turn, the default marked: "Garage door (the default): open and close, …. Lock: unlock opens …". */
+function showAsHelp(): string {
+  return SHOW_AS_VALUES.map((kind) => {
+    const { title, about } = SHOW_AS_WORDS[kind];
+    return `${title}${kind === SHOW_AS_DEFAULT ? ' (the default)' : ''}: ${about}`;
+  }).join(' ');
+}
+
+/**
  * Every option, in the order the parser reads (and reports) them. Not here: the account (token, address), the
  * webhook block, the door list itself with each entry's id and name, and the id filters: each has rules of its own.
  */
@@ -233,16 +266,15 @@ export const OPTIONS = [
     kind: 'choice',
     applies: 'both',
     label: 'Show in Home as',
-    help: "How each door appears in Apple Home. Garage door (the default): open and close, as a garage door or gate. Lock: unlock opens the door and lock closes it; it shows Locked when the door is closed and Unlocked when it is open, which suits an office entrance, a turnstile or a building's front door.",
+    help: `How each door appears in Apple Home. ${showAsHelp()}`,
     cost: 'Changing it keeps the door, its name and its room in Home, but Home automations and scenes made for the old kind must be made again.',
-    // The spec's doors are gates, garage doors, pedestrian doors and elevators: an office door or a turnstile reads as a lock.
-    values: ['garage-door', 'lock'],
-    default: 'garage-door',
+    values: SHOW_AS_VALUES,
+    default: SHOW_AS_DEFAULT,
     // A typo must not turn every lock into a garage door: Home would drop the automations and scenes made for it.
     unreadable: 'as-cached',
     fallback: 'each door keeps the kind Home shows now (a new door is a garage door) until it is fixed',
-    valueTitles: { 'garage-door': 'Garage door', lock: 'Lock' },
-    page: { valueLabels: { 'garage-door': 'Garage door: open and close', lock: 'Lock: unlock opens the door, lock closes it' } },
+    valueTitles: eachKind(({ title }) => title),
+    page: { valueLabels: eachKind(({ title, choice }) => `${title}: ${choice}`) },
   },
   {
     key: 'readOnly',

@@ -11,9 +11,9 @@ import path from 'node:path';
 
 import { CURRENT_DOOR_STATE } from '../harness/hap-types.js';
 import { REPO_ROOT } from '../harness/homebridge-process.js';
+import type { HomebridgeProcess } from '../harness/homebridge-process.js';
 import type { CharacteristicEvent, CharRef, HomeKitController } from '../harness/homekit-controller.js';
 import type { SimDoorState } from '../simulator/server.js';
-import type { Rig } from './rig.js';
 
 // --- Order statistics of a set of samples: median, p90/p99, min/max and the interquartile spread.
 
@@ -238,8 +238,11 @@ interface ProbeLine {
   external?: number;
 }
 
-/** Undefined when the process is gone, was not started with the probe, or gc() was not exposed. */
-export async function readGcMemory(rig: Pick<Rig, 'hb' | 'memoryProbe'>): Promise<GcMemory | undefined> {
+/**
+ * Undefined when the process is gone, was not started with the probe, or gc() was not exposed. Takes the part of a rig
+ * it reads, not the rig, so that rig.ts (which uses these probes) is not imported back.
+ */
+export async function readGcMemory(rig: { hb: HomebridgeProcess; memoryProbe: boolean }): Promise<GcMemory | undefined> {
   const { hb } = rig;
   // Without the probe's handler, SIGUSR2 would end the process.
   if (!rig.memoryProbe || hb.pid === undefined || hb.exited !== undefined) {

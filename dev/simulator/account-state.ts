@@ -1,43 +1,23 @@
 // The live account: doors moving after toggles, programmed toggle outcomes, external changes, history recording.
 import { randomUUID } from 'node:crypto';
-import type { SimDevice, SimDoor, SimDoorState, SimUser } from './account.js';
 import { API_CHANNEL } from './constants.js';
 import type { HistoryLog } from './history.js';
-
-export interface DoorLocation {
-  device: SimDevice;
-  door: SimDoor;
-}
-
-/** A completed state change, handed to the listener that sends webhooks. */
-export interface DoorChange extends DoorLocation {
-  state: SimDoorState;
-  channel: string;
-  user: SimUser;
-  toggleId: string;
-  at: Date;
-  silent: boolean;
-}
-
-export interface ExternalChangeOptions {
-  channel: string;
-  user: SimUser;
-  silent: boolean;
-  /** The history entry's date as this text, whatever the shape. */
-  dateText?: string | undefined;
-}
+import type {
+  DoorChange,
+  DoorLocation,
+  ExternalChangeOptions,
+  PendingTravelInfo,
+  SimDevice,
+  SimDoor,
+  SimDoorState,
+  SimUser,
+} from './types.js';
 
 interface PendingTravel {
   target: SimDoorState;
   dueAtMs: number;
   toggleId: string;
   timer: NodeJS.Timeout;
-}
-
-export interface PendingTravelInfo {
-  doorId: string;
-  target: SimDoorState;
-  dueAtMs: number;
 }
 
 export interface AccountStateOptions {

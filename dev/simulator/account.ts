@@ -1,52 +1,6 @@
 // The simulated account's data model (camelCase; serialized to the contract's snake_case) and a fixed sample account.
 import { randomUUID } from 'node:crypto';
-
-import type { SeedHistoryEvent } from './options.js';
-
-export type SimDoorState = 'OPEN' | 'CLOSED';
-
-/** A person as the service shows them in history (`user`) and webhooks (`userThatToggled`). */
-export interface SimUser {
-  id: string;
-  firstName: string;
-  lastName: string;
-  emailAddress: string;
-}
-
-export interface SimDoor {
-  id: string;
-  name: string;
-  entityNumber: number;
-  active: boolean;
-  state: SimDoorState;
-  lastToggled: Date;
-  userRelationship: string;
-  image: string;
-  light: boolean;
-  sensor: boolean;
-  bluetoothSensor: boolean;
-  bluetoothSensorMac: string;
-  batteryLevel: number;
-  autoCloseEnabled: boolean;
-  autoCloseDelayS: number;
-}
-
-export interface SimDevice {
-  id: string;
-  active: boolean;
-  registered: boolean;
-  /** Not in the sync response; used as the webhook's `doorOwnerUserID`. */
-  ownerUserId: string;
-  ownerFirstName: string;
-  ownerLastName: string;
-  lastContact: Date;
-  bluetoothOnboard: boolean;
-  bluetoothMac: string;
-  timeBeforeDoorOpenAlertS: number;
-  blackboxCode: string;
-  softwareVersion: string;
-  doors: SimDoor[];
-}
+import type { SeedHistoryEvent, SimDevice, SimDoor, SimUser } from './types.js';
 
 export const SAMPLE_OWNED_DEVICE_ID = '7b2e9d40-1c3a-4f5e-8b6d-2a4c6e8f0b01';
 export const SAMPLE_SHARED_DEVICE_ID = '7b2e9d40-1c3a-4f5e-8b6d-2a4c6e8f0b02';

@@ -4,11 +4,11 @@ import { z } from 'zod';
 import type { AccountState } from './account-state.js';
 import { historyEventToContract, syncBody } from './contract.js';
 import type { SimEndpoint } from './faults.js';
-import type { HistoryFilter, HistoryLog } from './history.js';
-import type { HistoryShape } from './options.js';
+import type { HistoryLog } from './history.js';
 import { parseHistoryQuery } from './history-query.js';
 import { hasNoBody, parseJsonOrUndefined, sendEmpty, sendJson } from './http-util.js';
 import { toggleMessage } from './messages.js';
+import type { HistoryFilter, HistoryShape } from './types.js';
 
 export interface ApiContext {
   state: AccountState;

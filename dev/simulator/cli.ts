@@ -3,8 +3,7 @@ import { parseArgs } from 'node:util';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_OWNED_DEVICE_ID, sampleHistory } from './account.js';
 import { DEFAULT_HOST, DEFAULT_TRAVEL_TIME_MS } from './constants.js';
 import { AccessControlSimulator } from './server.js';
-import type { HistoryShape } from './options.js';
-import type { WebhookTarget } from './webhook-sender.js';
+import type { HistoryShape, WebhookTarget } from './types.js';
 
 /** A stable default so a plugin config written once keeps working across runs. */
 const DEFAULT_CLI_TOKEN = 'simulator-access-token';

@@ -1,8 +1,6 @@
 // Serializes the simulated account to the contract's snake_case JSON shapes (sync devices, history events).
-import type { SimDevice, SimDoor } from './account.js';
 import { formatIsoWithZone, formatServiceDateTime, formatServiceDay } from './dates.js';
-import type { SimHistoryEvent } from './history.js';
-import type { HistoryShape } from './options.js';
+import type { HistoryShape, SimDevice, SimDoor, SimHistoryEvent } from './types.js';
 
 /** A door as the sync shows it; `offsetMin`: the service's clock zone (minutes east of UTC) for `last_toggled`. */
 export function doorToContract(door: SimDoor, offsetMin = 0): Record<string, unknown> {

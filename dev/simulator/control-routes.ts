@@ -2,12 +2,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { SAMPLE_PEOPLE } from './account.js';
-import type { SimDoorState, SimUser } from './account.js';
 import { UnknownIdError } from './account-state.js';
 import { CONTROL_PATH_PREFIX } from './constants.js';
 import { parseJsonOrUndefined, readBody, sendJson } from './http-util.js';
 import { ENFORCER_SAMPLES } from './webhook-event.js';
 import type { EnforcerSample } from './webhook-event.js';
+import type { SimDoorState, SimUser } from './types.js';
 
 /** What the control interface may do to the simulator. */
 export interface SimulatorControls {

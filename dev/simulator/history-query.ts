@@ -1,7 +1,7 @@
 // Validates toggle-history query parameters with zod and turns them into a history filter.
 import { z } from 'zod';
 import { isValidDay } from './dates.js';
-import type { HistoryFilter } from './history.js';
+import type { HistoryFilter } from './types.js';
 
 const daySchema = z.string().refine(isValidDay, 'must be a date YYYY-MM-DD');
 

@@ -1,27 +1,6 @@
 // The account's toggle history: records events and answers toggle-history queries (newest first).
-import type { SimDoorState, SimUser } from './account.js';
 import { formatUtcDay } from './dates.js';
-
-export interface SimHistoryEvent {
-  doorId: string;
-  deviceId: string;
-  doorName: string;
-  doorState: SimDoorState;
-  channel: string;
-  user: SimUser;
-  wasSuccess: boolean;
-  at: Date;
-  /** `toggle_date_time` as this text, whatever the history's shape (a form a client may not read). */
-  dateText?: string;
-}
-
-/** Which events a toggle-history request selects; days are `YYYY-MM-DD`, inclusive, UTC. */
-export interface HistoryFilter {
-  doorId?: string;
-  deviceId?: string;
-  startDay?: string;
-  endDay?: string;
-}
+import type { HistoryFilter, SimHistoryEvent } from './types.js';
 
 export class HistoryLog {
   private readonly events: SimHistoryEvent[] = [];

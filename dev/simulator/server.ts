@@ -1,9 +1,7 @@
 // AccessControlSimulator: a real HTTP server implementing the whole cloud contract, with test controls.
 import { randomUUID } from 'node:crypto';
 import { sampleAccount, SAMPLE_ACCOUNT_USER } from './account.js';
-import type { SimDevice, SimDoor, SimDoorState, SimUser } from './account.js';
 import { AccountState } from './account-state.js';
-import type { DoorChange, PendingTravelInfo } from './account-state.js';
 import type { ApiContext } from './api-routes.js';
 import {
   DEFAULT_EXTERNAL_CHANNEL,
@@ -22,23 +20,36 @@ import { FaultTable } from './faults.js';
 import type { FaultOptions, FaultScope, SimFault } from './faults.js';
 import { HistoryLog } from './history.js';
 import { SimHttpServer } from './http-server.js';
-import type { ExternalChange, HistoryShape, SeedHistoryEvent, SimulatorOptions } from './options.js';
-import type { SimHistoryEvent } from './history.js';
 import { buildDoorStateChangeEvent, buildEnforcerEvent, eventInputFromChange } from './webhook-event.js';
-import type { EnforcerSample, WebhookEvent } from './webhook-event.js';
+import type { EnforcerSample } from './webhook-event.js';
 import { PendingWaits } from './waits.js';
 import { WebhookSender } from './webhook-sender.js';
-import type { RawWebhookHeaders, RawWebhookResponse, WebhookDelivery, WebhookTarget } from './webhook-sender.js';
+import type {
+  DoorChange,
+  ExternalChange,
+  HistoryShape,
+  PendingTravelInfo,
+  RawWebhookHeaders,
+  RawWebhookResponse,
+  SeedHistoryEvent,
+  SimDevice,
+  SimDoor,
+  SimDoorState,
+  SimHistoryEvent,
+  SimulatorOptions,
+  SimUser,
+  WebhookDelivery,
+  WebhookEvent,
+  WebhookTarget,
+} from './types.js';
 
+// The simulator's public face: the sample account and its makers, and every type of it (types.ts) its users name.
 export * from './account.js';
 export type { FaultOptions, FaultScope, SimEndpoint, SimFault } from './faults.js';
 export type { RecordedRequest } from './dispatch.js';
-export type { SimHistoryEvent } from './history.js';
-export type { EnforcerSample, WebhookEvent, WebhookSpelling } from './webhook-event.js';
+export type { EnforcerSample } from './webhook-event.js';
 export { ENFORCER_SAMPLES } from './webhook-event.js';
-export type { RawWebhookHeaders, RawWebhookResponse, WebhookDelivery, WebhookTarget } from './webhook-sender.js';
-export type { PendingTravelInfo } from './account-state.js';
-export type { ExternalChange, HistoryShape, SeedHistoryEvent, SimulatorOptions } from './options.js';
+export type * from './types.js';
 
 export class AccessControlSimulator implements SimulatorControls {
   /** Every API request received (control-interface requests are not recorded). */

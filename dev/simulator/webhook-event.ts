@@ -1,24 +1,7 @@
 // Builds a door_state_change webhook message (contract 6.2) in either field spelling the contract shows.
 import { randomUUID } from 'node:crypto';
-import type { SimDoorState, SimUser } from './account.js';
-import type { DoorChange } from './account-state.js';
 import { formatIsoUtcSeconds } from './dates.js';
-
-/** 'example' = doorID/deviceID as in the example body; 'table' = doorId/deviceId as in the field table. */
-export type WebhookSpelling = 'example' | 'table';
-
-export type WebhookEvent = Record<string, unknown>;
-
-export interface WebhookEventInput {
-  toggleId: string;
-  doorId: string;
-  doorState: SimDoorState;
-  channel: string;
-  deviceId: string;
-  at: Date;
-  ownerUserId: string;
-  user: SimUser;
-}
+import type { DoorChange, WebhookEvent, WebhookEventInput, WebhookSpelling } from './types.js';
 
 export function buildDoorStateChangeEvent(input: WebhookEventInput, spelling: WebhookSpelling): WebhookEvent {
   const doorKey = spelling === 'example' ? 'doorID' : 'doorId';

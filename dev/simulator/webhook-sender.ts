@@ -3,33 +3,7 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { ClientRequest, OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { DEFAULT_WEBHOOK_HEADER_NAME, WEBHOOK_TIMEOUT_MS } from './constants.js';
-import type { WebhookEvent, WebhookSpelling } from './webhook-event.js';
-
-export interface WebhookTarget {
-  /** http or https; self-signed https certificates are accepted. */
-  url: string;
-  apiKey: string;
-  /** Default 'X-Service-API-Key'. */
-  headerName?: string;
-  /** Default 'example' (doorID/deviceID). */
-  spelling?: WebhookSpelling;
-}
-
-export interface WebhookDelivery {
-  body: WebhookEvent;
-  /** Receiver's HTTP status, when it answered. */
-  status?: number;
-  /** Why the delivery failed without a status (connection refused, timeout, ...). */
-  error?: string;
-}
-
-export interface RawWebhookResponse {
-  status: number;
-  body: string;
-}
-
-/** Extra headers for a raw webhook; `null` removes a default header (e.g. the key). */
-export type RawWebhookHeaders = Record<string, string | null>;
+import type { RawWebhookHeaders, RawWebhookResponse, WebhookDelivery, WebhookEvent, WebhookSpelling, WebhookTarget } from './types.js';
 
 export class WebhookSender {
   target: WebhookTarget | null = null;

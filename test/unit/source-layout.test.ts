@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), '../..'));
 const SRC = join(ROOT, 'src');
 
-/** Every TypeScript file under src/, as a path from the repository ("src/door/lock.ts"). */
+/** Every TypeScript file under src/ (or another folder), as a path from the repository ("src/door/lock.ts"). */
 function sourceFiles(folder = SRC): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
     const path = join(folder, entry.name);
@@ -77,14 +77,18 @@ function importsOf(file: string, source: ts.SourceFile): string[] {
 const unitOf = (file: string): string => (dirname(file) === 'src' ? file.replace(/\.(d\.)?[jt]s$/, '') : dirname(file));
 
 /** The units' edges, each with the imports that make it. */
-function unitGraph(files: readonly string[], sources: (file: string) => ts.SourceFile): Map<string, Map<string, string[]>> {
+function unitGraph(
+  files: readonly string[],
+  sources: (file: string) => ts.SourceFile,
+  unit: (file: string) => string = unitOf,
+): Map<string, Map<string, string[]>> {
   const graph = new Map<string, Map<string, string[]>>();
   for (const file of files) {
-    const from = unitOf(file);
+    const from = unit(file);
     const edges = graph.get(from) ?? new Map<string, string[]>();
     graph.set(from, edges);
     for (const target of importsOf(file, sources(file))) {
-      const to = unitOf(target);
+      const to = unit(target);
       if (to !== from) edges.set(to, [...(edges.get(to) ?? []), `${file} imports ${target}`]);
     }
   }
@@ -150,6 +154,63 @@ describe('src/ as a whole', () => {
     const graph = unitGraph(FILES, sourceOf);
     const upwards = [...graph].flatMap(([from, edges]) => [...edges].filter(([to]) => from.startsWith(`${to}/`)).flatMap(([, why]) => why));
     expect(upwards).toEqual([]);
+    expect(cycleEdges(graph)).toEqual([]);
+  });
+});
+
+/**
+ * In dev/ each file is a unit of its own (issue 53): the bench's, the simulator's and the harness's modules import one
+ * way, so a shared part can be read, moved or dropped without the file that uses it. An import names the built `.js`.
+ */
+const devFileOf = (file: string): string => file.replace(/\.js$/, '.ts');
+
+/** Where a dev/ file is run from besides tests and other dev/ files: npm's scripts, CI's script and the test runner's. */
+const ENTRY_POINTS = ['package.json', '.ci/run', 'test/run-all.sh', 'vitest.config.ts'];
+
+/**
+ * The files no text names: by its path, or by its name as an import or a preload writes it ("./memory-probe.js").
+ * A name is enough, not an import: the bench loads some files by URL, and scripts name the ones they run.
+ */
+function unnamedFiles(files: readonly string[], texts: readonly string[]): string[] {
+  const all = texts.join('\n');
+  return files.filter((file) => {
+    const built = file.replace(/\.ts$/, '.js');
+    const [name = '', folder = ''] = built.split('/').reverse();
+    return ![file, built, `${folder}/${name}`, `./${name}`].some((spelling) => all.includes(spelling));
+  });
+}
+
+describe('dev/ as a whole', () => {
+  it('finds a cycle between two files of one folder, when there is one', () => {
+    const fake: Record<string, string> = {
+      'dev/bench/probes.ts': "import type { Rig } from './rig.js';",
+      'dev/bench/rig.ts': "import { sleep } from './probes.js';",
+      'dev/bench/bench.ts': "import { sleep } from './probes.js';",
+    };
+    const graph = unitGraph(Object.keys(fake), (file) => ts.createSourceFile(file, fake[file] ?? '', ts.ScriptTarget.ES2022), devFileOf);
+    expect(cycleEdges(graph)).toEqual(['dev/bench/probes.ts imports dev/bench/rig.js', 'dev/bench/rig.ts imports dev/bench/probes.js']);
+  });
+
+  it('finds a file that nothing names, when there is one', () => {
+    const texts = ["import { x } from '../dev/bench/probes.js';", 'node --import ./memory-probe.js'];
+    expect(unnamedFiles(['dev/bench/probes.ts', 'dev/bench/memory-probe.ts', 'dev/bench/old.ts'], texts)).toEqual(['dev/bench/old.ts']);
+  });
+
+  it('holds no file that nothing runs: each is named by a script, a test or another of its files', () => {
+    const files = sourceFiles(join(ROOT, 'dev'));
+    const others = [...sourceFiles(join(ROOT, 'test')), ...files, ...ENTRY_POINTS];
+    const texts = files.map((file) =>
+      others
+        .filter((other) => other !== file)
+        .map((other) => readFileSync(join(ROOT, other), 'utf8'))
+        .join('\n'),
+    );
+    expect(files.filter((file, index) => unnamedFiles([file], [texts[index] ?? '']).length > 0)).toEqual([]);
+  });
+
+  it('has no import cycle between its files', () => {
+    const files = sourceFiles(join(ROOT, 'dev'));
+    const graph = unitGraph(files, (file) => parsed(file), devFileOf);
     expect(cycleEdges(graph)).toEqual([]);
   });
 });
