@@ -239,6 +239,8 @@ interface Prepared {
   letters: Map<number, number>;
   /** Compared by its letters and digits alone, anything else between them in a text skipped. */
   lettersOnly: boolean;
+  /** runsOf's ring of places, one per secret (runsOf runs to its end before another starts): no allocation per text. */
+  ring: Int32Array;
 }
 
 function prepare(secret: string, index: number, lettersOnly: boolean): Prepared | undefined {
@@ -284,7 +286,7 @@ function prepare(secret: string, index: number, lettersOnly: boolean): Prepared 
     }
     last = current;
   }
-  return { index, text, need, next, link, length, letters, lettersOnly };
+  return { index, text, need, next, link, length, letters, lettersOnly, ring: new Int32Array(text.length + 1) };
 }
 
 /** Spans [from, to) of the view's text that are a run of the secret at least `need` long. */
@@ -296,7 +298,7 @@ function runsOf(secret: Prepared, view: View, need: number): [number, number][] 
   let length = 0;
   // Where the last letters and digits read stand (a ring as long as the secret, the longest run): a run's start, as the
   // characters between are skipped.
-  const at = new Int32Array(secret.text.length + 1);
+  const at = secret.ring;
   let read = 0;
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
@@ -414,6 +416,12 @@ const BASE64_VALUES = new Map(
   ]),
 );
 
+/**
+ * Whether a run of base64 digits may be base64 at all: not a UUID, and not a word or an identifier of one case
+ * ("door_state_change", "eventOccurredUTC" aside): base64 of 10 characters of text mixes capitals with small letters or digits.
+ */
+const mayBeBase64 = (run: string): boolean => !UUID.test(run) && /[A-Z]/.test(run) && /[a-z].*[A-Z].*[a-z0-9]|[0-9]/.test(run);
+
 /** Bytes of base64 digits read from `skip` on (a run may start mid-quantum: each start is tried). */
 function base64Bytes(run: string, skip: number): number[] {
   const bytes: number[] = [];
@@ -449,7 +457,7 @@ function encodedRuns(text: string): { from: number; to: number; decoded: string 
     });
   };
   for (const match of text.matchAll(BASE64_RUN)) {
-    if (UUID.test(match[0])) continue;
+    if (!mayBeBase64(match[0])) continue;
     for (let skip = 0; skip < 4; skip += 1) add(match.index, match[0], base64Bytes(match[0], skip));
   }
   for (const match of text.matchAll(HEX_RUN)) for (let skip = 0; skip < 2; skip += 1) add(match.index, match[0], hexBytes(match[0], skip));
@@ -458,7 +466,7 @@ function encodedRuns(text: string): { from: number; to: number; decoded: string 
 
 /** Whether a run of the text may be base64 or hex (UUIDs aside): the common text has none, and skips decoding them. */
 function hasEncodedRun(text: string): boolean {
-  for (const match of text.matchAll(BASE64_RUN)) if (!UUID.test(match[0])) return true;
+  for (const match of text.matchAll(BASE64_RUN)) if (mayBeBase64(match[0])) return true;
   for (const _ of text.matchAll(HEX_RUN)) return true;
   return false;
 }
@@ -489,7 +497,8 @@ function plainMiss(text: string, list: readonly Prepared[], shortest: number): b
   const hits = { count: 0 };
   const hit = (): void => void (hits.count += 1);
   hitsIn(view, list, hit);
-  hitsIn(reversedView(view), list, hit);
+  // Backwards without a map of positions: only whether, not where.
+  if (hits.count === 0) hitsIn({ text: Array.from(view.text).reverse().join('') }, list, hit);
   return hits.count === 0 && !hasEncodedRun(text);
 }
 
