@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { BoundedChunks, decodeBody } from '../util/body.js';
 import { deadlineSignal } from '../util/clock.js';
 import { oneLine } from '../util/log-text.js';
+import { lookAlikesLoaded } from '../util/look-alikes.js';
 import { namesOf, redact, redactParsed, withoutSecrets } from '../util/redact.js';
 import {
   BODY_TIMEOUT_MS,
@@ -41,6 +42,11 @@ export interface JsonRequest {
    * text of a failure, is cleaned of them (src/util/redact.ts).
    */
   secrets: readonly string[];
+  /**
+   * The caller cleans the fields it reads (service-client.ts: a sync's, a history's, schemas.ts syncFieldsRead):
+   * the answer's other fields (a 6 MB sync's images) are never walked. Without it, every string of the answer is cleaned here.
+   */
+  cleansWhatItReads?: boolean;
 }
 
 export interface Timeouts {
@@ -192,6 +198,7 @@ function describeFailure(error: unknown, secrets: readonly string[]): ServiceErr
 
 /** Sends one request. Resolves with any HTTP status; rejects only with a ServiceError for transport and decoding failures. */
 export async function requestJson(dispatcher: Dispatcher, request: JsonRequest): Promise<JsonResponse> {
+  await lookAlikesLoaded();
   try {
     const response = await undiciParts().request(dispatcher, {
       origin: request.url.origin,
@@ -218,7 +225,8 @@ export async function requestJson(dispatcher: Dispatcher, request: JsonRequest):
     if (text.length > 0) {
       try {
         // The one place the service's text enters: every string of the answer, names and messages alike, without a secret.
-        ({ value: body, found: quoted } = redactParsed(JSON.parse(text) as unknown, request.secrets));
+        body = JSON.parse(text) as unknown;
+        if (request.cleansWhatItReads !== true) ({ value: body, found: quoted } = redactParsed(body, request.secrets));
       } catch {
         // An error page from a proxy is common; the status is what counts then.
         if (response.statusCode < 300) {

@@ -182,3 +182,42 @@ export function parseHistory(body: unknown): ToggleEvent[] | z.core.$ZodError {
     ];
   });
 }
+
+/** `value`'s fields named in `keys` alone, as a new object; anything not an object as it is. */
+function fieldsOf(value: unknown, keys: readonly string[]): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const fields = value as Record<string, unknown>;
+  return Object.fromEntries(keys.filter((key) => Object.hasOwn(fields, key)).map((key) => [key, fields[key]]));
+}
+
+const listOf = (value: unknown, each: (item: unknown) => unknown): unknown => (Array.isArray(value) ? value.map(each) : value);
+
+const DOOR_KEYS = Object.keys(doorSchema.shape);
+const DEVICE_KEYS = Object.keys(deviceSchema.shape);
+const EVENT_KEYS = Object.keys(historyEventSchema.shape);
+
+/**
+ * A sync answer with only the fields parseSync reads: what is cleaned of secrets, so fields the plugin never reads (a
+ * door's image, 6 MB of them) cost nothing.
+ */
+export function syncFieldsRead(body: unknown): unknown {
+  const top = fieldsOf(body, ['devices']);
+  if (typeof top !== 'object' || top === null) return top;
+  const devices = listOf((top as { devices?: unknown }).devices, (device) => {
+    const read = fieldsOf(device, DEVICE_KEYS);
+    if (typeof read !== 'object' || read === null || Array.isArray(read)) return read;
+    const fields = read as Record<string, unknown>;
+    return 'doors' in fields ? { ...fields, doors: listOf(fields.doors, (door) => fieldsOf(door, DOOR_KEYS)) } : fields;
+  });
+  return devices === undefined ? {} : { devices };
+}
+
+/** A history answer with only the fields parseHistory reads (see syncFieldsRead). */
+export function historyFieldsRead(body: unknown): unknown {
+  const top = fieldsOf(body, ['data']);
+  if (typeof top !== 'object' || top === null) return top;
+  const data = fieldsOf((top as { data?: unknown }).data, ['toggle_events']);
+  if (typeof data !== 'object' || data === null) return { data };
+  const events = listOf((data as { toggle_events?: unknown }).toggle_events, (event) => fieldsOf(event, EVENT_KEYS));
+  return { data: events === undefined ? {} : { toggle_events: events } };
+}

@@ -4,9 +4,9 @@ import type { Agent } from './undici.js';
 import { READ_TIMEOUT_MS, TOGGLE_TIMEOUT_MS } from '../settings.js';
 import { isSuccessStatus, ServiceError, statusKind, ToggleRejectedError } from './errors.js';
 import { createAgent, DEFAULT_TIMEOUTS, requestJson, secretName } from './http.js';
-import { namesOf } from '../util/redact.js';
+import { namesOf, withoutSecretsIn } from '../util/redact.js';
 import type { JsonResponse, Timeouts } from './http.js';
-import { parseHistory, parseSync, toggleResponseSchema } from './schemas.js';
+import { historyFieldsRead, parseHistory, parseSync, syncFieldsRead, toggleResponseSchema } from './schemas.js';
 import type { Account, DoorState, ToggleEvent } from './types.js';
 
 const SYNC_PATH = '/oauth/v1/endpoints/sync';
@@ -84,9 +84,12 @@ export class AccessControlClient {
       headers: this.headers(),
       timeoutMs: this.readTimeoutMs,
       secrets: this.#secrets,
+      cleansWhatItReads: true,
     });
     expectOk(response, 'sync');
-    const account = parseSync(response.body);
+    // Cleaned of secrets where it enters, field by field, but only the fields the plugin reads and logs: never the rest of
+    // the answer (a 6 MB sync's images).
+    const account = parseSync(withoutSecretsIn(syncFieldsRead(response.body), this.#secrets));
     if (account instanceof Error) {
       throw new ServiceError(
         'invalid-response',
@@ -142,9 +145,11 @@ export class AccessControlClient {
       headers: this.headers(),
       timeoutMs: this.readTimeoutMs,
       secrets: this.#secrets,
+      cleansWhatItReads: true,
     });
     expectOk(response, 'history');
-    const events = parseHistory(response.body);
+    // Cleaned where it enters, only the fields the plugin reads (see sync).
+    const events = parseHistory(withoutSecretsIn(historyFieldsRead(response.body), this.#secrets));
     if (events instanceof Error) {
       throw new ServiceError('invalid-response', 'the history data does not have the expected shape');
     }

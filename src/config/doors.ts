@@ -16,6 +16,7 @@ import {
 import type { Findings } from './findings.js';
 import { readKeys } from './keys.js';
 import type { ReadKeys } from './keys.js';
+import { secretHeldBy, secretRefusal } from './secret-values.js';
 import { mentionOf, speaksOfLeavingOut } from './mentions.js';
 import { CHOICES, issuesOf, nearChoice, optionalText, requiredText, shapeOf } from './schemas.js';
 import type { PerDoorShape } from './schemas.js';
@@ -136,6 +137,23 @@ export function readDoors(value: unknown, findings: Findings, secrets: unknown[]
     }
     const keys = readDoorKeys(raw, secrets);
     const entry = withoutBlanks(keys.block);
+    // A secret is never a door's id or name (secret-values.ts): the id's entry names no door, the name is not used.
+    const idSecret = secretHeldBy(entry.id, secrets);
+    if (idSecret !== undefined) {
+      findings.add(
+        [{ path: ['doors', index, 'id'], message: `holds the secret of ${idSecret}` }],
+        secretRefusal(`${at}.id`, idSecret, 'this entry is ignored'),
+      );
+      return;
+    }
+    const nameSecret = secretHeldBy(entry.name, secrets);
+    if (nameSecret !== undefined) {
+      findings.add(
+        [{ path: ['doors', index, 'name'], message: `holds the secret of ${nameSecret}` }],
+        secretRefusal(`${at}.name`, nameSecret, "the door shows the account's name for it"),
+      );
+      delete entry.name;
+    }
     const writtenId = entry.id;
     const doorId = idOf(writtenId);
     if (doorId !== undefined) entry.id = doorId;

@@ -5,6 +5,7 @@ import * as z from '../util/zod.js';
 import { MAX_PEOPLE, PERSON_USER_MAX_CHARS } from '../settings.js';
 import type { Issue } from './findings.js';
 import { mayProtect } from './fail-closed.js';
+import { secretHeldBy, secretRefusal } from './secret-values.js';
 import { readKeys } from './keys.js';
 import { fold } from '../util/near-miss.js';
 import { quoted } from '../util/quoted.js';
@@ -126,6 +127,16 @@ export function readPeople(value: unknown, findings: PeopleFindings, secrets: un
         ['people', index, 'doors'],
         `${at}: doors is written as one value, not a list ([ … ]); it is read as the list of the ${doors.length} door ids it holds`,
       );
+    }
+    // A secret is never a person's name (secret-values.ts): the person is left out, as a name is what it is shown as.
+    const nameSecret = secretHeldBy(block.name, secrets) ?? secretHeldBy(block.user, secrets);
+    if (nameSecret !== undefined) {
+      const key = secretHeldBy(block.name, secrets) === undefined ? 'user' : 'name';
+      findings.add(
+        [{ path: ['people', index, key], message: `holds the secret of ${nameSecret}` }],
+        secretRefusal(`${at}.${key}`, nameSecret, 'this person is left out'),
+      );
+      return;
     }
     const entry = { name: block.name, user: block.user, ...(doors === undefined ? {} : { doors }) };
     const parsed = personSchema.safeParse(entry);

@@ -9,7 +9,7 @@ import type { API, Logging } from 'homebridge';
 import { cut } from '../util/homekit-name.js';
 import type { MatterMode } from '../option-catalog.js';
 import { MATTER_MAX_STRING_LENGTH } from '../settings.js';
-import { oneLine } from '../util/log-text.js';
+import { KEEP_DENSE_RUNS, MAX_LOG_FIELD_CHARS, oneLine } from '../util/log-text.js';
 import { matterOnBridge } from './matter-api.js';
 import type { MatterAccessory, MatterApi } from './matter-api.js';
 import { MatterBridgeCalls, MatterDevices, contextOf } from './matter-devices.js';
@@ -120,7 +120,8 @@ export function modeOfCached(devices: readonly MatterAccessory[]): MatterShownAs
  * without its dashes (a UUID then fits exactly), else cut with a digest of the whole, so two ids never share one.
  */
 export function matterSerial(doorId: string): string {
-  const id = oneLine(doorId);
+  // An id, whole: a serial must tell two doors apart, so no run of it is elided.
+  const id = oneLine(doorId, MAX_LOG_FIELD_CHARS, KEEP_DENSE_RUNS);
   if (id.length <= MATTER_MAX_STRING_LENGTH) return id || '-';
   const compact = id.replace(/-/g, '');
   if (compact.length <= MATTER_MAX_STRING_LENGTH) return compact;

@@ -1,4 +1,5 @@
 // Makes a door's name acceptable to HomeKit, which rejects names with symbols or that start or end with punctuation.
+import { elideDense } from './dense-runs.js';
 import { oneLine } from './log-text.js';
 
 // Letters, numbers and the marks that belong to them (accents left after NFC, vowel signs of many scripts), and a few
@@ -35,7 +36,8 @@ export function extraName(doorName: string, suffix: string): string {
 }
 
 function clean(name: string): string {
-  const text = name
+  // A run that could carry a secret is no part of a name Home shows (dense-runs.ts): its ellipsis goes as a symbol.
+  const text = elideDense(name)
     .normalize('NFC')
     .replace(VARIATION_SELECTORS, '')
     .replace(DISALLOWED, ' ')

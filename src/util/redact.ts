@@ -25,9 +25,32 @@ const DECODE_ROUNDS = 3;
 const SKIPPED = /[\s\p{Cc}\p{Default_Ignorable_Code_Point}]/gu;
 /** Printable ASCII without escapes: such a text is compared as it is, lower-cased, with no map of positions to keep. */
 const PLAIN_ASCII = /^[\x21-\x24\x26-\x5b\x5d-\x7e]*$/;
-/** ASCII without % or \: nothing decodes and nothing unfolds into more characters, so it can only be shorter once compared. */
-// eslint-disable-next-line no-control-regex -- every ASCII character but % and \, controls included
-const ASCII_WITHOUT_ESCAPES = /^[\x00-\x24\x26-\x5b\x5d-\x7f]*$/;
+/** ASCII without %, & or \: nothing decodes and nothing unfolds into more characters, so it can only be shorter once compared. */
+// eslint-disable-next-line no-control-regex -- every ASCII character but %, & and \, controls included
+const ASCII_WITHOUT_ESCAPES = /^[\x00-\x24\x27-\x5b\x5d-\x7f]*$/;
+
+/**
+ * Letters and digits of any script: what a secret is compared by. Anything else between them (punctuation such as `|` or
+ * `-`, symbols such as U+2800, combining marks such as U+0332) is skipped, so a secret split or decorated by characters no
+ * rule lists is still found.
+ */
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const ASCII_LETTER_OR_DIGIT = Array.from({ length: 0x80 }, (_, code) => LETTER_OR_DIGIT.test(String.fromCharCode(code)));
+const isLetterOrDigit = (code: number): boolean =>
+  code < 0x80 ? (ASCII_LETTER_OR_DIGIT[code] ?? false) : LETTER_OR_DIGIT.test(String.fromCharCode(code));
+const MARK = /^\p{M}$/u;
+const lettersAndDigits = (text: string): string => text.replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * The look-alike map (Unicode's confusables, src/util/skeleton.ts) once loaded: a Cyrillic "а" is then compared as the
+ * Latin "a". Loaded at the first text from outside (src/util/look-alikes.ts), as its data costs more memory than start-up may.
+ */
+let lookAlike: ((char: string) => string) | undefined;
+
+/** From now on, letters that look alike are compared as one (see lookAlike: a character to the one it looks like). */
+export function useLookAlikes(lookAlikeOf: (char: string) => string): void {
+  lookAlike = lookAlikeOf;
+}
 
 /** The secrets a text must not carry: the access token and the webhook key; anything not a string (a key not set) is skipped. */
 export type Secrets = readonly unknown[];
@@ -60,6 +83,9 @@ function spanEach(units: number, start: number, end: number, starts: number[], e
   }
 }
 
+// eslint-disable-next-line no-control-regex -- ASCII, controls included
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
 /** One character (a code point) as compared; '' when it is skipped. */
 function fold(char: string): string {
   const code = char.charCodeAt(0);
@@ -68,7 +94,20 @@ function fold(char: string): string {
     return code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 32) : char;
   }
   // Skipped after unfolding too: NFKC writes some characters as a space and a combining mark.
-  return char.normalize('NFKC').toUpperCase().toLowerCase().replace(SKIPPED, '');
+  // What Unicode says it is first (NFKC: a fullwidth "Ｉ" is "I", a long "ſ" is "s"), else what it looks like, as written
+  // or unfolded, before its case is folded (a Greek capital Nu looks like "N", its small letter like "v").
+  // A mark stays one (or goes, if default-ignorable: a variation selector): case folding would make some letters (U+0345
+  // becomes a Greek iota).
+  if (MARK.test(char)) return char.replace(SKIPPED, '');
+  const unfolded = char.normalize('NFKC');
+  const folded = unfolded.toUpperCase().toLowerCase().replace(SKIPPED, '');
+  // Only a letter's or digit's look: a symbol that looks like letters ("∞" like "oo") stays a symbol.
+  if (lookAlike === undefined || folded.length === 0 || ASCII_ONLY.test(folded) || !LETTER_OR_DIGIT.test(folded)) return folded;
+  for (const alike of [lookAlike(char), Array.from(unfolded, lookAlike).join('')]) {
+    const seen = alike.replace(SKIPPED, '');
+    if (seen !== '' && ASCII_ONLY.test(seen)) return seen;
+  }
+  return folded;
 }
 
 /** A text (or a decoded view's text, with the spans it came from) as compared. */
@@ -97,6 +136,20 @@ const hexAt = (text: string, at: number, digits: number): number | undefined => 
 
 const JSON_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
+/** An HTML character reference at the start of a text: decimal, hexadecimal or one of XML's names (the semicolon may be left out). */
+const HTML_ENTITY = /^&(?:#[0-9]{1,7}|#x[0-9a-f]{1,6}|amp|lt|gt|quot|apos);?/i;
+/** Longest HTML_ENTITY. */
+const MAX_ENTITY_CHARS = 11;
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** The character an HTML_ENTITY stands for ('' for a code point Unicode has not). */
+function entityChar(entity: string): string {
+  const body = entity.slice(1).replace(/;$/, '').toLowerCase();
+  if (!body.startsWith('#')) return NAMED_ENTITIES[body] ?? '';
+  const point = body.startsWith('#x') ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+  return point <= 0x10ffff ? String.fromCodePoint(point) : '';
+}
+
 /** Bytes of a run of %XX escapes as characters (UTF-8, a byte that is not as a Latin-1 one), each with the span of its escapes. */
 function utf8Chars(bytes: number[]): { char: string; from: number; to: number }[] {
   const chars: { char: string; from: number; to: number }[] = [];
@@ -104,8 +157,9 @@ function utf8Chars(bytes: number[]): { char: string; from: number; to: number }[
     const lead = bytes[i] ?? 0;
     const size = lead >= 0xf0 && lead <= 0xf4 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 && lead <= 0xdf ? 2 : 1;
     const tail = bytes.slice(i + 1, i + size);
-    if (size > 1 && tail.length === size - 1 && tail.every((byte) => byte >= 0x80 && byte <= 0xbf)) {
-      const point = tail.reduce((value, byte) => (value << 6) | (byte & 0x3f), lead & (0xff >> (size + 1)));
+    const point = tail.reduce((value, byte) => (value << 6) | (byte & 0x3f), lead & (0xff >> (size + 1)));
+    // Past U+10FFFF is no character: its bytes are read one by one.
+    if (size > 1 && tail.length === size - 1 && tail.every((byte) => byte >= 0x80 && byte <= 0xbf) && point <= 0x10ffff) {
       chars.push({ char: String.fromCodePoint(point), from: i, to: i + size - 1 });
       i += size;
     } else {
@@ -122,7 +176,7 @@ function utf8Chars(bytes: number[]): { char: string; from: number; to: number }[
  */
 function decoded(view: View): View | undefined {
   const { text } = view;
-  if (!text.includes('%') && !text.includes('\\')) return undefined;
+  if (!text.includes('%') && !text.includes('\\') && !text.includes('&')) return undefined;
   let out = '';
   const starts: number[] = [];
   const ends: number[] = [];
@@ -141,6 +195,19 @@ function decoded(view: View): View | undefined {
     } else if (text[i] === '\\' && text[i + 1] === 'u' && hexAt(text, i + 2, 4) !== undefined) {
       push(String.fromCharCode(hexAt(text, i + 2, 4) ?? 0), i, i + 5);
       i += 6;
+      changed = true;
+    } else if (text[i] === '\\' && text[i + 1] === 'x' && hexAt(text, i + 2, 2) !== undefined) {
+      // \xNN escapes are bytes, as %NN ones: UTF-8 where they are.
+      const bytes: number[] = [];
+      for (let j = i; text[j] === '\\' && text[j + 1] === 'x' && hexAt(text, j + 2, 2) !== undefined; j += 4)
+        bytes.push(hexAt(text, j + 2, 2) ?? 0);
+      for (const { char, from, to } of utf8Chars(bytes)) push(char, i + from * 4, i + to * 4 + 3);
+      i += bytes.length * 4;
+      changed = true;
+    } else if (text[i] === '&' && HTML_ENTITY.test(text.slice(i, i + MAX_ENTITY_CHARS))) {
+      const entity = HTML_ENTITY.exec(text.slice(i, i + MAX_ENTITY_CHARS))?.[0] ?? '&';
+      push(entityChar(entity), i, i + entity.length - 1);
+      i += entity.length;
       changed = true;
     } else if (text[i] === '\\' && JSON_ESCAPES[text[i + 1] ?? ''] !== undefined) {
       push(JSON_ESCAPES[text[i + 1] ?? ''] ?? '', i, i + 1);
@@ -170,10 +237,14 @@ interface Prepared {
   link: Int32Array;
   length: Int32Array;
   letters: Map<number, number>;
+  /** Compared by its letters and digits alone, anything else between them in a text skipped. */
+  lettersOnly: boolean;
+  /** runsOf's ring of places, one per secret (runsOf runs to its end before another starts): no allocation per text. */
+  ring: Int32Array;
 }
 
-function prepare(secret: string, index: number): Prepared | undefined {
-  const { text } = compared(secret);
+function prepare(secret: string, index: number, lettersOnly: boolean): Prepared | undefined {
+  const text = lettersOnly ? lettersAndDigits(compared(secret).text) : compared(secret).text;
   if (text.length === 0) return undefined;
   const need = text.length >= SECRET_WINDOW_CHARS ? SECRET_WINDOW_CHARS : text.length >= MIN_SECRET_WHOLE_CHARS ? text.length : undefined;
   const letters = new Map<number, number>();
@@ -215,7 +286,7 @@ function prepare(secret: string, index: number): Prepared | undefined {
     }
     last = current;
   }
-  return { index, text, need, next, link, length, letters };
+  return { index, text, need, next, link, length, letters, lettersOnly, ring: new Int32Array(text.length + 1) };
 }
 
 /** Spans [from, to) of the view's text that are a run of the secret at least `need` long. */
@@ -225,8 +296,16 @@ function runsOf(secret: Prepared, view: View, need: number): [number, number][] 
   const runs: [number, number][] = [];
   let state = 0;
   let length = 0;
+  // Where the last letters and digits read stand (a ring as long as the secret, the longest run): a run's start, as the
+  // characters between are skipped.
+  const at = secret.ring;
+  let read = 0;
   for (let i = 0; i < text.length; i += 1) {
-    const letter = secret.letters.get(text.charCodeAt(i));
+    const code = text.charCodeAt(i);
+    if (secret.lettersOnly && !isLetterOrDigit(code)) continue;
+    at[read % at.length] = i;
+    read += 1;
+    const letter = secret.letters.get(code);
     if (letter === undefined) {
       state = 0;
       length = 0;
@@ -244,7 +323,7 @@ function runsOf(secret: Prepared, view: View, need: number): [number, number][] 
     state = to;
     length += 1;
     if (length >= need) {
-      const from = i - length + 1;
+      const from = at[(read - length) % at.length] ?? 0;
       const previous = runs[runs.length - 1];
       // A run's start never moves back as it grows: a run that reaches the last one extends it.
       if (previous !== undefined && from <= previous[1]) previous[1] = i + 1;
@@ -266,9 +345,12 @@ const preparedLists = new WeakMap<Secrets, PreparedList>();
 function prepared(secrets: Secrets): PreparedList {
   const known = preparedLists.get(secrets);
   if (known !== undefined) return known;
+  // Each secret as it is written, and (when it holds other characters) by its letters and digits alone.
   const list = secrets.flatMap((secret, index) => {
-    const ready = typeof secret === 'string' ? prepare(secret, index) : undefined;
-    return ready === undefined ? [] : [ready];
+    if (typeof secret !== 'string') return [];
+    const letters = prepare(secret, index, true);
+    const whole = prepare(secret, index, false);
+    return (whole?.text === letters?.text ? [letters] : [whole, letters]).filter((ready) => ready !== undefined);
   });
   const ready = { list, shortest: Math.min(...list.map((secret) => secret.need ?? secret.text.length)) };
   preparedLists.set(secrets, ready);
@@ -290,6 +372,118 @@ function viewsOf(text: string): View[] {
 // eslint-disable-next-line no-control-regex -- the ASCII controls and the space
 const ASCII_SKIPPED = /[\x00-\x20\x7f]+/g;
 
+/** The view read backwards: a secret echoed reversed is found as written. Spans still point into the original. */
+function reversedView(view: View): View {
+  const units = view.text.length;
+  let text = '';
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let i = units - 1; i >= 0; i -= 1) {
+    text += view.text[i] ?? '';
+    starts.push(startOf(view, i));
+    ends.push(endOf(view, i));
+  }
+  return { text, starts, ends };
+}
+
+/** Each run of a secret in a view, as a span of the original text, with which secret it is. */
+function hitsIn(view: View, list: readonly Prepared[], hit: (from: number, to: number, index: number) => void): void {
+  for (const secret of list) {
+    if (secret.need === undefined) {
+      if ((secret.lettersOnly ? lettersAndDigits(view.text) : view.text) === secret.text) hit(0, Infinity, secret.index);
+      continue;
+    }
+    for (const [from, to] of runsOf(secret, view, secret.need)) {
+      // Marks written on its last letter (U+0332 under it, however escaped) go with it.
+      let last = to - 1;
+      while (MARK.test(view.text[last + 1] ?? '')) last += 1;
+      // Read backwards, a run's first character is its last in the original: the span is the wider of the two.
+      hit(Math.min(startOf(view, from), startOf(view, last)), Math.max(endOf(view, from), endOf(view, last)), secret.index);
+    }
+  }
+}
+
+/** Runs of base64 (standard or URL-safe) and hexadecimal digits long enough to spell a SECRET_WINDOW_CHARS run of a secret. */
+const BASE64_RUN = /[A-Za-z0-9+/_-]{14,}={0,2}/g;
+const HEX_RUN = /(?:[0-9A-Fa-f]{2}){10,}/g;
+/** An id as the contract writes them (a UUID): no encoding of a secret, and the commonest run of a sync. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const BASE64_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const BASE64_VALUES = new Map(
+  Array.from(BASE64_DIGITS, (char, value) => [char, value] as const).concat([
+    ['-', 62],
+    ['_', 63],
+  ]),
+);
+
+/**
+ * Whether a run of base64 digits may be base64 at all: not a UUID, and not a word or an identifier of one case
+ * ("door_state_change", "eventOccurredUTC" aside): base64 of 10 characters of text mixes capitals with small letters or digits.
+ */
+const mayBeBase64 = (run: string): boolean => !UUID.test(run) && /[A-Z]/.test(run) && /[a-z].*[A-Z].*[a-z0-9]|[0-9]/.test(run);
+
+/** Bytes of base64 digits read from `skip` on (a run may start mid-quantum: each start is tried). */
+function base64Bytes(run: string, skip: number): number[] {
+  const bytes: number[] = [];
+  let bits = 0;
+  let held = 0;
+  for (let i = skip; i < run.length; i += 1) {
+    const value = BASE64_VALUES.get(run[i] ?? '');
+    if (value === undefined) break;
+    held = (held << 6) | value;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((held >> bits) & 0xff);
+      held &= (1 << bits) - 1;
+    }
+  }
+  return bytes;
+}
+
+const hexBytes = (run: string, skip: number): number[] =>
+  Array.from({ length: Math.floor((run.length - skip) / 2) }, (_, i) => parseInt(run.slice(skip + 2 * i, skip + 2 * i + 2), 16));
+
+/** Texts that runs of the text decode to as base64 or hex, each with the span of its run: where a secret may be encoded whole. */
+function encodedRuns(text: string): { from: number; to: number; decoded: string }[] {
+  const runs: { from: number; to: number; decoded: string }[] = [];
+  const add = (from: number, run: string, bytes: number[]): void => {
+    runs.push({
+      from,
+      to: from + run.length,
+      decoded: utf8Chars(bytes)
+        .map(({ char }) => char)
+        .join(''),
+    });
+  };
+  for (const match of text.matchAll(BASE64_RUN)) {
+    if (!mayBeBase64(match[0])) continue;
+    for (let skip = 0; skip < 4; skip += 1) add(match.index, match[0], base64Bytes(match[0], skip));
+  }
+  for (const match of text.matchAll(HEX_RUN)) for (let skip = 0; skip < 2; skip += 1) add(match.index, match[0], hexBytes(match[0], skip));
+  return runs;
+}
+
+/** Whether a run of the text may be base64 or hex (UUIDs aside): the common text has none, and skips decoding them. */
+function hasEncodedRun(text: string): boolean {
+  for (const match of text.matchAll(BASE64_RUN)) if (mayBeBase64(match[0])) return true;
+  for (const _ of text.matchAll(HEX_RUN)) return true;
+  return false;
+}
+
+/** Every place a secret stands in `text`, in every view (as written, decoded, reversed, and inside base64 or hex runs). */
+function secretSpans(text: string, list: readonly Prepared[], hit: (from: number, to: number, index: number) => void, depth = 0): void {
+  for (const view of viewsOf(text)) {
+    hitsIn(view, list, hit);
+    hitsIn(reversedView(view), list, hit);
+  }
+  // Decoded once more at most: base64 of hex of a secret is found, deeper nests are left to the shape rule (dense-runs.ts).
+  if (depth > 1) return;
+  for (const { from, to, decoded } of encodedRuns(text)) {
+    secretSpans(decoded, list, (_from, _to, index) => hit(from, to, index), depth + 1);
+  }
+}
+
 /**
  * Whether `text` surely holds no secret, told cheaply for the common text (ids, dates, names: ASCII without escapes,
  * which nothing decodes or unfolds): compared without a map of positions, which only a find needs (hot paths such as
@@ -300,35 +494,58 @@ function plainMiss(text: string, list: readonly Prepared[], shortest: number): b
   if (!ASCII_WITHOUT_ESCAPES.test(text)) return false;
   if (text.length < shortest) return true;
   const view = { text: text.toLowerCase().replace(ASCII_SKIPPED, '') };
-  return list.every((secret) => (secret.need === undefined ? view.text !== secret.text : runsOf(secret, view, secret.need).length === 0));
+  const hits = { count: 0 };
+  const hit = (): void => void (hits.count += 1);
+  hitsIn(view, list, hit);
+  // Backwards without a map of positions: only whether, not where.
+  if (hits.count === 0) hitsIn({ text: Array.from(view.text).reverse().join('') }, list, hit);
+  return hits.count === 0 && !hasEncodedRun(text);
+}
+
+const TRAILING_MARKS = /[\p{M}\p{Default_Ignorable_Code_Point}]*/uy;
+
+/**
+ * A span that begins or ends inside a word of the text, but crosses whitespace within SECRET_WINDOW_CHARS of that end:
+ * the word's letters only happened to continue the secret ("Gate 000…" where the key holds "e000…"), so the span starts
+ * (or ends) at the whitespace and the word stays whole.
+ */
+function withinWords(text: string, from: number, to: number): [number, number] {
+  const inWord = (at: number): boolean => at >= 0 && at < text.length && isLetterOrDigit(text.charCodeAt(at));
+  let start = from;
+  let end = to;
+  if (inWord(from - 1)) {
+    // Only a word's own letters: an escape or a symbol there may be the secret's.
+    // The whitespace and the punctuation after it too ("Gate — …"), but an escape's start.
+    const head = /^[\p{L}\p{N}]+\s(?:(?![%\\&])[\s\p{P}\p{S}])*/u.exec(text.slice(from, Math.min(to, from + SECRET_WINDOW_CHARS)));
+    if (head !== null) start = from + head[0].length;
+  }
+  if (inWord(to)) {
+    const tail = /\s+[\p{L}\p{N}]+$/u.exec(text.slice(Math.max(start, to - SECRET_WINDOW_CHARS), to));
+    if (tail !== null) end = to - tail[0].length;
+  }
+  return [start, end];
 }
 
 /**
  * `text` with every secret in it written as [redacted], and which it held. A secret is found in any case, percent-encoded
- * once or twice, JSON-escaped, with whitespace, controls or default-ignorable characters inserted, and by any
- * SECRET_WINDOW_CHARS consecutive characters of it; one shorter than that is found whole, and one shorter than
- * MIN_SECRET_WHOLE_CHARS only as the whole text. What stood for it (its escapes and inserted characters included) goes.
+ * up to three times, JSON-, \x- or HTML-escaped, reversed, in base64, base64url or hex (and these nested once), with
+ * anything that is not a letter or digit inserted (whitespace, punctuation, symbols, combining marks, default-ignorable
+ * characters), in look-alike letters of other scripts once they are loaded (useLookAlikes), and by any SECRET_WINDOW_CHARS
+ * consecutive letters and digits of it; one shorter than that is found whole, and one shorter than MIN_SECRET_WHOLE_CHARS
+ * only as the whole text. What stood for it (its escapes and inserted characters included) goes.
  */
 export function redact(text: string, secrets: Secrets): Redaction {
   const { list, shortest } = prepared(secrets);
   if (list.length === 0 || text.length === 0 || plainMiss(text, list, shortest)) return { text, found: [] };
   const spans: [number, number][] = [];
   const found = new Set<number>();
-  for (const view of viewsOf(text)) {
-    for (const secret of list) {
-      if (secret.need === undefined) {
-        if (view.text === secret.text) {
-          spans.push([0, text.length]);
-          found.add(secret.index);
-        }
-        continue;
-      }
-      for (const [from, to] of runsOf(secret, view, secret.need)) {
-        spans.push([startOf(view, from), endOf(view, to - 1)]);
-        found.add(secret.index);
-      }
-    }
-  }
+  secretSpans(text, list, (from, to, index) => {
+    // Marks written on the secret's last letter (U+0332 under it) go with it.
+    const end = Math.min(to, text.length);
+    TRAILING_MARKS.lastIndex = end;
+    spans.push(withinWords(text, from, end + (TRAILING_MARKS.exec(text)?.[0].length ?? 0)));
+    found.add(index);
+  });
   if (spans.length === 0) return { text, found: [] };
   spans.sort((a, b) => a[0] - b[0]);
   let clean = '';

@@ -69,3 +69,8 @@ function mapped(text: string): string {
 }
 
 export type Skeleton = typeof skeleton;
+
+/** The one character a character looks like, in one round and lower case ("𝝡" is "m", not skeleton's "rn"): for the redaction. */
+export function lookAlikeOf(char: string): string {
+  return prototypeOf(char).toLowerCase();
+}

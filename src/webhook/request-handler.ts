@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LISTENER_NONCE_HEADER, LISTENER_PROOF_HEADER } from '../settings.js';
 import { decodeBody } from '../util/body.js';
 import type { LogRateLimit } from '../util/log-rate-limit.js';
+import { lookAlikesLoaded } from '../util/look-alikes.js';
 import { withoutSecretsIn } from '../util/redact.js';
 import type { ApiKeyCheck } from './api-key.js';
 import { parseWebhookEvent } from './event.js';
@@ -107,6 +108,7 @@ export async function handleWebhookRequest(
     refuse(ctx, req, res, 400, 'the body could not be decompressed');
     return;
   }
+  await lookAlikesLoaded();
   let body: unknown;
   try {
     // Where a body's text enters: every string without a secret, before any of it is read, logged or refused with.

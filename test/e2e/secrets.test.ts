@@ -1,10 +1,13 @@
 // The access token echoed by the service in another spelling, end to end (issue 44): a real Homebridge (with -D) and a
 // HomeKit controller opening a door whose toggle the service refuses with a message quoting the token percent-encoded,
 // split by spaces, with zero-width spaces inside, and all three; the log holds it at no level, and says the refusal's status.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 
 import { HAP_STATUS, TARGET_DOOR_STATE } from '../../dev/harness/hap-types.js';
-import { SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
+import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
 import { echoedSpellings, secretLeaks } from '../support/secret-leaks.js';
 import { platformEntry, RIG_WAIT_MS, useHomebridge } from './homebridge-rig.js';
 
@@ -14,8 +17,22 @@ const SPELLINGS = echoedSpellings(TOKEN);
 
 const rig = useHomebridge({
   simulator: { accessToken: TOKEN },
-  platforms: (sim) => [platformEntry(sim.baseUrl, TOKEN)],
+  // The token pasted as a door's name (issue 52): never its name, in HomeKit, the log or the cache.
+  platforms: (sim) => [platformEntry(sim.baseUrl, TOKEN, { doors: [{ id: SAMPLE_FRONT_GATE_ID, name: TOKEN }] })],
   door: SAMPLE_GARAGE_DOOR_ID,
+});
+
+describe("the access token written as a door's name in config.json, in a real Homebridge", () => {
+  it('is refused with a line naming the key, and is in neither the log, cachedAccessories nor the names HomeKit reads', async () => {
+    await rig.hb.waitForLog(/In the configuration, doors\.0\.name holds the secret of accessToken/, RIG_WAIT_MS);
+    const names = JSON.stringify(await rig.controller.accessories());
+    expect(names).toContain('Front Gate');
+    expect(secretLeaks(names, TOKEN)).toEqual([]);
+    expect(secretLeaks(rig.hb.log(), TOKEN)).toEqual([]);
+    const cache = await readFile(path.join(rig.hb.storageDir, 'accessories', 'cachedAccessories'), 'utf8');
+    expect(cache).toContain('Front Gate');
+    expect(secretLeaks(cache, TOKEN)).toEqual([]);
+  });
 });
 
 describe('a refusal quoting the access token in another spelling, in a real Homebridge', () => {

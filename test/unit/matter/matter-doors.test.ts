@@ -21,8 +21,9 @@ describe('matterName', () => {
 
   it('cuts a longer name to 32 characters between two characters as the user sees them, and trims the end', () => {
     expect(matterName('Tiefgarage Nordflügel Einfahrt g\u0308ate')).toBe('Tiefgarage Nordflügel Einfahrt');
-    expect(matterName('A'.repeat(31) + '🚗 Gate')).toBe('A'.repeat(31));
-    expect(matterName('B'.repeat(40))).toBe('B'.repeat(32));
+    // Words, not one letter repeated: a run of 20 letters or more that is no word is elided (src/util/dense-runs.ts).
+    expect(matterName('Garage '.repeat(4) + 'Nor🚗 Gate')).toBe('Garage Garage Garage Garage Nor');
+    expect(matterName('Barn '.repeat(8))).toBe('Barn Barn Barn Barn Barn Barn Ba');
   });
 });
 

@@ -10,6 +10,8 @@ import {
   withoutSecrets,
   withoutSecretsIn,
 } from '../../../src/util/redact.js';
+import { lookAlikesLoaded } from '../../../src/util/look-alikes.js';
+import type { Redaction } from '../../../src/util/redact.js';
 import { jsonEscaped } from '../../support/secret-leaks.js';
 
 /** A token with characters URLs escape. */
@@ -153,5 +155,61 @@ describe('redactParsed and withoutSecretsIn, over a parsed answer', () => {
     let inner: unknown = withoutSecretsIn(deep, [TOKEN]);
     while (Array.isArray(inner)) inner = inner[0];
     expect(inner).toBe('[redacted]');
+  });
+});
+
+describe('redact: spellings by what they decode or fold to (issue 52)', () => {
+  /** A token of letters and digits, as the service issues them. */
+  const PLAIN = 'Xq7pLm2Rt9Vb4Nc8Zd1Kf6Hs3Wy5Ej0';
+  const said = (text: string): Redaction => redact(`Gate ${text} (400)`, [PLAIN]);
+  const piece = PLAIN.slice(4, 4 + SECRET_WINDOW_CHARS);
+
+  it('finds a 10-character piece in base64, base64url, hex, HTML entities, \\x escapes or reversed', () => {
+    const spellings = {
+      base64: Buffer.from(piece).toString('base64'),
+      base64url: Buffer.from(`~${piece}`).toString('base64url'),
+      hex: Buffer.from(piece).toString('hex'),
+      'base64 of hex': Buffer.from(Buffer.from(piece).toString('hex')).toString('base64'),
+      'decimal entities': Array.from(piece, (char) => `&#${char.charCodeAt(0)};`).join(''),
+      'hex entities without semicolons': Array.from(piece, (char) => `&#x${char.charCodeAt(0).toString(16)}`).join(''),
+      '\\x escapes': Array.from(piece, (char) => `\\x${char.charCodeAt(0).toString(16)}`).join(''),
+      reversed: Array.from(piece).reverse().join(''),
+    };
+    for (const [name, spelled] of Object.entries(spellings)) {
+      expect({ name, ...said(spelled) }).toEqual({ name, text: 'Gate [redacted] (400)', found: [0] });
+    }
+  });
+
+  it('finds it with anything that is not a letter or digit between its letters, and marks on them', () => {
+    for (const between of ['|', '-', '\u2800', '∞', '·', '🔑']) {
+      expect(said(Array.from(piece).join(between))).toEqual({ text: 'Gate [redacted] (400)', found: [0] });
+    }
+    expect(said(`${piece.slice(0, 5)}-${piece.slice(5)}`).found).toEqual([0]);
+    expect(said(Array.from(piece, (char) => `${char}\u0332`).join(''))).toEqual({ text: 'Gate [redacted] (400)', found: [0] });
+  });
+
+  it('finds it in look-alike letters of other scripts once they are loaded', async () => {
+    const cyrillic = piece.replace(/p/g, 'р').replace(/L/g, 'Ꮮ').replace(/m/g, 'ｍ').replace(/R/g, 'Ʀ').replace(/t/g, 'т');
+    await lookAlikesLoaded();
+    expect(redact(`Gate ${cyrillic}`, [PLAIN])).toEqual({ text: 'Gate [redacted]', found: [0] });
+  });
+
+  it('finds a secret of symbols by all its characters with a variation selector inside, and leaves the word before it whole', () => {
+    // U+E017B is a variation selector: a mark, and default-ignorable: skipped, not a break in the secret.
+    expect(redact(`Ann — ${TOKEN.slice(2, 8)}\u{E017B}${TOKEN.slice(8, 14)}`, [TOKEN]).text).toBe('Ann — [redacted]');
+    // The word's last letters only happen to continue the key ("…7e" then "8ee…"): the word stays whole.
+    const at = KEY.indexOf('e') + 1;
+    expect(redact(`Gate — ${KEY.slice(at, at + 12)}`, [KEY]).text).toBe('Gate — [redacted]');
+  });
+
+  it('leaves 9 characters of it, and ids and words around it, as they are', () => {
+    const nine = PLAIN.slice(4, 4 + SECRET_WINDOW_CHARS - 1);
+    for (const text of [
+      Buffer.from(nine).toString('base64'),
+      Array.from(nine).reverse().join('|'),
+      '5d8e2f71-4b6a-4c39-9e10-7a3b5c9d1e02',
+    ]) {
+      expect(said(text).found).toEqual([]);
+    }
   });
 });

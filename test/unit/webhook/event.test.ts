@@ -162,7 +162,8 @@ describe('parseWebhookEvent of enforcer events (their body is not in the contrac
   });
 
   it('survives hostile bodies: nested garbage, numbers, huge values and line breaks stay out of one bounded line', () => {
-    const huge = 'x'.repeat(100_000);
+    // Words: a run of 20 letters or more that is no word is elided (src/util/dense-runs.ts), which would hide the cut.
+    const huge = ' word'.repeat(20_000);
     const event = parse({
       eventType: 'unauthorized_access\n[Access Control] Forged line',
       door: [1, 2, 3],

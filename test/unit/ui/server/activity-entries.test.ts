@@ -96,12 +96,13 @@ describe('doorActivity', () => {
   });
 
   it('cleans the service text: no control characters or line breaks, names and channels cut short', () => {
-    const long = 'x'.repeat(500);
+    // Words: a run of 20 letters or more that is no word is elided (src/util/dense-runs.ts), which would hide the cut.
+    const long = ' word'.repeat(100);
     const { entries } = entriesOf([
       event({ channel: `App\n[forged] line\u0007${long}`, user: { firstName: 'Eve\r\n', lastName: long, email: 'eve@example.com' } }),
     ]);
     const [entry] = entries;
-    expect(entry?.channel).toMatch(/^App \[forged\] line x+…$/);
+    expect(entry?.channel).toMatch(/^App \[forged\] line +(word ?)+w?o?r?…$/);
     expect(entry?.channel?.length).toBe(ACTIVITY_TEXT_MAX_CHARS);
     expect(entry?.person?.name.length).toBe(ACTIVITY_TEXT_MAX_CHARS);
     expect(entry?.person?.name).not.toMatch(/[\r\n]/);
