@@ -92,6 +92,14 @@ export const HISTORY_MIN_INTERVAL_PER_DOOR_MS = 30_000;
  * per door where the service refuses a controller's history.
  */
 export const HISTORY_BASELINE_PACE_MS = 2_000;
+/**
+ * A history read at start that failed for a passing reason (a time-out, an outage, a rate limit) is asked again this long
+ * after (ms), four times longer at each try (30 s, 2 min, 8 min, 32 min, about 2 h): the Eve history's backfill and the
+ * first move's name come from it. A request during a Retry-After wait fails without being sent (src/sync/service-wait.ts).
+ */
+export const HISTORY_BASELINE_RETRY_MS = 30_000;
+/** Tries of one history read at start after the first: then its doors go without, as said at debug. */
+export const HISTORY_BASELINE_RETRIES = 5;
 /** Moves of one door one look names at most (the newest); older ones waiting for it name nobody. Bounds memory. */
 export const HISTORY_MOVES_PER_LOOK_MAX = 20;
 /** How long after its expected auto-close a door is followed closely before the normal pace resumes. */

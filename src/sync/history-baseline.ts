@@ -6,7 +6,7 @@ import { ServiceError } from '../client/errors.js';
 import type { HistoryQuery } from '../client/service-client.js';
 import type { ToggleEvent } from '../client/types.js';
 import { entriesOfDoor } from '../people/attribution.js';
-import { HISTORY_BASELINE_PACE_MS } from '../settings.js';
+import { HISTORY_BASELINE_PACE_MS, HISTORY_BASELINE_RETRIES, HISTORY_BASELINE_RETRY_MS } from '../settings.js';
 import { SYSTEM_CLOCK } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
 import { listForLog } from '../util/log-text.js';
@@ -46,12 +46,16 @@ export interface BaselineDeps {
 }
 
 /** One read: a controller's history (its doors split from it), or one door's. */
-type BaselineRead = { kind: 'device'; deviceId: string; doorIds: string[] } | { kind: 'door'; doorId: string };
+type BaselineRead = ({ kind: 'device'; deviceId: string; doorIds: string[] } | { kind: 'door'; doorId: string }) & {
+  /** Tries before this one that failed for a passing reason. */
+  tries?: number;
+};
 
 /**
  * Reads each door's baseline once: one request per controller (`history_type=device`), one at a time, or per door where
- * the service refuses that or its entries name no door, one every HISTORY_BASELINE_PACE_MS; in the background. A rate
- * limit or a refused token stops it; any other failure leaves those doors without one.
+ * the service refuses that or its entries name no door, one every HISTORY_BASELINE_PACE_MS; in the background. A refused
+ * token stops it; a passing failure (a time-out, an outage, a rate limit) asks again later, up to HISTORY_BASELINE_RETRIES
+ * times, for the doors no look has read since.
  */
 export class HistoryBaseline {
   private readonly queue: BaselineRead[] = [];
@@ -59,6 +63,10 @@ export class HistoryBaseline {
   private readonly asked = new Set<string>();
   /** Per door, the read under way that holds it: its look waits for it. */
   private readonly underway = new Map<string, Promise<void>>();
+  /** Doors a look took over: a read asked again later leaves them out. */
+  private readonly takenOver = new Set<string>();
+  /** The reads waiting to be asked again, by their timers. */
+  private readonly retries = new Set<unknown>();
   private busy = false;
   /** The read under way (settled when none is). */
   private current: Promise<void> = Promise.resolve();
@@ -92,6 +100,7 @@ export class HistoryBaseline {
   /** A door about to be looked at: it needs no baseline (its look is one); a read under way for it is returned, to wait for. */
   takeOver(doorId: string): Promise<void> | undefined {
     this.asked.add(doorId);
+    this.takenOver.add(doorId);
     for (const read of [...this.queue]) {
       if (read.kind === 'device') read.doorIds = read.doorIds.filter((id) => id !== doorId);
       if (read.kind === 'device' ? read.doorIds.length === 0 : read.doorId === doorId) this.queue.splice(this.queue.indexOf(read), 1);
@@ -107,7 +116,35 @@ export class HistoryBaseline {
   stop(): void {
     this.stopped = true;
     this.clock.clearTimeout(this.timer);
+    for (const timer of this.retries) this.clock.clearTimeout(timer);
+    this.retries.clear();
     this.queue.length = 0;
+  }
+
+  /**
+   * Asks `reads` again later (each with one try more), for the doors no look has read meanwhile. False when the tries are
+   * spent: those doors go without.
+   */
+  private retryLater(reads: BaselineRead[]): boolean {
+    const tries = Math.max(...reads.map((read) => read.tries ?? 0));
+    if (tries >= HISTORY_BASELINE_RETRIES) return false;
+    const timer = this.clock.setTimeout(
+      () => {
+        this.retries.delete(timer);
+        if (this.stopped) return;
+        for (const read of reads) {
+          const again: BaselineRead =
+            read.kind === 'device'
+              ? { ...read, doorIds: read.doorIds.filter((id) => !this.takenOver.has(id)), tries: tries + 1 }
+              : { ...read, tries: tries + 1 };
+          if (again.kind === 'device' ? again.doorIds.length > 0 : !this.takenOver.has(again.doorId)) this.queue.push(again);
+        }
+        this.next();
+      },
+      HISTORY_BASELINE_RETRY_MS * 4 ** tries,
+    );
+    this.retries.add(timer);
+    return true;
   }
 
   /** Reads the next of the queue, unless one is under way or the pace holds it back. */
@@ -175,9 +212,16 @@ export class HistoryBaseline {
         this.queue.splice(0, this.queue.length, ...perDoor(read), ...this.queue.flatMap(perDoor));
         return;
       }
-      if (error instanceof ServiceError && (error.kind === 'rate-limited' || error.kind === 'auth')) {
-        // Asking on would only lengthen a lockout: the doors left go without a baseline.
+      if (error instanceof ServiceError && error.kind === 'auth') {
+        // A refused token stays refused until the settings change: the doors left go without a baseline.
         this.queue.length = 0;
+      } else {
+        // Asking on during a rate limit would only lengthen it: the reads left wait with this one.
+        const later = error instanceof ServiceError && error.kind === 'rate-limited' ? [read, ...this.queue.splice(0)] : [read];
+        if (this.retryLater(later)) {
+          this.deps.log.debug(`The history of ${names()} could not be read at start (${messageOf(error)}); it is asked again later.`);
+          return;
+        }
       }
       this.deps.log.debug(
         `The history of ${names()} could not be read at start (${messageOf(error)}); the first move a sync finds there may name nobody.`,

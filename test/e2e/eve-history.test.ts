@@ -11,6 +11,7 @@ import { hasValue } from '../../dev/harness/homekit-controller.js';
 import type { CharRef } from '../../dev/harness/homekit-controller.js';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator/server.js';
 import { eveUuid } from '../../src/eve/eve-types.js';
+import { HISTORY_BASELINE_RETRY_MS } from '../../src/settings.js';
 import { decodeEntries, decodeStatus } from '../../src/eve/eve-wire.js';
 import type { DecodedRecord } from '../../src/eve/eve-wire.js';
 import { platformEntry, RIG_WAIT_MS, useHomebridge } from './homebridge-rig.js';
@@ -94,7 +95,8 @@ describe('the Eve history of a door, as Eve downloads it', () => {
   it("holds the service's successful toggles of the door with a time, in order and to the second", async () => {
     // The backfill comes with the history read after the first sync: the status says when its records are in.
     const used = (value: unknown): number => (bytes(value).length >= 25 ? decodeStatus(bytes(value)).used : 0);
-    await rig.controller.waitFor((value) => used(value) >= 13, await eve('116'), RIG_WAIT_MS);
+    // A read that fails under load is asked again HISTORY_BASELINE_RETRY_MS later: the wait covers one such try.
+    await rig.controller.waitFor((value) => used(value) >= 13, await eve('116'), RIG_WAIT_MS + HISTORY_BASELINE_RETRY_MS);
     const downloaded = await download();
     expect(downloaded.records).toEqual(serviceToggles());
     expect(downloaded.records).toHaveLength(12);

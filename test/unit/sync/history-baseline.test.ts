@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ServiceError } from '../../../src/client/errors.js';
 import type { HistoryQuery } from '../../../src/client/service-client.js';
 import type { ToggleEvent } from '../../../src/client/types.js';
-import { HISTORY_BASELINE_PACE_MS } from '../../../src/settings.js';
+import { HISTORY_BASELINE_PACE_MS, HISTORY_BASELINE_RETRIES, HISTORY_BASELINE_RETRY_MS } from '../../../src/settings.js';
 import { HistoryBaseline } from '../../../src/sync/history-baseline.js';
 import { ManualClock } from '../../support/homebridge-double.js';
 import { captureLog } from '../../support/log.js';
@@ -93,14 +93,44 @@ describe('the history read at start', () => {
     expect(Object.fromEntries(t.settled)).toEqual({ 'door-1': 1, 'door-2': 1 });
   });
 
-  it('stops when the service limits requests, and says which doors go without', async () => {
+  it('asks again later, with the reads left, when the service limits requests; the doors go without once the tries are spent', async () => {
     const t = setup(() => Promise.reject(new ServiceError('rate-limited', 'the service is limiting requests (HTTP 429)', 429)));
     t.baseline.track(doors);
     await t.wait(HISTORY_BASELINE_PACE_MS * 3);
+    // Nothing more is asked during the limit: the other controller's read waits with the refused one.
     expect(t.asked()).toEqual(['device-1']);
     expect(t.log.texts('debug')).toEqual([
-      'The history of Front Gate; Garage Door could not be read at start (the service is limiting requests (HTTP 429)); the first move a sync finds there may name nobody.',
+      'The history of Front Gate; Garage Door could not be read at start (the service is limiting requests (HTTP 429)); it is asked again later.',
     ]);
+    let waitMs = HISTORY_BASELINE_RETRY_MS;
+    for (let i = 0; i < HISTORY_BASELINE_RETRIES; i += 1) {
+      await t.wait(waitMs);
+      waitMs *= 4;
+    }
+    await t.wait(waitMs * 4);
+    // Each try asks the first read again, which the limit refuses again: never a request on top of it.
+    expect(t.asked()).toEqual(Array.from({ length: HISTORY_BASELINE_RETRIES + 1 }, () => 'device-1'));
+    expect(t.log.texts('debug').at(-1)).toBe(
+      'The history of Front Gate; Garage Door could not be read at start (the service is limiting requests (HTTP 429)); the first move a sync finds there may name nobody.',
+    );
+  });
+
+  it('reads a history that timed out at start again later, for the doors no look has read meanwhile', async () => {
+    let failing = true;
+    const t = setup((q) =>
+      failing
+        ? Promise.reject(new ServiceError('timeout', 'the service did not answer in time'))
+        : Promise.resolve(q.deviceId === 'device-1' ? [entry('door-1'), entry('door-2')] : [entry('door-3')]),
+    );
+    t.baseline.track(doors);
+    await t.wait(0);
+    expect(t.settled.size).toBe(0);
+    failing = false;
+    void t.baseline.takeOver('door-2');
+    await t.wait(HISTORY_BASELINE_RETRY_MS);
+    // door-2 was looked at meanwhile: its look is its baseline, and the read asked again gives it nothing.
+    expect(Object.fromEntries(t.settled)).toEqual({ 'door-1': 1, 'door-3': 1 });
+    expect(t.asked()).toEqual(['device-1', 'device-2', 'device-1', 'device-2']);
   });
 
   it('leaves out a door looked at before its turn, and hands over the read under way that holds one', async () => {
