@@ -391,8 +391,6 @@ export const OPTIONS = [
     label: 'Eve history',
     help: "Show each door's opens and closes in the Eve app, from the last seven days of the service's history on (read once at start, with the history the plugin reads anyway), then every move as it happens. It costs up to about 26 KB of memory and 13 KB of disk per door. Off removes it.",
     default: true,
-    // The page's boxes and door rows read a flag as off unless set: set in the form or config.json until they read its default.
-    page: false,
   },
   {
     key: 'accessAlertDuration',

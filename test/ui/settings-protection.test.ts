@@ -181,6 +181,29 @@ describe('the settings page keeps what was typed', () => {
     const fixed = Object.fromEntries(Object.entries(hand).map(([key, value]) => (key === 'ReadOnly' ? ['readOnly', value] : [key, value])));
     expect(JSON.stringify(saved.blocks)).toBe(JSON.stringify([fixed, other]));
   });
+
+  it('Eve history (on unless set): ticked for all doors, "As for all (on)" per door; one door set Off saves false for it alone', async () => {
+    const { page } = harness().browser;
+    await page.setViewportSize(PHONE);
+    try {
+      const { settings, frame } = await openSignedIn([yard()]);
+      expect(await frame.locator('#ac-eveHistory').isChecked()).toBe(true);
+      await openRow(frame, SIDE);
+      const eve = row(frame, SIDE).locator('select[data-flag="eveHistory"]');
+      expect(await eve.inputValue()).toBe('inherit');
+      expect(await eve.locator('option:checked').textContent()).toBe('As for all (on)');
+      await eve.selectOption('off');
+      await expect.poll(() => row(frame, SIDE).locator('[data-door-changes]').textContent(), { timeout: PAGE_WAIT_MS }).toBe('1 change');
+      await harness().screenshot('settings-protection-eve-history-phone');
+      const saved = await harness().save(settings);
+      // That door's entry alone, written as the plugin reads it; nothing written for all doors, every other value as written.
+      expect(JSON.stringify(saved.blocks)).toBe(
+        JSON.stringify([{ ...yard(), doors: [...(yard().doors as object[]), { id: SIDE, eveHistory: false }] }]),
+      );
+    } finally {
+      await page.setViewportSize(DESKTOP);
+    }
+  });
 });
 
 describe('the door rows say what the plugin does', () => {

@@ -1,5 +1,5 @@
 // The door list of the settings page: one folded row per door that opens to show/hide, a name for Home and each option.
-import { inDoorRow, OPTIONS, titleOf } from '../../option-catalog.js';
+import { inDoorRow, OPTIONS, optionSpec, titleOf } from '../../option-catalog.js';
 import { MAX_ACCESSORIES_PER_BRIDGE } from '../../settings.js';
 import type { ChoiceOption, NumberOption, OptionSpec } from '../../option-catalog.js';
 import { applyDoorFilter, CHANGED, SEARCH_TEXT, setUpDoorFilter } from './door-filter.js';
@@ -15,6 +15,7 @@ import {
   appliedField,
   getField,
   globalChoice,
+  globalFlag,
   readWholeNumber,
   removeDoorEntry,
   setControllerIncluded,
@@ -99,7 +100,7 @@ function numberInput(store: Store, door: DoorSummary, option: NumberOption, disa
 }
 
 function choiceSelect(store: Store, door: DoorSummary, flag: DoorFlag, title: string, disabled: boolean): HTMLSelectElement {
-  const global = appliedField(store.block, flag) === true ? 'on' : 'off';
+  const global = globalFlag(store.block, optionSpec(flag)) ? 'on' : 'off';
   const current = doorChoice(store.block, door.id, flag);
   const option = (value: Choice, label: string) => h('option', { value, selected: current === value }, label);
   const select = h(

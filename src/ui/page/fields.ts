@@ -1,6 +1,7 @@
 // Binds the page's plain inputs to fields of the block: text, whole numbers typed (never sliders) and checkboxes.
 import { byId, status } from './dom.js';
-import { appliedField, getField, readWholeNumber, setField } from '../shared/block.js';
+import { getField, globalFlag, readWholeNumber, setField, setGlobalFlag } from '../shared/block.js';
+import type { FlagOption } from '../../option-catalog.js';
 import type { Store } from './store.js';
 
 export interface NumberRange {
@@ -63,12 +64,9 @@ export function bindNumber(store: Store, path: string, range: NumberRange): () =
   };
 }
 
-/** A checkbox whose unticked state is the plugin's default (false): unticked writes nothing. */
-export function bindFlag(store: Store, path: string, elementId = idOf(path)): () => void {
-  const input = byId(elementId, HTMLInputElement);
-  input.addEventListener('change', () => store.set(setField(store.block, path, input.checked ? true : undefined)));
-  return () => {
-    // What the plugin applies: "readonly": true, or a readOnly it cannot read (read-only, failing closed), shows ticked.
-    input.checked = (path.includes('.') ? getField(store.block, path) : appliedField(store.block, path)) === true;
-  };
+/** A box for a flag for all doors: ticked as the plugin applies it (unset: the catalog's default); its default writes nothing. */
+export function bindFlag(store: Store, option: FlagOption): () => void {
+  const input = byId(idOf(option.key), HTMLInputElement);
+  input.addEventListener('change', () => store.set(setGlobalFlag(store.block, option, input.checked)));
+  return () => (input.checked = globalFlag(store.block, option));
 }

@@ -90,7 +90,7 @@ function bind(store: Store, option: Drawn, doorsFollow: () => void): () => void 
       return refresh;
     }
     case 'flag': {
-      const refresh = bindFlag(store, option.key);
+      const refresh = bindFlag(store, option);
       if (doorsName) byId(idOf(option)).addEventListener('change', doorsFollow);
       return refresh;
     }

@@ -7,7 +7,7 @@ import { canonicalId } from '../../util/canonical-id.js';
 import { controllerLetIn } from '../../config/door-options.js';
 import { nearMiss } from '../../util/near-miss.js';
 import { inDoorRow, OPTIONS } from '../../option-catalog.js';
-import type { ChoiceOption } from '../../option-catalog.js';
+import type { ChoiceOption, FlagOption } from '../../option-catalog.js';
 import type { KeyFix } from './messages.js';
 
 /** One `platforms[]` entry of config.json, as the Homebridge UI hands it over. */
@@ -217,6 +217,19 @@ export function removeDoorEntry(block: Block, doorId: string): Block {
   else next.doors = rest;
   return next;
 }
+
+/** A flag for all doors as the plugin applies it: as read when set (an unreadable protective one fails closed), else its catalog default. */
+export function globalFlag(block: Block, option: FlagOption): boolean {
+  const value = appliedField(block, option.key);
+  return typeof value === 'boolean' ? value : option.default;
+}
+
+/**
+ * A box for all doors ticked or not: the other value than the flag's default is written; the default writes nothing (the
+ * key goes), as it always has for the flags off by default, so unticking and ticking back an unset box leaves the block as it was.
+ */
+export const setGlobalFlag = (block: Block, option: FlagOption, on: boolean): Block =>
+  setField(block, option.key, on === option.default ? undefined : on);
 
 export function doorChoice(block: Block, doorId: string, flag: DoorFlag): Choice {
   const value = appliedDoorEntry(block, doorId)?.[flag];

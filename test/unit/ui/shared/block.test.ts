@@ -1,4 +1,5 @@
 // The settings page's block edits: each changes its one value and keeps the rest as written, per-door choices inherit unless set.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -8,6 +9,9 @@ import {
   doorChoice,
   doorChoiceOf,
   globalChoice,
+  globalFlag,
+  setGlobalFlag,
+  applied,
   readWholeNumber,
   setControllerIncluded,
   setDoorChoice,
@@ -24,7 +28,8 @@ import {
   keyFixes,
 } from '../../../../src/ui/shared/block.js';
 import type { Block } from '../../../../src/ui/shared/block.js';
-import { optionSpec } from '../../../../src/option-catalog.js';
+import { OPTIONS, optionSpec } from '../../../../src/option-catalog.js';
+import type { FlagOption } from '../../../../src/option-catalog.js';
 import { idOf, parseConfig } from '../../../../src/config/index.js';
 import { doorOptions } from '../../../../src/config/door-options.js';
 
@@ -281,5 +286,60 @@ describe('settings page model', () => {
     expect(apiKeyProblem('zz')).toMatch(/0-9 and a-f/);
     expect(apiKeyProblem('ab')).toBe('The API key has 96 characters; this one has 2.');
     expect(apiKeyProblem('a'.repeat(96))).toBeUndefined();
+  });
+});
+
+/** Every flag in the catalog: the page's boxes for all doors and its door rows read each one through its default. */
+const FLAGS = (OPTIONS as readonly { kind: string }[]).filter((option): option is FlagOption => option.kind === 'flag');
+const EVE = optionSpec('eveHistory');
+
+describe('flags on the settings page: their catalog default applies while unset', () => {
+  it('shows the Eve history ticked while unset, unticking writes false, ticking back removes the key (the default applies anyway)', () => {
+    // Untouched: the box shows on, and the block is what was written (the page writes only on a change).
+    expect(globalFlag(base, EVE)).toBe(true);
+    const off = setGlobalFlag(base, EVE, false);
+    expect(off).toEqual({ ...base, eveHistory: false });
+    expect(globalFlag(off, EVE)).toBe(false);
+    // Back to the default: nothing written, as every other box writes nothing at its default, so a page that leaves the
+    // plugin's behaviour as it was leaves the block as it was (no `true` the plugin would apply anyway).
+    expect(setGlobalFlag(off, EVE, true)).toEqual(base);
+    expect(globalFlag({ ...base, eveHistory: true }, EVE)).toBe(true);
+    // A block the plugin would not run yet (a fresh page, no token typed) has no reading to fill the default in: still on.
+    const fresh: Block = { platform: 'AccessControl' };
+    expect(applied(fresh)).toBeUndefined();
+    expect(globalFlag(fresh, EVE)).toBe(true);
+    expect(globalFlag({ ...fresh, eveHistory: false }, EVE)).toBe(false);
+  });
+
+  it('keeps the other flags (default off) as before: ticked writes true, unticked removes the key', () => {
+    const readOnly = optionSpec('readOnly');
+    expect(globalFlag(base, readOnly)).toBe(false);
+    expect(setGlobalFlag(base, readOnly, true)).toEqual({ ...base, readOnly: true });
+    expect(setGlobalFlag({ ...base, readOnly: true }, readOnly, false)).toEqual(base);
+    // A readOnly the plugin cannot read fails closed: the box shows what applies.
+    expect(globalFlag({ ...base, readOnly: 'maybe' }, readOnly)).toBe(true);
+  });
+
+  it("per door, the Eve history inherits 'on' and writes only the door's own choice", () => {
+    expect(doorChoice(base, 'door-1', 'eveHistory')).toBe('inherit');
+    const off = setDoorChoice(base, 'door-1', 'eveHistory', 'off');
+    expect(off).toEqual({ ...base, doors: [{ id: 'door-1', eveHistory: false }] });
+    expect(doorChoice(off, 'door-1', 'eveHistory')).toBe('off');
+    expect(globalFlag(off, EVE)).toBe(true);
+    expect(setDoorChoice(off, 'door-1', 'eveHistory', 'inherit')).toEqual(base);
+  });
+
+  it('for any flag and any value written, the box shows what applies and a change writes only that flag: its default as no key', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...FLAGS), fc.constantFrom(undefined, true, false), fc.boolean(), (flag, written, on) => {
+        const block: Block = written === undefined ? base : { ...base, [flag.key]: written };
+        expect(globalFlag(block, flag)).toBe(written ?? flag.default);
+        const next = setGlobalFlag(block, flag, on);
+        expect(globalFlag(next, flag)).toBe(on);
+        const { [flag.key]: value, ...rest } = next;
+        expect(rest).toEqual(base);
+        expect(value).toBe(on === flag.default ? undefined : on);
+      }),
+    );
   });
 });
