@@ -15,7 +15,8 @@ import { echoedSpellings, echoInAccount, secretLeaks } from '../support/secret-l
 import { startUiHarness } from './ui-harness.js';
 import type { CustomUiSettings, PlatformBlock, UiHarness } from './ui-harness.js';
 
-const TOKEN = 'settings-page-e2e-token-4b7f';
+/** Random-looking, as the service's are: a token made of words ("settings-page-…") is found, as it must be, in the test event's own type "settings_page_test". */
+const TOKEN = 'sp4b7f-e2e-9d31-token';
 const WEBHOOK_KEY = '9f3c'.repeat(24);
 /** Waits inside the page: a sign-in against the local simulator, the page's own check of the settings. */
 const PAGE_WAIT_MS = 20_000;
