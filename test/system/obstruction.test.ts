@@ -96,7 +96,7 @@ describe('obstruction when a commanded move does not arrive', () => {
     expect(t.log.lines.map((line) => line.text)).toContain('Front Gate is now closed (changed outside HomeKit).');
   });
 
-  it('takes a move to the commanded state long after the command for someone else\'s', async () => {
+  it("takes a move to the commanded state long after the command for someone else's", async () => {
     const t = await stuckOpen();
     t.clock.advance(OWN_COMMAND_LATE_MS + 1000);
     sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'OPEN', { silent: true });
