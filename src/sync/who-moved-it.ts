@@ -33,12 +33,16 @@ export interface WhoMovedItDeps {
   historyDays?: number;
   /**
    * True when track() follows every sync (the platform): a move found for a door no earlier sync of this run showed is
-   * then against the accessory cache, made before this start, and told as history. Otherwise every move is news.
+   * then against the accessory cache, and told as history when the service dates it before this start. Otherwise every
+   * move is news.
    */
   tracksSyncs?: boolean;
   /** Every read of a door's history, its entries only (the Eve backfill takes each door's first). */
   read?: (doorId: string, entries: readonly ToggleEvent[]) => void;
 }
+
+/** The service writes its times to the second: a move dated within one before the start may have been made after it. */
+const SERVICE_TIME_STEP_MS = 1000;
 
 /** A move a sync found, and whether it was found against the accessory cache (made while the plugin was not running). */
 type FoundSeenMove = SeenMove & { beforeStart: boolean };
@@ -65,8 +69,11 @@ export class WhoMovedIt {
   private readonly baseline: HistoryBaseline;
   /** Set at Homebridge's shutdown: nothing is asked or logged after it. */
   private stopped = false;
+  /** When this run began: a move found at start dated before it (by the service's clock) is history. */
+  private readonly startedAtMs: number;
 
   constructor(private readonly deps: WhoMovedItDeps) {
+    this.startedAtMs = (deps.clock ?? SYSTEM_CLOCK).now();
     this.baseline = new HistoryBaseline({
       history: deps.history,
       log: deps.log,
@@ -218,10 +225,12 @@ export class WhoMovedIt {
       }
       // The name and channel are the service's text: one clean, bounded piece each, so they cannot forge log lines.
       const how = match.channel ? ` (${oneLine(match.channel)})` : '';
-      const when = move.beforeStart ? ` ${beforeThisStart(serviceTimeMs(match.at ?? move.lastToggled), this.clock.now())}` : '';
+      const movedAtMs = serviceTimeMs(move.lastToggled) ?? serviceTimeMs(match.at);
+      const history = move.beforeStart && movedAtMs !== undefined && movedAtMs < this.startedAtMs - SERVICE_TIME_STEP_MS;
+      const when = history ? ` ${beforeThisStart(movedAtMs, this.clock.now())}` : '';
       this.log.info(`${door.name} was ${verb} by ${oneLine(match.userName ?? '') || 'someone'}${how}${when}.`);
       // A move made before this start is history: no person sensor detects for it as if it just happened.
-      if (!move.beforeStart) this.deps.found?.(doorId, door.name, move.state, match);
+      if (!history) this.deps.found?.(doorId, door.name, move.state, match);
     });
   }
 
@@ -246,7 +255,7 @@ export class WhoMovedIt {
 }
 
 /**
- * When a move found at start was made, for its log line: "20 hours ago, before this start" by the history's time (read as
+ * When a move found at start was made, for its log line: "20 hours ago, before this start" by the service's time (read as
  * the service writes it, as the Eve history reads it), or "before this start" alone when that time is unknown or ahead.
  */
 export function beforeThisStart(movedAtMs: number | undefined, nowMs: number): string {

@@ -230,6 +230,16 @@ describe('a move found at start (issue 52)', () => {
     expect(t.found).toEqual([]);
   });
 
+  it('is news when the service dates it after this start (the first sync came late)', async () => {
+    const start = new ManualClock().now();
+    const after = new Date(start + 60_000).toISOString().slice(0, 19).replace('T', ' ');
+    const t = setup(() => Promise.resolve([event('OPEN', 'Grace Hopper', 'Keypad', true, after)]), true);
+    t.clock.advance(120_000);
+    t.who.explain('door-1', 'Yard Gate', 'OPEN', after);
+    await vi.waitFor(() => expect(t.log.texts('info')).toContain('Yard Gate was opened by Grace Hopper (Keypad).'));
+    expect(t.found).toEqual(['Yard Gate OPEN Grace Hopper']);
+  });
+
   it('says how long ago in minutes, hours or days, and no age it cannot vouch for', () => {
     const now = Date.parse('2026-11-21T12:00:00Z');
     expect(beforeThisStart(now - 20 * 3_600_000, now)).toBe('20 hours ago, before this start');
