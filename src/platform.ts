@@ -244,6 +244,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         for (const event of events) this.people.learn(event.user);
       },
       bug: (what, error) => this.bugs.report(what, error),
+      tracksSyncs: true,
     });
     this.registry.adoptCached(true);
     // The cached doors, until the first sync: a door a misspelt setting could mean is not openable meanwhile.

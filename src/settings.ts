@@ -30,6 +30,11 @@ export const FAILED_SYNCS_BEFORE_NO_RESPONSE = 2;
  * first end, the count) per incident and a few an hour.
  */
 export const FLAP_QUIET_MS = 30 * 60_000;
+/**
+ * How long after a command of ours (ms) a move to the state it asked for is still ours when the door reports it only after
+ * its movement ended (the transition timeout, or the answer): logged as from HomeKit, never as "changed outside HomeKit".
+ */
+export const OWN_COMMAND_LATE_MS = 5 * 60_000;
 /** Upper bound of the exponential back-off between failed syncs. */
 export const MAX_BACKOFF_MS = 5 * 60_000;
 /** Share of each back-off delay that is randomised so many bridges do not retry in step. */

@@ -10,6 +10,7 @@ import { HISTORY_MIN_INTERVAL_PER_DOOR_MS, HISTORY_MOVES_PER_LOOK_MAX } from '..
 import { SYSTEM_CLOCK } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
 import { oneLine } from '../util/log-text.js';
+import { serviceTimeMs } from '../people/service-time.js';
 import { HistoryBaseline, messageOf, recentHistory } from './history-baseline.js';
 import type { TrackedDoor } from './history-baseline.js';
 
@@ -30,9 +31,21 @@ export interface WhoMovedItDeps {
   bug?: (what: string, error: unknown) => void;
   /** Days the history read at start covers (2 by default): the Eve backfill reads the same read, for longer. */
   historyDays?: number;
+  /**
+   * True when track() follows every sync (the platform): a move found for a door no earlier sync of this run showed is
+   * then against the accessory cache, and told as history when the service dates it before this start. Otherwise every
+   * move is news.
+   */
+  tracksSyncs?: boolean;
   /** Every read of a door's history, its entries only (the Eve backfill takes each door's first). */
   read?: (doorId: string, entries: readonly ToggleEvent[]) => void;
 }
+
+/** The service writes its times to the second: a move dated within one before the start may have been made after it. */
+const SERVICE_TIME_STEP_MS = 1000;
+
+/** A move a sync found, and whether it was found against the accessory cache (made while the plugin was not running). */
+type FoundSeenMove = SeenMove & { beforeStart: boolean };
 
 /** What is known of one door's history. */
 interface DoorLooks {
@@ -43,10 +56,12 @@ interface DoorLooks {
   previous?: { entries: ToggleEvent[]; atMs: number };
   lastAskedMs?: number;
   /** Moves the syncs found that the next look names, in the order found. */
-  pending: SeenMove[];
+  pending: FoundSeenMove[];
   /** The next look, when the door's pace holds it back. */
   timer?: unknown;
   looking: boolean;
+  /** Set once a sync of this run has shown the door: a move found before that is against the cache, made before this start. */
+  tracked?: boolean;
 }
 
 export class WhoMovedIt {
@@ -54,8 +69,11 @@ export class WhoMovedIt {
   private readonly baseline: HistoryBaseline;
   /** Set at Homebridge's shutdown: nothing is asked or logged after it. */
   private stopped = false;
+  /** When this run began: a move found at start dated before it (by the service's clock) is history. */
+  private readonly startedAtMs: number;
 
   constructor(private readonly deps: WhoMovedItDeps) {
+    this.startedAtMs = (deps.clock ?? SYSTEM_CLOCK).now();
     this.baseline = new HistoryBaseline({
       history: deps.history,
       log: deps.log,
@@ -125,6 +143,7 @@ export class WhoMovedIt {
       lastToggled: door.lastToggled?.now,
       previousLastToggled: door.lastToggled?.before,
       seenAtMs: this.clock.now(),
+      beforeStart: this.deps.tracksSyncs === true && door.tracked !== true,
     });
     const over = door.pending.length - HISTORY_MOVES_PER_LOOK_MAX;
     if (over > 0) {
@@ -185,7 +204,7 @@ export class WhoMovedIt {
     }
   }
 
-  private report(doorId: string, door: DoorLooks, events: ToggleEvent[], moves: SeenMove[], askedAtMs: number): void {
+  private report(doorId: string, door: DoorLooks, events: ToggleEvent[], moves: FoundSeenMove[], askedAtMs: number): void {
     const ofDoor = entriesOfDoor(events, doorId);
     this.deps.read?.(doorId, ofDoor);
     this.deps.learn?.(ofDoor);
@@ -206,8 +225,12 @@ export class WhoMovedIt {
       }
       // The name and channel are the service's text: one clean, bounded piece each, so they cannot forge log lines.
       const how = match.channel ? ` (${oneLine(match.channel)})` : '';
-      this.log.info(`${door.name} was ${verb} by ${oneLine(match.userName ?? '') || 'someone'}${how}.`);
-      this.deps.found?.(doorId, door.name, move.state, match);
+      const movedAtMs = serviceTimeMs(move.lastToggled) ?? serviceTimeMs(match.at);
+      const history = move.beforeStart && movedAtMs !== undefined && movedAtMs < this.startedAtMs - SERVICE_TIME_STEP_MS;
+      const when = history ? ` ${beforeThisStart(movedAtMs, this.clock.now())}` : '';
+      this.log.info(`${door.name} was ${verb} by ${oneLine(match.userName ?? '') || 'someone'}${how}${when}.`);
+      // A move made before this start is history: no person sensor detects for it as if it just happened.
+      if (!history) this.deps.found?.(doorId, door.name, move.state, match);
     });
   }
 
@@ -217,7 +240,7 @@ export class WhoMovedIt {
    * without a time has no other way.
    */
   track(doors: readonly TrackedDoor[]): void {
-    for (const { doorId, name } of doors) this.door(doorId, name);
+    for (const { doorId, name } of doors) this.door(doorId, name).tracked = true;
     this.baseline.track(doors);
   }
 
@@ -229,4 +252,19 @@ export class WhoMovedIt {
     this.deps.learn?.(entries);
     door.previous = { entries, atMs };
   }
+}
+
+/**
+ * When a move found at start was made, for its log line: "20 hours ago, before this start" by the service's time (read as
+ * the service writes it, as the Eve history reads it), or "before this start" alone when that time is unknown or ahead.
+ */
+export function beforeThisStart(movedAtMs: number | undefined, nowMs: number): string {
+  const ageMs = movedAtMs === undefined ? -1 : nowMs - movedAtMs;
+  if (ageMs < 0) return 'before this start';
+  const minutes = Math.floor(ageMs / 60_000);
+  const hours = Math.floor(minutes / 60);
+  const days = Math.floor(hours / 24);
+  const [count, unit] = days >= 2 ? [days, 'day'] : hours >= 1 ? [hours, 'hour'] : [minutes, 'minute'];
+  const ago = count === 0 ? 'moments ago' : `${count} ${unit}${count === 1 ? '' : 's'} ago`;
+  return `${ago}, before this start`;
 }

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
+import { OWN_COMMAND_LATE_MS } from '../../src/settings.js';
 import { HomebridgeDouble } from '../support/homebridge-double.js';
 import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
 import { useSimulator } from '../support/simulator.js';
@@ -80,6 +81,27 @@ describe('obstruction when a commanded move does not arrive', () => {
     await t.poll();
     expect(await t.obstruction()).toEqual([false, false]);
     expect(t.garage().getCharacteristic(CurrentDoorState).value).toBe(CurrentDoorState.OPEN);
+  });
+
+  it('logs a move our command asked for, reported after the time-out, as ours, never as changed outside HomeKit', async () => {
+    const t = await stuckOpen();
+    sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'OPEN', { silent: true });
+    await t.poll();
+    const texts = t.log.lines.map((line) => line.text);
+    expect(texts).toContain('Front Gate is now open (from HomeKit, reported late).');
+    expect(texts.filter((text) => text.includes('changed outside HomeKit'))).toEqual([]);
+    // The next move is someone else's.
+    sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'CLOSED', { silent: true });
+    await t.poll();
+    expect(t.log.lines.map((line) => line.text)).toContain('Front Gate is now closed (changed outside HomeKit).');
+  });
+
+  it("takes a move to the commanded state long after the command for someone else's", async () => {
+    const t = await stuckOpen();
+    t.clock.advance(OWN_COMMAND_LATE_MS + 1000);
+    sim.setDoorState(SAMPLE_FRONT_GATE_ID, 'OPEN', { silent: true });
+    await t.poll();
+    expect(t.log.lines.map((line) => line.text)).toContain('Front Gate is now open (changed outside HomeKit).');
   });
 
   it('turns off at the next command, and on again if that one does not arrive either', async () => {

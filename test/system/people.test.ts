@@ -225,6 +225,28 @@ describe('person sensors', () => {
     expect(second.texts('info').filter((t) => t.includes('was opened by'))).toEqual([]);
   });
 
+  it('tells a move made while Homebridge was down as history at the restart, and detects nothing for it', async () => {
+    const clock = new ManualClock();
+    const first = await boot({ people: [{ name: 'Grace', user: 'grace@example.com' }] }, { webhook: false, clock });
+    const cache = first.api.savedCache();
+    await first.api.shutdown();
+    first.sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'OPEN', { user: grace, silent: true });
+    clock.advance(20 * 3_600_000);
+    const second = await boot(
+      { people: [{ name: 'Grace', user: 'grace@example.com' }] },
+      { webhook: false, api: new HomebridgeDouble(cache), sim: first.sim, clock },
+    );
+    await vi.waitFor(() => expect(second.texts('info').filter((t) => t.includes('was opened by'))).toHaveLength(1));
+    expect(second.texts('info')).toContain('Garage Door was opened by Grace Hopper (Keypad) 20 hours ago, before this start.');
+    expect(second.detected('Grace')).toBe(false);
+    // A move after the start is news again: the sensor detects and the line says no time.
+    await second.wait(POLL_MS);
+    second.sim.setDoorState(SAMPLE_GARAGE_DOOR_ID, 'CLOSED', { user: grace, silent: true });
+    await second.wait(POLL_MS);
+    await vi.waitFor(() => expect(second.detected('Grace')).toBe(true));
+    expect(second.texts('info')).toContain('Garage Door was closed by Grace Hopper (Keypad).');
+  });
+
   it('keeps a cached person while an entry of people cannot be read, and says so', async () => {
     const first = await boot(
       {

@@ -3,7 +3,7 @@
 import type { Device, Door, DoorState } from '../../client/types.js';
 import { oneLine } from '../../util/log-text.js';
 import type { DoorContext } from './context.js';
-import { FLAP_QUIET_MS } from '../../settings.js';
+import { FLAP_QUIET_MS, OWN_COMMAND_LATE_MS } from '../../settings.js';
 import { DoorAvailability } from './availability.js';
 import { FlapNotice, timeOfDay } from './flap-notice.js';
 import { EventOrder } from './event-order.js';
@@ -58,6 +58,8 @@ export class DoorModel {
   /** The service's last_toggled at the last sync, and at the last command: a change between them proves a move. */
   private lastToggled: string | undefined;
   private lastToggledAtCommand: string | undefined;
+  /** Our last command the service took (answered or not): a move to its state soon after is ours, however late it reports. */
+  private lastCommand: { target: DoorState; atMs: number } | undefined;
   /** The door's number on its controller, for webhooks that name doors by number (door1_open). */
   entityNumber: number | undefined;
 
@@ -195,7 +197,18 @@ export class DoorModel {
     if (this.eventOrder.outdates(syncSentMs)) {
       return undefined;
     }
-    return this.applyState(door.state, 'changed outside HomeKit');
+    return this.applyState(door.state, this.ownLateMove(door.state) ? OURS_LATE : 'changed outside HomeKit');
+  }
+
+  /**
+   * Whether a move to `state` is our last command arriving after its movement ended (timed out, or answered and then
+   * reported late): within OWN_COMMAND_LATE_MS of it, to the state it asked for. Told once: a later move is someone's.
+   */
+  private ownLateMove(state: DoorState): boolean {
+    const command = this.lastCommand;
+    if (command === undefined || this.machine.isMoving || state === this.machine.reported) return false;
+    this.lastCommand = undefined;
+    return command.target === state && this.deps.now() - command.atMs <= OWN_COMMAND_LATE_MS;
   }
 
   /**
@@ -291,6 +304,7 @@ export class DoorModel {
    */
   startMovement(target: DoorState, unconfirmed = false): void {
     this.lastToggledAtCommand = this.lastToggled;
+    this.lastCommand = { target, atMs: this.deps.now() };
     this.machine.startMovement(target, this.deps.now(), this.deps.transitionTimeoutMs, unconfirmed);
   }
 
@@ -336,6 +350,9 @@ export class DoorModel {
     }
   }
 }
+
+/** The cause said for a move that is our own command, reported after its movement ended. */
+const OURS_LATE = 'from HomeKit, reported late';
 
 /** "once", "twice", "3 times". */
 function times(count: number): string {

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { HistoryQuery } from '../../../src/client/service-client.js';
 import type { ToggleEvent } from '../../../src/client/types.js';
 import { HISTORY_BASELINE_PACE_MS, HISTORY_MIN_INTERVAL_PER_DOOR_MS } from '../../../src/settings.js';
-import { WhoMovedIt } from '../../../src/sync/who-moved-it.js';
+import { beforeThisStart, WhoMovedIt } from '../../../src/sync/who-moved-it.js';
 import { ManualClock } from '../../support/homebridge-double.js';
 import { captureLog } from '../../support/log.js';
 
@@ -27,7 +27,7 @@ const event = (
 });
 
 /** WhoMovedIt on a manual clock (2026-11-21T12:00:00Z), its history answered by `answer`, what it found recorded. */
-function setup(answer: (query: HistoryQuery) => Promise<ToggleEvent[]>) {
+function setup(answer: (query: HistoryQuery) => Promise<ToggleEvent[]>, tracksSyncs = false) {
   const log = captureLog();
   const clock = new ManualClock();
   const history = vi.fn<(q: HistoryQuery) => Promise<ToggleEvent[]>>(answer);
@@ -37,6 +37,7 @@ function setup(answer: (query: HistoryQuery) => Promise<ToggleEvent[]>) {
     log,
     clock,
     found: (_doorId, doorName, state, e) => found.push(`${doorName} ${state} ${e.userName ?? ''}`),
+    tracksSyncs,
   });
   const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
   /** Lets the answers under way arrive, moves the clock on, and lets the answers of the looks it started arrive. */
@@ -208,5 +209,45 @@ describe('the baseline at start (issue 43)', () => {
     await vi.waitFor(() => expect(t.found).toEqual(['Front Gate OPEN Grace Hopper']));
     await t.wait(HISTORY_BASELINE_PACE_MS * 2);
     expect(t.history.mock.calls.map(([q]) => q.deviceId ?? q.doorId)).toEqual(['device-1', 'door-3', 'door-1']);
+  });
+});
+
+describe('a move found at start (issue 52)', () => {
+  it('is told as history, with its age, and handed to no person sensor', async () => {
+    const t = setup(
+      () =>
+        Promise.resolve([
+          event('OPEN', 'Grace Hopper', 'Keypad', true, '2026-11-20 16:00:00'),
+          event('CLOSED', 'Ada', 'App', true, '2026-11-20 09:00:00'),
+        ]),
+      true,
+    );
+    t.clock.advance(Date.parse('2026-11-21T12:00:00Z') - t.clock.now());
+    t.who.explain('door-1', 'Yard Gate', 'OPEN', '2026-11-20 16:00:00');
+    await vi.waitFor(() =>
+      expect(t.log.texts('info')).toContain('Yard Gate was opened by Grace Hopper (Keypad) 20 hours ago, before this start.'),
+    );
+    expect(t.found).toEqual([]);
+  });
+
+  it('is news when the service dates it after this start (the first sync came late)', async () => {
+    const start = new ManualClock().now();
+    const after = new Date(start + 60_000).toISOString().slice(0, 19).replace('T', ' ');
+    const t = setup(() => Promise.resolve([event('OPEN', 'Grace Hopper', 'Keypad', true, after)]), true);
+    t.clock.advance(120_000);
+    t.who.explain('door-1', 'Yard Gate', 'OPEN', after);
+    await vi.waitFor(() => expect(t.log.texts('info')).toContain('Yard Gate was opened by Grace Hopper (Keypad).'));
+    expect(t.found).toEqual(['Yard Gate OPEN Grace Hopper']);
+  });
+
+  it('says how long ago in minutes, hours or days, and no age it cannot vouch for', () => {
+    const now = Date.parse('2026-11-21T12:00:00Z');
+    expect(beforeThisStart(now - 20 * 3_600_000, now)).toBe('20 hours ago, before this start');
+    expect(beforeThisStart(now - 3_600_000, now)).toBe('1 hour ago, before this start');
+    expect(beforeThisStart(now - 5 * 60_000, now)).toBe('5 minutes ago, before this start');
+    expect(beforeThisStart(now - 10_000, now)).toBe('moments ago, before this start');
+    expect(beforeThisStart(now - 3 * 86_400_000, now)).toBe('3 days ago, before this start');
+    expect(beforeThisStart(now + 60_000, now)).toBe('before this start');
+    expect(beforeThisStart(undefined, now)).toBe('before this start');
   });
 });
