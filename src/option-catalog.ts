@@ -74,9 +74,9 @@ interface OptionBase {
   page?: PageField | false;
   /**
    * When the page offers the choice in a door's row (an option set per door is offered always): never, only for a door
-   * with a door sensor (or already set), or only while the door's left-open sensor is on.
+   * with a door sensor, or only while the flag its `shownWith` names is on for the door (either: or already set).
    */
-  offered?: 'never' | 'with-sensor' | 'with-left-open-sensor';
+  offered?: 'never' | 'with-sensor' | 'with-shown-with';
   /**
    * A service the door gains in Home while the option is on (a switch, a sensor): its row and file are in src/door/extras/,
    * whose table `npm run generate` writes from these; a catalog extra without its file there does not compile.
@@ -350,7 +350,7 @@ export const OPTIONS = [
     fallback: 'the left-open sensor does not repeat',
     shownWith: 'leftOpenSensor',
     // A repeat only means something for a door whose left-open sensor is on.
-    offered: 'with-left-open-sensor',
+    offered: 'with-shown-with',
   },
   {
     key: 'contactSensor',
