@@ -1,6 +1,7 @@
 // The one list of the plugin's options: each entry its key, kind, where it applies, one label and one help, its default
-// (a number's range and unit too). src/config/ derives its zod schema from it, config/door-options.ts each door's options, the
-// settings page its boxes and choices; `npm run generate` writes config.schema.json's option fields and layout nodes,
+// (a number's range and unit too). option-values.ts applies the defaults for every reader; src/config/ derives its zod
+// schema from it, config/door-options.ts each door's options (each under its key here), the settings page its boxes and
+// choices; `npm run generate` writes config.schema.json's option fields and layout nodes,
 // docs/options.md and the door's extras' table (src/door/extras/index.ts) from it (a test fails when they are not current).
 // Every reader's words come from `label` and `help` through the functions at the end of this file.
 // It imports nothing but settings.ts, because the settings page (a browser module, src/ui/page/tsconfig.json) loads it too.
@@ -73,9 +74,9 @@ interface OptionBase {
   page?: PageField | false;
   /**
    * When the page offers the choice in a door's row (an option set per door is offered always): never, only for a door
-   * with a door sensor (or already set), or only while the door's left-open sensor is on.
+   * with a door sensor, or only while the flag its `shownWith` names is on for the door (either: or already set).
    */
-  offered?: 'never' | 'with-sensor' | 'with-left-open-sensor';
+  offered?: 'never' | 'with-sensor' | 'with-shown-with';
   /**
    * A service the door gains in Home while the option is on (a switch, a sensor): its row and file are in src/door/extras/,
    * whose table `npm run generate` writes from these; a catalog extra without its file there does not compile.
@@ -349,7 +350,7 @@ export const OPTIONS = [
     fallback: 'the left-open sensor does not repeat',
     shownWith: 'leftOpenSensor',
     // A repeat only means something for a door whose left-open sensor is on.
-    offered: 'with-left-open-sensor',
+    offered: 'with-shown-with',
   },
   {
     key: 'contactSensor',
@@ -464,14 +465,12 @@ export type ValueOf<O> = O extends { kind: 'flag' }
 
 export const optionSpec = <K extends OptionKey>(key: K): OptionOf<K> => OPTIONS.find((option) => option.key === key) as OptionOf<K>;
 
-/** The automation switch's modes: none, open only (on opens and it turns itself off again), open and close. */
+/**
+ * The automation switch's modes: none, open only (on opens and it turns itself off again), open and close. A config's
+ * true (the value of older configs) is open only, the safe choice: the entry's `booleans` say so, read in option-values.ts.
+ */
 export const AUTOMATION_SWITCH_MODES = optionSpec('automationSwitch').values;
 export type AutomationSwitchMode = (typeof AUTOMATION_SWITCH_MODES)[number];
-
-/** The mode a config value means: `true` (the value of older configs) is open only, the safe choice. */
-export function automationSwitchMode(value: boolean | AutomationSwitchMode): AutomationSwitchMode {
-  return typeof value === 'boolean' ? optionSpec('automationSwitch').booleans[`${value}`] : value;
-}
 
 /** How a door appears in Apple Home: its main service (door/face.ts). */
 export const SHOW_AS_KINDS = optionSpec('showAs').values;

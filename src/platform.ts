@@ -35,7 +35,7 @@ import { needsLookAlikes, NO_PROTECTION, protectionFor, readingKey, UNTIL_TOLD }
 import type { AccountIds, Protection } from './config/protection.js';
 import type { Skeleton } from './util/skeleton.js';
 import type { DoorState, ToggleEvent } from './client/types.js';
-import { optionSpec } from './option-catalog.js';
+import { OPTION_DEFAULTS } from './option-values.js';
 import { listForLog } from './util/log-text.js';
 
 export interface PlatformRuntime {
@@ -110,7 +110,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       log,
       entries: this.config?.people,
       keepUnlisted: this.config?.keptAsCached.people,
-      durationMs: (this.config?.personSensorDuration ?? optionSpec('personSensorDuration').default) * 1000,
+      // The catalog's personSensorDuration is in seconds.
+      durationMs: (this.config ?? OPTION_DEFAULTS).personSensorDuration * 1000,
       clock: this.clock,
     });
     this.peopleDoors = new PeopleDoorCheck(this.config?.people ?? [], (sentence) => log.warn(sentence));
@@ -423,8 +424,9 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
           }
           return this.client.toggle(doorId, state);
         },
-        transitionTimeoutMs: (config?.transitionTimeout ?? 0) * 1000,
-        lowBatteryThresholdPct: config?.lowBatteryThreshold ?? 0,
+        // The catalog's defaults while the config cannot be read; transitionTimeout is in seconds.
+        transitionTimeoutMs: (config ?? OPTION_DEFAULTS).transitionTimeout * 1000,
+        lowBatteryThresholdPct: (config ?? OPTION_DEFAULTS).lowBatteryThreshold,
         onCommandAccepted: () => this.loop?.hurry(ACTIVE_POLL_INTERVAL_MS),
         staleAfterMs: () => this.staleAfterMs(),
         now: () => this.clock.now(),

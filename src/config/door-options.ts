@@ -5,29 +5,16 @@ import { couldBeNumber } from './values.js';
 import { canonicalId } from '../util/canonical-id.js';
 import { NO_PROTECTION } from './protection.js';
 import type { Protection } from './protection.js';
-import { automationSwitchMode, doorReads, OPTIONS, perDoor } from '../option-catalog.js';
-import type { AutomationSwitchMode, DoorOption, OptionSpec, ShowAs, ValueOf } from '../option-catalog.js';
+import { doorReads, OPTIONS, perDoor } from '../option-catalog.js';
+import type { AutomationSwitchMode, DoorOption, ShowAs } from '../option-catalog.js';
+import { resolved } from '../option-values.js';
+import type { Resolved } from '../option-values.js';
 
 // Where the door's other modules have always found it.
 export type { AutomationSwitchMode };
 
-/** Its name in DoorOptions: a time says its unit (leftOpenAfterS, leftOpenRepeatMin). */
-type FieldOf<O> = O extends { key: infer K extends string; unit: 'seconds' }
-  ? `${K}S`
-  : O extends { key: infer K extends string; unit: 'minutes' }
-    ? `${K}Min`
-    : O extends { key: infer K }
-      ? K
-      : never;
-/** Its value for a door: the switch as a mode; a number without a default is undefined when not set. */
-type ResolvedOf<O> = O extends { key: 'automationSwitch' }
-  ? AutomationSwitchMode
-  : O extends { kind: 'number'; default: number }
-    ? number
-    : O extends { kind: 'number' }
-      ? number | undefined
-      : ValueOf<O>;
-type DoorOptionValues = { [O in DoorOption as FieldOf<O>]: ResolvedOf<O> };
+/** Each option's value for a door, under its catalog key, its default applied (option-values.ts). */
+type DoorOptionValues = { [O in DoorOption as O['key']]: Resolved<O> };
 
 /** One door's options: its own where its entry sets them, else the ones for all doors (see the catalog for each). */
 export interface DoorOptions extends Omit<DoorOptionValues, 'showAs'> {
@@ -39,9 +26,19 @@ export interface DoorOptions extends Omit<DoorOptionValues, 'showAs'> {
 
 /** The catalog's options that become a value of each door (option-catalog.ts, `applies`). */
 const DOOR_OPTIONS = OPTIONS.filter(doorReads);
-/** FieldOf, at run time. */
-const TIME_SUFFIX: Partial<Record<string, string>> = { seconds: 'S', minutes: 'Min' };
-const fieldOf = (option: OptionSpec): string => (option.kind === 'number' ? `${option.key}${TIME_SUFFIX[option.unit] ?? ''}` : option.key);
+
+/** Each option: the door's own value where its entry sets one, else the one for all doors, else its default. */
+function valuesOf(own: Partial<Record<string, unknown>>, global: Partial<Record<string, unknown>>): DoorOptionValues {
+  return Object.fromEntries(
+    DOOR_OPTIONS.map((option) => [option.key, resolved(option, (perDoor(option) ? own[option.key] : undefined) ?? global[option.key])]),
+  ) as DoorOptionValues;
+}
+
+/**
+ * A door's options when nothing sets them: each the catalog's default, no name of its own. What a door runs a kept
+ * extra with while the settings cannot be read (its extras and kind stay as cached, door-accessory.ts).
+ */
+export const DEFAULT_DOOR_OPTIONS: DoorOptions = { ...valuesOf({}, {}), name: undefined };
 
 type OptionsConfig = Pick<PluginConfig, 'doors' | 'readOnlyLock' | 'includeDoors' | DoorOption['key']> & {
   keptAsCached?: PluginConfig['keptAsCached'];
@@ -68,11 +65,7 @@ export function doorOptions(config: OptionsConfig, doorId: string, deviceId?: st
   // The entries' ids are in canonicalId form (the parser's): the service's id is compared in it.
   const entry = config.doors.find((door) => door.id === canonicalId(doorId));
   const own: Partial<Record<string, unknown>> = entry ?? {};
-  const global: Partial<Record<string, unknown>> = config;
-  // Each option: the door's own value where its entry sets one, else the one for all doors.
-  const values = Object.fromEntries(
-    DOOR_OPTIONS.map((option) => [fieldOf(option), (perDoor(option) ? own[option.key] : undefined) ?? global[option.key]]),
-  ) as Omit<DoorOptionValues, 'automationSwitch'> & { automationSwitch: boolean | AutomationSwitchMode };
+  const values = valuesOf(own, config);
   const kept = config.keptAsCached;
   // A kind that could not be read (the door's own, or, without one, the one for all doors) keeps the cached kind.
   const kindUnread = kept !== undefined && (kept.showAsDoorIds.includes(canonicalId(doorId)) || (own.showAs === undefined && kept.showAs));
@@ -81,7 +74,6 @@ export function doorOptions(config: OptionsConfig, doorId: string, deviceId?: st
     showAs: kindUnread ? undefined : values.showAs,
     name: entry?.name,
     readOnly: locked(config.readOnlyLock, doorId, deviceId) || values.readOnly,
-    automationSwitch: automationSwitchMode(values.automationSwitch),
   };
 }
 

@@ -4,6 +4,7 @@ import * as z from '../util/zod.js';
 
 import { atTop, choiceProblem, fallbackSentence, OPTIONS, sectionOf } from '../option-catalog.js';
 import type { ChoiceOption, GlobalOption, OptionSpec, PerDoorOption, ValueOf } from '../option-catalog.js';
+import { defaultOf } from '../option-values.js';
 import { nearMiss } from '../util/near-miss.js';
 import { quoted } from '../util/quoted.js';
 
@@ -57,7 +58,8 @@ export function shapeOf(options: readonly OptionSpec[], withDefault: boolean): R
   return Object.fromEntries(
     options.map((option) => {
       const schema = valueSchema(option);
-      return [option.key, withDefault && 'default' in option ? z._default(schema, option.default) : z.optional(schema)];
+      const unset = defaultOf(option);
+      return [option.key, withDefault && unset !== undefined ? z._default(schema, unset) : z.optional(schema)];
     }),
   );
 }

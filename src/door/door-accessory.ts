@@ -11,6 +11,7 @@ import type { DoorOptions } from '../config/door-options.js';
 import { homeKitSerial, homeKitVersion } from '../util/homekit-name.js';
 import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL } from '../settings.js';
 import type { ShowAs } from '../option-catalog.js';
+import { OPTION_DEFAULTS } from '../option-values.js';
 import { DoorBattery } from './battery.js';
 import { DoorCommands } from './door-commands.js';
 import { READ_ONLY_REFUSAL } from '../config/gate.js';
@@ -127,7 +128,7 @@ export class DoorAccessory {
     const faces = deps.faces ?? FACES;
     // Without readable settings a cached door keeps the kind it has: a typo must not break automations.
     const cached = cachedKind(hap, accessory, deps.options?.showAs, faces);
-    this.kind = deps.options?.showAs ?? cached ?? 'garage-door';
+    this.kind = deps.options?.showAs ?? cached ?? OPTION_DEFAULTS.showAs;
     const replaced = cached !== undefined && cached !== this.kind;
     if (cached !== undefined && replaced) {
       this.warnKindReplaced(cached, faces);

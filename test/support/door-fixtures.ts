@@ -64,7 +64,7 @@ export const ALL_EXTRAS: DoorOptions = {
   ...NO_EXTRAS,
   automationSwitch: 'open-close',
   leftOpenSensor: true,
-  leftOpenAfterS: 120,
+  leftOpenAfter: 120,
   contactSensor: true,
 };
 

@@ -234,7 +234,7 @@ describe('the settings page in the Homebridge UI', () => {
     }
     await openDoorRows(page);
     // Front Gate has a door sensor: every per-door choice but the left-open repeat (offered once its sensor is on) is there.
-    const perDoor = (OPTIONS as readonly OptionSpec[]).filter((entry) => inDoorRow(entry) && entry.offered !== 'with-left-open-sensor');
+    const perDoor = (OPTIONS as readonly OptionSpec[]).filter((entry) => inDoorRow(entry) && entry.offered !== 'with-shown-with');
     for (const { key } of perDoor) {
       const drawn = await page
         .locator(
@@ -422,7 +422,7 @@ describe('the settings page in the Homebridge UI', () => {
     const parsed = parseConfig(saved.blocks[0]);
     if (!parsed.ok) throw new Error(parsed.problems.join('; '));
     expect(parsed.ignored).toEqual([]);
-    expect(doorOptions(parsed.config, SAMPLE_FRONT_GATE_ID)).toMatchObject({ leftOpenSensor: true, leftOpenRepeatMin: 5 });
+    expect(doorOptions(parsed.config, SAMPLE_FRONT_GATE_ID)).toMatchObject({ leftOpenSensor: true, leftOpenRepeat: 5 });
 
     // 0 for all doors (the default) and the door's own emptied: nothing of the repeat is written.
     const again = await openPage();

@@ -71,8 +71,8 @@ function importsOf(file: string, source: ts.SourceFile): string[] {
 
 /**
  * The unit of the dependency rule a file belongs to: its folder, except the files directly in src/ (settings.ts,
- * option-catalog.ts, platform.ts, index.ts), each a unit of its own: settings and the catalog are leaves every folder
- * reads, the platform the wiring nothing but index.ts imports.
+ * option-catalog.ts, option-values.ts, platform.ts, index.ts), each a unit of its own: settings, the catalog and its
+ * defaults are leaves every folder reads, the platform the wiring nothing but index.ts imports.
  */
 const unitOf = (file: string): string => (dirname(file) === 'src' ? file.replace(/\.(d\.)?[jt]s$/, '') : dirname(file));
 

@@ -1,5 +1,4 @@
 // The access alert: a MotionSensor that detects for a while after an enforcer event (an unauthorized user or vehicle) names the door.
-import { optionSpec } from '../../option-catalog.js';
 import { ensureNamedService } from '../../homekit/door-name.js';
 import { TimedMotion } from '../../homekit/timed-motion.js';
 import type { ExtraDeps, ExtraSpec } from './extra.js';
@@ -16,8 +15,8 @@ export class AccessAlertSensor {
 
   constructor({ api, accessory, doorName, door, options }: ExtraDeps) {
     const service = ensureNamedService(api.hap, accessory, accessAlert.service(api.hap), doorName, accessAlert);
-    const durationS = options?.accessAlertDurationS ?? optionSpec('accessAlertDuration').default;
-    this.motion = new TimedMotion(api.hap, service, durationS * 1000, door.clock);
+    // The catalog's accessAlertDuration is in seconds.
+    this.motion = new TimedMotion(api.hap, service, options.accessAlertDuration * 1000, door.clock);
   }
 
   /** An enforcer event named the door: detect now, until the duration has passed since this event. */

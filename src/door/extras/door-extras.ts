@@ -3,6 +3,7 @@
 import type { API, PlatformAccessory } from 'homebridge';
 
 import type { ExtraKey } from '../../option-catalog.js';
+import { DEFAULT_DOOR_OPTIONS } from '../../config/door-options.js';
 import type { DoorOptions } from '../../config/door-options.js';
 import { hasExtra, removeExtra } from './extra.js';
 import type { DoorExtra, ExtraDeps, ExtraDoor } from './extra.js';
@@ -42,7 +43,7 @@ export class DoorExtras {
     options: DoorOptions | undefined,
     door: ExtraDoor,
   ) {
-    const deps: ExtraDeps = { api, accessory, doorName, door, options };
+    const deps: ExtraDeps = { api, accessory, doorName, door, options: options ?? DEFAULT_DOOR_OPTIONS };
     this.extras = EXTRA_KEYS.flatMap((key) => build(key, options, deps) ?? []);
   }
 

@@ -44,8 +44,8 @@ export interface ExtraDeps {
   /** The door's name when the extra is built: its service is named "<door><suffix>". */
   doorName: string;
   door: ExtraDoor;
-  /** The door's options; undefined when the settings could not be read (each extra then uses its defaults). */
-  options: DoorOptions | undefined;
+  /** The door's options; while the settings cannot be read, the catalog's defaults (what a kept extra runs with). */
+  options: DoorOptions;
 }
 
 /** One extra while it is on; what it does not need to hear of, it leaves out. */

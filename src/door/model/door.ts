@@ -4,6 +4,8 @@ import type { Device, Door, DoorState } from '../../client/types.js';
 import { oneLine } from '../../util/log-text.js';
 import type { DoorContext } from './context.js';
 import { FLAP_QUIET_MS, OWN_COMMAND_LATE_MS } from '../../settings.js';
+import { OPTION_DEFAULTS } from '../../option-values.js';
+import type { OptionValues } from '../../option-values.js';
 import { DoorAvailability } from './availability.js';
 import { FlapNotice, timeOfDay } from './flap-notice.js';
 import { EventOrder } from './event-order.js';
@@ -14,14 +16,13 @@ import type { ReportOutcome, ShownState } from './state-machine.js';
 import { DoorTimings } from './timings.js';
 import type { LeftOpenSignal } from './timings.js';
 
-/** What of the door's settings the model decides with. */
-export interface DoorModelOptions {
+/**
+ * What of the door's settings the model decides with, under their catalog keys: `leftOpenAfter` in seconds (undefined:
+ * the controller's own alert time), `leftOpenRepeat` in minutes between repeats of the left-open sensor (0: none).
+ */
+export interface DoorModelOptions extends Pick<OptionValues, 'leftOpenAfter' | 'leftOpenRepeat'> {
   /** The settings' "Name in Home", when the user set one. */
   name?: string | undefined;
-  /** Seconds open before the door counts as left open; undefined: the controller's own alert time. */
-  leftOpenAfterS?: number | undefined;
-  /** Minutes between repeats of the left-open sensor while the door stays open; 0 or undefined: no repeat. */
-  leftOpenRepeatMin?: number | undefined;
 }
 
 export interface DoorModelDeps {
@@ -148,7 +149,7 @@ export class DoorModel {
 
   /** 0 once the door has stood open past its alert time, the time left before that while open, undefined when closed. */
   leftOpenDueInMs(): number | undefined {
-    return this.timings.leftOpenDueInMs(this.machine.reported, this.deps.now(), this.deps.options?.leftOpenAfterS);
+    return this.timings.leftOpenDueInMs(this.machine.reported, this.deps.now(), this.leftOpenOptions.leftOpenAfter);
   }
 
   /**
@@ -156,9 +157,14 @@ export class DoorModel {
    * while the door is available: a door that answers No Response shows its plain verdict and sets no further change.
    */
   leftOpenSignal(): LeftOpenSignal {
-    const options = this.deps.options;
-    const repeatMin = this.available ? (options?.leftOpenRepeatMin ?? 0) : 0;
-    return this.timings.leftOpenSignal(this.machine.reported, this.deps.now(), options?.leftOpenAfterS, repeatMin);
+    const { leftOpenAfter, leftOpenRepeat } = this.leftOpenOptions;
+    const repeatMin = this.available ? leftOpenRepeat : 0;
+    return this.timings.leftOpenSignal(this.machine.reported, this.deps.now(), leftOpenAfter, repeatMin);
+  }
+
+  /** The left-open times set, or while the settings cannot be read the catalog's defaults (a kept sensor still works). */
+  private get leftOpenOptions(): Pick<OptionValues, 'leftOpenAfter' | 'leftOpenRepeat'> {
+    return this.deps.options ?? OPTION_DEFAULTS;
   }
 
   /** What a successful sync says of the door besides its state: its controller, name, active flags and times. */

@@ -40,7 +40,7 @@ export class DoorTimings {
   }
 
   /**
-   * 0 once a door reported `reported` has stood open past its alert time (`leftOpenAfterS` from the settings, else the
+   * 0 once a door reported `reported` has stood open past its alert time (the settings' `leftOpenAfter`, else the
    * controller's, else the default), the time left before that while open, undefined when closed.
    */
   leftOpenDueInMs(reported: DoorState, nowMs: number, leftOpenAfterS: number | undefined): number | undefined {

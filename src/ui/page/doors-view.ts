@@ -7,6 +7,7 @@ import { byId, fill, h, isolated, plainText, status } from './dom.js';
 import {
   controllerIncluded,
   controllersEditable,
+  DOOR_FLAGS,
   doorChoice,
   doorChoiceOf,
   doorEntriesOf,
@@ -24,6 +25,7 @@ import {
   setDoorField,
 } from '../shared/block.js';
 import type { Block, Choice, DoorFlag } from '../shared/block.js';
+import { defaultOf } from '../../option-values.js';
 import type { Store } from './store.js';
 import { splitEntry } from '../shared/split.js';
 import type { Split } from '../shared/split.js';
@@ -35,6 +37,13 @@ const DOOR_LIST_OPEN_MAX = 20;
 
 /** The options a door can set for itself here, in the catalog's order, with their labels. */
 const PER_DOOR = (OPTIONS as readonly OptionSpec[]).filter(inDoorRow);
+
+/** The door flag an option is offered only while on (its catalog entry's `shownWith`), or undefined for one offered so. */
+const offeredWhile = (option: OptionSpec): DoorFlag | undefined =>
+  option.offered === 'with-shown-with' ? DOOR_FLAGS.find((flag) => flag === option.shownWith) : undefined;
+
+/** The door flags whose change offers or withdraws another choice of the row (the left-open sensor its repeat). */
+const REVEALING: ReadonlySet<string> = new Set(PER_DOOR.flatMap((option) => offeredWhile(option) ?? []));
 
 function describe(door: DoorSummary): string {
   const parts = [door.state === null ? 'state unknown' : door.state.toLowerCase()];
@@ -50,20 +59,24 @@ function describe(door: DoorSummary): string {
   return parts.join(' · ');
 }
 
+/** The JavaScript type of a value of each kind: a door's own value of it counts as set when it is of this type. */
+const TYPE_OF_KIND: Record<OptionSpec['kind'], string> = { flag: 'boolean', number: 'number', choice: 'string', text: 'string' };
+
 /**
  * Whether the door's choice of an option is offered. Hide battery only means something for a door with a sensor; a door
  * whose sensor is unknown (the service cannot be reached) shows it only when it is already set, so a saved choice can
- * still be seen and taken back.
+ * still be seen and taken back. One offered while a flag is on (the left-open repeat) is offered while the door's own
+ * choice of the flag, else the one for all doors, is on, or when it is set, for the same reason.
  */
 function offered(store: Store, door: DoorSummary, option: OptionSpec): boolean {
-  const own = doorEntry(store.block, door.id)?.[option.key];
+  const set = typeof doorEntry(store.block, door.id)?.[option.key] === TYPE_OF_KIND[option.kind];
   switch (option.offered) {
     case 'with-sensor':
-      return door.sensor || typeof own === 'boolean';
-    case 'with-left-open-sensor': {
-      // The left-open repeat: while the door's left-open sensor is on (its own choice, else the one for all doors), or set.
-      const choice = doorChoice(store.block, door.id, 'leftOpenSensor');
-      return choice === 'on' || (choice === 'inherit' && appliedField(store.block, 'leftOpenSensor') === true) || typeof own === 'number';
+      return door.sensor || set;
+    case 'with-shown-with': {
+      const flag = offeredWhile(option);
+      const choice = flag === undefined ? 'off' : doorChoice(store.block, door.id, flag);
+      return choice === 'on' || (choice === 'inherit' && flag !== undefined && appliedField(store.block, flag) === true) || set;
     }
     default:
       return true;
@@ -73,13 +86,14 @@ function offered(store: Store, door: DoorSummary, option: OptionSpec): boolean {
 /** A door's own number (the left-open repeat): empty follows the value for all doors; a value out of range is not written. */
 function numberInput(store: Store, door: DoorSummary, option: NumberOption, disabled: boolean): HTMLInputElement {
   const set = getField(store.block, option.key);
-  const global = typeof set === 'number' ? set : (option.default ?? 0);
+  const global = typeof set === 'number' ? set : defaultOf(option);
   const own = doorEntry(store.block, door.id)?.[option.key];
   const input = h('input', {
     class: 'form-control form-control-sm',
     type: 'text',
     inputmode: 'numeric',
-    placeholder: `As for all (${global === 0 ? 'off' : `${global} ${option.unit}`})`,
+    // No number, like 0, is no time: the repeat's once per opening.
+    placeholder: `As for all (${global === undefined || global === 0 ? 'off' : `${global} ${option.unit}`})`,
     value: typeof own === 'number' ? String(own) : '',
     'data-door': door.id,
     'data-field': option.key,
@@ -322,12 +336,14 @@ function doorRow(store: Store, door: DoorSummary, render: () => void): HTMLEleme
     if (row.open) openRows.add(door.id);
     else openRows.delete(door.id);
   });
-  // The door's left-open sensor offers or withdraws its repeat: the row is drawn again, the select keeping the focus.
+  // A flag that offers or withdraws another choice (the left-open sensor its repeat): the row is drawn again, the select
+  // keeping the focus.
   row.addEventListener('change', (event) => {
-    if (event.target instanceof HTMLSelectElement && event.target.dataset.flag === 'leftOpenSensor') {
+    const flag = event.target instanceof HTMLSelectElement ? event.target.dataset.flag : undefined;
+    if (flag !== undefined && REVEALING.has(flag)) {
       const next = doorRow(store, door, render);
       row.replaceWith(next);
-      next.querySelector<HTMLSelectElement>('[data-flag="leftOpenSensor"]')?.focus();
+      next.querySelector<HTMLSelectElement>(`[data-flag="${flag}"]`)?.focus();
     }
   });
   return row;

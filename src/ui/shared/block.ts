@@ -7,6 +7,7 @@ import { canonicalId } from '../../util/canonical-id.js';
 import { controllerLetIn } from '../../config/door-options.js';
 import { nearMiss } from '../../util/near-miss.js';
 import { inDoorRow, OPTIONS } from '../../option-catalog.js';
+import { defaultOf } from '../../option-values.js';
 import type { ChoiceOption, FlagOption } from '../../option-catalog.js';
 import type { KeyFix } from './messages.js';
 
@@ -221,7 +222,7 @@ export function removeDoorEntry(block: Block, doorId: string): Block {
 /** A flag for all doors as the plugin applies it: as read when set (an unreadable protective one fails closed), else its catalog default. */
 export function globalFlag(block: Block, option: FlagOption): boolean {
   const value = appliedField(block, option.key);
-  return typeof value === 'boolean' ? value : option.default;
+  return typeof value === 'boolean' ? value : defaultOf(option);
 }
 
 /**
@@ -229,7 +230,7 @@ export function globalFlag(block: Block, option: FlagOption): boolean {
  * key goes), as it always has for the flags off by default, so unticking and ticking back an unset box leaves the block as it was.
  */
 export const setGlobalFlag = (block: Block, option: FlagOption, on: boolean): Block =>
-  setField(block, option.key, on === option.default ? undefined : on);
+  setField(block, option.key, on === defaultOf(option) ? undefined : on);
 
 export function doorChoice(block: Block, doorId: string, flag: DoorFlag): Choice {
   const value = appliedDoorEntry(block, doorId)?.[flag];
@@ -249,12 +250,12 @@ function choiceOf(option: ChoiceOption, value: unknown): string | undefined {
 
 /** A choice for all doors: its default unless set. */
 export function globalChoice(block: Block, option: ChoiceOption): string {
-  return choiceOf(option, appliedField(block, option.key)) ?? choiceOf(option, option.default) ?? option.values[0];
+  return choiceOf(option, appliedField(block, option.key)) ?? defaultOf(option);
 }
 
 /** The value the default stands for writes nothing; another is written by name. */
 export function setGlobalChoice(block: Block, option: ChoiceOption, value: string): Block {
-  return setField(block, option.key, value === choiceOf(option, option.default) ? undefined : value);
+  return setField(block, option.key, value === defaultOf(option) ? undefined : value);
 }
 
 /** A door's own value of a choice, as the plugin reads it; 'inherit' (as for all doors) when unset or unreadable. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Door } from '../../../src/client/types.js';
 import { parseConfig } from '../../../src/config/index.js';
 import type { PluginConfig } from '../../../src/config/index.js';
-import { doorOptions, exclusionReason } from '../../../src/config/door-options.js';
+import { DEFAULT_DOOR_OPTIONS, doorOptions, exclusionReason } from '../../../src/config/door-options.js';
 import { doorReads, OPTIONS } from '../../../src/option-catalog.js';
 import type { OptionSpec } from '../../../src/option-catalog.js';
 import { reportedDoor } from '../../support/door-fixtures.js';
@@ -33,7 +33,7 @@ describe('doorOptions', () => {
       showAs: 'lock',
       readOnly: false,
       automationSwitch: 'open',
-      leftOpenAfterS: 45,
+      leftOpenAfter: 45,
       contactSensor: true,
     });
   });
@@ -47,9 +47,8 @@ describe('doorOptions', () => {
 
   it("gives a door each option's default from the catalog when nothing is set: every extra off, not read-only", () => {
     const plain: Partial<Record<string, unknown>> = { ...doorOptions(config({}), 'a') };
-    const units: Partial<Record<string, string>> = { seconds: 'S', minutes: 'Min' };
+    // Each under its catalog key, so that grepping an option finds the code that reads it.
     for (const option of (OPTIONS as readonly OptionSpec[]).filter(doorReads)) {
-      const field = option.kind === 'number' ? `${option.key}${units[option.unit] ?? ''}` : option.key;
       // The automation switch's default, false, is its mode off (the catalog's booleans).
       const expected =
         option.kind === 'choice' && option.booleans && option.default === false
@@ -57,8 +56,9 @@ describe('doorOptions', () => {
           : 'default' in option
             ? option.default
             : undefined;
-      expect({ field, value: plain[field] }).toEqual({ field, value: expected });
+      expect({ key: option.key, value: plain[option.key] }).toEqual({ key: option.key, value: expected });
     }
+    expect(DEFAULT_DOOR_OPTIONS).toEqual({ ...plain, name: undefined });
     expect(plain).toMatchObject({
       readOnly: false,
       automationSwitch: 'off',
@@ -69,7 +69,7 @@ describe('doorOptions', () => {
   });
 
   it("repeats the left-open sensor as set for all doors, unless a door's own value (0 included) says otherwise", () => {
-    expect(doorOptions(config({}), 'a').leftOpenRepeatMin).toBe(0);
+    expect(doorOptions(config({}), 'a').leftOpenRepeat).toBe(0);
     const c = config({
       leftOpenRepeat: 30,
       doors: [
@@ -77,8 +77,8 @@ describe('doorOptions', () => {
         { id: 'c', leftOpenRepeat: 5 },
       ],
     });
-    expect(['a', 'b', 'c'].map((id) => doorOptions(c, id).leftOpenRepeatMin)).toEqual([30, 0, 5]);
-    expect(doorOptions(config({ doors: [{ id: 'a', leftOpenRepeat: 10 }] }), 'a').leftOpenRepeatMin).toBe(10);
+    expect(['a', 'b', 'c'].map((id) => doorOptions(c, id).leftOpenRepeat)).toEqual([30, 0, 5]);
+    expect(doorOptions(config({ doors: [{ id: 'a', leftOpenRepeat: 10 }] }), 'a').leftOpenRepeat).toBe(10);
   });
 
   it('turns the access alert on for all doors or per door, with one duration for all', () => {
@@ -90,7 +90,7 @@ describe('doorOptions', () => {
         { id: 'c', readOnly: true },
       ],
     });
-    expect([doorOptions(c, 'a'), doorOptions(c, 'b'), doorOptions(c, 'c')].map((o) => [o.accessAlert, o.accessAlertDurationS])).toEqual([
+    expect([doorOptions(c, 'a'), doorOptions(c, 'b'), doorOptions(c, 'c')].map((o) => [o.accessAlert, o.accessAlertDuration])).toEqual([
       [true, 90],
       [false, 90],
       [true, 90],

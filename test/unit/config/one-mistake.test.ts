@@ -177,7 +177,8 @@ describe('parseConfig: one mistake does not stop everything (issue 8 C)', () => 
       'leftOpenSensor must be true or false; the default, off, is used',
       'contactSensor must be true or false; the default, off, is used',
     ]);
-    expect(configOf(raw)).toMatchObject({ readOnly: true, automationSwitch: false, leftOpenSensor: false, contactSensor: false });
+    // The switch's default, false, is read as the mode it stands for (src/option-values.ts).
+    expect(configOf(raw)).toMatchObject({ readOnly: true, automationSwitch: 'off', leftOpenSensor: false, contactSensor: false });
   });
 
   it('gives a door with a bad per-door automationSwitch no switch, with one sentence', () => {

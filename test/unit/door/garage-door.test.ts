@@ -240,7 +240,7 @@ describe('DoorAccessory options', () => {
     async (alertS) => {
       vi.useFakeTimers();
       try {
-        const t = setup(undefined, { ...ALL_EXTRAS, leftOpenAfterS: undefined });
+        const t = setup(undefined, { ...ALL_EXTRAS, leftOpenAfter: undefined });
         // The door's clock follows the fake timers, so a timer that fires sees the time it fires at.
         Object.defineProperty(t.clock, 'now', { get: () => Date.now() });
         const occupancy = t.accessory.getServiceById(S.OccupancySensor, 'left-open')?.getCharacteristic(C.OccupancyDetected);
@@ -260,7 +260,7 @@ describe('DoorAccessory options', () => {
   );
 
   it("uses the controller's own alert time when none is set", () => {
-    const t = setup(undefined, { ...ALL_EXTRAS, leftOpenAfterS: undefined });
+    const t = setup(undefined, { ...ALL_EXTRAS, leftOpenAfter: undefined });
     const occupancy = t.accessory.getServiceById(S.OccupancySensor, 'left-open')?.getCharacteristic(C.OccupancyDetected);
     t.door.update(makeDoor({ state: 'OPEN' }), { ...device, timeBeforeDoorOpenAlert: 30 });
     t.clock.now = 30_000;

@@ -14,7 +14,7 @@ const { Characteristic: C, Service: S } = hap;
 const LEFT_OPEN_AFTER_S = 60;
 const REPEAT_MIN = 30;
 const MINUTE_MS = 60_000;
-const OPTIONS: DoorOptions = { ...NO_EXTRAS, leftOpenSensor: true, leftOpenAfterS: LEFT_OPEN_AFTER_S, leftOpenRepeatMin: REPEAT_MIN };
+const OPTIONS: DoorOptions = { ...NO_EXTRAS, leftOpenSensor: true, leftOpenAfter: LEFT_OPEN_AFTER_S, leftOpenRepeat: REPEAT_MIN };
 
 /** A change Home is told of: when (ms after the door opened) and whether the sensor detects. */
 interface Told {
@@ -72,7 +72,7 @@ describe('the left-open sensor with a repeat', () => {
   });
 
   it('tells Home once and sets no timer when the repeat is 0 (the default)', () => {
-    const t = setup({ ...OPTIONS, leftOpenRepeatMin: 0 });
+    const t = setup({ ...OPTIONS, leftOpenRepeat: 0 });
     t.door.update(makeDoor({ state: 'OPEN' }), device);
     t.clock.advance(24 * 60 * MINUTE_MS);
     expect(t.told).toEqual([{ atMs: LEFT_OPEN_AFTER_S * 1000, detected: true }]);

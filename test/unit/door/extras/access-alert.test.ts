@@ -7,7 +7,7 @@ import { doorRig, frontGateAccessory, NO_EXTRAS } from '../../../support/door-fi
 
 const { Characteristic: C, Service: S } = hap;
 const DURATION_S = 30;
-const OPTIONS: DoorOptions = { ...NO_EXTRAS, accessAlert: true, accessAlertDurationS: DURATION_S };
+const OPTIONS: DoorOptions = { ...NO_EXTRAS, accessAlert: true, accessAlertDuration: DURATION_S };
 
 function setup(options: DoorOptions | undefined = OPTIONS, accessory = frontGateAccessory()) {
   // A handler built again on the same accessory starts from the same cached record.

@@ -5,6 +5,7 @@ import type { Device, Door } from '../../../../src/client/types.js';
 import type { DoorContext } from '../../../../src/door/model/context.js';
 import { DoorModel, whatToShow } from '../../../../src/door/model/door.js';
 import type { DoorModelOptions } from '../../../../src/door/model/door.js';
+import { OPTION_DEFAULTS } from '../../../../src/option-values.js';
 import { ACCOUNT_RENAMES_BEFORE_QUIET, FLAP_QUIET_MS, WEBHOOK_OUT_OF_ORDER_WINDOW_MS } from '../../../../src/settings.js';
 import { reportedDevice, reportedDoor } from '../../../support/door-fixtures.js';
 import { captureLog } from '../../../support/log.js';
@@ -14,8 +15,11 @@ const TIMEOUT_MS = 60_000;
 const door = (fields: Partial<Door> = {}): Door => reportedDoor(fields);
 const device = (fields: Partial<Device> = {}): Device => ({ ...reportedDevice, ...fields });
 
-/** `options` 'unreadable': the config could not be read. */
-function setup(context: Partial<DoorContext> = {}, options: DoorModelOptions | 'unreadable' = {}) {
+/** The settings of a door nobody set anything for: the catalog's defaults. */
+const NOTHING_SET: DoorModelOptions = { leftOpenAfter: OPTION_DEFAULTS.leftOpenAfter, leftOpenRepeat: OPTION_DEFAULTS.leftOpenRepeat };
+
+/** `options`: what the settings set; 'unreadable': the config could not be read. */
+function setup(context: Partial<DoorContext> = {}, options: Partial<DoorModelOptions> | 'unreadable' = {}) {
   const clock = { now: 1_000_000 };
   const log = captureLog();
   const renames: [string, string][] = [];
@@ -31,7 +35,7 @@ function setup(context: Partial<DoorContext> = {}, options: DoorModelOptions | '
     log,
     now: () => clock.now,
     transitionTimeoutMs: TIMEOUT_MS,
-    options: options === 'unreadable' ? undefined : options,
+    options: options === 'unreadable' ? undefined : { ...NOTHING_SET, ...options },
     onRename: (before, name) => renames.push([before, name]),
   });
   model.start();
@@ -142,7 +146,7 @@ describe('DoorModel: timings', () => {
     });
     t.clock.now += 200_000;
     expect(t.model.leftOpenDueInMs()).toBe(0);
-    const withSettings = setup({ state: 'OPEN' }, { leftOpenAfterS: 10 });
+    const withSettings = setup({ state: 'OPEN' }, { leftOpenAfter: 10 });
     withSettings.model.learn(door({ state: 'OPEN' }), device({ timeBeforeDoorOpenAlert: 120 }));
     expect(withSettings.model.leftOpenDueInMs()).toBe(10_000);
   });
