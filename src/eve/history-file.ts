@@ -59,12 +59,19 @@ export function readHistoryFile(path: string, capacity: number): ReadHistories {
   return { rings, problems };
 }
 
-/** Writes every door's ring: a temporary file beside it first, then a rename, which replaces the old one whole. */
-export function writeHistoryFile(path: string, rings: ReadonlyMap<string, EveRing>): void {
+/**
+ * Writes every door's ring: a temporary file beside it first, then a rename, which replaces the old one whole. `rename`
+ * is node's own; a test passes one that fails, as a process killed between the two steps would leave things.
+ */
+export function writeHistoryFile(
+  path: string,
+  rings: ReadonlyMap<string, EveRing>,
+  rename: (from: string, to: string) => void = renameSync,
+): void {
   const doors: Record<string, string> = {};
   for (const [doorId, ring] of rings) doors[doorId] = ring.toBytes().toString('base64');
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, JSON.stringify({ version: 1, doors }));
-  renameSync(temporary, path);
+  rename(temporary, path);
 }

@@ -214,3 +214,28 @@ describe('dev/ as a whole', () => {
     expect(cycleEdges(graph)).toEqual([]);
   });
 });
+
+/** The fast projects' tests, which share each worker's modules (vitest.config.ts, FAST_ISOLATE). */
+const FAST_TEST_FOLDERS = ['test/unit', 'test/dev', 'test/system', 'test/stress'];
+/** What replaces a module or a global for every file after it in a worker that shares its modules. */
+const REPLACES_SHARED_STATE = /\bvi\.(?:mock|doMock|stubGlobal|resetModules)\(/;
+
+const testFilesUnder = (folder: string): string[] =>
+  readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => join(folder, file));
+
+describe('the fast projects’ tests', () => {
+  it('finds a module replaced, when one is', () => {
+    // Written in two pieces, so this file does not find itself.
+    expect(REPLACES_SHARED_STATE.test(`vi.${'mock'}('node:fs', async () => ({}));`)).toBe(true);
+    expect(REPLACES_SHARED_STATE.test('vi.fn(() => 1);')).toBe(false);
+  });
+
+  it('replace no module and no global: with their modules shared, a replacement would reach the files after it', () => {
+    const replacing = FAST_TEST_FOLDERS.flatMap(testFilesUnder).filter((file) =>
+      REPLACES_SHARED_STATE.test(readFileSync(join(ROOT, file), 'utf8')),
+    );
+    expect(replacing).toEqual([]);
+  });
+});

@@ -2,9 +2,8 @@
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as fs from 'node:fs';
 
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { EveRing } from '../../../src/eve/eve-ring.js';
 import { historyFilePath, readHistoryFile, writeHistoryFile } from '../../../src/eve/history-file.js';
@@ -18,11 +17,6 @@ function ringOf(...times: number[]): EveRing {
 }
 
 const storage = (): string => mkdtempSync(join(tmpdir(), 'eve-history-'));
-
-vi.mock('node:fs', async (original) => {
-  const real: typeof fs = await original();
-  return { ...real, renameSync: vi.fn(real.renameSync) };
-});
 
 describe('the Eve history file', () => {
   it("is the bridge's own, in the plugin's folder of Homebridge's storage", () => {
@@ -51,10 +45,10 @@ describe('the Eve history file', () => {
     const folder = storage();
     const path = historyFilePath(folder, 'main');
     writeHistoryFile(path, new Map([['a', ringOf(1)]]));
-    vi.mocked(fs.renameSync).mockImplementationOnce(() => {
+    const killedBeforeRename = (): never => {
       throw new Error('killed mid-write');
-    });
-    expect(() => writeHistoryFile(path, new Map([['a', ringOf(1, 2, 3)]]))).toThrow('killed mid-write');
+    };
+    expect(() => writeHistoryFile(path, new Map([['a', ringOf(1, 2, 3)]]), killedBeforeRename)).toThrow('killed mid-write');
     const read = readHistoryFile(path, 100);
     expect(read.rings.get('a')?.lastNumber).toBe(2);
     expect(readdirSync(join(folder, 'access-control')).some((name) => name.endsWith('.tmp'))).toBe(true);
