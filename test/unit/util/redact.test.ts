@@ -180,6 +180,15 @@ describe('redact: spellings by what they decode or fold to (issue 52)', () => {
     }
   });
 
+  it('finds a piece in base64 without capitals: two-byte characters encode to small letters and digits alone', () => {
+    // Found by test/stress/secret-shapes.test.ts (seed 1563658680): a mark after each character, reversed, in base64.
+    const hexKey = '861a28df57ca4b730ff3282c9ed0adb05d5f1bbbcd4583e6898220002d6a5120992f54bf45b69cf8d98ca0080aadff26';
+    const marked = Array.from(hexKey.slice(0, SECRET_WINDOW_CHARS), (char) => `${char}\u05a8`).join('');
+    const spelled = Buffer.from(Array.from(marked).reverse().join('')).toString('base64');
+    expect(spelled).toMatch(/^[a-z0-9]+$/);
+    expect(redact(`Gate ${spelled} (400)`, [hexKey])).toEqual({ text: 'Gate [redacted] (400)', found: [0] });
+  });
+
   it('finds it with anything that is not a letter or digit between its letters, and marks on them', () => {
     for (const between of ['|', '-', '\u2800', '∞', '·', '🔑']) {
       expect(said(Array.from(piece).join(between))).toEqual({ text: 'Gate [redacted] (400)', found: [0] });
