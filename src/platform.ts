@@ -4,6 +4,8 @@ import type { API, DynamicPlatformPlugin, Logging, PlatformAccessory, PlatformCo
 import type { DoorContext } from './door/model/context.js';
 import { DoorAccessory } from './door/door-accessory.js';
 import { BugLog } from './util/bug-log.js';
+import { redactingLog } from './util/redacting-log.js';
+import { secretsOf } from './config/secret-values.js';
 import type { Timeouts } from './client/http.js';
 import { AccessControlClient } from './client/service-client.js';
 import type { Account } from './client/types.js';
@@ -94,17 +96,21 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private readonly refusedAsSecond: boolean = false;
   /** Ends what this instance holds of the process's record of blocks (same-account.ts), at shutdown. */
   private released: () => void = () => undefined;
+  /** Homebridge's log, each line cleaned of the access token and the webhook key as it leaves (src/util/redacting-log.ts). */
+  private readonly log: Logging;
 
   constructor(
-    private readonly log: Logging,
+    log: Logging,
     private readonly rawConfig: PlatformConfig | undefined,
     private readonly api: API,
     /** Homebridge passes three arguments; tests pass a simulated clock and short timeouts. */
     private readonly runtime: PlatformRuntime = {},
   ) {
+    // Every line, from here on, leaves through the one wrapper that knows the block's secrets.
+    this.log = log = redactingLog(log, secretsOf(rawConfig ?? {}));
     const parsed = parseConfig(rawConfig);
     this.config = parsed.ok ? parsed.config : undefined;
-    this.bugs = new BugLog(log, parsed.ok ? [parsed.config.accessToken, parsed.config.webhook?.apiKey] : []);
+    this.bugs = new BugLog(log);
     this.people = new People({
       api,
       log,

@@ -16,11 +16,12 @@ import {
 import type { Findings } from './findings.js';
 import { readKeys } from './keys.js';
 import type { ReadKeys } from './keys.js';
-import { secretHeldBy, secretRefusal } from './secret-values.js';
+import { secretRefusal } from './secret-values.js';
+import { typedId } from './redacted.js';
 import { mentionOf, speaksOfLeavingOut } from './mentions.js';
 import { CHOICES, issuesOf, nearChoice, optionalText, requiredText, shapeOf } from './schemas.js';
 import type { PerDoorShape } from './schemas.js';
-import { addSpelling, idOf, idProblem, isBlank, isRecord, listing, quotableId, unsafeIdNumber, withoutBlanks } from './values.js';
+import { addSpelling, idOf, idProblem, isBlank, isRecord, listing, unsafeIdNumber, withoutBlanks } from './values.js';
 import { uncasedId } from '../util/canonical-id.js';
 
 /** One door's own settings, found by its id (the serial number the Home app shows). Left out: as for all doors. */
@@ -43,10 +44,9 @@ function unknownKeyLeaves(key: string, value: unknown): string {
 }
 
 /** A door entry's keys as the plugin reads them (near misses as the key they nearly are): the page reads them too. */
-export function readDoorKeys(entry: Record<string, unknown>, secrets: unknown[] = []): ReadKeys {
+export function readDoorKeys(entry: Record<string, unknown>): ReadKeys {
   return readKeys(entry, {
     known: DOOR_KEYS,
-    secrets,
     notes: true,
     combine: mostProtective,
     narrowing: (key) => (PROTECTIVE as readonly string[]).includes(key),
@@ -66,7 +66,7 @@ function lockForNumber(number: number, entry: Record<string, unknown>, findings:
 }
 
 /** "doors" written as one entry, not a list: only its protection is kept, for the door it names or, unnamed, for all. */
-function readLoneDoor(value: unknown, findings: Findings, secrets: unknown[]): Record<string, unknown>[] {
+function readLoneDoor(value: unknown, findings: Findings): Record<string, unknown>[] {
   const problem = [{ path: ['doors'], message: 'must be a list of doors' }];
   const start = 'doors must be a list of door settings';
   const mention = mentionOf('doors', value, false);
@@ -79,7 +79,7 @@ function readLoneDoor(value: unknown, findings: Findings, secrets: unknown[]): R
     );
     return [];
   }
-  const keys = readKeys(value, { known: DOOR_KEYS, secrets, combine: mostProtective });
+  const keys = readKeys(value, { known: DOOR_KEYS, combine: mostProtective });
   for (const { key, sentence } of keys.sentences) findings.warn(['doors', key], `in doors, ${sentence}`);
   const entry = withoutBlanks(keys.block);
   const lead = `${start} ([{ "id": … }]), not one door's settings`;
@@ -100,7 +100,7 @@ function readLoneDoor(value: unknown, findings: Findings, secrets: unknown[]): R
     findings.add(problem, `${lead}; it is ignored, so every door uses the settings for all doors`);
     return [];
   }
-  const shownId = quotableId(id, secrets);
+  const shownId = typedId(id);
   const door = shownId === undefined ? 'the door it names' : `door ${shownId}`;
   const state = entry.hide === true ? 'hidden' : 'read-only, without an automation switch,';
   findings.add(problem, `${lead}; only its protection is kept: ${door} is ${state} until it is fixed`);
@@ -113,10 +113,10 @@ function readLoneDoor(value: unknown, findings: Findings, secrets: unknown[]): R
  * fails closed: an unreadable readOnly or hide makes the door read-only, an unreadable switch gives it none, and an
  * entry that cannot be told from others keeps every door read-only.
  */
-export function readDoors(value: unknown, findings: Findings, secrets: unknown[]): unknown {
+export function readDoors(value: unknown, findings: Findings): unknown {
   if (isBlank(value)) return undefined;
   if (!Array.isArray(value)) {
-    return readLoneDoor(value, findings, secrets);
+    return readLoneDoor(value, findings);
   }
   const doors: Record<string, unknown>[] = [];
   const firstIndex = new Map<string, number>();
@@ -135,10 +135,10 @@ export function readDoors(value: unknown, findings: Findings, secrets: unknown[]
       );
       return;
     }
-    const keys = readDoorKeys(raw, secrets);
+    const keys = readDoorKeys(raw);
     const entry = withoutBlanks(keys.block);
     // A secret is never a door's id or name (secret-values.ts): the id's entry names no door, the name is not used.
-    const idSecret = secretHeldBy(entry.id, secrets);
+    const idSecret = findings.heldSecret(entry.id);
     if (idSecret !== undefined) {
       findings.add(
         [{ path: ['doors', index, 'id'], message: `holds the secret of ${idSecret}` }],
@@ -146,7 +146,7 @@ export function readDoors(value: unknown, findings: Findings, secrets: unknown[]
       );
       return;
     }
-    const nameSecret = secretHeldBy(entry.name, secrets);
+    const nameSecret = findings.heldSecret(entry.name);
     if (nameSecret !== undefined) {
       findings.add(
         [{ path: ['doors', index, 'name'], message: `holds the secret of ${nameSecret}` }],
@@ -158,18 +158,13 @@ export function readDoors(value: unknown, findings: Findings, secrets: unknown[]
     const doorId = idOf(writtenId);
     if (doorId !== undefined) entry.id = doorId;
     if (doorId !== undefined && typeof writtenId === 'string') addSpelling(findings.spellings, doorId, uncasedId(writtenId));
-    const id = quotableId(writtenId, secrets);
+    const id = typedId(writtenId);
     const named = id === undefined ? at : `${at} (id ${id})`;
     for (const { key, sentence } of keys.sentences) findings.warn(['doors', index, key], `${named}: ${sentence}`);
     findings.notes.push(...keys.notes.map((key) => `${at}.${key}`));
     for (const option of CHOICES) {
       if (perDoor(option) && option.key in entry) {
-        entry[option.key] = nearChoice(
-          option,
-          entry[option.key],
-          (s) => findings.warn(['doors', index, option.key], `${named}: ${s}`),
-          secrets,
-        );
+        entry[option.key] = nearChoice(option, entry[option.key], (s) => findings.warn(['doors', index, option.key], `${named}: ${s}`));
       }
     }
     const fieldIssues = Object.entries(doorSettingsSchema.shape).flatMap(([key, schema]) =>

@@ -1,6 +1,7 @@
 // What reading the platform block found, each finding with the JSON path it concerns: the log prints the sentences, the
 // settings page places each one by its path, and a block that cannot run lists every problem at once.
 import type { Mention } from './mentions.js';
+import type { HeldSecret } from './secret-values.js';
 import { dotted } from './values.js';
 import type { Spellings } from './values.js';
 import type { Path } from './values.js';
@@ -66,6 +67,14 @@ export class Findings {
   readonly notes: string[] = [];
   /** Every mistake as "<path> <message>", for the one line of a config that cannot run at all. */
   readonly plain: string[] = [];
+
+  constructor(
+    /**
+     * Which secret a name or an id holds (src/config/secret-values.ts): such a value is refused. The readers ask the
+     * findings, which every one of them is given, so no reader is handed the secrets themselves.
+     */
+    readonly heldSecret: HeldSecret = () => undefined,
+  ) {}
 
   /** A setting that could not be read: its issues, and the one sentence saying what holds instead. */
   add(issues: Issue[], sentence: string, path: Path = issues[0]?.path ?? []): void {

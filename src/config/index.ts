@@ -9,7 +9,7 @@ import { Findings } from './findings.js';
 import type { Finding, KeptAsCached, ReadOnlyLock } from './findings.js';
 import { FILTERS, isFilterKey, readFilter } from './filters.js';
 import { readDoors, doorSettingsSchema } from './doors.js';
-import { readKeys, secretsOf } from './keys.js';
+import { readKeys } from './keys.js';
 import type { ReadKeys } from './keys.js';
 import { peopleSchema, readPeople } from './people-list.js';
 import {
@@ -29,6 +29,8 @@ import type { Mention } from './mentions.js';
 import { dotted, isBlank, isRecord, listing } from './values.js';
 import type { Spellings } from './values.js';
 import { listenerWanted, readWebhook, webhookSchema } from './webhook.js';
+import { redactedResult } from './redacted.js';
+import { heldSecretIn } from './secret-values.js';
 
 export type { Finding, KeptAsCached, ReadOnlyLock } from './findings.js';
 export type { DoorSettings } from './doors.js';
@@ -93,11 +95,10 @@ function unreadableValue(key: string, findings: Findings): unknown {
 }
 
 /** The platform block's keys as the plugin reads them (near misses as the key they nearly are): the page reads them too. */
-export function readTopKeys(block: Record<string, unknown>, secrets: unknown[] = secretsOf(block)): ReadKeys {
+export function readTopKeys(block: Record<string, unknown>): ReadKeys {
   return readKeys(block, {
     known: Object.keys(configSchema.shape),
     others: HOMEBRIDGE_KEYS,
-    secrets,
     notes: true,
     combine: mostProtective,
     narrowing: (key) => NARROWING.includes(key),
@@ -115,18 +116,23 @@ export const NAMED_STAYS = (leaveOut: boolean): string =>
   `but a door of the account it names stays ${leaveOut ? 'out of Home' : 'read-only'} until it is fixed`;
 
 /**
- * Reads the platform block. Never throws, never quotes a value (the token is secret, and a value pasted in the
- * wrong field may be the token): each message names the field and what is wrong.
+ * Reads the platform block. Never throws, never says a secret (the token, and a value pasted in the wrong field may be
+ * the token): each message names the field and what is wrong, and every text of the result leaves through
+ * redactedResult, so no sentence of the readers has to know the secrets.
  */
 export function parseConfig(raw: unknown): ConfigResult {
   const block: unknown = raw ?? {};
   if (!isRecord(block)) {
     return { ok: false, problems: ['the configuration must be an object ({ … }) with accessToken and baseUrl'] };
   }
-  const findings = new Findings();
-  const secrets = secretsOf(block);
+  return redactedResult(readBlock(block), block);
+}
+
+/** parseConfig's reading of a block, its sentences as the readers wrote them (a typed value quoted as typed). */
+function readBlock(block: Record<string, unknown>): ConfigResult {
+  const findings = new Findings(heldSecretIn(block));
   // Every key known, read as the known key it nearly is, or named; an unknown one that may mean protection fails closed.
-  const keys = readTopKeys(block, secrets);
+  const keys = readTopKeys(block);
   for (const { key, sentence } of keys.sentences) findings.warn([key], sentence);
   if (keys.doubts.length > 0) findings.lock.all = true;
   const read = keys.block;
@@ -148,26 +154,23 @@ export function parseConfig(raw: unknown): ConfigResult {
     const value = read[key];
     if (key === 'accessToken' || key === 'baseUrl') continue;
     if (key === 'webhook') {
-      input[key] = readWebhook(value, findings, secrets);
+      input[key] = readWebhook(value, findings);
     } else if (key === 'doors') {
-      input[key] = readDoors(value, findings, secrets);
+      input[key] = readDoors(value, findings);
     } else if (key === 'people') {
-      input[key] = readPeople(
-        value,
-        {
-          add: (issues, sentence) => findings.add(issues, sentence),
-          warn: (path, sentence) => findings.warn(path, sentence),
-          keepCached: () => (findings.kept.people = true),
-        },
-        secrets,
-      );
+      input[key] = readPeople(value, {
+        add: (issues, sentence) => findings.add(issues, sentence),
+        warn: (path, sentence) => findings.warn(path, sentence),
+        keepCached: () => (findings.kept.people = true),
+        heldSecret: findings.heldSecret,
+      });
     } else if (isFilterKey(key)) {
       input[key] = readFilter(key, value, findings);
     } else if (isBlank(value)) {
       input[key] = undefined;
     } else {
       const option = GLOBAL_OPTIONS.get(key);
-      const typed = option?.kind === 'choice' ? nearChoice(option, value, (sentence) => findings.warn([key], sentence), secrets) : value;
+      const typed = option?.kind === 'choice' ? nearChoice(option, value, (sentence) => findings.warn([key], sentence)) : value;
       input[key] = typed;
       const issues = issuesOf(configSchema.shape[key], typed, [key]);
       if (issues.length > 0) {

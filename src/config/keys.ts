@@ -1,17 +1,14 @@
 // The keys of one block of config.json as the plugin reads them: each known, read as the known key it nearly is (with a
 // warning naming both), or named as unknown with the known key it is closest to. Nothing is dropped or guessed in silence,
 // and a key that falls between a setting that protects a door and one that does not is read as the one that protects.
-import { closestAll, nearMiss, nearMisses } from '../util/near-miss.js';
-import { quoted } from '../util/quoted.js';
-import { isRecord } from './values.js';
+import { closestAll, nearMisses } from '../util/near-miss.js';
+import { typed } from './redacted.js';
 
 export interface KeyRules {
   /** The keys the block may hold. */
   known: readonly string[];
   /** Keys that belong to someone else (Homebridge's platform and _bridge): kept, never named. */
   others?: readonly string[];
-  /** Values never quoted: the access token and the webhook key. */
-  secrets: readonly unknown[];
   /** One value for a key written several ways with different values; undefined: the exact key's (or the first) wins. */
   combine?: (key: string, values: unknown[]) => Combined | undefined;
   /**
@@ -89,7 +86,7 @@ export function readKeys(raw: Record<string, unknown>, rules: KeyRules): ReadKey
       notes.push(key);
       continue;
     }
-    const shown = quoted(key, rules.secrets);
+    const shown = typed(key);
     const protects = (near: string): boolean => (rules.narrowing ? rules.narrowing(near, value) : rules.doubt?.(near, value) !== undefined);
     const nearly = nearMisses(key, rules.known);
     // Between two as near, the ones that narrow: read as the other, a typo would open what the user meant to close; as
@@ -130,7 +127,7 @@ export function readKeys(raw: Record<string, unknown>, rules: KeyRules): ReadKey
     if (first === undefined) continue;
     block[key] = first.value;
     if (rest.length === 0 || rest.every((way) => same(way.value, first.value))) continue;
-    const names = ways.map((way) => (way.as === key ? key : quoted(way.as, rules.secrets)));
+    const names = ways.map((way) => (way.as === key ? key : typed(way.as)));
     const combined = rules.combine?.(
       key,
       ways.map((way) => way.value),
@@ -147,17 +144,4 @@ export function readKeys(raw: Record<string, unknown>, rules: KeyRules): ReadKey
     }
   }
   return { block, sentences, doubts, aliases, notes };
-}
-
-/** The access token and the webhook key, wherever a near miss of their keys put them: never quoted in a sentence. */
-export function secretsOf(block: Record<string, unknown>): unknown[] {
-  const found: unknown[] = [];
-  for (const [key, value] of Object.entries(block)) {
-    const top = ['accessToken', 'webhook'].includes(key) ? key : nearMiss(key, ['accessToken', 'webhook']);
-    if (top === 'accessToken') found.push(value);
-    if (top === 'webhook' && isRecord(value)) {
-      found.push(...Object.entries(value).flatMap(([k, v]) => (k === 'apiKey' || nearMiss(k, ['apiKey']) === 'apiKey' ? [v] : [])));
-    }
-  }
-  return found;
 }

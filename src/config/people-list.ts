@@ -5,10 +5,11 @@ import * as z from '../util/zod.js';
 import { MAX_PEOPLE, PERSON_USER_MAX_CHARS } from '../settings.js';
 import type { Issue } from './findings.js';
 import { mayProtect } from './fail-closed.js';
-import { secretHeldBy, secretRefusal } from './secret-values.js';
+import { secretRefusal } from './secret-values.js';
+import { typed } from './redacted.js';
+import type { HeldSecret } from './secret-values.js';
 import { readKeys } from './keys.js';
 import { fold } from '../util/near-miss.js';
-import { quoted } from '../util/quoted.js';
 import { idProblem, isBlank, isRecord, listing, readIdList } from './values.js';
 
 const text = (what: string) =>
@@ -49,6 +50,8 @@ export interface PeopleFindings {
   warn(path: readonly PropertyKey[], sentence: string): void;
   /** An entry (or the list) could not be read: the person sensors in the cache stay, whoever they are for. */
   keepCached(): void;
+  /** Which secret a name holds (src/config/secret-values.ts): such a person is refused. */
+  heldSecret: HeldSecret;
 }
 
 const DETECTS_NOTHING = 'this person detects nothing until it is fixed';
@@ -71,7 +74,7 @@ function readPersonDoors(value: unknown): { ids?: string[]; problem?: { path: Pr
 }
 
 /** Reads `people`; never throws. A person sensor protects nothing: a bad entry is left out, nothing fails closed. */
-export function readPeople(value: unknown, findings: PeopleFindings, secrets: unknown[]): PersonConfig[] | undefined {
+export function readPeople(value: unknown, findings: PeopleFindings): PersonConfig[] | undefined {
   if (isBlank(value)) return undefined;
   if (!Array.isArray(value)) {
     findings.add(
@@ -95,7 +98,6 @@ export function readPeople(value: unknown, findings: PeopleFindings, secrets: un
     }
     const keys = readKeys(raw, {
       known: PERSON_KEYS,
-      secrets,
       // "doorIds": ["…"] meant a list of doors: read as none, not as every door.
       doubt: (key, value) => (key === 'doors' && mayProtect(value) ? DETECTS_NOTHING : undefined),
     });
@@ -114,7 +116,7 @@ export function readPeople(value: unknown, findings: PeopleFindings, secrets: un
     if (unsaid.length > 0) {
       findings.warn(
         ['people', index, unsaid[0] ?? ''],
-        `${at}: as ${listing(unsaid.map((key) => quoted(key, secrets)))} may be its doors, ${DETECTS_NOTHING}`,
+        `${at}: as ${listing(unsaid.map((key) => typed(key)))} may be its doors, ${DETECTS_NOTHING}`,
       );
     }
     const read = readPersonDoors(block.doors);
@@ -129,9 +131,9 @@ export function readPeople(value: unknown, findings: PeopleFindings, secrets: un
       );
     }
     // A secret is never a person's name (secret-values.ts): the person is left out, as a name is what it is shown as.
-    const nameSecret = secretHeldBy(block.name, secrets) ?? secretHeldBy(block.user, secrets);
+    const nameSecret = findings.heldSecret(block.name) ?? findings.heldSecret(block.user);
     if (nameSecret !== undefined) {
-      const key = secretHeldBy(block.name, secrets) === undefined ? 'user' : 'name';
+      const key = findings.heldSecret(block.name) === undefined ? 'user' : 'name';
       findings.add(
         [{ path: ['people', index, key], message: `holds the secret of ${nameSecret}` }],
         secretRefusal(`${at}.${key}`, nameSecret, 'this person is left out'),

@@ -7,7 +7,8 @@ import { CHARS_PER_EDIT, IdIndex, MAX_COULD_MEAN_EDITS, MIN_CORE_PART, partsOf }
 import type { CouldMean, Likeness } from './could-mean.js';
 import type { Finding } from './findings.js';
 import type { PluginConfig } from './index.js';
-import { couldBeNumber, listing, quotableId } from './values.js';
+import { couldBeNumber, listing } from './values.js';
+import { redactedProtection, typedId } from './redacted.js';
 
 /**
  * The rule, in the words docs/configuration.md and the settings page give it (a test keeps the two the same): what the
@@ -138,7 +139,6 @@ function fewOf(ids: string[]): string {
  * looked for: the caller loads it first when needsLookAlikes says so, and until then protects every door (UNTIL_TOLD).
  */
 export function protectionFor(config: Checked, account: AccountIds, skeleton?: Skeleton): Protection {
-  const secrets = [config.accessToken, config.webhook?.apiKey];
   const byId = new Map<string, { raw: string[]; deviceIds: Set<string> }>();
   const byDevice = new Map<string, string[]>();
   for (const { id, deviceId } of account.doors) {
@@ -163,7 +163,7 @@ export function protectionFor(config: Checked, account: AccountIds, skeleton?: S
   const leftOut = new Map<string, string>();
   const letIn = new Set<string>();
   const findings: Finding[] = [];
-  const shown = (id: string): string => quotableId(id, secrets) ?? 'an id not shown here';
+  const shown = (id: string): string => typedId(id) ?? 'an id not shown here';
   const doorsOf = (match: CouldMean, of: Claim['of']): string[] => (of === 'door' ? [match.id] : (byDevice.get(match.id) ?? []));
   const apply = (doors: string[], effect: Effect, why: string): void => {
     for (const door of doors) {
@@ -246,7 +246,8 @@ export function protectionFor(config: Checked, account: AccountIds, skeleton?: S
         readOnly.set(door, `its id could be the number ${String(number)} the service sent, which cannot be read exactly`);
     }
   }
-  return { everyDoor: false, readOnly, leftOut, letIn, findings };
+  // The ids and paths said above are quoted as written: a token pasted as one is taken out as the text leaves.
+  return redactedProtection({ everyDoor: false, readOnly, leftOut, letIn, findings }, config);
 }
 
 /** Each id once, with the first reason found for it. */

@@ -6,7 +6,7 @@ import { atTop, choiceProblem, fallbackSentence, OPTIONS, sectionOf } from '../o
 import type { ChoiceOption, GlobalOption, OptionSpec, PerDoorOption, ValueOf } from '../option-catalog.js';
 import { defaultOf } from '../option-values.js';
 import { nearMiss } from '../util/near-miss.js';
-import { quoted } from '../util/quoted.js';
+import { typed } from './redacted.js';
 
 export const requiredText = (what: string) =>
   z.string({ error: (issue) => (issue.input === undefined ? 'is required' : `must be ${what}`) }).check(
@@ -83,11 +83,11 @@ export function fallbackOf(key: string): string {
 export const CHOICES = OPTIONS.filter((option): option is Extract<typeof option, { kind: 'choice' }> => option.kind === 'choice');
 
 /** A choice typed nearly right ("Lock", "locks", "open close") read as the value it nearly is, said in a warning. */
-export function nearChoice(option: ChoiceOption, value: unknown, say: (sentence: string) => void, secrets: unknown[]): unknown {
+export function nearChoice(option: ChoiceOption, value: unknown, say: (sentence: string) => void): unknown {
   if (typeof value !== 'string' || (option.values as readonly string[]).includes(value)) return value;
   const meant = nearMiss(value, option.values);
   if (meant === undefined) return value;
-  say(`${option.key} ${quoted(value, secrets)} is read as "${meant}"`);
+  say(`${option.key} ${typed(value)} is read as "${meant}"`);
   return meant;
 }
 

@@ -2,7 +2,6 @@
 // means them. No zod and nothing above it: the settings page bundles this file too.
 import { canonicalId, uncasedId, withoutIgnorables } from '../util/canonical-id.js';
 import { quoted } from '../util/quoted.js';
-import { nearSecret, REDACTED } from '../util/redact.js';
 
 /** A path into the platform block: ["doors", 2, "readOnly"]. */
 export type Path = readonly PropertyKey[];
@@ -69,15 +68,14 @@ const QUOTABLE_ID = /^[\w.:-]{1,64}$/;
 /**
  * An id as it may appear in a sentence of the log or the page, in quotes: a plain one as it is, any other with every
  * character outside printable ASCII written as \uXXXX (a look-alike letter, a direction mark, a line break shows as
- * what it is and can forge nothing), and [redacted] for anything near a secret (the token pasted in the wrong field).
- * Undefined: not an id at all (an object, a boolean).
+ * what it is and can forge nothing). The config's own sentences quote through typedId (src/config/redacted.ts), which
+ * says an id holding a secret (the token pasted in the wrong field) as [redacted]. Undefined: not an id at all.
  */
-export function quotableId(id: unknown, secrets: readonly unknown[] = []): string | undefined {
+export function quotableId(id: unknown): string | undefined {
   const read = idOf(id);
   if (read === undefined) return undefined;
-  if (nearSecret(read, secrets)) return REDACTED;
   const written = typeof id === 'string' ? id.trim() : read;
-  return QUOTABLE_ID.test(written) ? `"${written}"` : quoted(written, secrets);
+  return QUOTABLE_ID.test(written) ? `"${written}"` : quoted(written);
 }
 
 /** What is wrong with a value that is no id, in the parser's words. */

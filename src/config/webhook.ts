@@ -73,13 +73,12 @@ export function listenerWanted(value: unknown): unknown {
 }
 
 /** The webhook block's keys as the plugin reads them: the page reads them too. */
-export const readWebhookKeys = (block: Record<string, unknown>, secrets: unknown[] = []): ReadKeys =>
-  readKeys(block, { known: Object.keys(webhookSchema.shape), secrets });
+export const readWebhookKeys = (block: Record<string, unknown>): ReadKeys => readKeys(block, { known: Object.keys(webhookSchema.shape) });
 
 const WEBHOOKS_OFF = 'webhooks are off until it is fixed';
 
 /** Reads the webhook block: undefined when there is no listener (off, not filled in, or not usable). */
-export function readWebhook(value: unknown, findings: Findings, secrets: unknown[]): unknown {
+export function readWebhook(value: unknown, findings: Findings): unknown {
   if (isBlank(value)) return undefined;
   if (!isRecord(value)) {
     findings.add(
@@ -89,7 +88,7 @@ export function readWebhook(value: unknown, findings: Findings, secrets: unknown
     return undefined;
   }
   // Its keys first: "Enabled": false must turn the listener off as "enabled" does.
-  const keys = readWebhookKeys(value, secrets);
+  const keys = readWebhookKeys(value);
   for (const { key, sentence } of keys.sentences) findings.warn(['webhook', key], `in webhook, ${sentence}`);
   const wanted = listenerWanted(keys.block);
   if (!isRecord(wanted)) return undefined;

@@ -1,6 +1,6 @@
-// Text a user typed, quoted for a sentence: escaped so it cannot forge a line or hide a letter, cut when long, and
-// [redacted] when it is near a secret. A plain function: the settings page bundles it too.
-import { nearSecret, REDACTED } from './redact.js';
+// Text a user typed, quoted for a sentence: escaped so it cannot forge a line or hide a letter, and cut when long. A
+// secret in it is taken out where the sentence leaves (src/config/redacted.ts, the log). A plain function: the settings
+// page bundles it too.
 
 /** Longest typed text quoted in a sentence. */
 const MAX_QUOTED_CHARS = 40;
@@ -23,10 +23,9 @@ function wholeGroups(chars: readonly string[]): string {
 
 /**
  * Typed text quoted for a sentence: in double quotes, anything outside printable ASCII written as \uXXXX (so a Cyrillic
- * letter shows as one), cut when long at a boundary the reader sees (wholeGroups), and [redacted] when it is near a secret.
+ * letter shows as one), and cut when long at a boundary the reader sees (wholeGroups).
  */
-export function quoted(value: string, secrets: readonly unknown[]): string {
-  if (nearSecret(value, secrets)) return REDACTED;
+export function quoted(value: string): string {
   const chars = Array.from(value);
   const shown = chars.length > MAX_QUOTED_CHARS ? wholeGroups(chars) : value;
   const escaped = shown.replace(/[^\x20-\x7e]|["\\]/g, (char) =>

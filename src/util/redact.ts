@@ -1,5 +1,6 @@
-// The access token and the webhook key found in any text from outside, in any spelling they can be echoed in, and written
-// as [redacted]: the one redaction every door where outside text enters uses. Plain functions: the settings page bundles it.
+// The access token and the webhook key found in any text, in any spelling they can be echoed in, and written as
+// [redacted]: the one redaction used where outside text enters and where the plugin's own text leaves (the config's
+// findings, the log). Plain functions: the settings page bundles it.
 import { editDistance } from './near-miss.js';
 
 /** What stands for a secret in a text. */

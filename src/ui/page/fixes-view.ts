@@ -29,7 +29,7 @@ export function renderFixes(fixes: readonly KeyFix[], apply: (fix: KeyFix) => re
   fill(
     list,
     ...fixes.map((fix, index) => {
-      const written = quoted(fix.written, []);
+      const written = quoted(fix.written);
       const button = h(
         'button',
         {

@@ -133,7 +133,7 @@ export function setUpOptions(store: Store, doorsFollow: () => void): (() => void
       const note = document.getElementById(writtenId(option));
       if (note === null) return;
       const written = keyFixes(store.block).filter((fix) => fix.parent === '' && fix.key === option.key);
-      note.textContent = written.length === 0 ? '' : `(written as ${written.map((fix) => quoted(fix.written, [])).join(' and ')})`;
+      note.textContent = written.length === 0 ? '' : `(written as ${written.map((fix) => quoted(fix.written)).join(' and ')})`;
     };
   });
 }

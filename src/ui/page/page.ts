@@ -19,7 +19,7 @@ import type { DoorSummary } from '../shared/messages.js';
 import { renderFixes } from './fixes-view.js';
 import { signInLine } from './sign-in-line.js';
 import { withoutSecretsIn } from '../../util/redact.js';
-import { secretsOf } from '../../config/keys.js';
+import { secretsOf } from '../../config/secret-values.js';
 import { setUpWebhook } from './webhook-view.js';
 
 const hb = window.homebridge;

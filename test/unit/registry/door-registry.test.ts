@@ -44,7 +44,7 @@ function setup(
   const registry = new DoorRegistry({
     api: api as unknown as API,
     log,
-    bugs: new BugLog(log, [config.accessToken]),
+    bugs: new BugLog(log),
     config,
     createDoor: (accessory: PlatformAccessory<DoorContext>) =>
       doorRig(
