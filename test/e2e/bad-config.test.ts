@@ -75,7 +75,7 @@ describe('a Homebridge whose plugin config is missing, wrong or unreachable', ()
   });
 });
 
-const PROTECT_TOKEN = 'protect-e2e-token-5d21';
+const PROTECT_TOKEN = 'tok-91bb6eb222c7';
 /** Two doors whose ids are numbers written as text, as a service may send them. */
 const YARD_GATE_ID = '424242';
 const BARN_DOOR_ID = '424243';

@@ -10,7 +10,7 @@ import type { SimDevice } from '../../dev/simulator/server.js';
 import { MAX_ACCESSORIES_PER_BRIDGE } from '../../src/settings.js';
 import { E2E_POLL_INTERVAL_S, platformEntry, RIG_WAIT_MS, useHomebridge } from './homebridge-rig.js';
 
-const TOKEN = 'big-accounts-e2e-token-2c8d';
+const TOKEN = 'tok-20ba7c9d5d6c';
 const DOORS = MAX_ACCESSORIES_PER_BRIDGE + 1;
 const DOORS_PER_CONTROLLER = 30;
 /** Syncs that must pass before "nothing went wrong" is believed: the new door's and the one after. */

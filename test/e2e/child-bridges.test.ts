@@ -18,7 +18,7 @@ import {
 } from '../../dev/simulator/server.js';
 import { expectOnlyHomebridgePlumbingLeft, platformEntry, useHomebridge } from './homebridge-rig.js';
 
-const TOKEN = 'e2e-token-child-bridges-4b7e';
+const TOKEN = 'tok-f5d7a9f89b0b';
 /** The smallest poll interval the config allows, so a door added to the account shows up soon. */
 const POLL_INTERVAL_S = 5;
 /** A child bridge listens after the main bridge: Homebridge forks it, it loads the plugin and opens its own HAP server. */

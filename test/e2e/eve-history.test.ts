@@ -16,7 +16,7 @@ import { decodeEntries, decodeStatus } from '../../src/eve/eve-wire.js';
 import type { DecodedRecord } from '../../src/eve/eve-wire.js';
 import { platformEntry, RIG_WAIT_MS, useHomebridge } from './homebridge-rig.js';
 
-const TOKEN = 'eve-history-e2e-token-7d21';
+const TOKEN = 'tok-c088dd38c21a';
 /** HAP-NodeJS runs the read handlers at GET /accessories only when the previous one is more than 5 s old. */
 const HAP_ACCESSORIES_FRESH_MS = 5_500;
 const HOUR_MS = 60 * 60_000;

@@ -9,7 +9,7 @@ import { makeDevice, makeDoor } from '../../dev/simulator/account.js';
 import { accountEdited, togglesReceived } from '../support/simulator.js';
 import { platformEntry, RIG_WAIT_MS as WAIT_MS, useHomebridge } from './homebridge-rig.js';
 
-const TOKEN = 'gate-e2e-token-6a1f';
+const TOKEN = 'tok-ea45559d70ed';
 
 /** Doors whose ids share nothing, as the service's UUIDs do. */
 const PLAIN = 'd4c3b2a1-0f9e-4d8c-8b7a-695847362514';

@@ -13,7 +13,7 @@ import { SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
 import { sleep } from '../support/wait.js';
 import { platformEntry, useHomebridge } from './homebridge-rig.js';
 
-const TOKEN = 'hardening-e2e-token-5d1c';
+const TOKEN = 'tok-31eb66721424';
 const API_KEY = 'bead'.repeat(24);
 const POLL_INTERVAL_S = 5;
 const BOOT_WAIT_MS = 20_000;

@@ -9,7 +9,7 @@ import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID } from '../../dev/simulator
 import { togglesReceived } from '../support/simulator.js';
 import { platformEntry, useHomebridge } from './homebridge-rig.js';
 
-const TOKEN = 'lock-e2e-token-8d2f4a';
+const TOKEN = 'tok-b5087b8c7e69';
 const POLL_INTERVAL_S = 5;
 /** The shortest the config takes: the jammed test waits it out in real time. */
 const TRANSITION_TIMEOUT_S = 10;

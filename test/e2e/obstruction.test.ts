@@ -9,7 +9,7 @@ import { SAMPLE_FRONT_GATE_ID } from '../../dev/simulator/server.js';
 import { sleep } from '../support/wait.js';
 import { platformEntry, useHomebridge } from './homebridge-rig.js';
 
-const TOKEN = 'obstruction-e2e-token-5a1c';
+const TOKEN = 'tok-3ae4d972c256';
 const POLL_INTERVAL_S = 5;
 /** The shortest the config takes: the test waits it out in real time. */
 const TRANSITION_TIMEOUT_S = 10;

@@ -10,7 +10,7 @@ import { togglesReceived } from '../support/simulator.js';
 import { sleep } from '../support/wait.js';
 import { platformEntry, useHomebridge } from './homebridge-rig.js';
 
-const TOKEN = 'options-e2e-token-77b2';
+const TOKEN = 'tok-26ef6cc181d3';
 const POLL_INTERVAL_S = 5;
 /** The left-open sensor's time in this test: short, since a real Homebridge runs on real time. */
 const LEFT_OPEN_AFTER_S = 2;

@@ -12,7 +12,7 @@ import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_PEOPLE } from '../.
 import { HISTORY_MIN_INTERVAL_PER_DOOR_MS } from '../../src/settings.js';
 import { E2E_POLL_INTERVAL_S, platformEntry, RIG_WAIT_MS, useHomebridge } from './homebridge-rig.js';
 
-const TOKEN = 'people-history-e2e-token-5b3c';
+const TOKEN = 'tok-8697fe130ce5';
 /** Short, so two moves 15 s apart are two detections a controller can tell apart. */
 const PERSON_SENSOR_S = 2;
 /** The gap between an open and its close ("open, drive through, close"). */

@@ -10,7 +10,7 @@ import { makeDevice, makeDoor } from '../../dev/simulator/account.js';
 import { togglesReceived } from '../support/simulator.js';
 import { platformEntry, useHomebridge } from './homebridge-rig.js';
 
-const TOKEN = 'protective-e2e-token-5c31';
+const TOKEN = 'tok-c32d60dfa2b5';
 const WAIT_MS = 25_000;
 
 /** Four doors whose ids share nothing, as the service's UUIDs do, on two controllers. */

@@ -15,7 +15,7 @@ import {
 import { opens, serials } from './home-checks.js';
 import { platformEntry, useHomebridge } from './homebridge-rig.js';
 
-const TOKEN = 'settings-ids-e2e-token-8c3f';
+const TOKEN = 'tok-8da46c99bb73';
 /** Doors whose ids are numbers written as text, as a service may send them. */
 const YARD_GATE_ID = '424242';
 const BARN_DOOR_ID = '424243';

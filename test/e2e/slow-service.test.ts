@@ -10,7 +10,7 @@ import { togglesReceived } from '../support/simulator.js';
 import { sleep } from '../support/wait.js';
 import { platformEntry, useHomebridge } from './homebridge-rig.js';
 
-const TOKEN = 'slow-service-e2e-token-91c3';
+const TOKEN = 'tok-63b405a1e401';
 const TRAVEL_TIME_MS = 1_500;
 const POLL_INTERVAL_S = 5;
 const BOOT_WAIT_MS = 25_000;

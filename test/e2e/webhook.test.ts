@@ -20,7 +20,7 @@ import { CURRENT_DOOR_STATE, HAP_STATUS } from '../../dev/harness/hap-types.js';
 import { platformEntry, useHomebridge } from './homebridge-rig.js';
 import { makeSelfSignedCertificate } from '../support/certificates.js';
 
-const TOKEN = 'webhook-e2e-token-41aa';
+const TOKEN = 'tok-d536fa9a73a7';
 const API_KEY = 'c0ffee'.repeat(16);
 /** Far longer than any wait below: a state that changes within a wait came by webhook, not by a poll. */
 const POLL_INTERVAL_S = 300;

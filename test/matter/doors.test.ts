@@ -24,7 +24,7 @@ import { matterChildBridge, startMatterBridge, tearDownMatter } from './bridge.j
 import type { MatterChildBridge } from './bridge.js';
 import { requireNonLoopbackInterface } from './netns.js';
 
-const TOKEN = 'matter-e2e-token-5c7d1e';
+const TOKEN = 'tok-7a0f6502c260';
 const API_KEY = 'beef'.repeat(24);
 /** Far longer than the tests that need the webhook: a change seen within them came by webhook, not by a poll. */
 const SLOW_POLL_S = 300;

@@ -14,7 +14,7 @@ import { matterChildBridge, startMatterBridge, tearDownMatter } from './bridge.j
 import { requireNonLoopbackInterface } from './netns.js';
 
 /** The entry's own settings: a poll far longer than the test (a change seen within it came by webhook), a short sensor time. */
-const SETTINGS = { accessToken: 'matter-people-token-9d2b4f', pollInterval: 300, personSensorDuration: 2, matter: 'sensors' };
+const SETTINGS = { accessToken: 'tok-d804f0bb3380', pollInterval: 300, personSensorDuration: 2, matter: 'sensors' };
 const API_KEY = 'cafe'.repeat(24);
 const WAIT_MS = 20_000;
 /** Matter's OccupancySensor (Homebridge's api.matter.deviceTypes.MotionSensor), and its cluster as the harness names it. */

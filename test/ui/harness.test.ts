@@ -8,7 +8,7 @@ import { startUiHarness } from './ui-harness.js';
 import type { UiHarness } from './ui-harness.js';
 
 /** What a user types into the two required fields (the service address is never reached: the tests have no network). */
-const ACCESS_TOKEN = 'ui-test-token-7c1e9a';
+const ACCESS_TOKEN = 'tok-dec69c4bc335';
 const BASE_URL = 'https://api.example.com';
 /** The plugin's own log lines after Homebridge (re)started with it; Homebridge is already running then. */
 const PLUGIN_LOG_TIMEOUT_MS = 30_000;

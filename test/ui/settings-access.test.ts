@@ -13,7 +13,7 @@ import { axeFaults, FOCUS_ON_RESULT, FOCUS_RING, LANG, ROW_HEIGHTS, SIDEWAYS, sm
 import { useUiHarness } from './ui-harness.js';
 import type { CustomUiSettings } from './ui-harness.js';
 
-const TOKEN = 'settings-access-e2e-token-8c1d';
+const TOKEN = 'tok-815f208a3fb9';
 /** Waits inside the page: a sign-in against the local simulator, a check by the page's server. */
 const PAGE_WAIT_MS = 20_000;
 const CONTROLLERS = 10;

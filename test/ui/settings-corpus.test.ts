@@ -25,7 +25,7 @@ import { useSimulator } from '../support/simulator.js';
 import { useUiHarness } from './ui-harness.js';
 import type { CustomUiSettings, PlatformBlock } from './ui-harness.js';
 
-const TOKEN = 'settings-corpus-e2e-token-31d7';
+const TOKEN = 'tok-640a1931dc3b';
 /** Waits inside the page: a sign-in against the local simulator, the page's own check of the settings. */
 const PAGE_WAIT_MS = 20_000;
 /** Shapes per config (one entry each): a save and a page load per group, a sign-in and an edit per shape. */

@@ -17,7 +17,7 @@ import { axeFaults, SIDEWAYS, smallTargets } from './page-probes.js';
 import { startUiHarness } from './ui-harness.js';
 import type { CustomUiSettings, PlatformBlock, UiHarness } from './ui-harness.js';
 
-const TOKEN = 'settings-people-e2e-token-3a9c';
+const TOKEN = 'tok-3a9c5e81d20f';
 /** Waits inside the page: a sign-in and the history reads against the local simulator. */
 const PAGE_WAIT_MS = 20_000;
 /** WCAG 2.5.5 (AAA) and Apple's guideline: a touch target of at least 44 x 44 CSS px. */
