@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 /** A Homebridge boot + pair-setup + restart fits comfortably; a hung child is cut off by the harness first. */
 const E2E_TIMEOUT_MS = 120_000;
 /** Homebridges booted side by side; each is light, but the machine has two cores. E2E_WORKERS lowers it when suites run side by side. */
-const E2E_WORKERS = Number(process.env.E2E_WORKERS ?? 2);
+const E2E_WORKERS = Number(process.env.E2E_WORKERS ?? 3);
 /** UI test files side by side (issue 32.4: CI in ten minutes); each starts its own UI, Homebridge and Chromium. */
 const UI_WORKERS = Number(process.env.UI_WORKERS ?? 2);
 /** One UI test: opening the settings, a save and a Homebridge restart (~10 s of it) fit well within this. */

@@ -18,7 +18,7 @@ SMOKE="${MATRIX_SMOKE-test/e2e/plugin.test.ts}"
 FULL_NODE="${NODES%% *}"
 # The full suite runs two files at a time (each mostly waits on real time); a smoke suite one. Two full suites side by side
 # would put six Homebridges on two cores; this keeps at most four, and two once the smoke files are done.
-FULL_WORKERS="${E2E_WORKERS:-2}"
+FULL_WORKERS="${E2E_WORKERS:-3}"
 SMOKE_WORKERS="${E2E_SMOKE_WORKERS:-1}"
 
 # `npm test` (test/run-all.sh) builds once for every part running side by side: a build here would empty dist/ under them.
