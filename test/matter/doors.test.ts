@@ -19,7 +19,7 @@ import {
   makeDoor,
   sampleAccount,
 } from '../../dev/simulator/server.js';
-import { accountWithDoorState, togglesReceived } from '../support/simulator.js';
+import { accountNowWithDoorState, togglesReceived } from '../support/simulator.js';
 import { matterChildBridge, startMatterBridge, tearDownMatter } from './bridge.js';
 import type { MatterChildBridge } from './bridge.js';
 import { requireNonLoopbackInterface } from './netns.js';
@@ -342,8 +342,9 @@ describe('a new door whose state the service cannot tell (issue 30.2)', () => {
     const c = commissioned();
     const newDoorId = '3f1c6a52-8d0e-4c1b-9a57-0c2f4d6e8a13';
     sim.addDoor(SAMPLE_OWNED_DEVICE_ID, makeDoor({ id: newDoorId, name: 'Loading Bay', entityNumber: 5 }));
-    // The account as the service sends it, the new door's state one the plugin cannot read.
-    sim.setFault('sync', { kind: 'status', status: 200, body: await accountWithDoorState(sim, TOKEN, newDoorId, 'MOVING') });
+    // The account as the service sends it, the new door's state one the plugin cannot read: set in the same turn as the
+    // door is added, so no sync sees the new door closed first (one did while a request for this body ran, under load).
+    sim.setFault('sync', { kind: 'status', status: 200, body: accountNowWithDoorState(sim, newDoorId, 'MOVING') });
     try {
       await c.waitForDoor(serialOf(newDoorId), (d) => d.lockState === LOCK_STATE.NotFullyLocked && !d.reachable, WAIT_MS);
     } finally {
