@@ -12,10 +12,8 @@ import type { Clock } from './util/clock.js';
 import { parseConfig } from './config/index.js';
 import type { PluginConfig, WebhookConfig } from './config/index.js';
 import { doorOptions, exclusionReason } from './config/door-options.js';
-import { knownDoorMap, refusalFor } from './config/gate.js';
 import { handOver, instanceOf, sameAccountRefusal, takeCacheFor } from './config/same-account.js';
 import { readFileSync } from 'node:fs';
-import type { KnownDoor } from './config/gate.js';
 import type { MatterDoors, ShownDoor, ShownPerson } from './matter/matter-doors.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
 import type { RealtimeUpdates } from './sync/realtime.js';
@@ -31,9 +29,7 @@ import { SyncHealth } from './sync/health.js';
 import { DoorRegistry } from './registry/door-registry.js';
 import { People } from './people/sensors.js';
 import { PeopleDoorCheck } from './people/door-check.js';
-import { needsLookAlikes, NO_PROTECTION, protectionFor, readingKey, UNTIL_TOLD } from './config/protection.js';
-import type { AccountIds, Protection } from './config/protection.js';
-import type { Skeleton } from './util/skeleton.js';
+import { ProtectionCache } from './config/protection-cache.js';
 import type { DoorState, ToggleEvent } from './client/types.js';
 import { optionSpec } from './option-catalog.js';
 import { listForLog } from './util/log-text.js';
@@ -51,18 +47,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private readonly people: People;
   /** Names a `people[].doors` id that counts for nobody, once. */
   private readonly peopleDoors: PeopleDoorCheck;
-  /** The sentences already said about a door entry's or a filter's id that names nothing in the account: each once. */
-  private readonly unmatchedSaid = new Set<string>();
-  /** What settings that name no door exactly could mean, in the doors known now (src/config/protection.ts). */
-  private protection: Protection = NO_PROTECTION;
-  /** Unicode's look-alike letters, loaded the first time an id of the settings names no door exactly. */
-  private skeleton: Skeleton | undefined;
-  /** Counts the readings of protection: only the latest one is applied (a sync's and the start's may overlap). */
-  private protectionRuns = 0;
-  /** The doors (and whether the look-alike letters were known) the protection was last read for. */
-  private protectedFor = '';
-  /** The doors known now, by canonical id, as the gate reads them: the cache before the first sync, the last sync after. */
-  private known: ReadonlyMap<string, KnownDoor> = new Map();
+  /** What the settings protect in the doors known now, and the doors the gate knows (src/config/protection-cache.ts). */
+  private readonly protection: ProtectionCache;
   private readonly health: SyncHealth;
   private readonly bugs: BugLog;
   private readonly config: PluginConfig | undefined;
@@ -105,6 +91,13 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     const parsed = parseConfig(rawConfig);
     this.config = parsed.ok ? parsed.config : undefined;
     this.bugs = new BugLog(log, parsed.ok ? [parsed.config.accessToken, parsed.config.webhook?.apiKey] : []);
+    this.protection = new ProtectionCache({
+      log,
+      bugs: this.bugs,
+      config: this.config,
+      shown: () => this.registry.all().map(({ accessory }) => ({ id: accessory.context.doorId, deviceId: accessory.context.deviceId })),
+      stopped: () => this.stoppedMeanwhile(),
+    });
     this.people = new People({
       api,
       log,
@@ -119,7 +112,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       log,
       bugs: this.bugs,
       config: this.config,
-      protection: () => this.protection,
+      protection: () => this.protection.current,
       createDoor: (accessory) => this.createDoor(accessory),
       notePolled: (door, outcome) => this.realtime?.notePolled(door, outcome),
       doorMoved: (doorId, name, state, lastToggled) => this.whoMovedIt?.explain(doorId, name, state, lastToggled),
@@ -248,15 +241,20 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     });
     this.registry.adoptCached(true);
     // The cached doors, until the first sync: a door a misspelt setting could mean is not openable meanwhile.
-    const cached = this.knownDoors(undefined);
-    this.known = knownDoorMap(cached.doors);
+    const cached = this.protection.knownDoors(undefined);
+    this.protection.remember(cached.doors);
     // A cached door the settings leave out leaves Home now, from its cached id alone: a sync that never comes good (429,
     // an outage, a partial answer) must not keep it there. Again once the look-alike letters have loaded, if they must.
     const leaveOut = (): void =>
       this.registry.leaveOut((accessory) =>
-        exclusionReason(config, { id: accessory.context.doorId, relationship: undefined }, accessory.context.deviceId, this.protection),
+        exclusionReason(
+          config,
+          { id: accessory.context.doorId, relationship: undefined },
+          accessory.context.deviceId,
+          this.protection.current,
+        ),
       );
-    void this.protect(cached).then(() => {
+    void this.protection.protect(cached).then(() => {
       if (!this.stoppedMeanwhile()) leaveOut();
     });
     leaveOut();
@@ -347,61 +345,16 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private checkNamedIds(account: Account): void {
     const config = this.config;
     if (!config) return;
-    for (const { sentence } of this.protection.findings) {
-      if (this.unmatchedSaid.has(sentence)) continue;
-      this.unmatchedSaid.add(sentence);
-      this.log.warn(`In the configuration, ${sentence}.`);
-    }
+    this.protection.sayFindings();
     const shown = new Set(this.registry.all().map((door) => door.accessory.context.doorId));
     const doors = account.devices.flatMap((device) =>
       device.doors.map((door) => ({
         id: door.id,
         name: door.name,
-        keptOutBecause: exclusionReason(config, door, device.id, this.protection),
+        keptOutBecause: exclusionReason(config, door, device.id, this.protection.current),
       })),
     );
     this.peopleDoors.check(doors, shown);
-  }
-
-  /**
-   * The doors a reading of protection and the gate look at: the account's, and (when it is partial or not read yet) those
-   * HomeKit shows and those known before.
-   */
-  private knownDoors(account: Account | undefined): AccountIds & { doors: readonly KnownDoor[] } {
-    const listed = (account?.devices ?? []).flatMap((device) =>
-      device.doors.map((door) => ({ id: door.id, deviceId: device.id, relationship: door.relationship })),
-    );
-    if (account?.unreadable.length === 0) return { doors: listed, unsafeDoorNumbers: account.unsafeDoorNumbers };
-    const shown = this.registry.all().map(({ accessory }) => ({ id: accessory.context.doorId, deviceId: accessory.context.deviceId }));
-    // And those known before (the cache's, those left out at start included): an id of the settings that names one of
-    // them exactly names it still, not its neighbours by could-mean, while part of the account cannot be read.
-    return { doors: [...listed, ...shown, ...this.known.values()], unsafeDoorNumbers: account?.unsafeDoorNumbers };
-  }
-
-  /**
-   * Reads what the settings protect in the doors known now. Where an id of the settings names none of them exactly, the
-   * look-alike letters are loaded first (once; milliseconds) and every door is read-only meanwhile; if they cannot be
-   * loaded, every door stays read-only. After a complete sync, each finding is said once (checkNamedIds).
-   */
-  private async protect(known: AccountIds): Promise<void> {
-    const config = this.config;
-    if (!config) return;
-    const run = ++this.protectionRuns;
-    if (this.skeleton === undefined && needsLookAlikes(config, known)) {
-      this.protection = UNTIL_TOLD;
-      try {
-        ({ skeleton: this.skeleton } = await import('./util/skeleton.js'));
-      } catch (error) {
-        this.bugs.report('loading the look-alike letters (every door stays read-only)', error);
-        return;
-      }
-    }
-    if (run !== this.protectionRuns || this.stoppedMeanwhile()) return;
-    // The same doors as last time (most syncs), in whatever order the service lists them: the same protection, not read again.
-    const key = readingKey(known, this.skeleton !== undefined);
-    if (key === this.protectedFor) return;
-    this.protection = protectionFor(config, known, this.skeleton);
-    this.protectedFor = key;
   }
 
   /** The toggle history named who made a move a sync just found (src/people/attribution.ts): the person sensors take it. */
@@ -431,7 +384,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         clock: this.clock,
         // Without a readable config, a cached door keeps the services it has: a typo must not break automations.
         options: config ? doorOptions(config, accessory.context.doorId, accessory.context.deviceId) : undefined,
-        gate: () => refusalFor({ config, protection: this.protection, known: this.known }, accessory.context.doorId),
+        gate: () => this.protection.refusalFor(accessory.context.doorId),
         eve: (doorId) => this.eveOf(doorId),
       },
       accessory,
@@ -474,10 +427,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       try {
         this.health.noteUnreadable(account.unreadable);
         const complete = account.unreadable.length === 0;
-        const known = this.knownDoors(account);
-        await this.protect(known);
+        const known = this.protection.knownDoors(account);
+        await this.protection.protect(known);
         if (this.stoppedMeanwhile()) return;
-        this.known = knownDoorMap(known.doors);
+        this.protection.remember(known.doors);
         this.registry.reconcile(account, sentMs);
         // A door that left HomeKit takes its Eve history along.
         this.eve?.retain(this.registry.all().map((door) => door.accessory.context.doorId));
@@ -532,7 +485,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       matterDoors.follow(
         this.shownOnMatter().filter(
           ({ door, deviceId }) =>
-            exclusionReason(config, { id: door.facts.doorId, relationship: undefined }, deviceId, this.protection) === undefined,
+            exclusionReason(config, { id: door.facts.doorId, relationship: undefined }, deviceId, this.protection.current) === undefined,
         ),
         false,
       );
