@@ -14,7 +14,7 @@ import type { PluginConfig, WebhookConfig } from './config/index.js';
 import { doorOptions, exclusionReason } from './config/door-options.js';
 import { handOver, instanceOf, sameAccountRefusal, takeCacheFor } from './config/same-account.js';
 import { readFileSync } from 'node:fs';
-import type { MatterDoors, ShownDoor, ShownPerson } from './matter/matter-doors.js';
+import { MatterFollower } from './matter/matter-follower.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
 import type { RealtimeUpdates } from './sync/realtime.js';
 import { nextSyncDelayMs } from './sync/schedule.js';
@@ -60,12 +60,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private serviceWait: ServiceWait | undefined;
   /** The doors' Eve histories (src/eve/), in their file; made at launch with a readable config. */
   private eve: EveHistories | undefined;
-  /** The doors on Matter (Homebridge 2.x): loaded at launch, only where the settings want Matter or Homebridge kept Matter devices. */
-  private matterDoors: MatterDoors | undefined;
-  /** Settles when the Matter side has loaded (or was not wanted): a sync's news for Matter waits for it. */
-  private matterLoaded: Promise<void> = Promise.resolve();
-  /** The Matter devices Homebridge restored before launch, kept for the Matter side until it loads. */
-  private readonly cachedMatter: unknown[] = [];
+  /** The doors and person sensors on Matter (Homebridge 2.x), loaded at launch where wanted (src/matter/matter-follower.ts). */
+  private readonly matter: MatterFollower;
   /** Resolved when the first sync has ended, however it ended: by then Homebridge's bridge holds its own port. */
   private firstSyncEnded: () => void = () => undefined;
   private readonly firstSync = new Promise<void>((resolve) => {
@@ -122,6 +118,17 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       },
       takeOther: (accessory) => this.people.fromCache(accessory),
       otherAccessories: () => this.people.all().length,
+    });
+    this.matter = new MatterFollower({
+      api,
+      log,
+      bugs: this.bugs,
+      config: this.config,
+      now: () => this.clock.now(),
+      protection: () => this.protection.current,
+      shownDoors: () => this.registry.all().map((door) => ({ uuid: door.accessory.UUID, door, deviceId: door.accessory.context.deviceId })),
+      shownPeople: () => this.people.all().map((sensor) => ({ uuid: sensor.accessory.UUID, person: sensor })),
+      stopped: () => this.stoppedMeanwhile(),
     });
     this.health = new SyncHealth({
       log,
@@ -183,7 +190,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
 
   /** Tests wait on this after moving the simulated clock: the sync, and the history read at start it set off. */
   async syncSettled(): Promise<void> {
-    await Promise.all([this.matterLoaded, this.loop?.settled()]);
+    await Promise.all([this.matter.loaded, this.loop?.settled()]);
     await this.whoMovedIt?.settled();
   }
 
@@ -195,7 +202,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
 
   /** Homebridge 2.x hands over each cached Matter device before didFinishLaunching; it comes back without handlers. */
   configureMatterAccessory(accessory: unknown): void {
-    this.cachedMatter.push(accessory);
+    this.matter.fromCache(accessory);
   }
 
   private start(): void {
@@ -265,9 +272,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     } catch (error) {
       this.bugs.report('adding the person sensors', error);
     }
-    if (config.matter !== 'off' || this.cachedMatter.length > 0) {
-      this.matterLoaded = this.startMatter(config);
-    }
+    this.matter.start(config);
     // The safety-net pace never polls more often than the user's own poll interval.
     const reconcileIntervalS = Math.max(config.webhook?.reconcileInterval ?? config.pollInterval, config.pollInterval);
     if (config.webhook) {
@@ -442,7 +447,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         );
         if (complete) this.checkNamedIds(account);
         // A partial answer says nothing of the doors it could not read: only a complete one removes cached Matter devices.
-        this.followOnMatter(complete);
+        this.matter.follow(complete);
         this.realtime?.checkMissed();
       } catch (error) {
         this.bugs.report('applying a sync', error);
@@ -454,75 +459,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       }
       this.firstSyncEnded();
     }
-  }
-
-  /**
-   * The Matter side, loaded only where it is wanted, so every other bridge is spared its code at start-up (BENCHMARKS.md,
-   * section 9). The cached doors reach Matter as soon as it has loaded (milliseconds after launch), with their handlers,
-   * but for those the settings now keep out (by their ids; the first sync decides the rest, as for HomeKit). Homebridge
-   * registers again every door it is given at each start, so a cached device never stays without handlers.
-   */
-  private async startMatter(config: PluginConfig): Promise<void> {
-    let Doors: typeof MatterDoors;
-    try {
-      ({ MatterDoors: Doors } = await import('./matter/matter-doors.js'));
-    } catch (error) {
-      this.bugs.report('loading the Matter side', error);
-      return;
-    }
-    if (this.stoppedMeanwhile()) {
-      return;
-    }
-    // A Matter setting that cannot be read keeps the doors on Matter as they are: a typo must not drop Google Home routines.
-    const mode = config.keptAsCached.matter ? 'as-cached' : config.matter;
-    // MatterDoors contains Homebridge's own throws; what is left would be the plugin's bug, and must not reject matterLoaded.
-    try {
-      const matterDoors = new Doors({ api: this.api, log: this.log, mode, now: () => this.clock.now() });
-      for (const accessory of this.cachedMatter.splice(0)) {
-        matterDoors.fromCache(accessory);
-      }
-      this.matterDoors = matterDoors;
-      matterDoors.follow(
-        this.shownOnMatter().filter(
-          ({ door, deviceId }) =>
-            exclusionReason(config, { id: door.facts.doorId, relationship: undefined }, deviceId, this.protection.current) === undefined,
-        ),
-        false,
-      );
-      matterDoors.followPeople(this.peopleOnMatter(), config.keptAsCached.people === true);
-    } catch (error) {
-      this.bugs.report('starting the doors on Matter', error);
-    }
-  }
-
-  /** A sync's doors for Matter; a sync that ends before the Matter side has loaded hands them over once it has. */
-  private followOnMatter(complete: boolean): void {
-    const follow = (): void => {
-      try {
-        this.matterDoors?.follow(this.shownOnMatter(), complete);
-        // People change only at a start: this asks again what Homebridge refused.
-        this.matterDoors?.followPeople(this.peopleOnMatter(), this.config?.keptAsCached.people === true);
-      } catch (error) {
-        this.bugs.report('following the doors on Matter', error);
-      }
-    };
-    if (this.matterDoors) {
-      follow();
-      return;
-    }
-    void this.matterLoaded.then(() => {
-      if (!this.stoppedMeanwhile()) follow();
-    });
-  }
-
-  /** The doors HomeKit shows, as the Matter side follows them. */
-  private shownOnMatter(): (ShownDoor & { deviceId: string })[] {
-    return this.registry.all().map((door) => ({ uuid: door.accessory.UUID, door, deviceId: door.accessory.context.deviceId }));
-  }
-
-  /** The person sensors HomeKit shows, each an occupancy sensor on Matter under its accessory's UUID. */
-  private peopleOnMatter(): ShownPerson[] {
-    return this.people.all().map((sensor) => ({ uuid: sensor.accessory.UUID, person: sensor }));
   }
 
   /**
@@ -577,7 +513,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     this.firstSyncEnded();
     this.registry.dispose();
     this.people.dispose();
-    this.matterDoors?.dispose();
+    this.matter.dispose();
     await Promise.all([this.client?.close(), this.realtime?.stop()]);
   }
 }
