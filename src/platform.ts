@@ -6,7 +6,6 @@ import { DoorAccessory } from './door/door-accessory.js';
 import { BugLog } from './util/bug-log.js';
 import type { Timeouts } from './client/http.js';
 import { AccessControlClient } from './client/service-client.js';
-import type { Account } from './client/types.js';
 import { SYSTEM_CLOCK } from './util/clock.js';
 import type { Clock } from './util/clock.js';
 import { parseConfig } from './config/index.js';
@@ -24,6 +23,7 @@ import { EveHistories } from './eve/eve-histories.js';
 import type { EveDoor } from './eve/eve-door.js';
 import { historyFilePath } from './eve/history-file.js';
 import { SyncLoop } from './sync/loop.js';
+import { SyncStep } from './sync/sync-step.js';
 import { ServiceWait } from './sync/service-wait.js';
 import { SyncHealth } from './sync/health.js';
 import { DoorRegistry } from './registry/door-registry.js';
@@ -56,8 +56,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private loop: SyncLoop | undefined;
   private realtime: RealtimeUpdates | undefined;
   private whoMovedIt: WhoMovedIt | undefined;
-  /** The wait the service asked for with Retry-After: no sync or history request before it has passed. */
-  private serviceWait: ServiceWait | undefined;
   /** The doors' Eve histories (src/eve/), in their file; made at launch with a readable config. */
   private eve: EveHistories | undefined;
   /** The doors and person sensors on Matter (Homebridge 2.x), loaded at launch where wanted (src/matter/matter-follower.ts). */
@@ -220,7 +218,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     });
     this.client = client;
     const serviceWait = new ServiceWait({ clock: this.clock, log: this.log });
-    this.serviceWait = serviceWait;
     const eveWanted = config.eveHistory || config.doors.some((door) => door.eveHistory === true);
     if (eveWanted) {
       try {
@@ -278,8 +275,27 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     if (config.webhook) {
       void this.startRealtime(config.webhook, reconcileIntervalS);
     }
+    const step = new SyncStep({
+      client,
+      serviceWait,
+      config,
+      log: this.log,
+      bugs: this.bugs,
+      clock: this.clock,
+      health: this.health,
+      registry: this.registry,
+      people: this.people,
+      peopleDoors: this.peopleDoors,
+      protection: this.protection,
+      eve: () => this.eve,
+      whoMovedIt: this.whoMovedIt,
+      realtime: () => this.realtime,
+      followOnMatter: (complete) => this.matter.follow(complete),
+      stopped: () => this.stoppedMeanwhile(),
+      ended: () => this.firstSyncEnded(),
+    });
     this.loop = new SyncLoop(
-      () => this.syncOnce(),
+      () => step.run(),
       () =>
         nextSyncDelayMs({
           // While webhooks arrive, polling is only the safety net.
@@ -343,25 +359,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     await this.realtime.start();
   }
 
-  /**
-   * After a sync that read the whole account: a `people[].doors` id of no door HomeKit shows is named, and so is an id of
-   * a door entry or a filter that names nothing in the account (it protects nothing), each once.
-   */
-  private checkNamedIds(account: Account): void {
-    const config = this.config;
-    if (!config) return;
-    this.protection.sayFindings();
-    const shown = new Set(this.registry.all().map((door) => door.accessory.context.doorId));
-    const doors = account.devices.flatMap((device) =>
-      device.doors.map((door) => ({
-        id: door.id,
-        name: door.name,
-        keptOutBecause: exclusionReason(config, door, device.id, this.protection.current),
-      })),
-    );
-    this.peopleDoors.check(doors, shown);
-  }
-
   /** The toggle history named who made a move a sync just found (src/people/attribution.ts): the person sensors take it. */
   private historyNamed(doorId: string, doorName: string, state: DoorState, event: ToggleEvent): void {
     if (this.stopped) return;
@@ -400,65 +397,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private eveOf(doorId: string): EveDoor {
     this.eve ??= new EveHistories({ path: undefined, log: this.log, clock: this.clock });
     return this.eve.door(doorId);
-  }
-
-  /**
-   * One sync. Only the service's answer can fail it (back-off, No Response); an exception of our own while applying a
-   * good answer is a bug, logged as one, and the doors stay readable.
-   */
-  private async syncOnce(): Promise<void> {
-    const client = this.client;
-    if (!client) {
-      return;
-    }
-    const sentMs = this.clock.now();
-    try {
-      let account: Account;
-      try {
-        account = await (this.serviceWait?.send(() => client.sync()) ?? client.sync());
-      } catch (error) {
-        if (!this.stoppedMeanwhile()) {
-          this.health.failed(error);
-          this.realtime?.syncFailed();
-        }
-        return;
-      }
-      if (this.stoppedMeanwhile()) {
-        this.log.debug('A sync answered after Homebridge began shutting down; not applied.');
-        return;
-      }
-      this.health.succeeded();
-      this.people.setAccountReadable(true);
-      try {
-        this.health.noteUnreadable(account.unreadable);
-        const complete = account.unreadable.length === 0;
-        const known = this.protection.knownDoors(account);
-        await this.protection.protect(known);
-        if (this.stoppedMeanwhile()) return;
-        this.protection.remember(known.doors);
-        this.registry.reconcile(account, sentMs);
-        // A door that left HomeKit takes its Eve history along.
-        this.eve?.retain(this.registry.all().map((door) => door.accessory.context.doorId));
-        // The history as it stands, for each door shown that was never looked at: its first move is told from it.
-        this.whoMovedIt?.track(
-          this.registry
-            .all()
-            .map((door) => ({ doorId: door.accessory.context.doorId, deviceId: door.accessory.context.deviceId, name: door.name })),
-        );
-        if (complete) this.checkNamedIds(account);
-        // A partial answer says nothing of the doors it could not read: only a complete one removes cached Matter devices.
-        this.matter.follow(complete);
-        this.realtime?.checkMissed();
-      } catch (error) {
-        this.bugs.report('applying a sync', error);
-      }
-    } finally {
-      if (!this.stoppedMeanwhile()) {
-        this.registry.tick();
-        this.eve?.tick();
-      }
-      this.firstSyncEnded();
-    }
   }
 
   /**
