@@ -9,13 +9,14 @@ import { AccessControlClient } from './client/service-client.js';
 import { SYSTEM_CLOCK } from './util/clock.js';
 import type { Clock } from './util/clock.js';
 import { parseConfig } from './config/index.js';
-import type { PluginConfig, WebhookConfig } from './config/index.js';
+import type { PluginConfig } from './config/index.js';
 import { doorOptions, exclusionReason } from './config/door-options.js';
 import { handOver, instanceOf, sameAccountRefusal, takeCacheFor } from './config/same-account.js';
 import { readFileSync } from 'node:fs';
 import { MatterFollower } from './matter/matter-follower.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
 import type { RealtimeUpdates } from './sync/realtime.js';
+import { startRealtime } from './sync/realtime-start.js';
 import { nextSyncDelayMs } from './sync/schedule.js';
 import { WhoMovedIt } from './sync/who-moved-it.js';
 import { ACTIVE_POLL_INTERVAL_MS, EVE_BACKFILL_DAYS, READ_TIMEOUT_MS, STATE_STALE_AFTER_SYNC_INTERVALS } from './settings.js';
@@ -273,7 +274,21 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     // The safety-net pace never polls more often than the user's own poll interval.
     const reconcileIntervalS = Math.max(config.webhook?.reconcileInterval ?? config.pollInterval, config.pollInterval);
     if (config.webhook) {
-      void this.startRealtime(config.webhook, reconcileIntervalS);
+      void startRealtime({
+        webhook: config.webhook,
+        reconcileIntervalS,
+        config,
+        log: this.log,
+        bugs: this.bugs,
+        clock: this.clock,
+        registry: this.registry,
+        people: this.people,
+        reservedPorts: () => readReservedPorts(this.homebridgeConfigPath(), this.rawConfig),
+        bridgeUp: this.firstSync,
+        hurry: (withinMs) => this.loop?.hurry(withinMs),
+        stopped: () => this.stoppedMeanwhile(),
+        made: (realtime) => (this.realtime = realtime),
+      });
     }
     const step = new SyncStep({
       client,
@@ -317,46 +332,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     }
     const slower = config.webhook ? `, and every ${reconcileIntervalS} s while webhooks arrive` : '';
     this.log.info(`Syncing the account every ${config.pollInterval} s${slower}.`);
-  }
-
-  /**
-   * The webhook side (listener, event matching, the missed-webhook watch), loaded only by a setup that turned webhooks
-   * on: every other bridge is spared its code at start-up (BENCHMARKS.md, section 9). Until it has loaded (a few
-   * milliseconds) polling runs at the normal pace, as it does until the first webhook arrives anyway.
-   */
-  private async startRealtime(webhook: WebhookConfig, reconcileIntervalS: number): Promise<void> {
-    const config = this.config;
-    let Realtime: typeof RealtimeUpdates;
-    try {
-      ({ RealtimeUpdates: Realtime } = await import('./sync/realtime.js'));
-    } catch (error) {
-      this.bugs.report('loading the webhook listener', error);
-      return;
-    }
-    if (!config || this.stoppedMeanwhile()) {
-      return;
-    }
-    this.realtime = new Realtime({
-      log: this.log,
-      config: webhook,
-      secrets: [config.accessToken],
-      findDoor: (event) => this.registry.find(event),
-      alertDoors: (event) => this.registry.alertDoors(event),
-      now: () => this.clock.now(),
-      clock: this.clock,
-      reservedPorts: () => readReservedPorts(this.homebridgeConfigPath(), this.rawConfig),
-      bridgeUp: this.firstSync,
-      pollIntervals: { normalS: config.pollInterval, safetyNetS: reconcileIntervalS },
-      // A sync due at the safety-net pace is brought forward to the normal one.
-      onWebhooksAtRisk: () => this.loop?.hurry(config.pollInterval * 1000),
-      doorEvent: (door, event) => {
-        const doorId = door.doorId ?? event.doorId;
-        if (doorId === undefined) return;
-        const atMs = event.occurredAtMs ?? this.clock.now();
-        this.people.moved({ doorId, state: event.doorState, atMs, user: event.user, toggleId: event.toggleId, byWebhook: true }, door.name);
-      },
-    });
-    await this.realtime.start();
   }
 
   /** The toggle history named who made a move a sync just found (src/people/attribution.ts): the person sensors take it. */
