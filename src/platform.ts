@@ -8,19 +8,17 @@ import { redactingLog } from './util/redacting-log.js';
 import { secretsOf } from './config/secret-values.js';
 import type { Timeouts } from './client/http.js';
 import { AccessControlClient } from './client/service-client.js';
-import type { Account } from './client/types.js';
 import { SYSTEM_CLOCK } from './util/clock.js';
 import type { Clock } from './util/clock.js';
 import { parseConfig } from './config/index.js';
-import type { PluginConfig, WebhookConfig } from './config/index.js';
+import type { PluginConfig } from './config/index.js';
 import { doorOptions, exclusionReason } from './config/door-options.js';
-import { knownDoorMap, refusalFor } from './config/gate.js';
 import { handOver, instanceOf, sameAccountRefusal, takeCacheFor } from './config/same-account.js';
 import { readFileSync } from 'node:fs';
-import type { KnownDoor } from './config/gate.js';
-import type { MatterDoors, ShownDoor, ShownPerson } from './matter/matter-doors.js';
+import { MatterFollower } from './matter/matter-follower.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
 import type { RealtimeUpdates } from './sync/realtime.js';
+import { startRealtime } from './sync/realtime-start.js';
 import { nextSyncDelayMs } from './sync/schedule.js';
 import { WhoMovedIt } from './sync/who-moved-it.js';
 import { ACTIVE_POLL_INTERVAL_MS, EVE_BACKFILL_DAYS, READ_TIMEOUT_MS, STATE_STALE_AFTER_SYNC_INTERVALS } from './settings.js';
@@ -28,14 +26,13 @@ import { EveHistories } from './eve/eve-histories.js';
 import type { EveDoor } from './eve/eve-door.js';
 import { historyFilePath } from './eve/history-file.js';
 import { SyncLoop } from './sync/loop.js';
+import { SyncStep } from './sync/sync-step.js';
 import { ServiceWait } from './sync/service-wait.js';
 import { SyncHealth } from './sync/health.js';
 import { DoorRegistry } from './registry/door-registry.js';
 import { People } from './people/sensors.js';
 import { PeopleDoorCheck } from './people/door-check.js';
-import { needsLookAlikes, NO_PROTECTION, protectionFor, readingKey, UNTIL_TOLD } from './config/protection.js';
-import type { AccountIds, Protection } from './config/protection.js';
-import type { Skeleton } from './util/skeleton.js';
+import { ProtectionCache } from './config/protection-cache.js';
 import type { DoorState, ToggleEvent } from './client/types.js';
 import { OPTION_DEFAULTS } from './option-values.js';
 import { listForLog } from './util/log-text.js';
@@ -53,18 +50,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private readonly people: People;
   /** Names a `people[].doors` id that counts for nobody, once. */
   private readonly peopleDoors: PeopleDoorCheck;
-  /** The sentences already said about a door entry's or a filter's id that names nothing in the account: each once. */
-  private readonly unmatchedSaid = new Set<string>();
-  /** What settings that name no door exactly could mean, in the doors known now (src/config/protection.ts). */
-  private protection: Protection = NO_PROTECTION;
-  /** Unicode's look-alike letters, loaded the first time an id of the settings names no door exactly. */
-  private skeleton: Skeleton | undefined;
-  /** Counts the readings of protection: only the latest one is applied (a sync's and the start's may overlap). */
-  private protectionRuns = 0;
-  /** The doors (and whether the look-alike letters were known) the protection was last read for. */
-  private protectedFor = '';
-  /** The doors known now, by canonical id, as the gate reads them: the cache before the first sync, the last sync after. */
-  private known: ReadonlyMap<string, KnownDoor> = new Map();
+  /** What the settings protect in the doors known now, and the doors the gate knows (src/config/protection-cache.ts). */
+  private readonly protection: ProtectionCache;
   private readonly health: SyncHealth;
   private readonly bugs: BugLog;
   private readonly config: PluginConfig | undefined;
@@ -72,16 +59,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private loop: SyncLoop | undefined;
   private realtime: RealtimeUpdates | undefined;
   private whoMovedIt: WhoMovedIt | undefined;
-  /** The wait the service asked for with Retry-After: no sync or history request before it has passed. */
-  private serviceWait: ServiceWait | undefined;
   /** The doors' Eve histories (src/eve/), in their file; made at launch with a readable config. */
   private eve: EveHistories | undefined;
-  /** The doors on Matter (Homebridge 2.x): loaded at launch, only where the settings want Matter or Homebridge kept Matter devices. */
-  private matterDoors: MatterDoors | undefined;
-  /** Settles when the Matter side has loaded (or was not wanted): a sync's news for Matter waits for it. */
-  private matterLoaded: Promise<void> = Promise.resolve();
-  /** The Matter devices Homebridge restored before launch, kept for the Matter side until it loads. */
-  private readonly cachedMatter: unknown[] = [];
+  /** The doors and person sensors on Matter (Homebridge 2.x), loaded at launch where wanted (src/matter/matter-follower.ts). */
+  private readonly matter: MatterFollower;
   /** Resolved when the first sync has ended, however it ended: by then Homebridge's bridge holds its own port. */
   private firstSyncEnded: () => void = () => undefined;
   private readonly firstSync = new Promise<void>((resolve) => {
@@ -111,6 +92,13 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     const parsed = parseConfig(rawConfig);
     this.config = parsed.ok ? parsed.config : undefined;
     this.bugs = new BugLog(log);
+    this.protection = new ProtectionCache({
+      log,
+      bugs: this.bugs,
+      config: this.config,
+      shown: () => this.registry.all().map(({ accessory }) => ({ id: accessory.context.doorId, deviceId: accessory.context.deviceId })),
+      stopped: () => this.stoppedMeanwhile(),
+    });
     this.people = new People({
       api,
       log,
@@ -126,7 +114,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       log,
       bugs: this.bugs,
       config: this.config,
-      protection: () => this.protection,
+      protection: () => this.protection.current,
       createDoor: (accessory) => this.createDoor(accessory),
       notePolled: (door, outcome) => this.realtime?.notePolled(door, outcome),
       doorMoved: (doorId, name, state, lastToggled) => this.whoMovedIt?.explain(doorId, name, state, lastToggled),
@@ -136,6 +124,17 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       },
       takeOther: (accessory) => this.people.fromCache(accessory),
       otherAccessories: () => this.people.all().length,
+    });
+    this.matter = new MatterFollower({
+      api,
+      log,
+      bugs: this.bugs,
+      config: this.config,
+      now: () => this.clock.now(),
+      protection: () => this.protection.current,
+      shownDoors: () => this.registry.all().map((door) => ({ uuid: door.accessory.UUID, door, deviceId: door.accessory.context.deviceId })),
+      shownPeople: () => this.people.all().map((sensor) => ({ uuid: sensor.accessory.UUID, person: sensor })),
+      stopped: () => this.stoppedMeanwhile(),
     });
     this.health = new SyncHealth({
       log,
@@ -197,7 +196,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
 
   /** Tests wait on this after moving the simulated clock: the sync, and the history read at start it set off. */
   async syncSettled(): Promise<void> {
-    await Promise.all([this.matterLoaded, this.loop?.settled()]);
+    await Promise.all([this.matter.loaded, this.loop?.settled()]);
     await this.whoMovedIt?.settled();
   }
 
@@ -209,7 +208,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
 
   /** Homebridge 2.x hands over each cached Matter device before didFinishLaunching; it comes back without handlers. */
   configureMatterAccessory(accessory: unknown): void {
-    this.cachedMatter.push(accessory);
+    this.matter.fromCache(accessory);
   }
 
   private start(): void {
@@ -227,7 +226,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     });
     this.client = client;
     const serviceWait = new ServiceWait({ clock: this.clock, log: this.log });
-    this.serviceWait = serviceWait;
     const eveWanted = config.eveHistory || config.doors.some((door) => door.eveHistory === true);
     if (eveWanted) {
       try {
@@ -255,15 +253,20 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     });
     this.registry.adoptCached(true);
     // The cached doors, until the first sync: a door a misspelt setting could mean is not openable meanwhile.
-    const cached = this.knownDoors(undefined);
-    this.known = knownDoorMap(cached.doors);
+    const cached = this.protection.knownDoors(undefined);
+    this.protection.remember(cached.doors);
     // A cached door the settings leave out leaves Home now, from its cached id alone: a sync that never comes good (429,
     // an outage, a partial answer) must not keep it there. Again once the look-alike letters have loaded, if they must.
     const leaveOut = (): void =>
       this.registry.leaveOut((accessory) =>
-        exclusionReason(config, { id: accessory.context.doorId, relationship: undefined }, accessory.context.deviceId, this.protection),
+        exclusionReason(
+          config,
+          { id: accessory.context.doorId, relationship: undefined },
+          accessory.context.deviceId,
+          this.protection.current,
+        ),
       );
-    void this.protect(cached).then(() => {
+    void this.protection.protect(cached).then(() => {
       if (!this.stoppedMeanwhile()) leaveOut();
     });
     leaveOut();
@@ -274,16 +277,47 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     } catch (error) {
       this.bugs.report('adding the person sensors', error);
     }
-    if (config.matter !== 'off' || this.cachedMatter.length > 0) {
-      this.matterLoaded = this.startMatter(config);
-    }
+    this.matter.start(config);
     // The safety-net pace never polls more often than the user's own poll interval.
     const reconcileIntervalS = Math.max(config.webhook?.reconcileInterval ?? config.pollInterval, config.pollInterval);
     if (config.webhook) {
-      void this.startRealtime(config.webhook, reconcileIntervalS);
+      void startRealtime({
+        webhook: config.webhook,
+        reconcileIntervalS,
+        config,
+        log: this.log,
+        bugs: this.bugs,
+        clock: this.clock,
+        registry: this.registry,
+        people: this.people,
+        reservedPorts: () => readReservedPorts(this.homebridgeConfigPath(), this.rawConfig),
+        bridgeUp: this.firstSync,
+        hurry: (withinMs) => this.loop?.hurry(withinMs),
+        stopped: () => this.stoppedMeanwhile(),
+        made: (realtime) => (this.realtime = realtime),
+      });
     }
+    const step = new SyncStep({
+      client,
+      serviceWait,
+      config,
+      log: this.log,
+      bugs: this.bugs,
+      clock: this.clock,
+      health: this.health,
+      registry: this.registry,
+      people: this.people,
+      peopleDoors: this.peopleDoors,
+      protection: this.protection,
+      eve: () => this.eve,
+      whoMovedIt: this.whoMovedIt,
+      realtime: () => this.realtime,
+      followOnMatter: (complete) => this.matter.follow(complete),
+      stopped: () => this.stoppedMeanwhile(),
+      ended: () => this.firstSyncEnded(),
+    });
     this.loop = new SyncLoop(
-      () => this.syncOnce(),
+      () => step.run(),
       () =>
         nextSyncDelayMs({
           // While webhooks arrive, polling is only the safety net.
@@ -305,110 +339,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     }
     const slower = config.webhook ? `, and every ${reconcileIntervalS} s while webhooks arrive` : '';
     this.log.info(`Syncing the account every ${config.pollInterval} s${slower}.`);
-  }
-
-  /**
-   * The webhook side (listener, event matching, the missed-webhook watch), loaded only by a setup that turned webhooks
-   * on: every other bridge is spared its code at start-up (BENCHMARKS.md, section 9). Until it has loaded (a few
-   * milliseconds) polling runs at the normal pace, as it does until the first webhook arrives anyway.
-   */
-  private async startRealtime(webhook: WebhookConfig, reconcileIntervalS: number): Promise<void> {
-    const config = this.config;
-    let Realtime: typeof RealtimeUpdates;
-    try {
-      ({ RealtimeUpdates: Realtime } = await import('./sync/realtime.js'));
-    } catch (error) {
-      this.bugs.report('loading the webhook listener', error);
-      return;
-    }
-    if (!config || this.stoppedMeanwhile()) {
-      return;
-    }
-    this.realtime = new Realtime({
-      log: this.log,
-      config: webhook,
-      secrets: [config.accessToken],
-      findDoor: (event) => this.registry.find(event),
-      alertDoors: (event) => this.registry.alertDoors(event),
-      now: () => this.clock.now(),
-      clock: this.clock,
-      reservedPorts: () => readReservedPorts(this.homebridgeConfigPath(), this.rawConfig),
-      bridgeUp: this.firstSync,
-      pollIntervals: { normalS: config.pollInterval, safetyNetS: reconcileIntervalS },
-      // A sync due at the safety-net pace is brought forward to the normal one.
-      onWebhooksAtRisk: () => this.loop?.hurry(config.pollInterval * 1000),
-      doorEvent: (door, event) => {
-        const doorId = door.doorId ?? event.doorId;
-        if (doorId === undefined) return;
-        const atMs = event.occurredAtMs ?? this.clock.now();
-        this.people.moved({ doorId, state: event.doorState, atMs, user: event.user, toggleId: event.toggleId, byWebhook: true }, door.name);
-      },
-    });
-    await this.realtime.start();
-  }
-
-  /**
-   * After a sync that read the whole account: a `people[].doors` id of no door HomeKit shows is named, and so is an id of
-   * a door entry or a filter that names nothing in the account (it protects nothing), each once.
-   */
-  private checkNamedIds(account: Account): void {
-    const config = this.config;
-    if (!config) return;
-    for (const { sentence } of this.protection.findings) {
-      if (this.unmatchedSaid.has(sentence)) continue;
-      this.unmatchedSaid.add(sentence);
-      this.log.warn(`In the configuration, ${sentence}.`);
-    }
-    const shown = new Set(this.registry.all().map((door) => door.accessory.context.doorId));
-    const doors = account.devices.flatMap((device) =>
-      device.doors.map((door) => ({
-        id: door.id,
-        name: door.name,
-        keptOutBecause: exclusionReason(config, door, device.id, this.protection),
-      })),
-    );
-    this.peopleDoors.check(doors, shown);
-  }
-
-  /**
-   * The doors a reading of protection and the gate look at: the account's, and (when it is partial or not read yet) those
-   * HomeKit shows and those known before.
-   */
-  private knownDoors(account: Account | undefined): AccountIds & { doors: readonly KnownDoor[] } {
-    const listed = (account?.devices ?? []).flatMap((device) =>
-      device.doors.map((door) => ({ id: door.id, deviceId: device.id, relationship: door.relationship })),
-    );
-    if (account?.unreadable.length === 0) return { doors: listed, unsafeDoorNumbers: account.unsafeDoorNumbers };
-    const shown = this.registry.all().map(({ accessory }) => ({ id: accessory.context.doorId, deviceId: accessory.context.deviceId }));
-    // And those known before (the cache's, those left out at start included): an id of the settings that names one of
-    // them exactly names it still, not its neighbours by could-mean, while part of the account cannot be read.
-    return { doors: [...listed, ...shown, ...this.known.values()], unsafeDoorNumbers: account?.unsafeDoorNumbers };
-  }
-
-  /**
-   * Reads what the settings protect in the doors known now. Where an id of the settings names none of them exactly, the
-   * look-alike letters are loaded first (once; milliseconds) and every door is read-only meanwhile; if they cannot be
-   * loaded, every door stays read-only. After a complete sync, each finding is said once (checkNamedIds).
-   */
-  private async protect(known: AccountIds): Promise<void> {
-    const config = this.config;
-    if (!config) return;
-    const run = ++this.protectionRuns;
-    if (this.skeleton === undefined && needsLookAlikes(config, known)) {
-      this.protection = UNTIL_TOLD;
-      try {
-        ({ skeleton: this.skeleton } = await import('./util/skeleton.js'));
-      } catch (error) {
-        this.bugs.report('loading the look-alike letters (every door stays read-only)', error);
-        return;
-      }
-    }
-    if (run !== this.protectionRuns || this.stoppedMeanwhile()) return;
-    // The same doors as last time (most syncs), in whatever order the service lists them: the same protection, not read again.
-    const key = readingKey(known, this.skeleton !== undefined);
-    if (key === this.protectedFor) return;
-    this.protection = protectionFor(config, known, this.skeleton);
-    this.protectedFor = key;
   }
 
   /** The toggle history named who made a move a sync just found (src/people/attribution.ts): the person sensors take it. */
@@ -439,7 +369,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         clock: this.clock,
         // Without a readable config, a cached door keeps the services it has: a typo must not break automations.
         options: config ? doorOptions(config, accessory.context.doorId, accessory.context.deviceId) : undefined,
-        gate: () => refusalFor({ config, protection: this.protection, known: this.known }, accessory.context.doorId),
+        gate: () => this.protection.refusalFor(accessory.context.doorId),
         eve: (doorId) => this.eveOf(doorId),
       },
       accessory,
@@ -450,134 +380,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private eveOf(doorId: string): EveDoor {
     this.eve ??= new EveHistories({ path: undefined, log: this.log, clock: this.clock });
     return this.eve.door(doorId);
-  }
-
-  /**
-   * One sync. Only the service's answer can fail it (back-off, No Response); an exception of our own while applying a
-   * good answer is a bug, logged as one, and the doors stay readable.
-   */
-  private async syncOnce(): Promise<void> {
-    const client = this.client;
-    if (!client) {
-      return;
-    }
-    const sentMs = this.clock.now();
-    try {
-      let account: Account;
-      try {
-        account = await (this.serviceWait?.send(() => client.sync()) ?? client.sync());
-      } catch (error) {
-        if (!this.stoppedMeanwhile()) {
-          this.health.failed(error);
-          this.realtime?.syncFailed();
-        }
-        return;
-      }
-      if (this.stoppedMeanwhile()) {
-        this.log.debug('A sync answered after Homebridge began shutting down; not applied.');
-        return;
-      }
-      this.health.succeeded();
-      this.people.setAccountReadable(true);
-      try {
-        this.health.noteUnreadable(account.unreadable);
-        const complete = account.unreadable.length === 0;
-        const known = this.knownDoors(account);
-        await this.protect(known);
-        if (this.stoppedMeanwhile()) return;
-        this.known = knownDoorMap(known.doors);
-        this.registry.reconcile(account, sentMs);
-        // A door that left HomeKit takes its Eve history along.
-        this.eve?.retain(this.registry.all().map((door) => door.accessory.context.doorId));
-        // The history as it stands, for each door shown that was never looked at: its first move is told from it.
-        this.whoMovedIt?.track(
-          this.registry
-            .all()
-            .map((door) => ({ doorId: door.accessory.context.doorId, deviceId: door.accessory.context.deviceId, name: door.name })),
-        );
-        if (complete) this.checkNamedIds(account);
-        // A partial answer says nothing of the doors it could not read: only a complete one removes cached Matter devices.
-        this.followOnMatter(complete);
-        this.realtime?.checkMissed();
-      } catch (error) {
-        this.bugs.report('applying a sync', error);
-      }
-    } finally {
-      if (!this.stoppedMeanwhile()) {
-        this.registry.tick();
-        this.eve?.tick();
-      }
-      this.firstSyncEnded();
-    }
-  }
-
-  /**
-   * The Matter side, loaded only where it is wanted, so every other bridge is spared its code at start-up (BENCHMARKS.md,
-   * section 9). The cached doors reach Matter as soon as it has loaded (milliseconds after launch), with their handlers,
-   * but for those the settings now keep out (by their ids; the first sync decides the rest, as for HomeKit). Homebridge
-   * registers again every door it is given at each start, so a cached device never stays without handlers.
-   */
-  private async startMatter(config: PluginConfig): Promise<void> {
-    let Doors: typeof MatterDoors;
-    try {
-      ({ MatterDoors: Doors } = await import('./matter/matter-doors.js'));
-    } catch (error) {
-      this.bugs.report('loading the Matter side', error);
-      return;
-    }
-    if (this.stoppedMeanwhile()) {
-      return;
-    }
-    // A Matter setting that cannot be read keeps the doors on Matter as they are: a typo must not drop Google Home routines.
-    const mode = config.keptAsCached.matter ? 'as-cached' : config.matter;
-    // MatterDoors contains Homebridge's own throws; what is left would be the plugin's bug, and must not reject matterLoaded.
-    try {
-      const matterDoors = new Doors({ api: this.api, log: this.log, mode, now: () => this.clock.now() });
-      for (const accessory of this.cachedMatter.splice(0)) {
-        matterDoors.fromCache(accessory);
-      }
-      this.matterDoors = matterDoors;
-      matterDoors.follow(
-        this.shownOnMatter().filter(
-          ({ door, deviceId }) =>
-            exclusionReason(config, { id: door.facts.doorId, relationship: undefined }, deviceId, this.protection) === undefined,
-        ),
-        false,
-      );
-      matterDoors.followPeople(this.peopleOnMatter(), config.keptAsCached.people === true);
-    } catch (error) {
-      this.bugs.report('starting the doors on Matter', error);
-    }
-  }
-
-  /** A sync's doors for Matter; a sync that ends before the Matter side has loaded hands them over once it has. */
-  private followOnMatter(complete: boolean): void {
-    const follow = (): void => {
-      try {
-        this.matterDoors?.follow(this.shownOnMatter(), complete);
-        // People change only at a start: this asks again what Homebridge refused.
-        this.matterDoors?.followPeople(this.peopleOnMatter(), this.config?.keptAsCached.people === true);
-      } catch (error) {
-        this.bugs.report('following the doors on Matter', error);
-      }
-    };
-    if (this.matterDoors) {
-      follow();
-      return;
-    }
-    void this.matterLoaded.then(() => {
-      if (!this.stoppedMeanwhile()) follow();
-    });
-  }
-
-  /** The doors HomeKit shows, as the Matter side follows them. */
-  private shownOnMatter(): (ShownDoor & { deviceId: string })[] {
-    return this.registry.all().map((door) => ({ uuid: door.accessory.UUID, door, deviceId: door.accessory.context.deviceId }));
-  }
-
-  /** The person sensors HomeKit shows, each an occupancy sensor on Matter under its accessory's UUID. */
-  private peopleOnMatter(): ShownPerson[] {
-    return this.people.all().map((sensor) => ({ uuid: sensor.accessory.UUID, person: sensor }));
   }
 
   /**
@@ -632,7 +434,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     this.firstSyncEnded();
     this.registry.dispose();
     this.people.dispose();
-    this.matterDoors?.dispose();
+    this.matter.dispose();
     await Promise.all([this.client?.close(), this.realtime?.stop()]);
   }
 }

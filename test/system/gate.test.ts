@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { AccessControlSimulator } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_DEVICE_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
+import type { ProtectionCache } from '../../src/config/protection-cache.js';
 import { AccessControlPlatform } from '../../src/platform.js';
 import { PLATFORM_NAME } from '../../src/settings.js';
 import { HomebridgeDouble, ManualClock } from '../support/homebridge-double.js';
@@ -100,7 +101,7 @@ describe('protection, read again only when the set of doors changes (issue 50, i
   it('is not read again when the service lists the same doors in another order', async () => {
     const rig = await bootSynced(sim, { accessToken: TOKEN, excludeDoorIds: ['3f1c6a52-8d0e-4c1b-9a57-0c2f4d6e8a0x'] }, { running });
     // The platform's reading, by identity: a new reading is a new object.
-    const reading = (): unknown => Reflect.get(rig.platform, 'protection');
+    const reading = (): unknown => (Reflect.get(rig.platform, 'protection') as ProtectionCache).current;
     const first = reading();
     sim.devices.reverse();
     for (const device of sim.devices) device.doors.reverse();
