@@ -1,5 +1,5 @@
 // Vitest: the fast projects (unit, system, stress) run their files in parallel, side by side; e2e tests (real Homebridge
-// processes) two files at a time after one build; ui tests (the real Homebridge UI in Chromium) one file at a time, last.
+// processes) three files at a time after one build; ui tests (the real Homebridge UI in Chromium) two files at a time, last.
 import { defineConfig } from 'vitest/config';
 
 /** A Homebridge boot + pair-setup + restart fits comfortably; a hung child is cut off by the harness first. */
@@ -102,7 +102,7 @@ export default defineConfig({
           testTimeout: E2E_TIMEOUT_MS,
           hookTimeout: E2E_TIMEOUT_MS,
           // Each file boots its own Homebridge on its own ports and storage, and mostly waits on real time
-          // (polls, Homebridge's 5 s exit), so two files side by side halve the wall time without crowding two cores.
+          // (polls, Homebridge's 5 s exit), so three files side by side cut the wall time without crowding two cores.
           fileParallelism: true,
           maxWorkers: E2E_WORKERS,
           // After the unit, system and stress tests, which get the whole machine.

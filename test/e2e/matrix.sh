@@ -16,8 +16,8 @@ NODES="${MATRIX_NODES:-22 24 26}"
 # crypto and timers) rather than the plugin's logic, which the full suites cover. MATRIX_SMOKE="" runs every file there too.
 SMOKE="${MATRIX_SMOKE-test/e2e/plugin.test.ts}"
 FULL_NODE="${NODES%% *}"
-# The full suite runs two files at a time (each mostly waits on real time); a smoke suite one. Two full suites side by side
-# would put six Homebridges on two cores; this keeps at most four, and two once the smoke files are done.
+# The full suite runs three files at a time (each mostly waits on real time); a smoke suite one. Two full suites side by side
+# would put eight Homebridges on two cores; this keeps at most five, and three once the smoke files are done.
 FULL_WORKERS="${E2E_WORKERS:-3}"
 SMOKE_WORKERS="${E2E_SMOKE_WORKERS:-1}"
 
