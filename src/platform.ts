@@ -5,7 +5,6 @@ import type { DoorContext } from './door/model/context.js';
 import { DoorAccessory } from './door/door-accessory.js';
 import { BugLog } from './util/bug-log.js';
 import type { Timeouts } from './client/http.js';
-import { AccessControlClient } from './client/service-client.js';
 import { SYSTEM_CLOCK } from './util/clock.js';
 import type { Clock } from './util/clock.js';
 import { parseConfig } from './config/index.js';
@@ -14,24 +13,15 @@ import { doorOptions, exclusionReason } from './config/door-options.js';
 import { handOver, instanceOf, sameAccountRefusal, takeCacheFor } from './config/same-account.js';
 import { readFileSync } from 'node:fs';
 import { MatterFollower } from './matter/matter-follower.js';
+import { AccountSync } from './sync/account-sync.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
-import type { RealtimeUpdates } from './sync/realtime.js';
-import { startRealtime } from './sync/realtime-start.js';
-import { nextSyncDelayMs } from './sync/schedule.js';
-import { WhoMovedIt } from './sync/who-moved-it.js';
-import { ACTIVE_POLL_INTERVAL_MS, EVE_BACKFILL_DAYS, READ_TIMEOUT_MS, STATE_STALE_AFTER_SYNC_INTERVALS } from './settings.js';
+import { ACTIVE_POLL_INTERVAL_MS, READ_TIMEOUT_MS, STATE_STALE_AFTER_SYNC_INTERVALS } from './settings.js';
 import { EveHistories } from './eve/eve-histories.js';
 import type { EveDoor } from './eve/eve-door.js';
 import { historyFilePath } from './eve/history-file.js';
-import { SyncLoop } from './sync/loop.js';
-import { SyncStep } from './sync/sync-step.js';
-import { ServiceWait } from './sync/service-wait.js';
-import { SyncHealth } from './sync/health.js';
 import { DoorRegistry } from './registry/door-registry.js';
 import { People } from './people/sensors.js';
-import { PeopleDoorCheck } from './people/door-check.js';
 import { ProtectionCache } from './config/protection-cache.js';
-import type { DoorState, ToggleEvent } from './client/types.js';
 import { optionSpec } from './option-catalog.js';
 import { listForLog } from './util/log-text.js';
 
@@ -46,17 +36,12 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private readonly registry: DoorRegistry;
   /** The person sensors (`people`): who came through, for automations. */
   private readonly people: People;
-  /** Names a `people[].doors` id that counts for nobody, once. */
-  private readonly peopleDoors: PeopleDoorCheck;
   /** What the settings protect in the doors known now, and the doors the gate knows (src/config/protection-cache.ts). */
   private readonly protection: ProtectionCache;
-  private readonly health: SyncHealth;
   private readonly bugs: BugLog;
   private readonly config: PluginConfig | undefined;
-  private client: AccessControlClient | undefined;
-  private loop: SyncLoop | undefined;
-  private realtime: RealtimeUpdates | undefined;
-  private whoMovedIt: WhoMovedIt | undefined;
+  /** The account kept in step (src/sync/account-sync.ts): made at launch with a readable config. */
+  private sync: AccountSync | undefined;
   /** The doors' Eve histories (src/eve/), in their file; made at launch with a readable config. */
   private eve: EveHistories | undefined;
   /** The doors and person sensors on Matter (Homebridge 2.x), loaded at launch where wanted (src/matter/matter-follower.ts). */
@@ -101,7 +86,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       durationMs: (this.config?.personSensorDuration ?? optionSpec('personSensorDuration').default) * 1000,
       clock: this.clock,
     });
-    this.peopleDoors = new PeopleDoorCheck(this.config?.people ?? [], (sentence) => log.warn(sentence));
     this.registry = new DoorRegistry({
       api,
       log,
@@ -109,10 +93,10 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       config: this.config,
       protection: () => this.protection.current,
       createDoor: (accessory) => this.createDoor(accessory),
-      notePolled: (door, outcome) => this.realtime?.notePolled(door, outcome),
-      doorMoved: (doorId, name, state, lastToggled) => this.whoMovedIt?.explain(doorId, name, state, lastToggled),
+      notePolled: (door, outcome) => this.sync?.realtime?.notePolled(door, outcome),
+      doorMoved: (doorId, name, state, lastToggled) => this.sync?.whoMovedIt.explain(doorId, name, state, lastToggled),
       doorSeen: (doorId, state, lastToggled) => {
-        this.whoMovedIt?.seen(doorId, lastToggled);
+        this.sync?.whoMovedIt.seen(doorId, lastToggled);
         this.people.seen(doorId, state);
       },
       takeOther: (accessory) => this.people.fromCache(accessory),
@@ -128,13 +112,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       shownDoors: () => this.registry.all().map((door) => ({ uuid: door.accessory.UUID, door, deviceId: door.accessory.context.deviceId })),
       shownPeople: () => this.people.all().map((sensor) => ({ uuid: sensor.accessory.UUID, person: sensor })),
       stopped: () => this.stoppedMeanwhile(),
-    });
-    this.health = new SyncHealth({
-      log,
-      accountUnreadable: () => {
-        this.registry.setAccountReadable(false);
-        this.people.setAccountReadable(false);
-      },
     });
     if (!parsed.ok) {
       // Cached doors stay (automations survive a typo) and answer "No Response" until the config is fixed.
@@ -189,8 +166,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
 
   /** Tests wait on this after moving the simulated clock: the sync, and the history read at start it set off. */
   async syncSettled(): Promise<void> {
-    await Promise.all([this.matter.loaded, this.loop?.settled()]);
-    await this.whoMovedIt?.settled();
+    await Promise.all([this.matter.loaded, this.sync?.settled()]);
+    await this.sync?.whoMovedIt.settled();
   }
 
   /** Homebridge hands over each cached accessory before didFinishLaunching. */
@@ -209,16 +186,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     if (!config) {
       return;
     }
-    const client = new AccessControlClient({
-      baseUrl: config.baseUrl,
-      accessToken: config.accessToken,
-      timeouts: this.runtime.clientTimeouts,
-      toggleTimeoutMs: this.runtime.toggleTimeoutMs,
-      readTimeoutMs: this.runtime.readTimeoutMs,
-      secrets: config.webhook ? [config.webhook.apiKey] : [],
-    });
-    this.client = client;
-    const serviceWait = new ServiceWait({ clock: this.clock, log: this.log });
     const eveWanted = config.eveHistory || config.doors.some((door) => door.eveHistory === true);
     if (eveWanted) {
       try {
@@ -230,20 +197,24 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         this.bugs.report('opening the Eve history file', error);
       }
     }
-    this.whoMovedIt = new WhoMovedIt({
-      historyDays: eveWanted ? EVE_BACKFILL_DAYS : undefined,
-      read: (doorId, entries) => this.eve?.read(doorId, entries),
-      history: (query) => serviceWait.send(() => client.history(query)),
+    const sync = new AccountSync({
+      config,
+      runtime: this.runtime,
       log: this.log,
+      bugs: this.bugs,
       clock: this.clock,
-      found: (doorId, doorName, state, event) => this.historyNamed(doorId, doorName, state, event),
-      told: (doorId) => this.people.toldMoves(doorId),
-      learn: (events) => {
-        for (const event of events) this.people.learn(event.user);
-      },
-      bug: (what, error) => this.bugs.report(what, error),
-      tracksSyncs: true,
+      registry: this.registry,
+      people: this.people,
+      protection: this.protection,
+      eveWanted,
+      eve: () => this.eve,
+      followOnMatter: (complete) => this.matter.follow(complete),
+      reservedPorts: () => readReservedPorts(this.homebridgeConfigPath(), this.rawConfig),
+      bridgeUp: this.firstSync,
+      stopped: () => this.stoppedMeanwhile(),
+      ended: () => this.firstSyncEnded(),
     });
+    this.sync = sync;
     this.registry.adoptCached(true);
     // The cached doors, until the first sync: a door a misspelt setting could mean is not openable meanwhile.
     const cached = this.protection.knownDoors(undefined);
@@ -271,73 +242,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       this.bugs.report('adding the person sensors', error);
     }
     this.matter.start(config);
-    // The safety-net pace never polls more often than the user's own poll interval.
-    const reconcileIntervalS = Math.max(config.webhook?.reconcileInterval ?? config.pollInterval, config.pollInterval);
-    if (config.webhook) {
-      void startRealtime({
-        webhook: config.webhook,
-        reconcileIntervalS,
-        config,
-        log: this.log,
-        bugs: this.bugs,
-        clock: this.clock,
-        registry: this.registry,
-        people: this.people,
-        reservedPorts: () => readReservedPorts(this.homebridgeConfigPath(), this.rawConfig),
-        bridgeUp: this.firstSync,
-        hurry: (withinMs) => this.loop?.hurry(withinMs),
-        stopped: () => this.stoppedMeanwhile(),
-        made: (realtime) => (this.realtime = realtime),
-      });
-    }
-    const step = new SyncStep({
-      client,
-      serviceWait,
-      config,
-      log: this.log,
-      bugs: this.bugs,
-      clock: this.clock,
-      health: this.health,
-      registry: this.registry,
-      people: this.people,
-      peopleDoors: this.peopleDoors,
-      protection: this.protection,
-      eve: () => this.eve,
-      whoMovedIt: this.whoMovedIt,
-      realtime: () => this.realtime,
-      followOnMatter: (complete) => this.matter.follow(complete),
-      stopped: () => this.stoppedMeanwhile(),
-      ended: () => this.firstSyncEnded(),
-    });
-    this.loop = new SyncLoop(
-      () => step.run(),
-      () =>
-        nextSyncDelayMs({
-          // While webhooks arrive, polling is only the safety net.
-          pollIntervalMs: (this.realtime?.flowing ? reconcileIntervalS : config.pollInterval) * 1000,
-          failedSyncs: this.health.failedSyncs,
-          retryAfterMs: this.health.retryAfterMs,
-          doorMoving: this.registry.anyMoving,
-          autoCloseInMs: this.nextAutoCloseInMs(),
-        }),
-      this.clock,
-      () => serviceWait.until(),
-    );
-    this.loop.start();
-    if (!config.webhook && (config.accessAlert || config.doors.some((door) => door.accessAlert === true))) {
-      // The service tells of unauthorized users and vehicles only by webhook: without the listener the alert never goes off.
-      this.log.warn(
-        'The access alert is on, but webhooks are off, so it can never detect: the service reports unauthorized users and vehicles only by webhook. Turn on "Receive webhooks".',
-      );
-    }
-    const slower = config.webhook ? `, and every ${reconcileIntervalS} s while webhooks arrive` : '';
-    this.log.info(`Syncing the account every ${config.pollInterval} s${slower}.`);
-  }
-
-  /** The toggle history named who made a move a sync just found (src/people/attribution.ts): the person sensors take it. */
-  private historyNamed(doorId: string, doorName: string, state: DoorState, event: ToggleEvent): void {
-    if (this.stopped) return;
-    this.people.moved({ doorId, state, atMs: this.clock.now(), user: event.user }, doorName);
+    sync.start();
   }
 
   /** One door's HomeKit side, wired to the client, the clock and the sync schedule. */
@@ -348,14 +253,14 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         api: this.api,
         log: this.log,
         toggle: (doorId, state) => {
-          if (!this.client) {
+          if (!this.sync) {
             return Promise.reject(new Error('the configuration is not valid'));
           }
-          return this.client.toggle(doorId, state);
+          return this.sync.client.toggle(doorId, state);
         },
         transitionTimeoutMs: (config?.transitionTimeout ?? 0) * 1000,
         lowBatteryThresholdPct: config?.lowBatteryThreshold ?? 0,
-        onCommandAccepted: () => this.loop?.hurry(ACTIVE_POLL_INTERVAL_MS),
+        onCommandAccepted: () => this.sync?.hurry(ACTIVE_POLL_INTERVAL_MS),
         staleAfterMs: () => this.staleAfterMs(),
         now: () => this.clock.now(),
         clock: this.clock,
@@ -381,7 +286,9 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private staleAfterMs(): number | undefined {
     const config = this.config;
     if (!config) return undefined;
-    const paceS = this.realtime?.flowing ? Math.max(config.webhook?.reconcileInterval ?? 0, config.pollInterval) : config.pollInterval;
+    const paceS = this.sync?.realtime?.flowing
+      ? Math.max(config.webhook?.reconcileInterval ?? 0, config.pollInterval)
+      : config.pollInterval;
     return STATE_STALE_AFTER_SYNC_INTERVALS * paceS * 1000 + (this.runtime.readTimeoutMs ?? READ_TIMEOUT_MS);
   }
 
@@ -409,24 +316,17 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     }
   }
 
-  /** Milliseconds until the next door is expected to close by itself (negative once overdue), if any. */
-  private nextAutoCloseInMs(): number | undefined {
-    const at = this.registry.nextAutoCloseAtMs;
-    return at === undefined ? undefined : at - this.clock.now();
-  }
-
   /** Stops every timer and socket so Homebridge exits at once and a restart never finds anything in use. */
   async shutdown(): Promise<void> {
     this.stopped = true;
     this.released();
-    this.loop?.stop();
-    this.whoMovedIt?.stop();
+    this.sync?.stop();
     this.eve?.stop();
     // A listener start still waiting for the first sync must end too (it sees the stop and opens nothing).
     this.firstSyncEnded();
     this.registry.dispose();
     this.people.dispose();
     this.matter.dispose();
-    await Promise.all([this.client?.close(), this.realtime?.stop()]);
+    await Promise.all([this.sync?.client.close(), this.sync?.realtime?.stop()]);
   }
 }
