@@ -11,11 +11,12 @@ import { parseConfig } from './config/index.js';
 import type { PluginConfig } from './config/index.js';
 import { doorOptions, exclusionReason } from './config/door-options.js';
 import { handOver, instanceOf, sameAccountRefusal, takeCacheFor } from './config/same-account.js';
-import { readFileSync } from 'node:fs';
 import { MatterFollower } from './matter/matter-follower.js';
 import { AccountSync } from './sync/account-sync.js';
+import { homebridgeConfigPath, readHomebridgeConfig } from './util/homebridge-config.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
-import { ACTIVE_POLL_INTERVAL_MS, READ_TIMEOUT_MS, STATE_STALE_AFTER_SYNC_INTERVALS } from './settings.js';
+import { ACTIVE_POLL_INTERVAL_MS } from './settings.js';
+import { staleAfterMs } from './sync/schedule.js';
 import { EveHistories } from './eve/eve-histories.js';
 import type { EveDoor } from './eve/eve-door.js';
 import { historyFilePath } from './eve/history-file.js';
@@ -46,11 +47,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private eve: EveHistories | undefined;
   /** The doors and person sensors on Matter (Homebridge 2.x), loaded at launch where wanted (src/matter/matter-follower.ts). */
   private readonly matter: MatterFollower;
-  /** Resolved when the first sync has ended, however it ended: by then Homebridge's bridge holds its own port. */
-  private firstSyncEnded: () => void = () => undefined;
-  private readonly firstSync = new Promise<void>((resolve) => {
-    this.firstSyncEnded = resolve;
-  });
   /**
    * Set at Homebridge's shutdown. A request then in flight still gets its answer (closing the client does not cut it),
    * and that late answer must register no door, start no timer, write no cache and log nothing.
@@ -126,7 +122,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     // A second block of one account does not start: its cached doors go to the first block in this process, or else
     // answer No Response and refuse every command.
     const instance = instanceOf(rawConfig);
-    const second = sameAccountRefusal(this.homebridgeConfig(), rawConfig, instance.ordinal);
+    const second = sameAccountRefusal(readHomebridgeConfig(api), rawConfig, instance.ordinal);
     if (second !== undefined) {
       log.error(second);
       this.refusedAsSecond = true;
@@ -209,31 +205,18 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       eveWanted,
       eve: () => this.eve,
       followOnMatter: (complete) => this.matter.follow(complete),
-      reservedPorts: () => readReservedPorts(this.homebridgeConfigPath(), this.rawConfig),
-      bridgeUp: this.firstSync,
+      reservedPorts: () => readReservedPorts(homebridgeConfigPath(this.api), this.rawConfig),
       stopped: () => this.stoppedMeanwhile(),
-      ended: () => this.firstSyncEnded(),
     });
     this.sync = sync;
     this.registry.adoptCached(true);
-    // The cached doors, until the first sync: a door a misspelt setting could mean is not openable meanwhile.
-    const cached = this.protection.knownDoors(undefined);
-    this.protection.remember(cached.doors);
     // A cached door the settings leave out leaves Home now, from its cached id alone: a sync that never comes good (429,
     // an outage, a partial answer) must not keep it there. Again once the look-alike letters have loaded, if they must.
-    const leaveOut = (): void =>
+    this.protection.startWithCached((protection) =>
       this.registry.leaveOut((accessory) =>
-        exclusionReason(
-          config,
-          { id: accessory.context.doorId, relationship: undefined },
-          accessory.context.deviceId,
-          this.protection.current,
-        ),
-      );
-    void this.protection.protect(cached).then(() => {
-      if (!this.stoppedMeanwhile()) leaveOut();
-    });
-    leaveOut();
+        exclusionReason(config, { id: accessory.context.doorId, relationship: undefined }, accessory.context.deviceId, protection),
+      ),
+    );
     // The bridge's room is planned before the person sensors are added: cached doors past it leave first.
     this.registry.fitCached(this.people.planned());
     try {
@@ -261,7 +244,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         transitionTimeoutMs: (config?.transitionTimeout ?? 0) * 1000,
         lowBatteryThresholdPct: config?.lowBatteryThreshold ?? 0,
         onCommandAccepted: () => this.sync?.hurry(ACTIVE_POLL_INTERVAL_MS),
-        staleAfterMs: () => this.staleAfterMs(),
+        staleAfterMs: () => config && staleAfterMs(config, this.sync?.realtime?.flowing === true, this.runtime.readTimeoutMs),
         now: () => this.clock.now(),
         clock: this.clock,
         // Without a readable config, a cached door keeps the services it has: a typo must not break automations.
@@ -279,41 +262,9 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     return this.eve.door(doorId);
   }
 
-  /**
-   * How old a door's state may grow before Home shows No Response (docs/limits.md): two intervals of the pace the account
-   * is synced at (the webhook safety net's while webhooks arrive), and the longest a sync may take to answer.
-   */
-  private staleAfterMs(): number | undefined {
-    const config = this.config;
-    if (!config) return undefined;
-    const paceS = this.sync?.realtime?.flowing
-      ? Math.max(config.webhook?.reconcileInterval ?? 0, config.pollInterval)
-      : config.pollInterval;
-    return STATE_STALE_AFTER_SYNC_INTERVALS * paceS * 1000 + (this.runtime.readTimeoutMs ?? READ_TIMEOUT_MS);
-  }
-
   /** Read through a call: shutdown() may run while a sync awaits, which the type checker's narrowing of the field cannot see. */
   private stoppedMeanwhile(): boolean {
     return this.stopped;
-  }
-
-  /** Homebridge's config.json as read now (every platform block); undefined where it cannot be read. */
-  private homebridgeConfig(): unknown {
-    const path = this.homebridgeConfigPath();
-    try {
-      return path === undefined ? undefined : (JSON.parse(readFileSync(path, 'utf8')) as unknown);
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** Homebridge's config.json, which holds the bridge's port; undefined where the API does not give it. */
-  private homebridgeConfigPath(): string | undefined {
-    try {
-      return this.api.user.configPath();
-    } catch {
-      return undefined;
-    }
   }
 
   /** Stops every timer and socket so Homebridge exits at once and a restart never finds anything in use. */
@@ -322,8 +273,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     this.released();
     this.sync?.stop();
     this.eve?.stop();
-    // A listener start still waiting for the first sync must end too (it sees the stop and opens nothing).
-    this.firstSyncEnded();
     this.registry.dispose();
     this.people.dispose();
     this.matter.dispose();

@@ -43,12 +43,8 @@ export interface AccountSyncDeps {
   followOnMatter: (complete: boolean) => void;
   /** The ports Homebridge listens on, read from its config.json, for the webhook listener. */
   reservedPorts: RealtimeStartDeps['reservedPorts'];
-  /** Settles once Homebridge's bridge has surely taken its port (after the first sync). */
-  bridgeUp: Promise<void>;
   /** Read through a call: Homebridge may begin shutting down while a sync awaits. */
   stopped: () => boolean;
-  /** Called when a sync has ended, however it ended. */
-  ended: () => void;
 }
 
 export class AccountSync {
@@ -58,6 +54,11 @@ export class AccountSync {
   private readonly loop: SyncLoop;
   /** The webhook side, once it has loaded (only where webhooks are on). */
   private webhooks: RealtimeUpdates | undefined;
+  /** Resolved when the first sync has ended, however it ended: by then Homebridge's bridge holds its own port. */
+  private firstSyncEnded: () => void = () => undefined;
+  private readonly firstSync = new Promise<void>((resolve) => {
+    this.firstSyncEnded = resolve;
+  });
   /** The safety-net pace, in seconds: polling's while webhooks arrive. */
   private readonly reconcileIntervalS: number;
 
@@ -103,6 +104,7 @@ export class AccountSync {
       peopleDoors: new PeopleDoorCheck(config.people, (sentence) => log.warn(sentence)),
       whoMovedIt: this.whoMovedIt,
       realtime: () => this.webhooks,
+      ended: () => this.firstSyncEnded(),
     });
     // The safety-net pace never polls more often than the user's own poll interval.
     const reconcileIntervalS = Math.max(config.webhook?.reconcileInterval ?? config.pollInterval, config.pollInterval);
@@ -137,6 +139,7 @@ export class AccountSync {
         ...this.deps,
         webhook: config.webhook,
         reconcileIntervalS,
+        bridgeUp: this.firstSync,
         hurry: (withinMs) => this.loop.hurry(withinMs),
         made: (realtime) => (this.webhooks = realtime),
       });
@@ -166,6 +169,8 @@ export class AccountSync {
   stop(): void {
     this.loop.stop();
     this.whoMovedIt.stop();
+    // A listener start still waiting for the first sync must end too (it sees the stop and opens nothing).
+    this.firstSyncEnded();
   }
 
   /** The toggle history named who made a move a sync just found (src/people/attribution.ts): the person sensors take it. */
