@@ -1,4 +1,4 @@
-// The platform: Homebridge's lifecycle (cache, launch, shutdown) and the wiring of the client, door registry, sync loop and health, and webhooks.
+// The platform: Homebridge's lifecycle (cache, launch, shutdown) and the wiring of the door registry, person sensors, protection, Matter and the account sync.
 import type { API, DynamicPlatformPlugin, Logging, PlatformAccessory, PlatformConfig } from 'homebridge';
 
 import type { DoorContext } from './door/model/context.js';
