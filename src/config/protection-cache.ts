@@ -54,6 +54,20 @@ export class ProtectionCache {
     this.known = knownDoorMap(doors);
   }
 
+  /**
+   * At launch: the cached doors are the doors known until the first sync, so a door a misspelt setting could mean is not
+   * openable meanwhile. `apply` takes the protection now, and again once it is read for the cached doors (after the
+   * look-alike letters have loaded, if they must).
+   */
+  startWithCached(apply: (protection: Protection) => void): void {
+    const cached = this.knownDoors(undefined);
+    this.remember(cached.doors);
+    void this.protect(cached).then(() => {
+      if (!this.deps.stopped()) apply(this.protection);
+    });
+    apply(this.protection);
+  }
+
   /** Why a command to this door is refused now (gate.ts), or undefined when the settings let it through. */
   refusalFor(doorId: string): string | undefined {
     return refusalFor({ config: this.deps.config, protection: this.protection, known: this.known }, doorId);

@@ -1,5 +1,14 @@
 // When to sync next: the poll interval normally, faster while a door moves, exponential back-off with jitter after failures.
-import { ACTIVE_POLL_INTERVAL_MS, AUTO_CLOSE_WATCH_MS, BACKOFF_JITTER_RATIO, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS } from '../settings.js';
+import type { PluginConfig } from '../config/index.js';
+import {
+  ACTIVE_POLL_INTERVAL_MS,
+  AUTO_CLOSE_WATCH_MS,
+  BACKOFF_JITTER_RATIO,
+  MAX_BACKOFF_MS,
+  MAX_RETRY_AFTER_MS,
+  READ_TIMEOUT_MS,
+  STATE_STALE_AFTER_SYNC_INTERVALS,
+} from '../settings.js';
 
 export interface ScheduleInput {
   pollIntervalMs: number;
@@ -48,4 +57,17 @@ export function describeWait(ms: number): string {
     return `${Math.round(seconds / 60)} minutes`;
   }
   return `${seconds} s`;
+}
+
+/**
+ * How old a door's state may grow before Home shows No Response (docs/limits.md): two intervals of the pace the account
+ * is synced at (the webhook safety net's while webhooks arrive), and the longest a sync may take to answer.
+ */
+export function staleAfterMs(
+  config: Pick<PluginConfig, 'pollInterval' | 'webhook'>,
+  flowing: boolean,
+  readTimeoutMs: number | undefined,
+): number {
+  const paceS = flowing ? Math.max(config.webhook?.reconcileInterval ?? 0, config.pollInterval) : config.pollInterval;
+  return STATE_STALE_AFTER_SYNC_INTERVALS * paceS * 1000 + (readTimeoutMs ?? READ_TIMEOUT_MS);
 }
