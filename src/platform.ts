@@ -1,8 +1,6 @@
 // The platform: Homebridge's lifecycle (cache, launch, shutdown) and the wiring of the door registry, person sensors, protection, Matter and the account sync.
 import type { API, DynamicPlatformPlugin, Logging, PlatformAccessory, PlatformConfig } from 'homebridge';
 
-import type { DoorContext } from './door/model/context.js';
-import { DoorAccessory } from './door/door-accessory.js';
 import { BugLog } from './util/bug-log.js';
 import { redactingLog } from './util/redacting-log.js';
 import { secretsOf } from './config/secret-values.js';
@@ -11,22 +9,19 @@ import { SYSTEM_CLOCK } from './util/clock.js';
 import type { Clock } from './util/clock.js';
 import { parseConfig } from './config/index.js';
 import type { PluginConfig } from './config/index.js';
-import { doorOptions, exclusionReason } from './config/door-options.js';
-import { handOver, instanceOf, sameAccountRefusal, takeCacheFor } from './config/same-account.js';
+import { logConfigAdvice, logConfigProblems } from './config/findings-log.js';
+import { exclusionReason } from './config/door-options.js';
+import { claimAccount, handOver } from './config/same-account.js';
 import { MatterFollower } from './matter/matter-follower.js';
 import { AccountSync } from './sync/account-sync.js';
 import { homebridgeConfigPath, readHomebridgeConfig } from './util/homebridge-config.js';
 import { readReservedPorts } from './util/homebridge-ports.js';
-import { ACTIVE_POLL_INTERVAL_MS } from './settings.js';
-import { staleAfterMs } from './sync/schedule.js';
-import { EveHistories } from './eve/eve-histories.js';
-import type { EveDoor } from './eve/eve-door.js';
-import { historyFilePath } from './eve/history-file.js';
+import { BridgeEve, eveWanted } from './eve/bridge-eve.js';
+import { doorFactory } from './door-factory.js';
 import { DoorRegistry } from './registry/door-registry.js';
 import { People } from './people/sensors.js';
 import { ProtectionCache } from './config/protection-cache.js';
 import { OPTION_DEFAULTS } from './option-values.js';
-import { listForLog } from './util/log-text.js';
 
 export interface PlatformRuntime {
   clock?: Clock;
@@ -45,8 +40,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
   private readonly config: PluginConfig | undefined;
   /** The account kept in step (src/sync/account-sync.ts): made at launch with a readable config. */
   private sync: AccountSync | undefined;
-  /** The doors' Eve histories (src/eve/), in their file; made at launch with a readable config. */
-  private eve: EveHistories | undefined;
+  /** The doors' Eve histories (src/eve/bridge-eve.ts): in their file when a door wants one at launch, else in memory. */
+  private readonly eve: BridgeEve;
   /** The doors and person sensors on Matter (Homebridge 2.x), loaded at launch where wanted (src/matter/matter-follower.ts). */
   private readonly matter: MatterFollower;
   /** Set at shutdown: a request in flight still gets its answer, which must then register, start, write and log nothing. */
@@ -69,6 +64,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     const parsed = parseConfig(rawConfig);
     this.config = parsed.ok ? parsed.config : undefined;
     this.bugs = new BugLog(log);
+    this.eve = new BridgeEve({ log, bugs: this.bugs, clock: this.clock });
     this.protection = new ProtectionCache({
       log,
       bugs: this.bugs,
@@ -91,7 +87,16 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       bugs: this.bugs,
       config: this.config,
       protection: () => this.protection.current,
-      createDoor: (accessory) => this.createDoor(accessory),
+      createDoor: doorFactory({
+        api,
+        log,
+        config: this.config,
+        clock: this.clock,
+        sync: () => this.sync,
+        protection: this.protection,
+        eve: (doorId) => this.eve.door(doorId),
+        readTimeoutMs: runtime.readTimeoutMs,
+      }),
       notePolled: (door, outcome) => this.sync?.realtime?.notePolled(door, outcome),
       doorMoved: (doorId, name, state, lastToggled) => this.sync?.whoMovedIt.explain(doorId, name, state, lastToggled),
       doorSeen: (doorId, state, lastToggled) => {
@@ -112,42 +117,23 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       shownPeople: () => this.people.all().map((sensor) => ({ uuid: sensor.accessory.UUID, person: sensor })),
       stopped: () => this.stoppedMeanwhile(),
     });
+    logConfigProblems(log, parsed);
     if (!parsed.ok) {
-      // Cached doors stay (automations survive a typo) and answer "No Response" until the config is fixed.
-      log.error(`The configuration is not valid, so no door is synced until it is fixed: ${parsed.problems.join('; ')}.`);
       api.on('didFinishLaunching', () => this.registry.adoptCached(false));
       return;
-    }
-    // A mistake in an optional setting costs only that setting: one line each, and the doors still sync.
-    for (const sentence of parsed.ignored) {
-      log.error(`In the configuration, ${sentence}.`);
     }
     // A second block of one account does not start: its cached doors go to the first block in this process, or else
     // answer No Response and refuse every command.
-    const instance = instanceOf(rawConfig);
-    const second = sameAccountRefusal(readHomebridgeConfig(api), rawConfig, instance.ordinal);
-    if (second !== undefined) {
-      log.error(second);
+    const claim = claimAccount(readHomebridgeConfig(api), rawConfig, (accessory) => this.registry.fromCache(accessory));
+    this.released = claim.release;
+    api.on('shutdown', () => void this.shutdown());
+    if (claim.refusal !== undefined) {
+      log.error(claim.refusal);
       this.refusedAsSecond = true;
       api.on('didFinishLaunching', () => this.registry.adoptCached(false));
-      api.on('shutdown', () => void this.shutdown());
-      this.released = instance.release;
       return;
     }
-    const endTaking = takeCacheFor(rawConfig, (accessory: PlatformAccessory) => this.registry.fromCache(accessory));
-    this.released = () => {
-      instance.release();
-      endTaking();
-    };
-    // A near miss read as what it nearly is, or a key the plugin does not know: said once, the doors still sync.
-    for (const sentence of parsed.warnings) {
-      log.warn(`In the configuration, ${sentence}.`);
-    }
-    if (parsed.notes !== undefined) {
-      log.debug(
-        `In the configuration, ${listForLog(parsed.notes)} ${parsed.notes.length > 1 ? 'are notes: they name no door and change nothing' : 'is a note: it names no door and changes nothing'}.`,
-      );
-    }
+    logConfigAdvice(log, parsed);
     api.on('didFinishLaunching', () => {
       // Homebridge ends when a listener throws: an exception of ours at start is a logged bug, and the doors keep working.
       try {
@@ -156,7 +142,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
         this.bugs.report('starting the plugin', error);
       }
     });
-    api.on('shutdown', () => void this.shutdown());
   }
 
   private get clock(): Clock {
@@ -185,17 +170,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     if (!config) {
       return;
     }
-    const eveWanted = config.eveHistory || config.doors.some((door) => door.eveHistory === true);
-    if (eveWanted) {
-      try {
-        const bridge = (this.rawConfig as { _bridge?: { username?: unknown } } | undefined)?._bridge?.username;
-        const path = historyFilePath(this.api.user.storagePath(), typeof bridge === 'string' ? bridge : 'main');
-        this.eve = new EveHistories({ path, log: this.log, clock: this.clock });
-      } catch (error) {
-        // Without its file the Eve history is kept in memory (eveOf): the doors never go for it.
-        this.bugs.report('opening the Eve history file', error);
-      }
-    }
+    const historyWanted = eveWanted(config);
+    if (historyWanted) this.eve.open(this.api.user.storagePath(), this.rawConfig);
     const sync = new AccountSync({
       config,
       runtime: this.runtime,
@@ -205,8 +181,8 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
       registry: this.registry,
       people: this.people,
       protection: this.protection,
-      eveWanted,
-      eve: () => this.eve,
+      eveWanted: historyWanted,
+      eve: () => this.eve.current,
       followOnMatter: (complete) => this.matter.follow(complete),
       reservedPorts: () => readReservedPorts(homebridgeConfigPath(this.api), this.rawConfig),
       stopped: () => this.stoppedMeanwhile(),
@@ -231,41 +207,6 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     sync.start();
   }
 
-  /** One door's HomeKit side, wired to the client, the clock and the sync schedule. */
-  private createDoor(accessory: PlatformAccessory<DoorContext>): DoorAccessory {
-    const config = this.config;
-    return new DoorAccessory(
-      {
-        api: this.api,
-        log: this.log,
-        toggle: (doorId, state) => {
-          if (!this.sync) {
-            return Promise.reject(new Error('the configuration is not valid'));
-          }
-          return this.sync.client.toggle(doorId, state);
-        },
-        // The catalog's defaults while the config cannot be read; transitionTimeout is in seconds.
-        transitionTimeoutMs: (config ?? OPTION_DEFAULTS).transitionTimeout * 1000,
-        lowBatteryThresholdPct: (config ?? OPTION_DEFAULTS).lowBatteryThreshold,
-        onCommandAccepted: () => this.sync?.hurry(ACTIVE_POLL_INTERVAL_MS),
-        staleAfterMs: () => config && staleAfterMs(config, this.sync?.realtime?.flowing === true, this.runtime.readTimeoutMs),
-        now: () => this.clock.now(),
-        clock: this.clock,
-        // Without a readable config, a cached door keeps the services it has: a typo must not break automations.
-        options: config ? doorOptions(config, accessory.context.doorId, accessory.context.deviceId) : undefined,
-        gate: () => this.protection.refusalFor(accessory.context.doorId),
-        eve: (doorId) => this.eveOf(doorId),
-      },
-      accessory,
-    );
-  }
-
-  /** A door's Eve history in the bridge's file; one in memory when the file is not kept (no door wanted it at launch). */
-  private eveOf(doorId: string): EveDoor {
-    this.eve ??= new EveHistories({ path: undefined, log: this.log, clock: this.clock });
-    return this.eve.door(doorId);
-  }
-
   /** Read through a call: shutdown() may run while a sync awaits, which the type checker's narrowing of the field cannot see. */
   private stoppedMeanwhile(): boolean {
     return this.stopped;
@@ -276,7 +217,7 @@ export class AccessControlPlatform implements DynamicPlatformPlugin {
     this.stopped = true;
     this.released();
     this.sync?.stop();
-    this.eve?.stop();
+    this.eve.stop();
     this.registry.dispose();
     this.people.dispose();
     this.matter.dispose();

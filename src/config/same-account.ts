@@ -35,6 +35,29 @@ export function takeCacheFor(block: unknown, take: (accessory: PlatformAccessory
   };
 }
 
+/**
+ * This instance's claim on `block`'s account, at its start: `refusal` says why it must not start (an earlier block of
+ * config.json, `homebridgeConfig`, reads the same account and share), else it takes the account's cached accessories from
+ * now on (`take`). `release` ends the claim at its shutdown, either way.
+ */
+export function claimAccount(
+  homebridgeConfig: unknown,
+  block: unknown,
+  take: (accessory: PlatformAccessory) => void,
+): { refusal: string | undefined; release: () => void } {
+  const instance = instanceOf(block);
+  const refusal = sameAccountRefusal(homebridgeConfig, block, instance.ordinal);
+  if (refusal !== undefined) return { refusal, release: instance.release };
+  const endTaking = takeCacheFor(block, take);
+  return {
+    refusal,
+    release: () => {
+      instance.release();
+      endTaking();
+    },
+  };
+}
+
 /** Hands a cached accessory to the block of this process that runs `block`'s account; false when none does here. */
 export function handOver(block: unknown, accessory: PlatformAccessory): boolean {
   const account = accountOf(block);

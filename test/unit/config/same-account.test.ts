@@ -1,7 +1,8 @@
 // Two platform blocks of one account (issue 49, item 6): the later one refuses to start, with a line naming both blocks.
+import { PlatformAccessory } from 'homebridge/lib/platformAccessory.js';
 import { describe, expect, it } from 'vitest';
 
-import { instanceOf, sameAccountRefusal } from '../../../src/config/same-account.js';
+import { claimAccount, handOver, instanceOf, sameAccountRefusal } from '../../../src/config/same-account.js';
 import { PLATFORM_NAME } from '../../../src/settings.js';
 
 const block = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -11,6 +12,8 @@ const block = (name: string, extra: Record<string, unknown> = {}) => ({
   baseUrl: 'https://api.example.com',
   ...extra,
 });
+/** A cached accessory's UUID (HAP refuses one that is not a UUID). */
+const GATE_UUID = '5f0c6d2a-8b1e-4c3d-9a7f-2e6b1d0c4a93';
 const config = (...platforms: unknown[]) => ({ bridge: {}, platforms });
 
 describe('a second block of one account', () => {
@@ -54,5 +57,24 @@ describe('a second block of one account', () => {
     two.release();
     one.release();
     expect(instanceOf(copy).ordinal).toBe(0);
+  });
+
+  it('claims the account for the first block, which then takes the second one’s cached accessories until it shuts down', () => {
+    const [first, second] = [block('Claimed'), block('Claimed again', { excludeDoorIds: [] })];
+    const all = config(first, second);
+    const taken: string[] = [];
+    const firstClaim = claimAccount(all, first, (accessory) => taken.push(accessory.UUID));
+    const secondClaim = claimAccount(all, second, () => {
+      throw new Error('a refused block takes nothing');
+    });
+    expect(firstClaim.refusal).toBeUndefined();
+    expect(secondClaim.refusal).toMatch(/^This platform block, platforms\[1\] \("Claimed again"\), reads the same account/);
+    const cached = new PlatformAccessory('Gate', GATE_UUID);
+    expect(handOver(second, cached)).toBe(true);
+    expect(taken).toEqual([GATE_UUID]);
+    secondClaim.release();
+    firstClaim.release();
+    expect(handOver(second, cached)).toBe(false);
+    expect(instanceOf(first).ordinal).toBe(0);
   });
 });
