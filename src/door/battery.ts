@@ -1,5 +1,8 @@
-// The Battery service of a door with a bluetooth sensor: level, low-battery warning, never chargeable.
+// The Battery service of a door with a bluetooth sensor: level, low-battery warning, never chargeable, and when it is
+// there at all.
 import type { API, PlatformAccessory, Service } from 'homebridge';
+
+import type { Door } from '../client/types.js';
 
 export class DoorBattery {
   private readonly service: Service;
@@ -31,5 +34,41 @@ export class DoorBattery {
       C.StatusLowBattery,
       level <= this.lowThresholdPct ? C.StatusLowBattery.BATTERY_LEVEL_LOW : C.StatusLowBattery.BATTERY_LEVEL_NORMAL,
     );
+  }
+}
+
+/**
+ * A door's Battery service as the sync reports its sensor: made at the first level read, kept at the last level while
+ * no new one comes, and removed when the door has no sensor or the user hides it (`hideBattery`).
+ */
+export class DoorBatteryFollower {
+  private battery: DoorBattery | undefined;
+
+  constructor(
+    private readonly api: API,
+    private readonly accessory: PlatformAccessory,
+    private readonly lowThresholdPct: number,
+    private readonly hidden: boolean,
+  ) {
+    // Hidden by the user: a cached Battery service goes too, so Home drops the level and any low-battery alarm at once.
+    if (hidden) {
+      DoorBattery.remove(api, accessory);
+    }
+  }
+
+  /** What a sync said of the door's sensor: whether it has one, and its level when it reported one. */
+  follow(door: Pick<Door, 'hasBluetoothSensor' | 'batteryLevel'>): void {
+    if (door.hasBluetoothSensor && !this.hidden) {
+      // No reading is no news: the last known level stays (a cached service keeps it too), and a sensor that never
+      // reported one gets no Battery service yet, which HAP would show at 0 % and, below the threshold, as an alarm.
+      if (door.batteryLevel === undefined) {
+        return;
+      }
+      this.battery ??= new DoorBattery(this.api, this.accessory, this.lowThresholdPct);
+      this.battery.update(door.batteryLevel);
+    } else if (this.battery || this.accessory.getService(this.api.hap.Service.Battery)) {
+      DoorBattery.remove(this.api, this.accessory);
+      this.battery = undefined;
+    }
   }
 }

@@ -8,17 +8,16 @@ import type { Clock } from '../util/clock.js';
 import { DoorModel, whatToShow } from './model/door.js';
 import type { ReportOutcome } from './model/state-machine.js';
 import type { DoorOptions } from '../config/door-options.js';
-import { homeKitSerial, homeKitVersion } from '../util/homekit-name.js';
-import { ACCESSORY_MANUFACTURER, ACCESSORY_MODEL } from '../settings.js';
+import { describeDoorAccessory, showFirmware } from './accessory-information.js';
 import type { ShowAs } from '../option-catalog.js';
-import { OPTION_DEFAULTS } from '../option-values.js';
-import { DoorBattery } from './battery.js';
+import { DoorBatteryFollower } from './battery.js';
 import { DoorCommands } from './door-commands.js';
 import { READ_ONLY_REFUSAL } from '../config/gate.js';
 import { DoorExtras, EXTRA_SUFFIXES } from './extras/door-extras.js';
 import type { DoorContext } from './model/context.js';
-import { configuredNameOf, renameDerivedServices } from '../homekit/door-name.js';
-import { cachedKind, FACES, findKindService, kindService, strayKindServices } from './face.js';
+import { configuredNameOf, showDoorName } from '../homekit/door-name.js';
+import { FACES, kindService } from './face.js';
+import { chooseKind } from './kind-choice.js';
 import type { DoorFace, FaceDeps, FaceTable } from './face.js';
 import type { EveDoor } from '../eve/eve-door.js';
 
@@ -82,7 +81,7 @@ export class DoorAccessory {
   private readonly model: DoorModel;
   /** The model, read-only, for those who only read the door (see DoorFacts). */
   readonly facts: DoorFacts;
-  private battery: DoorBattery | undefined;
+  private readonly battery: DoorBatteryFollower;
   private readonly commands: DoorCommands;
   private readonly extras: DoorExtras;
   /** The main service's ConfiguredName: the Home app writes it when the user renames the door there. */
@@ -94,7 +93,7 @@ export class DoorAccessory {
     private readonly deps: DoorAccessoryDeps,
     readonly accessory: PlatformAccessory<DoorContext>,
   ) {
-    const { Service: S, Characteristic: C } = deps.api.hap;
+    const { Characteristic: C } = deps.api.hap;
     const context = accessory.context;
     // First: the model cleans the cached names, which the services below are created with.
     this.model = new DoorModel(context, {
@@ -118,28 +117,10 @@ export class DoorAccessory {
       onCommandAccepted: deps.onCommandAccepted,
     });
 
-    accessory
-      .getService(S.AccessoryInformation)
-      ?.setCharacteristic(C.Manufacturer, ACCESSORY_MANUFACTURER)
-      .setCharacteristic(C.Model, ACCESSORY_MODEL)
-      .setCharacteristic(C.SerialNumber, homeKitSerial(context.doorId));
-
     const hap = deps.api.hap;
+    describeDoorAccessory(hap, accessory, context.doorId);
     const faces = deps.faces ?? FACES;
-    // Without readable settings a cached door keeps the kind it has: a typo must not break automations.
-    const cached = cachedKind(hap, accessory, deps.options?.showAs, faces);
-    this.kind = deps.options?.showAs ?? cached ?? OPTION_DEFAULTS.showAs;
-    const replaced = cached !== undefined && cached !== this.kind;
-    if (cached !== undefined && replaced) {
-      this.warnKindReplaced(cached, faces);
-    }
-    // The service of another kind (the one replaced, or a cache that holds two) would take Home's writes with no handler:
-    // it goes. Found by what marks it as a kind, so an extra of the same type (the automation switch) stays.
-    const strays = strayKindServices(hap, accessory, findKindService(hap, accessory, this.kind, faces), faces);
-    for (const stray of strays) {
-      accessory.removeService(stray);
-    }
-    this.kindChanged = replaced || strays.length > 0;
+    ({ kind: this.kind, kindChanged: this.kindChanged } = chooseKind(hap, accessory, deps.options?.showAs, faces, deps.log, this.name));
     const spec = faces[this.kind];
     const faceDeps: FaceDeps = {
       hap: deps.api.hap,
@@ -154,9 +135,7 @@ export class DoorAccessory {
     this.configuredName.onSet((value) => {
       this.renamedInHome(value);
     });
-    if (deps.options?.hideBattery === true) {
-      DoorBattery.remove(deps.api, accessory);
-    }
+    this.battery = new DoorBatteryFollower(deps.api, accessory, deps.lowBatteryThresholdPct, deps.options?.hideBattery === true);
     const eve = deps.eve;
     this.extras = new DoorExtras(deps.api, accessory, context.name, deps.options, {
       target: () => this.model.target,
@@ -176,19 +155,6 @@ export class DoorAccessory {
     // Names the cache or the settings changed since the last start reach HomeKit, extras included.
     this.model.start();
     this.push();
-  }
-
-  /**
-   * The settings show the door as another kind than the cache holds: only the main service changes (the old one goes
-   * with the strays). The accessory (its UUID, so its name and room in Home) and its extras stay; automations made for
-   * the old service cannot follow.
-   */
-  private warnKindReplaced(cached: ShowAs, faces: FaceTable): void {
-    const [now, before] = [faces[this.kind].words, faces[cached].words];
-    this.deps.log.warn(
-      `${this.name} is now shown in Home as ${now} instead of ${before} ("Show in Home as" in the plugin settings). ` +
-        `It keeps its name and room, but Home automations and scenes made for ${before} must be made again.`,
-    );
   }
 
   /** Stops the door's timers (Homebridge is shutting down or the door leaves HomeKit). */
@@ -238,13 +204,9 @@ export class DoorAccessory {
    * `undefined` when the state was not used (unknown, or older than a webhook that arrived meanwhile).
    */
   update(door: Door, device: Device, syncSentMs: number = this.deps.now()): ReportOutcome | undefined {
-    const { Characteristic: C } = this.deps.api.hap;
     this.model.learn(door, device);
-    const version = homeKitVersion(device.softwareVersion);
-    if (version) {
-      this.accessory.getService(this.deps.api.hap.Service.AccessoryInformation)?.updateCharacteristic(C.FirmwareRevision, version);
-    }
-    this.updateBattery(door);
+    showFirmware(this.deps.api.hap, this.accessory, device.softwareVersion);
+    this.battery.follow(door);
     const knownBefore = this.model.stateKnown;
     const outcome = this.show(this.model.reportPolled(door, syncSentMs), knownBefore);
     // The active flags may have made the door (un)available, whatever its state did.
@@ -296,16 +258,8 @@ export class DoorAccessory {
 
   /** Shows `name` instead of `before` wherever HomeKit reads the door's name, its extras' names included. */
   private applyName(before: string, name: string): void {
-    const { Characteristic: C, Service: S } = this.deps.api.hap;
-    // Homebridge keeps displayName in its cache; AccessoryInformation's Name is what a controller reads when it adds the door.
-    this.accessory.updateDisplayName(name);
-    this.accessory.getService(S.AccessoryInformation)?.updateCharacteristic(C.Name, name);
-    this.face.service.displayName = name;
-    this.face.service.updateCharacteristic(C.Name, name);
-    if (this.configuredName.value !== name) {
-      this.configuredName.updateValue(name);
-    }
-    renameDerivedServices(this.deps.api.hap, this.accessory, before, name, EXTRA_SUFFIXES, [this.face.service]);
+    const main = { service: this.face.service, configuredName: this.configuredName };
+    showDoorName(this.deps.api.hap, this.accessory, main, before, name, EXTRA_SUFFIXES);
     this.changed();
   }
 
@@ -313,22 +267,6 @@ export class DoorAccessory {
   tick(): void {
     if (this.model.tick()) {
       this.push();
-    }
-  }
-
-  private updateBattery(door: Door): void {
-    // Hidden by the user: a cached Battery service goes too, so Home drops the level and any low-battery alarm at once.
-    if (door.hasBluetoothSensor && this.deps.options?.hideBattery !== true) {
-      // No reading is no news: the last known level stays (a cached service keeps it too), and a sensor that never
-      // reported one gets no Battery service yet, which HAP would show at 0 % and, below the threshold, as an alarm.
-      if (door.batteryLevel === undefined) {
-        return;
-      }
-      this.battery ??= new DoorBattery(this.deps.api, this.accessory, this.deps.lowBatteryThresholdPct);
-      this.battery.update(door.batteryLevel);
-    } else if (this.battery || this.accessory.getService(this.deps.api.hap.Service.Battery)) {
-      DoorBattery.remove(this.deps.api, this.accessory);
-      this.battery = undefined;
     }
   }
 

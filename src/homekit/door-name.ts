@@ -73,3 +73,28 @@ export function renameDerivedServices(
     }
   }
 }
+
+/**
+ * Shows `name` instead of `before` wherever HomeKit reads a door's name: Homebridge's cache (displayName), the
+ * AccessoryInformation's Name (what a controller reads when it adds the door), the main service's Name and
+ * ConfiguredName, and the extras whose names derive from the old one (renameDerivedServices).
+ */
+export function showDoorName(
+  hap: HAP,
+  accessory: PlatformAccessory,
+  main: { service: Service; configuredName: Characteristic },
+  before: string,
+  name: string,
+  /** Each extra's suffix, by its subtype (door/extras/). */
+  suffixes: ReadonlyMap<string, string>,
+): void {
+  const { Characteristic: C, Service: S } = hap;
+  accessory.updateDisplayName(name);
+  accessory.getService(S.AccessoryInformation)?.updateCharacteristic(C.Name, name);
+  main.service.displayName = name;
+  main.service.updateCharacteristic(C.Name, name);
+  if (main.configuredName.value !== name) {
+    main.configuredName.updateValue(name);
+  }
+  renameDerivedServices(hap, accessory, before, name, suffixes, [main.service]);
+}
