@@ -9,19 +9,16 @@ import { shownName } from '../door/model/naming.js';
 import type { PluginConfig } from '../config/index.js';
 import type { Protection } from '../config/protection.js';
 import type { DoorContext } from '../door/model/context.js';
-import type { DuplicateDoor } from '../door/duplicates.js';
 import { isDoorContext } from '../door/model/context.js';
 import type { DoorAccessory } from '../door/door-accessory.js';
 import { homeKitName } from '../util/homekit-name.js';
 import { doorOptions } from '../config/door-options.js';
-import { soundAlikePairs } from '../door/spoken-names.js';
 import { MAX_ACCESSORIES_PER_BRIDGE, PLATFORM_NAME, PLUGIN_NAME, SYNCS_MISSING_BEFORE_REMOVAL } from '../settings.js';
 import type { BugLog } from '../util/bug-log.js';
-import { listForLog, oneLine } from '../util/log-text.js';
-import { NoticeOnce, NoticeOnceEach } from '../util/notice-once.js';
+import { oneLine } from '../util/log-text.js';
 import type { WebhookEvent } from '../webhook/event.js';
 import { byDoorIdOrder, capDoors, shownDoors } from './shown-doors.js';
-import type { DoorOfDevice } from '../door/duplicates.js';
+import { RegistryNotices } from './registry-notices.js';
 
 /** What a sync's report did to a door (whether it changed what Home shows). */
 export type SyncOutcome = ReturnType<DoorAccessory['update']>;
@@ -54,14 +51,12 @@ export class DoorRegistry {
   private readonly doors = new Map<string, DoorAccessory>();
   /** Syncs in a row that did not list a door, by UUID. */
   private readonly missingCounts = new Map<string, number>();
-  /** The doors the cap leaves out: said when they change, and when all fit again. */
-  private readonly overLimit = new NoticeOnce();
-  /** The duplicate door ids last reported, said once for each set of them. */
-  private readonly duplicates = new NoticeOnce();
-  /** Pairs of doors Siri cannot tell apart, each said once while it lasts. */
-  private readonly soundAlike = new NoticeOnceEach();
+  /** What is said of the doors shown: those the cap leaves out, duplicates, names Siri cannot tell apart. */
+  private readonly notices: RegistryNotices;
 
-  constructor(private readonly deps: DoorRegistryDeps) {}
+  constructor(private readonly deps: DoorRegistryDeps) {
+    this.notices = new RegistryNotices(deps.log, () => this.others());
+  }
 
   /** Homebridge hands over each cached accessory before didFinishLaunching. */
   fromCache(accessory: PlatformAccessory): void {
@@ -113,7 +108,7 @@ export class DoorRegistry {
     const room = Math.max(0, MAX_ACCESSORIES_PER_BRIDGE - others);
     if (this.doors.size <= room) return;
     const byDoorId = [...this.doors.values()].sort((a, b) => byDoorIdOrder(a.accessory.context.doorId, b.accessory.context.doorId));
-    this.remove(byDoorId.slice(room), this.noRoom(others));
+    this.remove(byDoorId.slice(room), this.notices.noRoom(others));
   }
 
   /** Brings HomeKit in line with a successful sync: new doors appear, known ones update, gone ones leave. */
@@ -124,7 +119,7 @@ export class DoorRegistry {
     }
     // Every door the options let in, before the cap: a door the cap leaves out is still the account's, never "missing".
     const listed = shownDoors(account, config, this.deps.protection?.(), { room: Number.POSITIVE_INFINITY });
-    this.reportDuplicates(listed.duplicates);
+    this.notices.reportDuplicates(listed.duplicates);
     // Doors the options keep out leave at once: that is the user's choice, not a glitch of the service.
     for (const { door, reason } of listed.excluded) {
       const handler = this.doors.get(this.uuid(door.id));
@@ -143,11 +138,11 @@ export class DoorRegistry {
     const held = [...this.doors.keys()].filter((uuid) => !seen.has(uuid)).length;
     const inHome = new Set([...this.doors.values()].map((door) => door.accessory.context.doorId));
     const { shown, leftOut, overLimit } = capDoors(listed.shown, Math.max(0, this.room() - held), inHome);
-    this.reportLeftOut(leftOut, overLimit);
+    this.notices.reportLeftOut(leftOut, overLimit);
     const cut = shown.length === listed.shown.length ? new Set<string>() : new Set(leftOut.map(({ door }) => this.uuid(door.id)));
     this.remove(
       [...this.doors.entries()].filter(([uuid]) => cut.has(uuid)).map(([, door]) => door),
-      this.noRoom(),
+      this.notices.noRoom(),
     );
     const changed: PlatformAccessory[] = [];
     for (const { door, device } of shown) {
@@ -174,7 +169,7 @@ export class DoorRegistry {
     if (changed.length > 0) {
       this.deps.api.updatePlatformAccessories(changed);
     }
-    this.warnSoundAlike();
+    this.notices.warnSoundAlike([...this.doors.values()].map((door) => ({ id: door.accessory.context.doorId, name: door.name })));
   }
 
   /** The door a webhook names: by its id, or by its controller and number for door-numbered events. */
@@ -349,54 +344,5 @@ export class DoorRegistry {
 
   private others(): number {
     return this.deps.otherAccessories?.() ?? this.deps.config?.people.length ?? 0;
-  }
-
-  /** Why a door in Home leaves for the cap (never "the account no longer has it": it still has). */
-  private noRoom(others = this.others()): string {
-    const people = others === 0 ? '' : `, ${others} of them person sensors`;
-    return `one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE} accessories${people}, and the doors already in Home, then the first by door id, take the room (see docs/limits.md)`;
-  }
-
-  /** Names the doors the cap leaves out and the settings that bring them in: said when they change, and when all fit. */
-  private reportLeftOut(leftOut: DoorOfDevice[], overLimit: number | undefined): void {
-    if (overLimit === undefined || leftOut.length === 0) {
-      this.overLimit.ended(() => this.deps.log.info('Every door the settings let in fits on the bridge again.'));
-      return;
-    }
-    const named = leftOut.map(({ door }) => `${homeKitName(door.name, fallbackDoorName(door.id))} (door ${door.id})`);
-    this.overLimit.holds(
-      () =>
-        this.deps.log.warn(
-          `The account has ${overLimit} doors for this bridge, but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE} accessories${this.others() === 0 ? '' : ` and ${this.others()} of them are person sensors`}; left out: ${listForLog(named)}. To show them, add the platform again on its own child bridge with includeDeviceIds (or includeDoorIds) naming their controllers, and excludeDeviceIds on this one (see docs/limits.md).`,
-        ),
-      leftOut.map(({ door }) => door.id).join('\u0000'),
-    );
-  }
-
-  /** Names door ids listed under more than one controller, once for each set of them. */
-  private reportDuplicates(duplicates: DuplicateDoor[]): void {
-    if (duplicates.length === 0) {
-      this.duplicates.ended();
-      return;
-    }
-    this.duplicates.holds(() => {
-      const named = duplicates.map(({ doorId, deviceIds }) => `door ${doorId} (controllers ${deviceIds.join(', ')})`);
-      this.deps.log.warn(
-        `The account lists the same door under more than one controller; each is shown once, as the door of the first controller by id: ${listForLog(named)}.`,
-      );
-    }, JSON.stringify(duplicates));
-  }
-
-  /** One warning per pair of shown doors Siri cannot tell apart, when the pair first appears (at start, or after a change). */
-  private warnSoundAlike(): void {
-    const doors = [...this.doors.values()].map((door) => ({ id: door.accessory.context.doorId, name: door.name }));
-    this.soundAlike.update(
-      soundAlikePairs(doors),
-      (pair) => JSON.stringify(pair),
-      ([first, second]) =>
-        this.deps.log.warn(
-          `Siri cannot tell ${first.name} (door ${oneLine(first.id)}) from ${second.name} (door ${oneLine(second.id)}) apart: their names differ only in case, spaces or punctuation. Give one of them its own "Name in Home" in the plugin settings.`,
-        ),
-    );
   }
 }
