@@ -3,21 +3,19 @@
 import type { API, Logging, PlatformAccessory } from 'homebridge';
 
 import type { Account, Device, Door, DoorState } from '../client/types.js';
-import { fallbackDoorName } from '../client/fallback-name.js';
 import { canonicalId } from '../util/canonical-id.js';
-import { shownName } from '../door/model/naming.js';
 import type { PluginConfig } from '../config/index.js';
 import type { Protection } from '../config/protection.js';
 import type { DoorContext } from '../door/model/context.js';
 import { isDoorContext } from '../door/model/context.js';
 import type { DoorAccessory } from '../door/door-accessory.js';
-import { homeKitName } from '../util/homekit-name.js';
 import { doorOptions } from '../config/door-options.js';
 import { MAX_ACCESSORIES_PER_BRIDGE, PLATFORM_NAME, PLUGIN_NAME, SYNCS_MISSING_BEFORE_REMOVAL } from '../settings.js';
 import type { BugLog } from '../util/bug-log.js';
 import { oneLine } from '../util/log-text.js';
 import type { WebhookEvent } from '../webhook/event.js';
 import { byDoorIdOrder, capDoors, shownDoors } from './shown-doors.js';
+import { newDoorContext } from './new-door.js';
 import { RegistryNotices } from './registry-notices.js';
 
 /** What a sync's report did to a door (whether it changed what Home shows). */
@@ -272,20 +270,8 @@ export class DoorRegistry {
 
   private add(uuid: string, door: Door, device: Device): DoorAccessory | undefined {
     const config = this.deps.config;
-    const accountName = homeKitName(door.name, fallbackDoorName(door.id));
-    // A new door comes with the name it shows from the start: a Name in Home from the settings, else the account's.
-    // A door first seen with a state the plugin cannot read has none yet: CLOSED stands for nothing, and Home shows it
-    // unknown (model/door.ts, stateKnown) until the service reports one.
-    const context: DoorContext = {
-      doorId: door.id,
-      deviceId: device.id,
-      name: accountName,
-      accountName,
-      state: door.state ?? 'CLOSED',
-      ...(door.state === null ? { stateUnknown: true as const } : {}),
-    };
-    const { name } = shownName(context, config ? doorOptions(config, door.id).name : undefined);
-    context.name = name;
+    const context = newDoorContext(door, device, config ? doorOptions(config, door.id).name : undefined);
+    const { name } = context;
     const accessory = new this.deps.api.platformAccessory<DoorContext>(name, uuid);
     // A new door starts from its reported state.
     accessory.context = context;
