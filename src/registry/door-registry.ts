@@ -3,7 +3,6 @@
 import type { API, Logging, PlatformAccessory } from 'homebridge';
 
 import type { Account, Device, Door, DoorState } from '../client/types.js';
-import { canonicalId } from '../util/canonical-id.js';
 import type { PluginConfig } from '../config/index.js';
 import type { Protection } from '../config/protection.js';
 import type { DoorContext } from '../door/model/context.js';
@@ -15,6 +14,7 @@ import type { BugLog } from '../util/bug-log.js';
 import { oneLine } from '../util/log-text.js';
 import type { WebhookEvent } from '../webhook/event.js';
 import { byDoorIdOrder, capDoors, shownDoors } from './shown-doors.js';
+import { DoorFinder } from './door-finder.js';
 import { newDoorContext } from './new-door.js';
 import { RegistryNotices } from './registry-notices.js';
 
@@ -51,9 +51,12 @@ export class DoorRegistry {
   private readonly missingCounts = new Map<string, number>();
   /** What is said of the doors shown: those the cap leaves out, duplicates, names Siri cannot tell apart. */
   private readonly notices: RegistryNotices;
+  /** The doors a webhook event is about. */
+  private readonly finder: DoorFinder<DoorAccessory>;
 
   constructor(private readonly deps: DoorRegistryDeps) {
     this.notices = new RegistryNotices(deps.log, () => this.others());
+    this.finder = new DoorFinder(this.doors, (doorId) => this.uuid(doorId));
   }
 
   /** Homebridge hands over each cached accessory before didFinishLaunching. */
@@ -170,27 +173,14 @@ export class DoorRegistry {
     this.notices.warnSoundAlike([...this.doors.values()].map((door) => ({ id: door.accessory.context.doorId, name: door.name })));
   }
 
-  /** The door a webhook names: by its id, or by its controller and number for door-numbered events. */
+  /** The door a webhook names (door-finder.ts). */
   find(event: WebhookEvent): DoorAccessory | undefined {
-    if (event.doorId !== undefined) {
-      return this.byId(event.doorId);
-    }
-    const deviceId = event.deviceId === undefined ? undefined : canonicalId(event.deviceId);
-    return [...this.doors.values()].find(
-      (door) => canonicalId(door.accessory.context.deviceId) === deviceId && door.facts.entityNumber === event.doorNumber,
-    );
+    return this.finder.find(event);
   }
 
-  /** The doors an enforcer event is about: the door it names, else (naming no door) every door of the controller it names. */
+  /** The doors an enforcer event is about (door-finder.ts). */
   alertDoors(event: WebhookEvent): DoorAccessory[] {
-    if (event.doorId !== undefined) {
-      const door = this.byId(event.doorId);
-      return door ? [door] : [];
-    }
-    const deviceId = event.deviceId === undefined ? undefined : canonicalId(event.deviceId);
-    return deviceId === undefined
-      ? []
-      : [...this.doors.values()].filter((door) => canonicalId(door.accessory.context.deviceId) === deviceId);
+    return this.finder.alertDoors(event);
   }
 
   /** Ends movements that took too long, also when syncs fail; one door's bug must not stop the others' ticks. */
@@ -241,18 +231,6 @@ export class DoorRegistry {
     for (const door of this.doors.values()) {
       door.dispose();
     }
-  }
-
-  /**
-   * The door an event names, compared as ids are (canonical): by the exact id first, else the one door whose id reads the
-   * same (two doors whose ids read the same are both read-only, and an event naming them is matched to neither).
-   */
-  private byId(id: string): DoorAccessory | undefined {
-    const exact = this.doors.get(this.uuid(id));
-    if (exact) return exact;
-    const key = canonicalId(id);
-    const same = [...this.doors.values()].filter((door) => canonicalId(door.accessory.context.doorId) === key);
-    return same.length === 1 ? same[0] : undefined;
   }
 
   /** Derived from the door id alone, so a door keeps its HomeKit identity (and automations) across restarts. */
