@@ -9,12 +9,13 @@ import type { DoorContext } from '../door/model/context.js';
 import { isDoorContext } from '../door/model/context.js';
 import type { DoorAccessory } from '../door/door-accessory.js';
 import { doorOptions } from '../config/door-options.js';
-import { MAX_ACCESSORIES_PER_BRIDGE, PLATFORM_NAME, PLUGIN_NAME, SYNCS_MISSING_BEFORE_REMOVAL } from '../settings.js';
+import { MAX_ACCESSORIES_PER_BRIDGE, PLATFORM_NAME, PLUGIN_NAME } from '../settings.js';
 import type { BugLog } from '../util/bug-log.js';
 import { oneLine } from '../util/log-text.js';
 import type { WebhookEvent } from '../webhook/event.js';
 import { byDoorIdOrder, capDoors, shownDoors } from './shown-doors.js';
 import { DoorFinder } from './door-finder.js';
+import { MissedSyncs } from './missed-syncs.js';
 import { newDoorContext } from './new-door.js';
 import { RegistryNotices } from './registry-notices.js';
 
@@ -47,8 +48,8 @@ export class DoorRegistry {
   /** Accessories restored from Homebridge's cache, by UUID, until the registry takes them over. */
   private readonly cached = new Map<string, PlatformAccessory<DoorContext>>();
   private readonly doors = new Map<string, DoorAccessory>();
-  /** Syncs in a row that did not list a door, by UUID. */
-  private readonly missingCounts = new Map<string, number>();
+  /** Complete syncs in a row that did not list each door. */
+  private readonly missed = new MissedSyncs();
   /** What is said of the doors shown: those the cap leaves out, duplicates, names Siri cannot tell apart. */
   private readonly notices: RegistryNotices;
   /** The doors a webhook event is about. */
@@ -132,7 +133,7 @@ export class DoorRegistry {
     // A partial answer says nothing about doors it could not read; only a complete one may remove doors. Removed before
     // any door is added, so the bridge never holds both.
     if (account.unreadable.length === 0) {
-      this.removeMissing(seen);
+      this.remove(this.missed.gone(this.doors, seen), 'the account no longer has it');
     }
     // The bridge's room is planned before anything is added: the plugin's other accessories (person sensors) and the doors
     // still shown though this answer lacks them take theirs first.
@@ -148,7 +149,7 @@ export class DoorRegistry {
     const changed: PlatformAccessory[] = [];
     for (const { door, device } of shown) {
       const uuid = this.uuid(door.id);
-      this.missingCounts.delete(uuid);
+      this.missed.forget(uuid);
       const handler = this.doors.get(uuid) ?? this.add(uuid, door, device);
       if (!handler) continue;
       handler.setAccountReadable(true);
@@ -268,27 +269,11 @@ export class DoorRegistry {
     return handler;
   }
 
-  private removeMissing(seen: Set<string>): void {
-    const gone: DoorAccessory[] = [];
-    for (const [uuid, door] of this.doors) {
-      if (seen.has(uuid)) {
-        continue;
-      }
-      const misses = (this.missingCounts.get(uuid) ?? 0) + 1;
-      if (misses < SYNCS_MISSING_BEFORE_REMOVAL) {
-        this.missingCounts.set(uuid, misses);
-        continue;
-      }
-      gone.push(door);
-    }
-    this.remove(gone, 'the account no longer has it');
-  }
-
   private remove(doors: DoorAccessory[], reason: string): void {
     for (const door of doors) {
       this.deps.log.info(`Removed ${door.name} from HomeKit: ${reason}.`);
       door.dispose();
-      this.missingCounts.delete(door.accessory.UUID);
+      this.missed.forget(door.accessory.UUID);
       this.doors.delete(door.accessory.UUID);
       this.cached.delete(door.accessory.UUID);
     }
