@@ -2,7 +2,7 @@
 // after each sync, found by id for webhooks, and ticked.
 import type { API, Logging, PlatformAccessory } from 'homebridge';
 
-import type { Account, Device, Door, DoorState } from '../client/types.js';
+import type { Account, Device, Door } from '../client/types.js';
 import type { PluginConfig } from '../config/index.js';
 import type { Protection } from '../config/protection.js';
 import type { DoorContext } from '../door/model/context.js';
@@ -15,14 +15,14 @@ import { oneLine } from '../util/log-text.js';
 import type { WebhookEvent } from '../webhook/event.js';
 import { byDoorIdOrder, capDoors, shownDoors } from './shown-doors.js';
 import { DoorFinder } from './door-finder.js';
+import { applyReport } from './door-report.js';
+import type { DoorReportFollowers } from './door-report.js';
 import { MissedSyncs } from './missed-syncs.js';
 import { newDoorContext } from './new-door.js';
 import { RegistryNotices } from './registry-notices.js';
 
-/** What a sync's report did to a door (whether it changed what Home shows). */
-export type SyncOutcome = ReturnType<DoorAccessory['update']>;
-
-export interface DoorRegistryDeps {
+/** `notePolled`, `doorMoved` and `doorSeen` (DoorReportFollowers) are told what each sync found of each door. */
+export interface DoorRegistryDeps extends DoorReportFollowers {
   api: API;
   log: Logging;
   bugs: BugLog;
@@ -32,12 +32,6 @@ export interface DoorRegistryDeps {
   protection?: () => Protection;
   /** The HomeKit side of one door around its accessory (the platform wires in the client, the clock and the schedule). */
   createDoor: (accessory: PlatformAccessory<DoorContext>) => DoorAccessory;
-  /** Each door a sync reported, and what the report did to it. */
-  notePolled: (door: DoorAccessory, outcome: SyncOutcome) => void;
-  /** A sync found a door moved to `state`; `lastToggled` is the door's, as the service wrote it. */
-  doorMoved: (doorId: string, name: string, state: DoorState, lastToggled: string | undefined) => void;
-  /** A sync's state of a door was used (not older than a webhook): the door is in `state`, its last move dated `lastToggled`. */
-  doorSeen?: (doorId: string, state: DoorState, lastToggled: string | undefined) => void;
   /** Takes a cached accessory that holds no door but is the plugin's all the same (a person sensor); false: not one. */
   takeOther?: (accessory: PlatformAccessory) => boolean;
   /** The plugin's accessories on the bridge that are not doors (person sensors); the config's people by default. */
@@ -151,20 +145,8 @@ export class DoorRegistry {
       const uuid = this.uuid(door.id);
       this.missed.forget(uuid);
       const handler = this.doors.get(uuid) ?? this.add(uuid, door, device);
-      if (!handler) continue;
-      handler.setAccountReadable(true);
-      // A name that keeps changing in the account is left out of the comparison until it holds (see cacheSnapshot).
-      const cachedBefore = handler.cacheSnapshot();
-      const outcome = handler.update(door, device, sentMs);
-      if (handler.cacheSnapshot() !== cachedBefore) {
+      if (handler && applyReport(handler, door, device, sentMs, this.deps)) {
         changed.push(handler.accessory);
-      }
-      this.deps.notePolled(handler, outcome);
-      if (outcome !== undefined && door.state !== null) {
-        this.deps.doorSeen?.(door.id, door.state, door.lastToggled);
-      }
-      if (outcome === 'changed' && door.state !== null) {
-        this.deps.doorMoved(door.id, handler.name, door.state, door.lastToggled);
       }
     }
     // Homebridge writes the cache to disk on each update: only for doors whose cached state changed (SD cards wear).
