@@ -9,11 +9,12 @@ import type { DoorContext } from '../door/model/context.js';
 import { isDoorContext } from '../door/model/context.js';
 import type { DoorAccessory } from '../door/door-accessory.js';
 import { doorOptions } from '../config/door-options.js';
-import { MAX_ACCESSORIES_PER_BRIDGE, PLATFORM_NAME, PLUGIN_NAME } from '../settings.js';
+import { PLATFORM_NAME, PLUGIN_NAME } from '../settings.js';
 import type { BugLog } from '../util/bug-log.js';
 import { oneLine } from '../util/log-text.js';
 import type { WebhookEvent } from '../webhook/event.js';
-import { byDoorIdOrder, capDoors, shownDoors } from './shown-doors.js';
+import { shownDoors } from './shown-doors.js';
+import { doorRoom, fitOnBridge, pastRoom } from './bridge-room.js';
 import { DoorFinder } from './door-finder.js';
 import { applyReport } from './door-report.js';
 import type { DoorReportFollowers } from './door-report.js';
@@ -101,10 +102,7 @@ export class DoorRegistry {
    * at the 150th accessory and stop.
    */
   fitCached(others: number): void {
-    const room = Math.max(0, MAX_ACCESSORIES_PER_BRIDGE - others);
-    if (this.doors.size <= room) return;
-    const byDoorId = [...this.doors.values()].sort((a, b) => byDoorIdOrder(a.accessory.context.doorId, b.accessory.context.doorId));
-    this.remove(byDoorId.slice(room), this.notices.noRoom(others));
+    this.remove(pastRoom(this.doors.values(), doorRoom(others)), this.notices.noRoom(others));
   }
 
   /** Brings HomeKit in line with a successful sync: new doors appear, known ones update, gone ones leave. */
@@ -129,19 +127,11 @@ export class DoorRegistry {
     if (account.unreadable.length === 0) {
       this.remove(this.missed.gone(this.doors, seen), 'the account no longer has it');
     }
-    // The bridge's room is planned before anything is added: the plugin's other accessories (person sensors) and the doors
-    // still shown though this answer lacks them take theirs first.
-    const held = [...this.doors.keys()].filter((uuid) => !seen.has(uuid)).length;
-    const inHome = new Set([...this.doors.values()].map((door) => door.accessory.context.doorId));
-    const { shown, leftOut, overLimit } = capDoors(listed.shown, Math.max(0, this.room() - held), inHome);
-    this.notices.reportLeftOut(leftOut, overLimit);
-    const cut = shown.length === listed.shown.length ? new Set<string>() : new Set(leftOut.map(({ door }) => this.uuid(door.id)));
-    this.remove(
-      [...this.doors.entries()].filter(([uuid]) => cut.has(uuid)).map(([, door]) => door),
-      this.notices.noRoom(),
-    );
+    const fit = fitOnBridge(listed.shown, this.doors, seen, doorRoom(this.others()), (doorId) => this.uuid(doorId));
+    this.notices.reportLeftOut(fit.leftOut, fit.overLimit);
+    this.remove(fit.cut, this.notices.noRoom());
     const changed: PlatformAccessory[] = [];
-    for (const { door, device } of shown) {
+    for (const { door, device } of fit.shown) {
       const uuid = this.uuid(door.id);
       this.missed.forget(uuid);
       const handler = this.doors.get(uuid) ?? this.add(uuid, door, device);
@@ -266,11 +256,6 @@ export class DoorRegistry {
         doors.map((door) => door.accessory),
       );
     }
-  }
-
-  /** Doors the bridge has room for: its cap less the plugin's other accessories. */
-  private room(): number {
-    return Math.max(0, MAX_ACCESSORIES_PER_BRIDGE - this.others());
   }
 
   private others(): number {
