@@ -16,6 +16,7 @@ import type { WebhookEvent } from '../webhook/event.js';
 import { shownDoors } from './shown-doors.js';
 import { doorRoom, fitOnBridge, pastRoom } from './bridge-room.js';
 import { DoorFinder } from './door-finder.js';
+import { tickDoors } from './door-ticks.js';
 import { applyReport } from './door-report.js';
 import type { DoorReportFollowers } from './door-report.js';
 import { MissedSyncs } from './missed-syncs.js';
@@ -158,19 +159,7 @@ export class DoorRegistry {
 
   /** Ends movements that took too long, also when syncs fail; one door's bug must not stop the others' ticks. */
   tick(): void {
-    const changed: PlatformAccessory[] = [];
-    for (const door of this.doors.values()) {
-      try {
-        const cachedBefore = JSON.stringify(door.accessory.context);
-        door.tick();
-        // A movement that timed out leaves an obstruction, which the cache keeps across a restart.
-        if (JSON.stringify(door.accessory.context) !== cachedBefore) {
-          changed.push(door.accessory);
-        }
-      } catch (error) {
-        this.deps.bugs.report('ending a door movement', error);
-      }
-    }
+    const changed = tickDoors(this.doors.values(), this.deps.bugs);
     if (changed.length > 0) {
       this.deps.api.updatePlatformAccessories(changed);
     }
