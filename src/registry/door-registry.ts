@@ -2,31 +2,29 @@
 // after each sync, found by id for webhooks, and ticked.
 import type { API, Logging, PlatformAccessory } from 'homebridge';
 
-import type { Account, Device, Door, DoorState } from '../client/types.js';
-import { fallbackDoorName } from '../client/fallback-name.js';
-import { canonicalId } from '../util/canonical-id.js';
-import { shownName } from '../door/model/naming.js';
+import type { Account, Device, Door } from '../client/types.js';
 import type { PluginConfig } from '../config/index.js';
 import type { Protection } from '../config/protection.js';
 import type { DoorContext } from '../door/model/context.js';
-import type { DuplicateDoor } from '../door/duplicates.js';
 import { isDoorContext } from '../door/model/context.js';
 import type { DoorAccessory } from '../door/door-accessory.js';
-import { homeKitName } from '../util/homekit-name.js';
 import { doorOptions } from '../config/door-options.js';
-import { soundAlikePairs } from '../door/spoken-names.js';
-import { MAX_ACCESSORIES_PER_BRIDGE, PLATFORM_NAME, PLUGIN_NAME, SYNCS_MISSING_BEFORE_REMOVAL } from '../settings.js';
+import { PLATFORM_NAME, PLUGIN_NAME } from '../settings.js';
 import type { BugLog } from '../util/bug-log.js';
-import { listForLog, oneLine } from '../util/log-text.js';
-import { NoticeOnce, NoticeOnceEach } from '../util/notice-once.js';
+import { oneLine } from '../util/log-text.js';
 import type { WebhookEvent } from '../webhook/event.js';
-import { byDoorIdOrder, capDoors, shownDoors } from './shown-doors.js';
-import type { DoorOfDevice } from '../door/duplicates.js';
+import { shownDoors } from './shown-doors.js';
+import { doorRoom, fitOnBridge, pastRoom } from './bridge-room.js';
+import { DoorFinder } from './door-finder.js';
+import { tickDoors } from './door-ticks.js';
+import { applyReport } from './door-report.js';
+import type { DoorReportFollowers } from './door-report.js';
+import { MissedSyncs } from './missed-syncs.js';
+import { newDoorContext } from './new-door.js';
+import { RegistryNotices } from './registry-notices.js';
 
-/** What a sync's report did to a door (whether it changed what Home shows). */
-export type SyncOutcome = ReturnType<DoorAccessory['update']>;
-
-export interface DoorRegistryDeps {
+/** `notePolled`, `doorMoved` and `doorSeen` (DoorReportFollowers) are told what each sync found of each door. */
+export interface DoorRegistryDeps extends DoorReportFollowers {
   api: API;
   log: Logging;
   bugs: BugLog;
@@ -36,12 +34,6 @@ export interface DoorRegistryDeps {
   protection?: () => Protection;
   /** The HomeKit side of one door around its accessory (the platform wires in the client, the clock and the schedule). */
   createDoor: (accessory: PlatformAccessory<DoorContext>) => DoorAccessory;
-  /** Each door a sync reported, and what the report did to it. */
-  notePolled: (door: DoorAccessory, outcome: SyncOutcome) => void;
-  /** A sync found a door moved to `state`; `lastToggled` is the door's, as the service wrote it. */
-  doorMoved: (doorId: string, name: string, state: DoorState, lastToggled: string | undefined) => void;
-  /** A sync's state of a door was used (not older than a webhook): the door is in `state`, its last move dated `lastToggled`. */
-  doorSeen?: (doorId: string, state: DoorState, lastToggled: string | undefined) => void;
   /** Takes a cached accessory that holds no door but is the plugin's all the same (a person sensor); false: not one. */
   takeOther?: (accessory: PlatformAccessory) => boolean;
   /** The plugin's accessories on the bridge that are not doors (person sensors); the config's people by default. */
@@ -52,16 +44,17 @@ export class DoorRegistry {
   /** Accessories restored from Homebridge's cache, by UUID, until the registry takes them over. */
   private readonly cached = new Map<string, PlatformAccessory<DoorContext>>();
   private readonly doors = new Map<string, DoorAccessory>();
-  /** Syncs in a row that did not list a door, by UUID. */
-  private readonly missingCounts = new Map<string, number>();
-  /** The doors the cap leaves out: said when they change, and when all fit again. */
-  private readonly overLimit = new NoticeOnce();
-  /** The duplicate door ids last reported, said once for each set of them. */
-  private readonly duplicates = new NoticeOnce();
-  /** Pairs of doors Siri cannot tell apart, each said once while it lasts. */
-  private readonly soundAlike = new NoticeOnceEach();
+  /** Complete syncs in a row that did not list each door. */
+  private readonly missed = new MissedSyncs();
+  /** What is said of the doors shown: those the cap leaves out, duplicates, names Siri cannot tell apart. */
+  private readonly notices: RegistryNotices;
+  /** The doors a webhook event is about. */
+  private readonly finder: DoorFinder<DoorAccessory>;
 
-  constructor(private readonly deps: DoorRegistryDeps) {}
+  constructor(private readonly deps: DoorRegistryDeps) {
+    this.notices = new RegistryNotices(deps.log, () => this.others());
+    this.finder = new DoorFinder(this.doors, (doorId) => this.uuid(doorId));
+  }
 
   /** Homebridge hands over each cached accessory before didFinishLaunching. */
   fromCache(accessory: PlatformAccessory): void {
@@ -110,10 +103,7 @@ export class DoorRegistry {
    * at the 150th accessory and stop.
    */
   fitCached(others: number): void {
-    const room = Math.max(0, MAX_ACCESSORIES_PER_BRIDGE - others);
-    if (this.doors.size <= room) return;
-    const byDoorId = [...this.doors.values()].sort((a, b) => byDoorIdOrder(a.accessory.context.doorId, b.accessory.context.doorId));
-    this.remove(byDoorId.slice(room), this.noRoom(others));
+    this.remove(pastRoom(this.doors.values(), doorRoom(others)), this.notices.noRoom(others));
   }
 
   /** Brings HomeKit in line with a successful sync: new doors appear, known ones update, gone ones leave. */
@@ -124,7 +114,7 @@ export class DoorRegistry {
     }
     // Every door the options let in, before the cap: a door the cap leaves out is still the account's, never "missing".
     const listed = shownDoors(account, config, this.deps.protection?.(), { room: Number.POSITIVE_INFINITY });
-    this.reportDuplicates(listed.duplicates);
+    this.notices.reportDuplicates(listed.duplicates);
     // Doors the options keep out leave at once: that is the user's choice, not a glitch of the service.
     for (const { door, reason } of listed.excluded) {
       const handler = this.doors.get(this.uuid(door.id));
@@ -136,85 +126,40 @@ export class DoorRegistry {
     // A partial answer says nothing about doors it could not read; only a complete one may remove doors. Removed before
     // any door is added, so the bridge never holds both.
     if (account.unreadable.length === 0) {
-      this.removeMissing(seen);
+      this.remove(this.missed.gone(this.doors, seen), 'the account no longer has it');
     }
-    // The bridge's room is planned before anything is added: the plugin's other accessories (person sensors) and the doors
-    // still shown though this answer lacks them take theirs first.
-    const held = [...this.doors.keys()].filter((uuid) => !seen.has(uuid)).length;
-    const inHome = new Set([...this.doors.values()].map((door) => door.accessory.context.doorId));
-    const { shown, leftOut, overLimit } = capDoors(listed.shown, Math.max(0, this.room() - held), inHome);
-    this.reportLeftOut(leftOut, overLimit);
-    const cut = shown.length === listed.shown.length ? new Set<string>() : new Set(leftOut.map(({ door }) => this.uuid(door.id)));
-    this.remove(
-      [...this.doors.entries()].filter(([uuid]) => cut.has(uuid)).map(([, door]) => door),
-      this.noRoom(),
-    );
+    const fit = fitOnBridge(listed.shown, this.doors, seen, doorRoom(this.others()), (doorId) => this.uuid(doorId));
+    this.notices.reportLeftOut(fit.leftOut, fit.overLimit);
+    this.remove(fit.cut, this.notices.noRoom());
     const changed: PlatformAccessory[] = [];
-    for (const { door, device } of shown) {
+    for (const { door, device } of fit.shown) {
       const uuid = this.uuid(door.id);
-      this.missingCounts.delete(uuid);
+      this.missed.forget(uuid);
       const handler = this.doors.get(uuid) ?? this.add(uuid, door, device);
-      if (!handler) continue;
-      handler.setAccountReadable(true);
-      // A name that keeps changing in the account is left out of the comparison until it holds (see cacheSnapshot).
-      const cachedBefore = handler.cacheSnapshot();
-      const outcome = handler.update(door, device, sentMs);
-      if (handler.cacheSnapshot() !== cachedBefore) {
+      if (handler && applyReport(handler, door, device, sentMs, this.deps)) {
         changed.push(handler.accessory);
-      }
-      this.deps.notePolled(handler, outcome);
-      if (outcome !== undefined && door.state !== null) {
-        this.deps.doorSeen?.(door.id, door.state, door.lastToggled);
-      }
-      if (outcome === 'changed' && door.state !== null) {
-        this.deps.doorMoved(door.id, handler.name, door.state, door.lastToggled);
       }
     }
     // Homebridge writes the cache to disk on each update: only for doors whose cached state changed (SD cards wear).
     if (changed.length > 0) {
       this.deps.api.updatePlatformAccessories(changed);
     }
-    this.warnSoundAlike();
+    this.notices.warnSoundAlike([...this.doors.values()].map((door) => ({ id: door.accessory.context.doorId, name: door.name })));
   }
 
-  /** The door a webhook names: by its id, or by its controller and number for door-numbered events. */
+  /** The door a webhook names (door-finder.ts). */
   find(event: WebhookEvent): DoorAccessory | undefined {
-    if (event.doorId !== undefined) {
-      return this.byId(event.doorId);
-    }
-    const deviceId = event.deviceId === undefined ? undefined : canonicalId(event.deviceId);
-    return [...this.doors.values()].find(
-      (door) => canonicalId(door.accessory.context.deviceId) === deviceId && door.facts.entityNumber === event.doorNumber,
-    );
+    return this.finder.find(event);
   }
 
-  /** The doors an enforcer event is about: the door it names, else (naming no door) every door of the controller it names. */
+  /** The doors an enforcer event is about (door-finder.ts). */
   alertDoors(event: WebhookEvent): DoorAccessory[] {
-    if (event.doorId !== undefined) {
-      const door = this.byId(event.doorId);
-      return door ? [door] : [];
-    }
-    const deviceId = event.deviceId === undefined ? undefined : canonicalId(event.deviceId);
-    return deviceId === undefined
-      ? []
-      : [...this.doors.values()].filter((door) => canonicalId(door.accessory.context.deviceId) === deviceId);
+    return this.finder.alertDoors(event);
   }
 
   /** Ends movements that took too long, also when syncs fail; one door's bug must not stop the others' ticks. */
   tick(): void {
-    const changed: PlatformAccessory[] = [];
-    for (const door of this.doors.values()) {
-      try {
-        const cachedBefore = JSON.stringify(door.accessory.context);
-        door.tick();
-        // A movement that timed out leaves an obstruction, which the cache keeps across a restart.
-        if (JSON.stringify(door.accessory.context) !== cachedBefore) {
-          changed.push(door.accessory);
-        }
-      } catch (error) {
-        this.deps.bugs.report('ending a door movement', error);
-      }
-    }
+    const changed = tickDoors(this.doors.values(), this.deps.bugs);
     if (changed.length > 0) {
       this.deps.api.updatePlatformAccessories(changed);
     }
@@ -250,18 +195,6 @@ export class DoorRegistry {
     }
   }
 
-  /**
-   * The door an event names, compared as ids are (canonical): by the exact id first, else the one door whose id reads the
-   * same (two doors whose ids read the same are both read-only, and an event naming them is matched to neither).
-   */
-  private byId(id: string): DoorAccessory | undefined {
-    const exact = this.doors.get(this.uuid(id));
-    if (exact) return exact;
-    const key = canonicalId(id);
-    const same = [...this.doors.values()].filter((door) => canonicalId(door.accessory.context.doorId) === key);
-    return same.length === 1 ? same[0] : undefined;
-  }
-
   /** Derived from the door id alone, so a door keeps its HomeKit identity (and automations) across restarts. */
   private uuid(doorId: string): string {
     return this.deps.api.hap.uuid.generate(`${PLUGIN_NAME}:${doorId}`);
@@ -277,20 +210,8 @@ export class DoorRegistry {
 
   private add(uuid: string, door: Door, device: Device): DoorAccessory | undefined {
     const config = this.deps.config;
-    const accountName = homeKitName(door.name, fallbackDoorName(door.id));
-    // A new door comes with the name it shows from the start: a Name in Home from the settings, else the account's.
-    // A door first seen with a state the plugin cannot read has none yet: CLOSED stands for nothing, and Home shows it
-    // unknown (model/door.ts, stateKnown) until the service reports one.
-    const context: DoorContext = {
-      doorId: door.id,
-      deviceId: device.id,
-      name: accountName,
-      accountName,
-      state: door.state ?? 'CLOSED',
-      ...(door.state === null ? { stateUnknown: true as const } : {}),
-    };
-    const { name } = shownName(context, config ? doorOptions(config, door.id).name : undefined);
-    context.name = name;
+    const context = newDoorContext(door, device, config ? doorOptions(config, door.id).name : undefined);
+    const { name } = context;
     const accessory = new this.deps.api.platformAccessory<DoorContext>(name, uuid);
     // A new door starts from its reported state.
     accessory.context = context;
@@ -309,27 +230,11 @@ export class DoorRegistry {
     return handler;
   }
 
-  private removeMissing(seen: Set<string>): void {
-    const gone: DoorAccessory[] = [];
-    for (const [uuid, door] of this.doors) {
-      if (seen.has(uuid)) {
-        continue;
-      }
-      const misses = (this.missingCounts.get(uuid) ?? 0) + 1;
-      if (misses < SYNCS_MISSING_BEFORE_REMOVAL) {
-        this.missingCounts.set(uuid, misses);
-        continue;
-      }
-      gone.push(door);
-    }
-    this.remove(gone, 'the account no longer has it');
-  }
-
   private remove(doors: DoorAccessory[], reason: string): void {
     for (const door of doors) {
       this.deps.log.info(`Removed ${door.name} from HomeKit: ${reason}.`);
       door.dispose();
-      this.missingCounts.delete(door.accessory.UUID);
+      this.missed.forget(door.accessory.UUID);
       this.doors.delete(door.accessory.UUID);
       this.cached.delete(door.accessory.UUID);
     }
@@ -342,61 +247,7 @@ export class DoorRegistry {
     }
   }
 
-  /** Doors the bridge has room for: its cap less the plugin's other accessories. */
-  private room(): number {
-    return Math.max(0, MAX_ACCESSORIES_PER_BRIDGE - this.others());
-  }
-
   private others(): number {
     return this.deps.otherAccessories?.() ?? this.deps.config?.people.length ?? 0;
-  }
-
-  /** Why a door in Home leaves for the cap (never "the account no longer has it": it still has). */
-  private noRoom(others = this.others()): string {
-    const people = others === 0 ? '' : `, ${others} of them person sensors`;
-    return `one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE} accessories${people}, and the doors already in Home, then the first by door id, take the room (see docs/limits.md)`;
-  }
-
-  /** Names the doors the cap leaves out and the settings that bring them in: said when they change, and when all fit. */
-  private reportLeftOut(leftOut: DoorOfDevice[], overLimit: number | undefined): void {
-    if (overLimit === undefined || leftOut.length === 0) {
-      this.overLimit.ended(() => this.deps.log.info('Every door the settings let in fits on the bridge again.'));
-      return;
-    }
-    const named = leftOut.map(({ door }) => `${homeKitName(door.name, fallbackDoorName(door.id))} (door ${door.id})`);
-    this.overLimit.holds(
-      () =>
-        this.deps.log.warn(
-          `The account has ${overLimit} doors for this bridge, but one bridge holds at most ${MAX_ACCESSORIES_PER_BRIDGE} accessories${this.others() === 0 ? '' : ` and ${this.others()} of them are person sensors`}; left out: ${listForLog(named)}. To show them, add the platform again on its own child bridge with includeDeviceIds (or includeDoorIds) naming their controllers, and excludeDeviceIds on this one (see docs/limits.md).`,
-        ),
-      leftOut.map(({ door }) => door.id).join('\u0000'),
-    );
-  }
-
-  /** Names door ids listed under more than one controller, once for each set of them. */
-  private reportDuplicates(duplicates: DuplicateDoor[]): void {
-    if (duplicates.length === 0) {
-      this.duplicates.ended();
-      return;
-    }
-    this.duplicates.holds(() => {
-      const named = duplicates.map(({ doorId, deviceIds }) => `door ${doorId} (controllers ${deviceIds.join(', ')})`);
-      this.deps.log.warn(
-        `The account lists the same door under more than one controller; each is shown once, as the door of the first controller by id: ${listForLog(named)}.`,
-      );
-    }, JSON.stringify(duplicates));
-  }
-
-  /** One warning per pair of shown doors Siri cannot tell apart, when the pair first appears (at start, or after a change). */
-  private warnSoundAlike(): void {
-    const doors = [...this.doors.values()].map((door) => ({ id: door.accessory.context.doorId, name: door.name }));
-    this.soundAlike.update(
-      soundAlikePairs(doors),
-      (pair) => JSON.stringify(pair),
-      ([first, second]) =>
-        this.deps.log.warn(
-          `Siri cannot tell ${first.name} (door ${oneLine(first.id)}) from ${second.name} (door ${oneLine(second.id)}) apart: their names differ only in case, spaces or punctuation. Give one of them its own "Name in Home" in the plugin settings.`,
-        ),
-    );
   }
 }
