@@ -1,17 +1,11 @@
 // The bridge's room for doors: its cap less the plugin's other accessories, the doors already in Home keeping their place,
 // and which doors in Home leave when they no longer fit.
 import type { DoorContext } from '../door/model/context.js';
-import { MAX_ACCESSORIES_PER_BRIDGE } from '../settings.js';
 import { byDoorIdOrder, capDoors } from './shown-doors.js';
 
 /** A door in Home as the room reads it: its cached door id. */
 interface DoorInHome {
   readonly accessory: { readonly context: Pick<DoorContext, 'doorId'> };
-}
-
-/** Doors the bridge has room for: its cap less the plugin's `others` accessories (person sensors). */
-export function doorRoom(others: number): number {
-  return Math.max(0, MAX_ACCESSORIES_PER_BRIDGE - others);
 }
 
 /** The doors in Home past `room`, the last by door id. */

@@ -101,7 +101,12 @@ export function byDoorIdOrder(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Doors the bridge has room for: its cap less the plugin's `others` accessories (person sensors). */
+export function doorRoom(others: number): number {
+  return Math.max(0, MAX_ACCESSORIES_PER_BRIDGE - others);
+}
+
 /** How many doors one bridge shows: what its cap leaves beside the platform entry's person sensors. */
 export function doorCap(config: Pick<PluginConfig, 'people'>): number {
-  return Math.max(0, MAX_ACCESSORIES_PER_BRIDGE - config.people.length);
+  return doorRoom(config.people.length);
 }

@@ -3,7 +3,8 @@
 // doors in Home the cap leaves out are cut.
 import { describe, expect, it } from 'vitest';
 
-import { doorRoom, fitOnBridge, pastRoom } from '../../../src/registry/bridge-room.js';
+import { fitOnBridge, pastRoom } from '../../../src/registry/bridge-room.js';
+import { doorRoom } from '../../../src/registry/shown-doors.js';
 import { MAX_ACCESSORIES_PER_BRIDGE } from '../../../src/settings.js';
 
 const inHome = (doorId: string) => ({ accessory: { context: { doorId } } });
