@@ -3,10 +3,11 @@
 import type { Device, Door, DoorState } from '../../client/types.js';
 import { oneLine } from '../../util/log-text.js';
 import type { DoorContext } from './context.js';
-import { FLAP_QUIET_MS, OWN_COMMAND_LATE_MS } from '../../settings.js';
+import { FLAP_QUIET_MS } from '../../settings.js';
 import { OPTION_DEFAULTS } from '../../option-values.js';
 import type { OptionValues } from '../../option-values.js';
 import { DoorAvailability } from './availability.js';
+import { CommandMemory } from './command-memory.js';
 import { FlapNotice, timeOfDay } from './flap-notice.js';
 import { EventOrder } from './event-order.js';
 import type { DoorLog } from './log.js';
@@ -56,11 +57,8 @@ export class DoorModel {
   private readonly unknownFlap = new FlapNotice(FLAP_QUIET_MS);
   /** False while no state of the door was ever known (first seen with a state the plugin cannot read). */
   private stateKnownYet: boolean;
-  /** The service's last_toggled at the last sync, and at the last command: a change between them proves a move. */
-  private lastToggled: string | undefined;
-  private lastToggledAtCommand: string | undefined;
-  /** Our last command the service took (answered or not): a move to its state soon after is ours, however late it reports. */
-  private lastCommand: { target: DoorState; atMs: number } | undefined;
+  /** Our last command and the service's last_toggled: was a move ours, did the door move and come back. */
+  private readonly commands: CommandMemory;
   /** The door's number on its controller, for webhooks that name doors by number (door1_open). */
   entityNumber: number | undefined;
 
@@ -78,6 +76,7 @@ export class DoorModel {
     this.rememberMissed();
     this.timings = new DoorTimings(context.state === 'OPEN' ? deps.now() : undefined);
     this.names = new DoorNames(context, deps);
+    this.commands = new CommandMemory({ machine: this.machine, timings: this.timings, now: deps.now });
   }
 
   /**
@@ -108,7 +107,7 @@ export class DoorModel {
 
   /** The service's last_toggled at the last sync, as written: when the door last moved, by the service's clock. */
   get lastToggledText(): string | undefined {
-    return this.lastToggled;
+    return this.commands.lastToggledText;
   }
 
   /** The last state the service reported (or the cached one after a restart). */
@@ -172,7 +171,7 @@ export class DoorModel {
     this.context.deviceId = device.id;
     this.names.followAccount(door);
     this.setActive(device.active, door.active);
-    this.lastToggled = door.lastToggled;
+    this.commands.learnToggled(door.lastToggled);
     this.entityNumber = door.entityNumber;
     this.timings.learn(door, device);
   }
@@ -203,18 +202,7 @@ export class DoorModel {
     if (this.eventOrder.outdates(syncSentMs)) {
       return undefined;
     }
-    return this.applyState(door.state, this.ownLateMove(door.state) ? OURS_LATE : 'changed outside HomeKit');
-  }
-
-  /**
-   * Whether a move to `state` is our last command arriving after its movement ended (timed out, or answered and then
-   * reported late): within OWN_COMMAND_LATE_MS of it, to the state it asked for. Told once: a later move is someone's.
-   */
-  private ownLateMove(state: DoorState): boolean {
-    const command = this.lastCommand;
-    if (command === undefined || this.machine.isMoving || state === this.machine.reported) return false;
-    this.lastCommand = undefined;
-    return command.target === state && this.deps.now() - command.atMs <= OWN_COMMAND_LATE_MS;
+    return this.applyState(door.state, this.commands.ownLateMove(door.state) ? OURS_LATE : 'changed outside HomeKit');
   }
 
   /**
@@ -232,7 +220,7 @@ export class DoorModel {
   private applyState(state: DoorState, cause: string): ReportOutcome {
     const before = this.machine.target;
     const wasReported = this.machine.reported;
-    const outcome = this.machine.report(state, this.deps.now(), (target) => this.movedAndBack(target));
+    const outcome = this.machine.report(state, this.deps.now(), (target) => this.commands.movedAndBack(target));
     this.stateKnownYet = true;
     delete this.context.stateUnknown;
     this.context.state = this.machine.reported;
@@ -258,25 +246,12 @@ export class DoorModel {
   /** Ends a movement that took too long, also when syncs fail; true when it did (Home must see the real state again). */
   tick(): boolean {
     const before = this.machine.target;
-    if (!this.machine.expire(this.deps.now(), (target) => this.movedAndBack(target))) {
+    if (!this.machine.expire(this.deps.now(), (target) => this.commands.movedAndBack(target))) {
       return false;
     }
     this.rememberMissed();
     this.warnTimedOut(before);
     return true;
-  }
-
-  /**
-   * A movement to open timed out with the door closed: did it open and close again by itself between two syncs? Yes when
-   * the service's last_toggled changed since the command; without last_toggled, when the service accepted the command
-   * and the door closes by itself (auto-close). An obstruction is shown only when the door may really not have moved; a
-   * close that did not arrive is always shown (a door that reverses on an obstacle is what it is for).
-   */
-  private movedAndBack(target: DoorState): boolean {
-    if (target !== 'OPEN' || this.machine.reported !== 'CLOSED') return false;
-    const [before, after] = [this.lastToggledAtCommand, this.lastToggled];
-    if (after !== undefined) return before !== undefined && after !== before;
-    return this.timings.closesByItself && this.machine.confirmedMovement;
   }
 
   private warnTimedOut(target: DoorState): void {
@@ -309,8 +284,7 @@ export class DoorModel {
    * reports the target or the transition timeout passes.
    */
   startMovement(target: DoorState, unconfirmed = false): void {
-    this.lastToggledAtCommand = this.lastToggled;
-    this.lastCommand = { target, atMs: this.deps.now() };
+    this.commands.commanded(target);
     this.machine.startMovement(target, this.deps.now(), this.deps.transitionTimeoutMs, unconfirmed);
   }
 
