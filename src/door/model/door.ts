@@ -1,17 +1,15 @@
 // One door apart from HomeKit: what it does (state machine, event order), whether it can be trusted, its times and its
 // name. The HomeKit face (door/garage-door.ts) shows what this decides; nothing here knows of Homebridge or HAP.
 import type { Device, Door, DoorState } from '../../client/types.js';
-import { oneLine } from '../../util/log-text.js';
 import type { DoorContext } from './context.js';
-import { FLAP_QUIET_MS } from '../../settings.js';
 import { OPTION_DEFAULTS } from '../../option-values.js';
 import type { OptionValues } from '../../option-values.js';
 import { DoorAvailability } from './availability.js';
 import { CommandMemory } from './command-memory.js';
-import { FlapNotice, timeOfDay } from './flap-notice.js';
 import { EventOrder } from './event-order.js';
 import type { DoorLog } from './log.js';
 import { DoorNames } from './naming.js';
+import { ReportNotices } from './report-notices.js';
 import { DoorStateMachine } from './state-machine.js';
 import type { ReportOutcome, ShownState } from './state-machine.js';
 import { DoorTimings } from './timings.js';
@@ -52,9 +50,8 @@ export class DoorModel {
   private readonly timings: DoorTimings;
   /** Which name the door shows, and what each rename means. */
   private readonly names: DoorNames;
-  /** The service reporting the door (or its controller) inactive, and a state the plugin cannot read: each said once per incident. */
-  private readonly inactiveFlap = new FlapNotice(FLAP_QUIET_MS);
-  private readonly unknownFlap = new FlapNotice(FLAP_QUIET_MS);
+  /** What the door says in the log of each report: changes, timeouts, unreadable states and inactive flags. */
+  private readonly notices: ReportNotices;
   /** False while no state of the door was ever known (first seen with a state the plugin cannot read). */
   private stateKnownYet: boolean;
   /** Our last command and the service's last_toggled: was a move ours, did the door move and come back. */
@@ -77,6 +74,8 @@ export class DoorModel {
     this.timings = new DoorTimings(context.state === 'OPEN' ? deps.now() : undefined);
     this.names = new DoorNames(context, deps);
     this.commands = new CommandMemory({ machine: this.machine, timings: this.timings, now: deps.now });
+    const { log, now, transitionTimeoutMs } = deps;
+    this.notices = new ReportNotices({ log, now, name: () => this.name, transitionTimeoutMs, machine: this.machine });
   }
 
   /**
@@ -170,7 +169,8 @@ export class DoorModel {
   learn(door: Door, device: Device): void {
     this.context.deviceId = device.id;
     this.names.followAccount(door);
-    this.setActive(device.active, door.active);
+    this.availability.setActive(device.active, door.active);
+    this.notices.active(device.active, door.active);
     this.commands.learnToggled(door.lastToggled);
     this.entityNumber = door.entityNumber;
     this.timings.learn(door, device);
@@ -182,23 +182,11 @@ export class DoorModel {
    */
   reportPolled(door: Door, syncSentMs: number): ReportOutcome | undefined {
     if (door.state === null) {
-      if (this.unknownFlap.holds(this.deps.now())?.kind === 'start') {
-        const raw = oneLine(door.rawState ?? '');
-        this.deps.log.warn(
-          this.stateKnownYet
-            ? `${this.name}: the service reported an unknown state "${raw}"; keeping the last known state (${this.machine.reported}).`
-            : `${this.name}: the service reported an unknown state "${raw}", and no earlier state is known; Home shows its state as unknown (a garage door: No Response) until the service reports open or closed.`,
-        );
-      }
+      this.notices.unknownState(door.rawState, this.stateKnownYet);
       return undefined;
     }
     this.availability.told(syncSentMs);
-    const unknownLine = this.unknownFlap.absent(this.deps.now());
-    if (unknownLine?.kind === 'settled') {
-      this.deps.log.info(
-        `${this.name}: the service reported a state the plugin cannot read ${times(unknownLine.returns)} more after ${timeOfDay(unknownLine.sinceMs)}; it has reported open or closed for ${FLAP_QUIET_MS / 60_000} minutes now.`,
-      );
-    }
+    this.notices.stateRead();
     if (this.eventOrder.outdates(syncSentMs)) {
       return undefined;
     }
@@ -226,20 +214,7 @@ export class DoorModel {
     this.context.state = this.machine.reported;
     this.rememberMissed();
     this.timings.reported(state, wasReported, this.deps.now());
-    switch (outcome) {
-      case 'changed':
-        this.deps.log.info(`${this.name} is now ${describe(state)} (${cause}).`);
-        break;
-      case 'arrived':
-        this.deps.log.info(`${this.name} is ${describe(state)}.`);
-        break;
-      case 'timed-out':
-        this.warnTimedOut(before);
-        break;
-      case 'moving':
-      case 'unchanged':
-        break;
-    }
+    this.notices.reported(outcome, state, cause, before);
     return outcome;
   }
 
@@ -250,22 +225,8 @@ export class DoorModel {
       return false;
     }
     this.rememberMissed();
-    this.warnTimedOut(before);
+    this.notices.timedOut(before);
     return true;
-  }
-
-  private warnTimedOut(target: DoorState): void {
-    const seconds = Math.round(this.deps.transitionTimeoutMs / 1000);
-    if (this.machine.missedTarget === undefined) {
-      this.deps.log.info(
-        `${this.name} did not report open within ${seconds} s, but it moved since the command and closes by itself: it opened and closed again between two syncs. Showing it closed.`,
-      );
-      return;
-    }
-    this.deps.log.warn(
-      `${this.name} did not report ${describe(target)} within ${seconds} s; showing its last reported state (${describe(this.machine.reported)}) ` +
-        `and an obstruction until it reports ${describe(target)} or gets a new command.`,
-    );
   }
 
   /** A command from Home arrived, whatever its fate: the user has seen the door and acted, so an obstruction ends. */
@@ -312,33 +273,7 @@ export class DoorModel {
   renamedInHome(value: string): boolean {
     return this.names.renamedInHome(value);
   }
-
-  /** A flag that flips at every sync says its start, its first end, and then only a count once it has settled. */
-  private setActive(deviceActive: boolean, doorActive: boolean): void {
-    this.availability.setActive(deviceActive, doorActive);
-    const now = this.deps.now();
-    const line = deviceActive && doorActive ? this.inactiveFlap.absent(now) : this.inactiveFlap.holds(now);
-    if (line?.kind === 'start') {
-      const what = deviceActive ? 'the door' : 'its controller';
-      this.deps.log.warn(`${this.name} shows No Response: the service reports ${what} as inactive.`);
-    } else if (line?.kind === 'end') {
-      this.deps.log.info(`${this.name} is active again.`);
-    } else if (line?.kind === 'settled') {
-      this.deps.log.info(
-        `${this.name} went inactive ${times(line.returns)} more after ${timeOfDay(line.sinceMs)} (No Response each time); it has been active for ${FLAP_QUIET_MS / 60_000} minutes now.`,
-      );
-    }
-  }
 }
 
 /** The cause said for a move that is our own command, reported after its movement ended. */
 const OURS_LATE = 'from HomeKit, reported late';
-
-/** "once", "twice", "3 times". */
-function times(count: number): string {
-  return count === 1 ? 'once' : count === 2 ? 'twice' : `${count} times`;
-}
-
-function describe(state: DoorState): string {
-  return state === 'OPEN' ? 'open' : 'closed';
-}
