@@ -5,6 +5,7 @@ import type { DoorContext } from './context.js';
 import { OPTION_DEFAULTS } from '../../option-values.js';
 import type { OptionValues } from '../../option-values.js';
 import { DoorAvailability } from './availability.js';
+import { cachedMissedTarget, keepMissedTarget, keepReported } from './cached-state.js';
 import { CommandMemory } from './command-memory.js';
 import { EventOrder } from './event-order.js';
 import type { DoorLog } from './log.js';
@@ -64,13 +65,10 @@ export class DoorModel {
     readonly context: DoorContext,
     private readonly deps: DoorModelDeps,
   ) {
-    // An older cache, or a value in it that is bad or already reached, holds no obstruction: off rather than on forever.
-    const cachedMissed = context.missedTarget;
-    const missed = (cachedMissed === 'OPEN' || cachedMissed === 'CLOSED') && cachedMissed !== context.state ? cachedMissed : undefined;
-    this.machine = new DoorStateMachine(context.state, missed);
+    this.machine = new DoorStateMachine(context.state, cachedMissedTarget(context));
     this.availability = new DoorAvailability({ now: deps.now, staleAfterMs: deps.staleAfterMs });
     this.stateKnownYet = context.stateUnknown !== true;
-    this.rememberMissed();
+    keepMissedTarget(context, this.machine);
     this.timings = new DoorTimings(context.state === 'OPEN' ? deps.now() : undefined);
     this.names = new DoorNames(context, deps);
     this.commands = new CommandMemory({ machine: this.machine, timings: this.timings, now: deps.now });
@@ -210,9 +208,7 @@ export class DoorModel {
     const wasReported = this.machine.reported;
     const outcome = this.machine.report(state, this.deps.now(), (target) => this.commands.movedAndBack(target));
     this.stateKnownYet = true;
-    delete this.context.stateUnknown;
-    this.context.state = this.machine.reported;
-    this.rememberMissed();
+    keepReported(this.context, this.machine);
     this.timings.reported(state, wasReported, this.deps.now());
     this.notices.reported(outcome, state, cause, before);
     return outcome;
@@ -224,7 +220,7 @@ export class DoorModel {
     if (!this.machine.expire(this.deps.now(), (target) => this.commands.movedAndBack(target))) {
       return false;
     }
-    this.rememberMissed();
+    keepMissedTarget(this.context, this.machine);
     this.notices.timedOut(before);
     return true;
   }
@@ -232,7 +228,7 @@ export class DoorModel {
   /** A command from Home arrived, whatever its fate: the user has seen the door and acted, so an obstruction ends. */
   commandArrived(): void {
     this.machine.clearMissed();
-    this.rememberMissed();
+    keepMissedTarget(this.context, this.machine);
   }
 
   /** True when a command for `wanted` would change nothing: the door is there, or already on its way there. */
@@ -252,16 +248,6 @@ export class DoorModel {
   /** While a toggle with no answer may still move the door: its target and how long the wait may last (see the state machine). */
   unconfirmedMovement(): { target: DoorState; endsInMs: number } | undefined {
     return this.machine.unconfirmedMovement(this.deps.now());
-  }
-
-  /** The accessory cache keeps the obstruction, so a restart brings it back as it was and the first sync decides as any sync. */
-  private rememberMissed(): void {
-    const missed = this.machine.missedTarget;
-    if (missed === undefined) {
-      delete this.context.missedTarget;
-    } else {
-      this.context.missedTarget = missed;
-    }
   }
 
   /** See DoorNames.cacheSnapshot: the cached record as text, without the names while they keep changing in the account. */
