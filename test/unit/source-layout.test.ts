@@ -162,11 +162,7 @@ describe('src/ as a whole', () => {
 const MAX_CLASS_LINES = 250;
 
 /** The classes already longer when the rule came (the platform was split then): each still to split, none to join them. */
-const LONG_CLASSES_TO_SPLIT = new Set([
-  'src/door/door-accessory.ts: DoorAccessory',
-  'src/door/model/door.ts: DoorModel',
-  'src/registry/door-registry.ts: DoorRegistry',
-]);
+const LONG_CLASSES_TO_SPLIT = new Set(['src/door/door-accessory.ts: DoorAccessory', 'src/registry/door-registry.ts: DoorRegistry']);
 
 /** Each class a file declares, with its length in lines from `class` to its closing brace. */
 function classLengths(source: ts.SourceFile): { name: string; lines: number }[] {
