@@ -61,14 +61,20 @@ describe('CommandMemory: did it move and come back', () => {
   });
 
   it('without last_toggled, says yes only for an answered command to a door that closes by itself', () => {
-    const t = setup();
-    t.memory.commanded('OPEN');
-    t.timings.closesByItself = true;
-    expect(t.memory.movedAndBack('OPEN')).toBe(false);
-    t.machine.confirmedMovement = true;
-    expect(t.memory.movedAndBack('OPEN')).toBe(true);
-    t.timings.closesByItself = false;
-    expect(t.memory.movedAndBack('OPEN')).toBe(false);
+    const cases = [
+      { closesByItself: false, confirmedMovement: false },
+      { closesByItself: true, confirmedMovement: false },
+      { closesByItself: false, confirmedMovement: true },
+      { closesByItself: true, confirmedMovement: true },
+    ];
+    const answers = cases.map(({ closesByItself, confirmedMovement }) => {
+      const t = setup();
+      Object.assign(t.timings, { closesByItself });
+      Object.assign(t.machine, { confirmedMovement });
+      t.memory.commanded('OPEN');
+      return t.memory.movedAndBack('OPEN');
+    });
+    expect(answers).toEqual([false, false, false, true]);
   });
 
   it('always shows a close that did not arrive, and an open the door did reach', () => {
