@@ -39,7 +39,7 @@ export class DoorAvailability {
     this.accountReadable = readable;
   }
 
-  /** The active flags of a sync, for the door's controller and the door itself (DoorModel says what changed, once per incident). */
+  /** The active flags of a sync, for the door's controller and the door itself (ReportNotices says what changed, once per incident). */
   setActive(deviceActive: boolean, doorActive: boolean): void {
     this.deviceActive = deviceActive;
     this.doorActive = doorActive;

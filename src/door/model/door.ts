@@ -1,16 +1,16 @@
 // One door apart from HomeKit: what it does (state machine, event order), whether it can be trusted, its times and its
 // name. The HomeKit face (door/garage-door.ts) shows what this decides; nothing here knows of Homebridge or HAP.
 import type { Device, Door, DoorState } from '../../client/types.js';
-import { oneLine } from '../../util/log-text.js';
 import type { DoorContext } from './context.js';
-import { FLAP_QUIET_MS, OWN_COMMAND_LATE_MS } from '../../settings.js';
 import { OPTION_DEFAULTS } from '../../option-values.js';
 import type { OptionValues } from '../../option-values.js';
 import { DoorAvailability } from './availability.js';
-import { FlapNotice, timeOfDay } from './flap-notice.js';
+import { cachedMissedTarget, keepMissedTarget, keepReported } from './cached-state.js';
+import { CommandMemory } from './command-memory.js';
 import { EventOrder } from './event-order.js';
 import type { DoorLog } from './log.js';
 import { DoorNames } from './naming.js';
+import { ReportNotices } from './report-notices.js';
 import { DoorStateMachine } from './state-machine.js';
 import type { ReportOutcome, ShownState } from './state-machine.js';
 import { DoorTimings } from './timings.js';
@@ -51,16 +51,12 @@ export class DoorModel {
   private readonly timings: DoorTimings;
   /** Which name the door shows, and what each rename means. */
   private readonly names: DoorNames;
-  /** The service reporting the door (or its controller) inactive, and a state the plugin cannot read: each said once per incident. */
-  private readonly inactiveFlap = new FlapNotice(FLAP_QUIET_MS);
-  private readonly unknownFlap = new FlapNotice(FLAP_QUIET_MS);
+  /** What the door says in the log of each report: changes, timeouts, unreadable states and inactive flags. */
+  private readonly notices: ReportNotices;
   /** False while no state of the door was ever known (first seen with a state the plugin cannot read). */
   private stateKnownYet: boolean;
-  /** The service's last_toggled at the last sync, and at the last command: a change between them proves a move. */
-  private lastToggled: string | undefined;
-  private lastToggledAtCommand: string | undefined;
-  /** Our last command the service took (answered or not): a move to its state soon after is ours, however late it reports. */
-  private lastCommand: { target: DoorState; atMs: number } | undefined;
+  /** Our last command and the service's last_toggled: was a move ours, did the door move and come back. */
+  private readonly commands: CommandMemory;
   /** The door's number on its controller, for webhooks that name doors by number (door1_open). */
   entityNumber: number | undefined;
 
@@ -69,15 +65,15 @@ export class DoorModel {
     readonly context: DoorContext,
     private readonly deps: DoorModelDeps,
   ) {
-    // An older cache, or a value in it that is bad or already reached, holds no obstruction: off rather than on forever.
-    const cachedMissed = context.missedTarget;
-    const missed = (cachedMissed === 'OPEN' || cachedMissed === 'CLOSED') && cachedMissed !== context.state ? cachedMissed : undefined;
-    this.machine = new DoorStateMachine(context.state, missed);
+    this.machine = new DoorStateMachine(context.state, cachedMissedTarget(context));
     this.availability = new DoorAvailability({ now: deps.now, staleAfterMs: deps.staleAfterMs });
     this.stateKnownYet = context.stateUnknown !== true;
-    this.rememberMissed();
+    keepMissedTarget(context, this.machine);
     this.timings = new DoorTimings(context.state === 'OPEN' ? deps.now() : undefined);
     this.names = new DoorNames(context, deps);
+    this.commands = new CommandMemory({ machine: this.machine, timings: this.timings, now: deps.now });
+    const { log, now, transitionTimeoutMs } = deps;
+    this.notices = new ReportNotices({ log, now, name: () => this.name, transitionTimeoutMs, machine: this.machine });
   }
 
   /**
@@ -108,7 +104,7 @@ export class DoorModel {
 
   /** The service's last_toggled at the last sync, as written: when the door last moved, by the service's clock. */
   get lastToggledText(): string | undefined {
-    return this.lastToggled;
+    return this.commands.lastToggledText;
   }
 
   /** The last state the service reported (or the cached one after a restart). */
@@ -171,8 +167,9 @@ export class DoorModel {
   learn(door: Door, device: Device): void {
     this.context.deviceId = device.id;
     this.names.followAccount(door);
-    this.setActive(device.active, door.active);
-    this.lastToggled = door.lastToggled;
+    this.availability.setActive(device.active, door.active);
+    this.notices.active(device.active, door.active);
+    this.commands.learnToggled(door.lastToggled);
     this.entityNumber = door.entityNumber;
     this.timings.learn(door, device);
   }
@@ -183,38 +180,15 @@ export class DoorModel {
    */
   reportPolled(door: Door, syncSentMs: number): ReportOutcome | undefined {
     if (door.state === null) {
-      if (this.unknownFlap.holds(this.deps.now())?.kind === 'start') {
-        const raw = oneLine(door.rawState ?? '');
-        this.deps.log.warn(
-          this.stateKnownYet
-            ? `${this.name}: the service reported an unknown state "${raw}"; keeping the last known state (${this.machine.reported}).`
-            : `${this.name}: the service reported an unknown state "${raw}", and no earlier state is known; Home shows its state as unknown (a garage door: No Response) until the service reports open or closed.`,
-        );
-      }
+      this.notices.unknownState(door.rawState, this.stateKnownYet);
       return undefined;
     }
     this.availability.told(syncSentMs);
-    const unknownLine = this.unknownFlap.absent(this.deps.now());
-    if (unknownLine?.kind === 'settled') {
-      this.deps.log.info(
-        `${this.name}: the service reported a state the plugin cannot read ${times(unknownLine.returns)} more after ${timeOfDay(unknownLine.sinceMs)}; it has reported open or closed for ${FLAP_QUIET_MS / 60_000} minutes now.`,
-      );
-    }
+    this.notices.stateRead();
     if (this.eventOrder.outdates(syncSentMs)) {
       return undefined;
     }
-    return this.applyState(door.state, this.ownLateMove(door.state) ? OURS_LATE : 'changed outside HomeKit');
-  }
-
-  /**
-   * Whether a move to `state` is our last command arriving after its movement ended (timed out, or answered and then
-   * reported late): within OWN_COMMAND_LATE_MS of it, to the state it asked for. Told once: a later move is someone's.
-   */
-  private ownLateMove(state: DoorState): boolean {
-    const command = this.lastCommand;
-    if (command === undefined || this.machine.isMoving || state === this.machine.reported) return false;
-    this.lastCommand = undefined;
-    return command.target === state && this.deps.now() - command.atMs <= OWN_COMMAND_LATE_MS;
+    return this.applyState(door.state, this.commands.ownLateMove(door.state) ? OURS_LATE : 'changed outside HomeKit');
   }
 
   /**
@@ -232,71 +206,29 @@ export class DoorModel {
   private applyState(state: DoorState, cause: string): ReportOutcome {
     const before = this.machine.target;
     const wasReported = this.machine.reported;
-    const outcome = this.machine.report(state, this.deps.now(), (target) => this.movedAndBack(target));
+    const outcome = this.machine.report(state, this.deps.now(), (target) => this.commands.movedAndBack(target));
     this.stateKnownYet = true;
-    delete this.context.stateUnknown;
-    this.context.state = this.machine.reported;
-    this.rememberMissed();
+    keepReported(this.context, this.machine);
     this.timings.reported(state, wasReported, this.deps.now());
-    switch (outcome) {
-      case 'changed':
-        this.deps.log.info(`${this.name} is now ${describe(state)} (${cause}).`);
-        break;
-      case 'arrived':
-        this.deps.log.info(`${this.name} is ${describe(state)}.`);
-        break;
-      case 'timed-out':
-        this.warnTimedOut(before);
-        break;
-      case 'moving':
-      case 'unchanged':
-        break;
-    }
+    this.notices.reported(outcome, state, cause, before);
     return outcome;
   }
 
   /** Ends a movement that took too long, also when syncs fail; true when it did (Home must see the real state again). */
   tick(): boolean {
     const before = this.machine.target;
-    if (!this.machine.expire(this.deps.now(), (target) => this.movedAndBack(target))) {
+    if (!this.machine.expire(this.deps.now(), (target) => this.commands.movedAndBack(target))) {
       return false;
     }
-    this.rememberMissed();
-    this.warnTimedOut(before);
+    keepMissedTarget(this.context, this.machine);
+    this.notices.timedOut(before);
     return true;
-  }
-
-  /**
-   * A movement to open timed out with the door closed: did it open and close again by itself between two syncs? Yes when
-   * the service's last_toggled changed since the command; without last_toggled, when the service accepted the command
-   * and the door closes by itself (auto-close). An obstruction is shown only when the door may really not have moved; a
-   * close that did not arrive is always shown (a door that reverses on an obstacle is what it is for).
-   */
-  private movedAndBack(target: DoorState): boolean {
-    if (target !== 'OPEN' || this.machine.reported !== 'CLOSED') return false;
-    const [before, after] = [this.lastToggledAtCommand, this.lastToggled];
-    if (after !== undefined) return before !== undefined && after !== before;
-    return this.timings.closesByItself && this.machine.confirmedMovement;
-  }
-
-  private warnTimedOut(target: DoorState): void {
-    const seconds = Math.round(this.deps.transitionTimeoutMs / 1000);
-    if (this.machine.missedTarget === undefined) {
-      this.deps.log.info(
-        `${this.name} did not report open within ${seconds} s, but it moved since the command and closes by itself: it opened and closed again between two syncs. Showing it closed.`,
-      );
-      return;
-    }
-    this.deps.log.warn(
-      `${this.name} did not report ${describe(target)} within ${seconds} s; showing its last reported state (${describe(this.machine.reported)}) ` +
-        `and an obstruction until it reports ${describe(target)} or gets a new command.`,
-    );
   }
 
   /** A command from Home arrived, whatever its fate: the user has seen the door and acted, so an obstruction ends. */
   commandArrived(): void {
     this.machine.clearMissed();
-    this.rememberMissed();
+    keepMissedTarget(this.context, this.machine);
   }
 
   /** True when a command for `wanted` would change nothing: the door is there, or already on its way there. */
@@ -309,24 +241,13 @@ export class DoorModel {
    * reports the target or the transition timeout passes.
    */
   startMovement(target: DoorState, unconfirmed = false): void {
-    this.lastToggledAtCommand = this.lastToggled;
-    this.lastCommand = { target, atMs: this.deps.now() };
+    this.commands.commanded(target);
     this.machine.startMovement(target, this.deps.now(), this.deps.transitionTimeoutMs, unconfirmed);
   }
 
   /** While a toggle with no answer may still move the door: its target and how long the wait may last (see the state machine). */
   unconfirmedMovement(): { target: DoorState; endsInMs: number } | undefined {
     return this.machine.unconfirmedMovement(this.deps.now());
-  }
-
-  /** The accessory cache keeps the obstruction, so a restart brings it back as it was and the first sync decides as any sync. */
-  private rememberMissed(): void {
-    const missed = this.machine.missedTarget;
-    if (missed === undefined) {
-      delete this.context.missedTarget;
-    } else {
-      this.context.missedTarget = missed;
-    }
   }
 
   /** See DoorNames.cacheSnapshot: the cached record as text, without the names while they keep changing in the account. */
@@ -338,33 +259,7 @@ export class DoorModel {
   renamedInHome(value: string): boolean {
     return this.names.renamedInHome(value);
   }
-
-  /** A flag that flips at every sync says its start, its first end, and then only a count once it has settled. */
-  private setActive(deviceActive: boolean, doorActive: boolean): void {
-    this.availability.setActive(deviceActive, doorActive);
-    const now = this.deps.now();
-    const line = deviceActive && doorActive ? this.inactiveFlap.absent(now) : this.inactiveFlap.holds(now);
-    if (line?.kind === 'start') {
-      const what = deviceActive ? 'the door' : 'its controller';
-      this.deps.log.warn(`${this.name} shows No Response: the service reports ${what} as inactive.`);
-    } else if (line?.kind === 'end') {
-      this.deps.log.info(`${this.name} is active again.`);
-    } else if (line?.kind === 'settled') {
-      this.deps.log.info(
-        `${this.name} went inactive ${times(line.returns)} more after ${timeOfDay(line.sinceMs)} (No Response each time); it has been active for ${FLAP_QUIET_MS / 60_000} minutes now.`,
-      );
-    }
-  }
 }
 
 /** The cause said for a move that is our own command, reported after its movement ended. */
 const OURS_LATE = 'from HomeKit, reported late';
-
-/** "once", "twice", "3 times". */
-function times(count: number): string {
-  return count === 1 ? 'once' : count === 2 ? 'twice' : `${count} times`;
-}
-
-function describe(state: DoorState): string {
-  return state === 'OPEN' ? 'open' : 'closed';
-}
