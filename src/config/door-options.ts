@@ -91,7 +91,17 @@ export function controllerLetIn(config: Pick<PluginConfig, 'includeDeviceIds' | 
  * read at each command, since which doors those settings name is known only once the account is.
  */
 export function guarded(protection: Protection, doorId: string): boolean {
-  return protection.everyDoor || protection.readOnly.has(canonicalId(doorId));
+  return guardReason(protection, doorId) !== undefined;
+}
+
+/**
+ * Why such a setting keeps this door read-only, as the refusal of a command says it, or undefined. It names the setting,
+ * never "read-only in the plugin settings": the user would look for that in the door's entry and not find it.
+ */
+export function guardReason(protection: Protection, doorId: string): string | undefined {
+  if (protection.everyDoor) return 'every door is read-only until the plugin has read which doors the settings name';
+  const why = protection.readOnly.get(canonicalId(doorId));
+  return why === undefined ? undefined : `it is read-only until a setting is fixed: ${why}`;
 }
 
 /**

@@ -2,7 +2,7 @@
 // Matter): whether the settings let Home move it, read from the settings and the doors known now (the cache before the
 // first sync, the last sync after), so protection holds from the first second, whatever the syncs answer.
 import { canonicalId } from '../util/canonical-id.js';
-import { doorOptions, exclusionReason, guarded } from './door-options.js';
+import { doorOptions, exclusionReason, guardReason } from './door-options.js';
 import type { PluginConfig } from './index.js';
 import type { Protection } from './protection.js';
 
@@ -47,8 +47,7 @@ export function refusalFor(view: GateView, doorId: string): string | undefined {
   if (door === undefined) return 'the account, as last read, does not list it';
   const leftOut = exclusionReason(config, { id: door.id, relationship: door.relationship }, door.deviceId, protection);
   if (leftOut !== undefined) return `it is kept out of Home: ${leftOut}`;
-  if (guarded(protection, door.id) || doorOptions(config, door.id, door.deviceId).readOnly) {
-    return READ_ONLY_REFUSAL;
-  }
-  return undefined;
+  if (doorOptions(config, door.id, door.deviceId).readOnly) return READ_ONLY_REFUSAL;
+  // Read-only though no setting of its own says so: the line names the setting that could mean it (guardReason).
+  return guardReason(protection, door.id);
 }

@@ -1,7 +1,8 @@
 // The gate over the lifecycle (issue 49, item 7), as a property: random settings (read-only, hidden, excluded, a controller
 // filtered out, each id in one of its written forms) x the first sync's outcome (ok, 429 with Retry-After, 5xx, partial,
 // time-out) x cached or not x every command path (garage target, lock target, automation switch, Matter's command):
-// no toggle ever reaches the service for a door a setting protects, and no door a setting does not name is refused.
+// no toggle ever reaches the service for a door a setting protects, and no door a setting does not name is refused, but
+// one a setting could mean while the door it names cannot be read, with a line naming that setting.
 import fc from 'fast-check';
 import * as hap from 'hap-nodejs';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +10,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { AccessControlSimulator, SimFault } from '../../dev/simulator/server.js';
 import { SAMPLE_FRONT_GATE_ID, SAMPLE_GARAGE_DOOR_ID, SAMPLE_SHARED_DEVICE_ID, SAMPLE_SHARED_GATE_ID } from '../../dev/simulator/server.js';
 import type { DoorState } from '../../src/client/types.js';
+import { guardReason } from '../../src/config/door-options.js';
+import type { ProtectionCache } from '../../src/config/protection-cache.js';
 import type { DoorAccessory } from '../../src/door/door-accessory.js';
 import { HomebridgeDouble } from '../support/homebridge-double.js';
 import { bootSynced, shutDownAfterEach } from '../support/platform-rig.js';
@@ -116,12 +119,32 @@ async function command(rig: PlatformRig, doorId: string, path: Path, wanted: Doo
   }
 }
 
+/** The case a run found: the shared gate read-only by its exact id, its controller's doors unreadable at the first sync. */
+const PARTIAL_NEIGHBOURS: Case = {
+  settings: [
+    { protect: 'none', form: 'exact' },
+    { protect: 'none', form: 'exact' },
+    { protect: 'readOnly', form: 'exact' },
+  ],
+  controllerOut: false,
+  outcome: 'partial',
+  cached: false,
+  path: 'garage',
+  wanted: 'OPEN',
+};
+
+/** The refusal the gate gives a door that a setting could mean, with that setting's reason. */
+function couldMeanRefusal(rig: PlatformRig, doorId: string): string | undefined {
+  const protection = (Reflect.get(rig.platform, 'protection') as ProtectionCache).current;
+  return guardReason(protection, doorId);
+}
+
 describe('the gate over the lifecycle', () => {
   beforeEach(() => {
     for (const door of DOORS) sim.setDoorState(door, 'CLOSED', { silent: true });
   });
 
-  it('never lets a toggle through for a protected door, and never refuses a door no setting names', async () => {
+  it('never lets a toggle through for a protected door, and refuses no other but one a setting could mean, saying which', async () => {
     await fc.assert(
       fc.asyncProperty(caseArb, async (c) => {
         const { config, protectedIds } = settingsOf(c);
@@ -137,6 +160,7 @@ describe('the gate over the lifecycle', () => {
         const before = togglesReceived(sim).length;
         const rig = await bootSynced(sim, config, { api, running });
         const refusals = new Map<string, unknown>();
+        const names = new Map(DOORS.map((door) => [door, rig.api.accessory(door)?.displayName]));
         for (const door of DOORS) refusals.set(door, await command(rig, door, c.path, c.wanted));
         await rig.platform.shutdown();
         sim.clearFaults();
@@ -146,10 +170,20 @@ describe('the gate over the lifecycle', () => {
           .map((toggle) => toggle.door_id);
         expect(toggled.filter((door) => protectedIds.has(door))).toEqual([]);
         for (const door of DOORS.filter((each) => !protectedIds.has(each))) {
-          expect(refusals.get(door)).not.toBe(hap.HAPStatus.INSUFFICIENT_PRIVILEGES);
+          if (refusals.get(door) !== hap.HAPStatus.INSUFFICIENT_PRIVILEGES) continue;
+          // Refused though no setting names it: only while the door a setting names is in the part of the account the
+          // sync could not read, so that setting could mean this door (a typo of its id), and the line says which.
+          expect(c.outcome).toBe('partial');
+          const name = names.get(door) ?? '';
+          expect(couldMeanRefusal(rig, door)).toMatch(/^it is read-only until a setting is fixed: the id "[^"]+" in \S+ could mean it$/);
+          expect(rig.log.texts('warn')).toContainEqual(
+            `${name}: the command to ${c.wanted === 'OPEN' ? 'open' : 'close'} it was not sent: ${couldMeanRefusal(rig, door)}.`,
+          );
         }
       }),
-      { numRuns: RUNS },
+      // Kept from a run that broke: the shared gate read-only, its controller unreadable at the first sync, the two doors
+      // whose ids are one letter from it refused with "read-only in the plugin settings", which none of them was.
+      { numRuns: RUNS, examples: [[PARTIAL_NEIGHBOURS]] },
     );
   }, 120_000);
 });

@@ -7,7 +7,7 @@ import { parseConfig } from '../../../src/config/index.js';
 import type { PluginConfig } from '../../../src/config/index.js';
 import { knownDoorMap, READ_ONLY_REFUSAL, refusalFor } from '../../../src/config/gate.js';
 import type { KnownDoor } from '../../../src/config/gate.js';
-import { NO_PROTECTION, protectionFor } from '../../../src/config/protection.js';
+import { NO_PROTECTION, protectionFor, UNTIL_TOLD } from '../../../src/config/protection.js';
 import { skeleton } from '../../../src/util/skeleton.js';
 
 const valid = { accessToken: 'ac_live_gate_7d1e0b9c2a', baseUrl: 'https://api.example.com' };
@@ -53,6 +53,15 @@ describe('the gate', () => {
   ])('refuses a door %s, not waiting for a sync to remove it', (_, raw, why) => {
     const parsed = config(raw);
     expect(refusalFor({ config: parsed, protection: NO_PROTECTION, known: knownDoorMap(DOORS) }, A)).toBe(why);
+  });
+
+  it('names the setting that could mean a door in its refusal, never "read-only in the plugin settings"', () => {
+    const parsed = config({ doors: [{ id: `${A}x`, readOnly: true }] });
+    const view = { config: parsed, protection: protectionFor(parsed, { doors: DOORS }, skeleton), known: knownDoorMap(DOORS) };
+    expect(refusalFor(view, A)).toBe(`it is read-only until a setting is fixed: the id "${A}x" in doors could mean it`);
+    expect(refusalFor({ ...view, protection: UNTIL_TOLD }, B)).toBe(
+      'every door is read-only until the plugin has read which doors the settings name',
+    );
   });
 
   it('refuses a door it does not know now, and every door when the settings cannot be read', () => {
