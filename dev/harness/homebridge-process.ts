@@ -230,33 +230,60 @@ export function forEachLine(stream: NodeJS.ReadableStream, onLine: (line: string
   });
 }
 
-/** A TCP port that was free a moment ago. */
 /**
- * Ports this process handed out already. The kernel may give the same ephemeral port to two binds in a row once the
- * first is closed, so a webhook port and then a bridge port asked for one after another could be equal (seen in the
- * matrix: the plugin then rightly refused the bridge's own port for its listener).
+ * Ports this process handed out already. The kernel may give the same port to two binds in a row once the first is
+ * closed, so a webhook port and then a bridge port asked for one after another could be equal (seen in the matrix: the
+ * plugin then rightly refused the bridge's own port for its listener).
  */
 const handedOutPorts = new Set<number>();
-/** Tries before giving up on finding a port not handed out yet; each try is one bind to port 0. */
+/** Tries before giving up on finding a port not handed out yet; each try is one bind. */
 const FREE_PORT_TRIES = 20;
+/**
+ * Where ports are handed out: below the kernel's ephemeral range, from which every outgoing connection on the machine
+ * takes its local port. A port picked there and bound seconds later (a child bridge starts after the main bridge) could
+ * be taken meanwhile by any connection of the suites running beside this one: CI saw a child bridge die of EADDRINUSE.
+ */
+const LISTEN_PORTS = { from: 20_000, to: 32_000 };
+/** Fewer ports than this below the ephemeral range (a machine that starts it low): the ephemeral range is used instead. */
+const MIN_LISTEN_PORTS = 1_000;
+const EPHEMERAL_RANGE_FILE = '/proc/sys/net/ipv4/ip_local_port_range';
+/** Where Linux starts the ephemeral range by default. */
+const DEFAULT_EPHEMERAL_START = 32_768;
 
-function ephemeralPort(): Promise<number> {
+/** The first port of the kernel's ephemeral range; Linux's default when it cannot be read. */
+function ephemeralStart(): number {
+  try {
+    const first = Number(readFileSync(EPHEMERAL_RANGE_FILE, 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(first) && first > 0 ? first : DEFAULT_EPHEMERAL_START;
+  } catch {
+    return DEFAULT_EPHEMERAL_START;
+  }
+}
+
+/** Binds `port` (0: any the kernel gives) and closes it: the port, when it was free a moment ago; undefined when taken. */
+function probePort(port: number): Promise<number | undefined> {
   return new Promise((resolve, reject) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, () => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE' || error.code === 'EACCES') resolve(undefined);
+      else reject(error);
+    });
+    server.listen(port, () => {
       const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => (port > 0 ? resolve(port) : reject(new Error('no port assigned'))));
+      const bound = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => (bound > 0 ? resolve(bound) : reject(new Error('no port assigned'))));
     });
   });
 }
 
-/** A free TCP port that this process has not handed out before. */
+/** A free TCP port that this process has not handed out before, outside the ephemeral range where the machine allows. */
 export async function freePort(): Promise<number> {
+  const to = Math.min(LISTEN_PORTS.to, ephemeralStart());
+  const below = to - LISTEN_PORTS.from >= MIN_LISTEN_PORTS;
   for (let i = 0; i < FREE_PORT_TRIES; i += 1) {
-    const port = await ephemeralPort();
-    if (!handedOutPorts.has(port)) {
+    const wanted = below ? LISTEN_PORTS.from + Math.floor(Math.random() * (to - LISTEN_PORTS.from)) : 0;
+    const port = await probePort(wanted);
+    if (port !== undefined && !handedOutPorts.has(port)) {
       handedOutPorts.add(port);
       return port;
     }

@@ -1,5 +1,5 @@
 // Self-test of the e2e harness: boot, pair like an iPhone, restart with the same pairing, events/HAP errors via a fixture plugin, timely stop.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -144,6 +144,15 @@ describe('e2e harness (fixture plugin: events, write errors, No Response)', () =
       await hb.stop();
       await removeStorageDir(hb.storageDir);
     }
+  });
+});
+
+describe('e2e harness (ports)', () => {
+  it('hands out ports below the ephemeral range, where no outgoing connection of the suites beside it takes one', async () => {
+    const ephemeralStart = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    const ports = [await freePort(), await freePort(), await freePort()];
+    expect(new Set(ports).size).toBe(3);
+    for (const port of ports) expect(port).toBeLessThan(ephemeralStart);
   });
 });
 
