@@ -317,6 +317,14 @@ export class MatterController {
     return withTimeout(`read lockState of endpoint ${endpoint}`, this.lockClient(endpoint).getLockStateAttribute(true), REQUEST_TIMEOUT_MS);
   }
 
+  /** Reads a bridged device's reachable from the bridge itself (not the subscribed copy, which a busy machine may leave behind). */
+  async readReachable(endpoint: number): Promise<boolean | undefined> {
+    const found = allEndpoints(this.node).find((e) => e.getNumber() === endpoint);
+    const client = found?.getClusterClient(BridgedDeviceBasicInformation);
+    if (client === undefined) throw new Error(`endpoint ${endpoint} has no BridgedDeviceBasicInformation cluster`);
+    return withTimeout(`read reachable of endpoint ${endpoint}`, client.getReachableAttribute(true), REQUEST_TIMEOUT_MS);
+  }
+
   /** Sends DoorLock unlockDoor; a Matter error status comes back as `{ ok: false, status }`. */
   unlockDoor(endpoint: number): Promise<CommandResult> {
     return this.command(`unlockDoor on endpoint ${endpoint}`, () => this.lockClient(endpoint).unlockDoor(new DoorLock.UnlockDoorRequest()));

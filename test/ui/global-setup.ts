@@ -1,8 +1,9 @@
-// Vitest globalSetup of the ui project: build, pack and install the plugin with the Homebridge UI once, for every test file.
+// Vitest globalSetup of the ui project: build, pack and install the plugin with the Homebridge UI once, for every test file
+// (or take the install `npm test` prepared beside the fast projects).
 import type { TestProject } from 'vitest/node';
 
-import { prepareUiEnv } from './ui-env.js';
+import { preparedUiEnv } from './ui-env.js';
 
 export default async function setup(project: TestProject): Promise<void> {
-  project.provide('uiEnv', await prepareUiEnv());
+  project.provide('uiEnv', await preparedUiEnv());
 }
