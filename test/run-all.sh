@@ -28,22 +28,12 @@ after_fast() {
   if echo " $PARTS " | grep -q ' fast '; then while [ ! -f "$status_dir/fast.done" ]; do sleep 1; done; fi
 }
 
-# The ui part's install (the Homebridge UI, Homebridge and the packed plugin: most of a minute from a fresh clone) is made
-# while the fast projects run, at a lower priority, so its tests start once they end (test/ui/prepare.ts). When it fails,
-# the ui project's global setup installs again and says why.
-prepare_ui() {
-  # Bundled inside the repository, as the Matter part's is: the bundle finds the repository from where it lies.
-  node_modules/.bin/esbuild test/ui/prepare.ts --bundle --platform=node --format=esm --packages=external --log-level=warning \
-    --outfile=.cache/ui-prepare/prepare.mjs && nice -n 10 node .cache/ui-prepare/prepare.mjs "$status_dir/ui-env.json"
-}
-
 for part in $PARTS; do
   case "$part" in
     fast) ( (REPORT_SUITE=fast node_modules/.bin/vitest run --project unit --project system --project stress "$@"
       echo $? >"$status_dir/fast"; touch "$status_dir/fast.done") 2>&1 | sed -u 's/^/[fast] /') & ;;
     e2e) ( (after_fast; node_modules/.bin/vitest run --project e2e; echo $? >"$status_dir/e2e") 2>&1 | sed -u 's/^/[e2e] /') & ;;
-    ui) ( (prepare_ui; after_fast; REPORT_SUITE=ui UI_ENV_FILE="$status_dir/ui-env.json" node_modules/.bin/vitest run --project ui
-      echo $? >"$status_dir/ui") 2>&1 | sed -u 's/^/[ui] /') & ;;
+    ui) ( (after_fast; REPORT_SUITE=ui node_modules/.bin/vitest run --project ui; echo $? >"$status_dir/ui") 2>&1 | sed -u 's/^/[ui] /') & ;;
     matrix) (after_fast; sh test/e2e/matrix.sh; echo $? >"$status_dir/matrix") 2>&1 & ;;
     matter) ( (sh test/matter/run.sh; echo $? >"$status_dir/matter") 2>&1 | sed -u 's/^/[matter] /') & ;;
     demo) ( (REPORT_SUITE=demo node_modules/.bin/vitest run --project demo; echo $? >"$status_dir/demo") 2>&1 | sed -u 's/^/[demo] /') & ;;

@@ -11,6 +11,11 @@ import type { HomebridgeProcess } from './homebridge-process.js';
 export const CONTROLLER_HOST = '127.0.0.1';
 /** Every controller request gives up after this long (a dead persistent connection can otherwise hang). */
 export const REQUEST_TIMEOUT_MS = 15_000;
+/**
+ * Pair-setup's own bound: SRP's big-number work runs on both ends (controller and bridge) and takes seconds of CPU, more
+ * than REQUEST_TIMEOUT_MS on a two-core machine running every suite at once (CI saw a 149-door bridge miss 15 s).
+ */
+export const PAIR_SETUP_TIMEOUT_MS = 45_000;
 /** Poll interval of `waitFor` (events, when subscribed, wake it earlier). */
 export const WAIT_POLL_INTERVAL_MS = 200;
 /** Default timeout of `waitFor` / `waitForAccessory`. */
@@ -426,7 +431,7 @@ export async function pairController(hb: Pick<HomebridgeProcess, 'username' | 'p
   const client = new HttpClient(hb.username, CONTROLLER_HOST, hb.port);
   let pairingData: PairingData | null;
   try {
-    await withTimeout('pair-setup', client.pairSetup(hb.pin));
+    await withTimeout('pair-setup', client.pairSetup(hb.pin), PAIR_SETUP_TIMEOUT_MS);
     pairingData = client.getLongTermData();
   } finally {
     await client.close();

@@ -1,9 +1,8 @@
-// Vitest globalSetup of the ui project: build, pack and install the plugin with the Homebridge UI once, for every test file
-// (or take the install `npm test` prepared beside the fast projects).
+// Vitest globalSetup of the ui project: build, pack and install the plugin with the Homebridge UI once, for every test file.
 import type { TestProject } from 'vitest/node';
 
-import { preparedUiEnv } from './ui-env.js';
+import { prepareUiEnv } from './ui-env.js';
 
 export default async function setup(project: TestProject): Promise<void> {
-  project.provide('uiEnv', await preparedUiEnv());
+  project.provide('uiEnv', await prepareUiEnv());
 }

@@ -178,16 +178,6 @@ async function installPrefix(prefix: string, packed: string, timings: Record<str
   return path.join(pluginDir, tarballName);
 }
 
-/**
- * The install `npm test` prepared while the fast projects ran (UI_ENV_FILE, written by test/ui/prepare.ts), else one
- * prepared now: a run of the ui project alone, or a preparation that failed (which then fails here, with its reason).
- */
-export async function preparedUiEnv(): Promise<UiEnv> {
-  const file = process.env.UI_ENV_FILE;
-  if (file !== undefined && existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as UiEnv;
-  return prepareUiEnv();
-}
-
 /** Build, pack, install (under a lock shared with concurrent runs) and find Node 24. */
 export async function prepareUiEnv(opts: PrepareUiEnvOptions = {}): Promise<UiEnv> {
   const log = opts.log ?? ((line: string) => console.log(`[ui] ${line}`));
