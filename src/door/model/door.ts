@@ -53,8 +53,6 @@ export class DoorModel {
   private readonly names: DoorNames;
   /** What the door says in the log of each report: changes, timeouts, unreadable states and inactive flags. */
   private readonly notices: ReportNotices;
-  /** False while no state of the door was ever known (first seen with a state the plugin cannot read). */
-  private stateKnownYet: boolean;
   /** Our last command and the service's last_toggled: was a move ours, did the door move and come back. */
   private readonly commands: CommandMemory;
   /** The door's number on its controller, for webhooks that name doors by number (door1_open). */
@@ -67,7 +65,6 @@ export class DoorModel {
   ) {
     this.machine = new DoorStateMachine(context.state, cachedMissedTarget(context));
     this.availability = new DoorAvailability({ now: deps.now, staleAfterMs: deps.staleAfterMs });
-    this.stateKnownYet = context.stateUnknown !== true;
     keepMissedTarget(context, this.machine);
     this.timings = new DoorTimings(context.state === 'OPEN' ? deps.now() : undefined);
     this.names = new DoorNames(context, deps);
@@ -131,7 +128,8 @@ export class DoorModel {
    * stands for nothing, and Home must not show it (a lock shows unknown, a garage door No Response).
    */
   get stateKnown(): boolean {
-    return this.stateKnownYet;
+    // Read from the cached record, which keepReported clears at the first readable state: one flag, kept across restarts.
+    return this.context.stateUnknown !== true;
   }
 
   setAccountReadable(readable: boolean): void {
@@ -180,7 +178,7 @@ export class DoorModel {
    */
   reportPolled(door: Door, syncSentMs: number): ReportOutcome | undefined {
     if (door.state === null) {
-      this.notices.unknownState(door.rawState, this.stateKnownYet);
+      this.notices.unknownState(door.rawState, this.stateKnown);
       return undefined;
     }
     this.availability.told(syncSentMs);
@@ -207,7 +205,6 @@ export class DoorModel {
     const before = this.machine.target;
     const wasReported = this.machine.reported;
     const outcome = this.machine.report(state, this.deps.now(), (target) => this.commands.movedAndBack(target));
-    this.stateKnownYet = true;
     keepReported(this.context, this.machine);
     this.timings.reported(state, wasReported, this.deps.now());
     this.notices.reported(outcome, state, cause, before);
