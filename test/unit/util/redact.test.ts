@@ -189,6 +189,15 @@ describe('redact: spellings by what they decode or fold to (issue 52)', () => {
     expect(redact(`Gate ${spelled} (400)`, [hexKey])).toEqual({ text: 'Gate [redacted] (400)', found: [0] });
   });
 
+  it('finds a piece in base64 without digits whose small letters all come before its capitals', () => {
+    // Found by test/stress/secret-shapes.test.ts (seed 140078412): the piece in capitals, reversed, in base64.
+    const hexKey = '9f58ca6003a49e0c89dd162046d99da9bccd9f8296a654a2c5ce68b09178ce9719d5c7e950a5acc338cd3c4c1a8ed297';
+    const piece = hexKey.slice(53, 53 + SECRET_WINDOW_CHARS).toUpperCase();
+    const spelled = Buffer.from(Array.from(piece).reverse().join('')).toString('base64');
+    expect(spelled).toBe('OUVDODcxOTBCOA==');
+    expect(redact(`Gate ${spelled} (400)`, [hexKey])).toEqual({ text: 'Gate [redacted] (400)', found: [0] });
+  });
+
   it('finds it with anything that is not a letter or digit between its letters, and marks on them', () => {
     for (const between of ['|', '-', '\u2800', '∞', '·', '🔑']) {
       expect(said(Array.from(piece).join(between))).toEqual({ text: 'Gate [redacted] (400)', found: [0] });
