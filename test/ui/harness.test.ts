@@ -93,6 +93,39 @@ describe('settings page: generated form (customUi dropped from the installed sch
     expect(verdict).toEqual({ problems: [], ignored: [] });
   });
 
+  it("presses Save once more when the UI's save request fails in the browser, and says so when it fails again", async () => {
+    const h = harness(ui);
+    const block = { platform: PLATFORM_NAME, accessToken: ACCESS_TOKEN, baseUrl: BASE_URL };
+    await h.setPlatforms([block]);
+    const { page } = h.browser;
+    let failing = 1;
+    let aborted = 0;
+    // The connection reset CI saw: the request never reaches the UI's server, the browser gets no answer.
+    await page.route('**/api/config-editor/plugin/**', async (route) => {
+      if (route.request().method() !== 'POST' || failing <= 0) return route.continue();
+      failing -= 1;
+      aborted += 1;
+      return route.abort('connectionreset');
+    });
+    try {
+      const saved = await h.save(await h.openGeneratedForm());
+      expect({ aborted, dialogs: saved.dialogs, written: saved.blocks.length }).toEqual({ aborted: 1, dialogs: ['restart'], written: 1 });
+      expect(saved.blocks[0]).toMatchObject(block);
+
+      failing = 2;
+      const error = await h.save(await h.openGeneratedForm()).then(
+        () => undefined,
+        (err: unknown) => (err instanceof Error ? err.message : String(err)),
+      );
+      expect(error).toMatch(/the UI's save request failed 2 times: net::ERR_CONNECTION_RESET/);
+      expect(error).toMatch(
+        /Requests that went wrong:\n[^]*POST \/api\/config-editor\/plugin\/homebridge-access-control failed: net::ERR_CONNECTION_RESET/,
+      );
+    } finally {
+      await page.unrouteAll();
+    }
+  });
+
   it('reopened, the form shows the saved values; Save + Restart runs the plugin without the token in the log', async () => {
     const h = harness(ui);
     // The block the plain save writes: this test starts from it, so it passes alone (vitest -t) too.

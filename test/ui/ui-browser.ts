@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import type { BrowserContext, Frame, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Frame, Locator, Page, Request, Response } from 'playwright-core';
 
 import { PLUGIN_NAME } from '../../src/settings.js';
 import { REPO_ROOT } from './ui-env.js';
@@ -33,6 +33,13 @@ const NAVIGATION_TIMEOUT_MS = 60_000;
 const CUSTOM_UI_TIMEOUT_MS = 60_000;
 /** After Save the UI writes config.json, closes the modal and opens a child-bridge or restart dialog. */
 const FOLLOW_UP_TIMEOUT_MS = 15_000;
+/**
+ * Presses of Save when the UI's POST fails in the browser without an answer (the UI then says "Failed to save config"
+ * and a user presses Save again): CI saw it twice in seven runs, the UI's server never saw the request.
+ */
+const SAVE_ATTEMPTS = 2;
+/** The UI's API requests that went wrong, kept for the error a failed step throws. */
+const NETWORK_LOG_LINES = 10;
 /** Browser window size (px): the UI's desktop layout. */
 export const VIEWPORT = { width: 1280, height: 900 } as const;
 /** Screenshots land here (CI keeps reports/). */
@@ -59,6 +66,8 @@ export const SELECTORS = {
   childBridgeSwitch: '#toggleExternalBridgeInput_0',
   /** "Restart Required" dialog shown after later saves (Close / Restart). */
   restartDialog: 'app-restart-homebridge',
+  /** An error toast (ngx-toastr), e.g. "Failed to save config"; a tap closes it. */
+  errorToast: '.ngx-toastr.toast-error',
 } as const;
 /** Accessible names of the card's settings button: "Set Up" before the plugin has a config block, "Plugin Config" after. */
 const CARD_SETTINGS_BUTTON = /^(Set Up|Plugin Config)$/;
@@ -167,12 +176,20 @@ export async function launchUiBrowser(opts: LaunchUiBrowserOptions): Promise<UiB
     if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
   });
   page.on('pageerror', (err) => errors.push(`uncaught: ${err.message}`));
+  // Which request went wrong: the console says only "Failed to load resource" and the status.
+  const network: string[] = [];
+  const apiPath = (url: string): string => new URL(url).pathname;
+  page.on('requestfailed', (r) => network.push(`${r.method()} ${apiPath(r.url())} failed: ${r.failure()?.errorText ?? '?'}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) network.push(`${r.request().method()} ${apiPath(r.url())} answered ${r.status()}`);
+  });
 
   const explain = (what: string, err: unknown): Error => {
     const reason = err instanceof Error ? err.message : String(err);
     const consoleText = errors.length > 0 ? `\nBrowser console errors:\n${errors.slice(-10).join('\n')}` : '';
+    const networkText = network.length > 0 ? `\nRequests that went wrong:\n${network.slice(-NETWORK_LOG_LINES).join('\n')}` : '';
     const server = opts.diagnostics ? `\nUI log:\n${opts.diagnostics()}` : '';
-    return new Error(`${what}: ${reason}\nPage: ${page.url()}${consoleText}${server}`, { cause: err });
+    return new Error(`${what}: ${reason}\nPage: ${page.url()}${consoleText}${networkText}${server}`, { cause: err });
   };
 
   const card = (pluginName: string): Locator => page.locator(SELECTORS.pluginCard).filter({ hasText: pluginName });
@@ -230,12 +247,27 @@ export async function launchUiBrowser(opts: LaunchUiBrowserOptions): Promise<UiB
         try {
           await saveButton.waitFor();
           if (!(await saveButton.isEnabled())) throw new Error('the Save button is disabled (the UI finds the form invalid)');
-          const written = page.waitForResponse(
-            (r) => r.request().method() === 'POST' && r.url().includes(`/api/config-editor/plugin/${encodeURIComponent(pluginName)}`),
-          );
-          await saveButton.click();
-          const response = await written;
-          if (!response.ok()) throw new Error(`POST ${response.url()} answered ${response.status()}: ${await response.text()}`);
+          const isSave = (r: Request): boolean =>
+            r.method() === 'POST' && r.url().includes(`/api/config-editor/plugin/${encodeURIComponent(pluginName)}`);
+          for (let attempt = 1; ; attempt++) {
+            const answer = saveAnswer(page, isSave);
+            // Awaited below; a click that throws first must not leave its time-out unhandled.
+            answer.catch(() => undefined);
+            await saveButton.click();
+            const result = await answer;
+            if ('failure' in result && attempt < SAVE_ATTEMPTS) {
+              console.log(`[ui] the UI's save request failed in the browser (${result.failure}): Save pressed again, as a user would`);
+              // Its "Failed to save config" toast lies over the Save button (and stays while the pointer is on it): a tap closes it.
+              const toast = page.locator(SELECTORS.errorToast);
+              await toast.first().click();
+              await toast.first().waitFor({ state: 'detached' });
+              continue;
+            }
+            if ('failure' in result) throw new Error(`the UI's save request failed ${SAVE_ATTEMPTS} times: ${result.failure}`);
+            const { response } = result;
+            if (!response.ok()) throw new Error(`POST ${response.url()} answered ${response.status()}: ${await response.text()}`);
+            break;
+          }
           await modal.waitFor({ state: 'detached' });
           return await followUps(options);
         } catch (err) {
@@ -343,4 +375,34 @@ export async function launchUiBrowser(opts: LaunchUiBrowserOptions): Promise<UiB
       return closing;
     },
   };
+}
+
+/**
+ * The answer to the UI's save request: its response, or its failure in the browser (no answer at all: a reset connection,
+ * say); rejects when neither comes within the action time-out.
+ */
+function saveAnswer(page: Page, isSave: (r: Request) => boolean): Promise<{ response: Response } | { failure: string }> {
+  return new Promise((resolve, reject) => {
+    const stop = (): void => {
+      clearTimeout(timer);
+      page.off('response', onResponse);
+      page.off('requestfailed', onFailed);
+    };
+    const onResponse = (response: Response): void => {
+      if (!isSave(response.request())) return;
+      stop();
+      resolve({ response });
+    };
+    const onFailed = (request: Request): void => {
+      if (!isSave(request)) return;
+      stop();
+      resolve({ failure: request.failure()?.errorText ?? 'no reason given' });
+    };
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`no answer to the UI's save request within ${UI_ACTION_TIMEOUT_MS} ms (was it sent?)`));
+    }, UI_ACTION_TIMEOUT_MS);
+    page.on('response', onResponse);
+    page.on('requestfailed', onFailed);
+  });
 }
