@@ -1,8 +1,8 @@
 #!/bin/sh
 # `npm run test:matter` (the last part of `npm test`): the Matter tests (test/matter/*.test.ts) with a real Matter controller
-# against Homebridge 2.4, inside a private network namespace: every test on Node 22, then a smoke subset (commission,
-# list every door, unlock and lock) on Node 24 (the two LTS lines Homebridge 2 users run; MATTER_NODES="26" or "22 24 26"
-# picks others, MATTER_SMOKE="" runs every test on each).
+# against Homebridge 2.4, inside a private network namespace: every test on Node 22, and beside it, in a namespace of its own,
+# a smoke subset (commission, list every door, unlock and lock) on Node 24 (the two LTS lines Homebridge 2 users run;
+# MATTER_NODES="26" or "22 24 26" picks others, MATTER_SMOKE="" runs every test on each).
 #
 # Why the namespace: Matter needs a network interface that is not loopback (mDNS, operational discovery), and these tests
 # must not announce test bridges on, or depend on, the machine's own network. `unshare --net` (root) gives each run its own
@@ -51,14 +51,17 @@ node_modules/.bin/esbuild test/matter/prepare.ts --bundle --platform=node --form
   --outfile=.cache/matter/prepare.mjs || fail "could not bundle test/matter/prepare.ts."
 
 export REPORT_SUITE=matter E2E_HOMEBRIDGE="$HOMEBRIDGE_VERSION"
-status=0
-for NODE_MAJOR in $NODE_MAJORS; do
+
+# One Node's run, in its own network namespace; its exit status is the run's. Arguments: the Node major, then vitest's.
+run_node() {
+  NODE_MAJOR="$1"
+  shift
   FAILING_MAJORS="$NODE_MAJOR"
   # Resolved outside: `npx -y node@N` downloads from the registry, which the namespace cannot reach.
   NODE_BIN="$(npx -y "node@$NODE_MAJOR" -e 'process.stdout.write(process.execPath)' 2>/dev/null)" || NODE_BIN=""
-  [ -x "$NODE_BIN" ] || (fail "could not get Node $NODE_MAJOR (npx -y node@$NODE_MAJOR).") || { status=1; continue; }
+  [ -x "$NODE_BIN" ] || fail "could not get Node $NODE_MAJOR (npx -y node@$NODE_MAJOR)."
   HB_PREFIX="$("$NODE_BIN" .cache/matter/prepare.mjs | tail -n 1)" || HB_PREFIX=""
-  [ -d "$HB_PREFIX/node_modules/homebridge" ] || (fail "could not install Homebridge $HOMEBRIDGE_VERSION into .cache.") || { status=1; continue; }
+  [ -d "$HB_PREFIX/node_modules/homebridge" ] || fail "could not install Homebridge $HOMEBRIDGE_VERSION into .cache."
   export HB_PREFIX
 
   SMOKE_ARGS=""
@@ -87,6 +90,29 @@ for NODE_MAJOR in $NODE_MAJORS; do
     node="$1"
     shift
     exec "$node" node_modules/vitest/vitest.mjs run --project matter "$@"
-  ' matter-netns "$NODE_BIN" "$@" ${SMOKE_ARGS:+"$SMOKE_ARGS_FILE"} ${SMOKE_ARGS:+-t} ${SMOKE_ARGS:+"$SMOKE_ARGS"} || status=1
+  ' matter-netns "$NODE_BIN" "$@" ${SMOKE_ARGS:+"$SMOKE_ARGS_FILE"} ${SMOKE_ARGS:+-t} ${SMOKE_ARGS:+"$SMOKE_ARGS"}
+}
+
+# Each Node in a namespace of its own, side by side (nothing of one reaches the other). The later Nodes start once the file
+# MATTER_OTHERS_AFTER names exists (test/run-all.sh: when the fast projects have ended, whose tests keep the cores to
+# themselves); by hand, at once.
+status_dir="$(mktemp -d)"
+trap 'rm -rf "$status_dir"' EXIT
+for major in $NODE_MAJORS; do
+  (
+    if [ "$major" != "$FULL_MAJOR" ] && [ -n "${MATTER_OTHERS_AFTER:-}" ]; then
+      while [ ! -e "$MATTER_OTHERS_AFTER" ]; do sleep 1; done
+    fi
+    (run_node "$major" "$@")
+    echo $? >"$status_dir/$major"
+  ) 2>&1 | sed -u "s/^/[node $major] /" &
+done
+wait
+
+status=0
+for major in $NODE_MAJORS; do
+  code="$(cat "$status_dir/$major" 2>/dev/null || echo missing)"
+  echo "matter: Node $major: exit $code"
+  [ "$code" = 0 ] || status=1
 done
 exit "$status"

@@ -141,6 +141,30 @@ async function buildAndPack(
   throw new Error(`The packed plugin lacks ${lastMissing.join(', ')} (was dist/ rebuilt by another run meanwhile?)`);
 }
 
+/** What the prefix's package.json says it is for. */
+const PREFIX_DESCRIPTION =
+  'Made by test/ui/ui-env.ts: the Homebridge UI, Homebridge and the packed plugin, for the browser and package tests.';
+/** The UI and Homebridge, without the plugin: what the prefix holds before the plugin is packed. */
+const UI_AND_HOMEBRIDGE: Readonly<Record<string, string>> = { 'homebridge-config-ui-x': UI_VERSION, homebridge: HOMEBRIDGE_VERSION };
+
+/**
+ * The UI and Homebridge alone into `prefix` (default DEFAULT_UI_PREFIX), unless there: CI runs it beside `npm ci`
+ * (test/support/install-ahead.ts), when the plugin is not built yet, so that the ui tests add only the plugin.
+ */
+export async function installUiAndHomebridge(prefix = DEFAULT_UI_PREFIX): Promise<void> {
+  await withInstallLock(prefix, async () => {
+    const there = await Promise.all(
+      Object.entries(UI_AND_HOMEBRIDGE).map(async ([name, v]) => (await installedVersion(prefix, name)) === v),
+    );
+    if (there.every(Boolean)) return;
+    await npmInstallPrefix(prefix, {
+      description: PREFIX_DESCRIPTION,
+      dependencies: { ...UI_AND_HOMEBRIDGE },
+      overrides: PREFIX_OVERRIDES,
+    });
+  });
+}
+
 /**
  * Installs the UI, Homebridge and the packed plugin into `prefix` with `npm install` (not ci: the UI's macOS-only optional
  * dependency cannot be in a lock file made here). npm reuses what is there when the versions are unchanged; the tarball's
@@ -155,12 +179,8 @@ async function installPrefix(prefix: string, packed: string, timings: Record<str
   await copyFile(packed, path.join(pluginDir, tarballName));
 
   timings.installMs = await npmInstallPrefix(prefix, {
-    description: 'Made by test/ui/ui-env.ts: the Homebridge UI, Homebridge and the packed plugin, for the browser and package tests.',
-    dependencies: {
-      'homebridge-config-ui-x': UI_VERSION,
-      homebridge: HOMEBRIDGE_VERSION,
-      [PLUGIN_NAME]: `file:plugin/${tarballName}`,
-    },
+    description: PREFIX_DESCRIPTION,
+    dependencies: { ...UI_AND_HOMEBRIDGE, [PLUGIN_NAME]: `file:plugin/${tarballName}` },
     overrides: PREFIX_OVERRIDES,
   });
 
