@@ -50,6 +50,33 @@ describe('settings page: custom UI', () => {
       .toBeGreaterThan(0);
   });
 
+  it('opens the settings again on the same /plugins page, and on a new one after the window changed', async () => {
+    const h = harness(ui);
+    const { page } = h.browser;
+    let loads = 0;
+    const onLoad = (): void => {
+      loads += 1;
+    };
+    page.on('domcontentloaded', onLoad);
+    try {
+      await (await h.openCustomUi()).close();
+      const first = loads;
+      await (await h.openCustomUi()).close();
+      expect(loads).toBe(first);
+      // A phone's layout keeps state of its own (its menu drawer): the UI is loaded again in the new window.
+      const size = page.viewportSize();
+      await page.setViewportSize({ width: 390, height: 844 });
+      try {
+        await (await h.openCustomUi()).close();
+        expect(loads).toBe(first + 1);
+      } finally {
+        if (size) await page.setViewportSize(size);
+      }
+    } finally {
+      page.off('domcontentloaded', onLoad);
+    }
+  });
+
   it('closing the modal without saving writes nothing to config.json', async () => {
     const h = harness(ui);
     await h.setPlatforms([]);

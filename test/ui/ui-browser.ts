@@ -66,7 +66,9 @@ export const SELECTORS = {
   childBridgeSwitch: '#toggleExternalBridgeInput_0',
   /** "Restart Required" dialog shown after later saves (Close / Restart). */
   restartDialog: 'app-restart-homebridge',
-  /** An error toast (ngx-toastr), e.g. "Failed to save config"; a tap closes it. */
+  /** A toast (ngx-toastr), e.g. "Failed to save config"; a tap closes it. */
+  toast: '.ngx-toastr',
+  /** An error toast. */
   errorToast: '.ngx-toastr.toast-error',
 } as const;
 /** Accessible names of the card's settings button: "Set Up" before the plugin has a config block, "Plugin Config" after. */
@@ -128,7 +130,7 @@ export interface UiBrowser {
   consoleErrors(): string[];
   /** Opens /plugins and waits for the plugin's card. */
   gotoPlugins(pluginName?: string): Promise<void>;
-  /** Loads /plugins afresh, opens the plugin's settings from its card (its settings button, else its ⋮ menu), waits for the custom UI or form. */
+  /** Opens the plugin's settings from its card on /plugins (loaded afresh unless nothing is left over from an earlier step), waits for the custom UI or form. */
   openSettings(pluginName?: string): Promise<PluginSettings>;
   /** PNG of the whole page, the open modal at full height included; returns the file path. */
   screenshot(name: string): Promise<string>;
@@ -194,9 +196,16 @@ export async function launchUiBrowser(opts: LaunchUiBrowserOptions): Promise<UiB
 
   const card = (pluginName: string): Locator => page.locator(SELECTORS.pluginCard).filter({ hasText: pluginName });
 
+  // The window the UI was loaded in: its colour scheme (read once, at load) and its size (a phone's layout keeps its own
+  // state, its menu drawer over the page): another one (page.emulateMedia, setViewportSize) needs a new load.
+  let loadedIn: string | undefined;
+  const windowNow = async (): Promise<string> =>
+    `${JSON.stringify(page.viewportSize())} ${await page.evaluate<string>(`matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'`)}`;
+
   const gotoPlugins = async (pluginName = PLUGIN_NAME): Promise<void> => {
     try {
       await page.goto(`${opts.url}/plugins`);
+      loadedIn = await windowNow();
       // With auth "none" the UI signs in by itself (POST /api/auth/noauth); a login form here means it did not.
       await card(pluginName).getByRole('button', { name: CARD_MENU_BUTTON }).waitFor();
     } catch (err) {
@@ -286,8 +295,18 @@ export async function launchUiBrowser(opts: LaunchUiBrowserOptions): Promise<UiB
   };
 
   const openSettings = async (pluginName = PLUGIN_NAME): Promise<PluginSettings> => {
-    // A fresh /plugins page each time: no modal or restart page left over from an earlier step hides the card.
-    await gotoPlugins(pluginName);
+    // The /plugins page as it is when nothing is left over from an earlier step (no modal, no toast over the card, the same
+    // window); else a fresh one. A load of the UI costs the browser half as much CPU as opening the settings.
+    const leftOver = await page.locator(`${SELECTORS.modal}, ${SELECTORS.toast}`).count();
+    if (new URL(page.url()).pathname === '/plugins' && leftOver === 0 && loadedIn === (await windowNow())) {
+      try {
+        await card(pluginName).getByRole('button', { name: CARD_MENU_BUTTON }).waitFor();
+      } catch (err) {
+        throw explain(`The /plugins page no longer shows ${pluginName}'s card`, err);
+      }
+    } else {
+      await gotoPlugins(pluginName);
+    }
     const pluginCard = card(pluginName);
     try {
       await pluginCard.getByRole('button', { name: CARD_MENU_BUTTON }).waitFor();
