@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -231,11 +231,13 @@ export function forEachLine(stream: NodeJS.ReadableStream, onLine: (line: string
 }
 
 /**
- * Ports this process handed out already. The kernel may give the same port to two binds in a row once the first is
- * closed, so a webhook port and then a bridge port asked for one after another could be equal (seen in the matrix: the
- * plugin then rightly refused the bridge's own port for its listener).
+ * Ports handed out by any test process on this machine, a file per port holding the pid that took it (free again once that
+ * process is gone). A port is bound seconds after it is handed out (a Homebridge UI starts), and a restarted Homebridge
+ * binds its port again: in between, a probe of another suite found it free, and CI saw the ui tests talk to another
+ * suite's HomeKit bridge on their UI's port (404, {"status":-70409}). Two asks of one process never get the same port
+ * either: the kernel may give the same port to two binds in a row once the first is closed (seen in the matrix).
  */
-const handedOutPorts = new Set<number>();
+export const PORT_CLAIMS_DIR = path.join(tmpdir(), 'homebridge-access-control-ports');
 /** Tries before giving up on finding a port not handed out yet; each try is one bind. */
 const FREE_PORT_TRIES = 20;
 /**
@@ -276,19 +278,63 @@ function probePort(port: number): Promise<number | undefined> {
   });
 }
 
-/** A free TCP port that this process has not handed out before, outside the ephemeral range where the machine allows. */
-export async function freePort(): Promise<number> {
-  const to = Math.min(LISTEN_PORTS.to, ephemeralStart());
-  const below = to - LISTEN_PORTS.from >= MIN_LISTEN_PORTS;
-  for (let i = 0; i < FREE_PORT_TRIES; i += 1) {
-    const wanted = below ? LISTEN_PORTS.from + Math.floor(Math.random() * (to - LISTEN_PORTS.from)) : 0;
-    const port = await probePort(wanted);
-    if (port !== undefined && !handedOutPorts.has(port)) {
-      handedOutPorts.add(port);
-      return port;
-    }
+/** True while process `pid` exists (a signal 0 reaches it, or it is someone else's). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
-  throw new Error(`no free port not handed out already after ${String(FREE_PORT_TRIES)} tries`);
+}
+
+/**
+ * Claims `port` for this process unless a living process holds it (this one included: its worker threads share its pid).
+ * A claim left by a process that is gone is moved aside first, by one rename that only one claimant can win.
+ */
+async function claimPort(port: number, claims: string): Promise<boolean> {
+  await mkdir(claims, { recursive: true });
+  const file = path.join(claims, String(port));
+  const claim = (): Promise<boolean> =>
+    writeFile(file, String(process.pid), { flag: 'wx' }).then(
+      () => true,
+      (err: unknown) => {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        throw err;
+      },
+    );
+  if (await claim()) return true;
+  const owner = Number(await readFile(file, 'utf8').catch(() => ''));
+  // An empty file is a claim being written: taken.
+  if (!Number.isInteger(owner) || owner <= 0 || processAlive(owner)) return false;
+  const aside = `${file}.${String(process.pid)}.stale`;
+  const won = await rename(file, aside).then(
+    () => true,
+    () => false,
+  );
+  if (!won) return false;
+  await rm(aside, { force: true });
+  return claim();
+}
+
+/** The ports freePort picks from (`to` excluded); undefined where the machine's ephemeral range starts too low (any port). */
+export function listenPorts(): { from: number; to: number } | undefined {
+  const to = Math.min(LISTEN_PORTS.to, ephemeralStart());
+  return to - LISTEN_PORTS.from >= MIN_LISTEN_PORTS ? { from: LISTEN_PORTS.from, to } : undefined;
+}
+
+/**
+ * A free TCP port no test process on this machine holds, outside the ephemeral range where the machine allows.
+ * `claims`: the folder of claims (a test's own; default PORT_CLAIMS_DIR, shared by every suite).
+ */
+export async function freePort(claims = PORT_CLAIMS_DIR): Promise<number> {
+  const range = listenPorts();
+  for (let i = 0; i < FREE_PORT_TRIES; i += 1) {
+    const wanted = range ? range.from + Math.floor(Math.random() * (range.to - range.from)) : 0;
+    const port = await probePort(wanted);
+    if (port !== undefined && (await claimPort(port, claims))) return port;
+  }
+  throw new Error(`no free port no other test holds after ${String(FREE_PORT_TRIES)} tries`);
 }
 
 async function loadOrCreateIdentity(storageDir: string, bridgePort: number | undefined, bridgeName: string): Promise<BridgeIdentity> {

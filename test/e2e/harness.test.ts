@@ -1,6 +1,8 @@
 // Self-test of the e2e harness: boot, pair like an iPhone, restart with the same pairing, events/HAP errors via a fixture plugin, timely stop.
 import { existsSync, readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,6 +15,7 @@ import {
   REPO_ROOT,
   STOP_BUDGET_MS,
   freePort,
+  listenPorts,
   makeEmptyPluginDir,
   removeStorageDir,
   startHomebridge,
@@ -153,6 +156,26 @@ describe('e2e harness (ports)', () => {
     const ports = [await freePort(), await freePort(), await freePort()];
     expect(new Set(ports).size).toBe(3);
     for (const port of ports) expect(port).toBeLessThan(ephemeralStart);
+  });
+
+  it('never hands out a port a living test process holds, and takes over one whose process is gone', async () => {
+    const range = listenPorts();
+    if (range === undefined) throw new Error('this machine starts its ephemeral range too low for the test');
+    const claims = await mkdtemp(path.join(tmpdir(), 'hb-port-claims-'));
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)'], { stdio: 'ignore' });
+    try {
+      const pid = String(holder.pid);
+      for (let port = range.from; port < range.to; port += 1) await writeFile(path.join(claims, String(port)), pid);
+      await expect(freePort(claims)).rejects.toThrow(/no free port no other test holds/);
+      const gone = new Promise((resolve) => holder.once('exit', resolve));
+      holder.kill('SIGKILL');
+      await gone;
+      const port = await freePort(claims);
+      expect(await readFile(path.join(claims, String(port)), 'utf8')).toBe(String(process.pid));
+    } finally {
+      holder.kill('SIGKILL');
+      await rm(claims, { recursive: true, force: true });
+    }
   });
 });
 
