@@ -44,10 +44,6 @@ for part in $PARTS; do
 done
 wait
 
-status=0
-for part in $PARTS; do
-  code="$(cat "$status_dir/$part" 2>/dev/null || echo missing)"
-  echo "test: $part: exit $code"
-  [ "$code" = 0 ] || status=1
-done
-exit "$status"
+. test/support/exit-codes.sh
+# shellcheck disable=SC2086 # PARTS is a list of words
+exit_codes "$status_dir" "test:" $PARTS

@@ -109,10 +109,6 @@ for major in $NODE_MAJORS; do
 done
 wait
 
-status=0
-for major in $NODE_MAJORS; do
-  code="$(cat "$status_dir/$major" 2>/dev/null || echo missing)"
-  echo "matter: Node $major: exit $code"
-  [ "$code" = 0 ] || status=1
-done
-exit "$status"
+. test/support/exit-codes.sh
+# shellcheck disable=SC2086 # NODE_MAJORS is a list of words
+exit_codes "$status_dir" "matter: Node" $NODE_MAJORS
