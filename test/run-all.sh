@@ -23,9 +23,11 @@ export E2E_SKIP_BUILD=1 UI_SKIP_BUILD=1 MATTER_SKIP_BUILD=1
 
 status_dir="$(mktemp -d)"
 trap 'rm -rf "$status_dir"' EXIT
-# The parts of many Homebridges start once the fast projects have ended (when those run at all).
+# The parts of many Homebridges start once the fast projects have ended (when those run at all): when fast_done exists.
+fast_done=""
+case " $PARTS " in *" fast "*) fast_done="$status_dir/fast.done" ;; esac
 after_fast() {
-  if echo " $PARTS " | grep -q ' fast '; then while [ ! -f "$status_dir/fast.done" ]; do sleep 1; done; fi
+  if [ -n "$fast_done" ]; then while [ ! -f "$fast_done" ]; do sleep 1; done; fi
 }
 
 for part in $PARTS; do
@@ -36,8 +38,7 @@ for part in $PARTS; do
     ui) ( (after_fast; REPORT_SUITE=ui node_modules/.bin/vitest run --project ui; echo $? >"$status_dir/ui") 2>&1 | sed -u 's/^/[ui] /') & ;;
     matrix) (after_fast; sh test/e2e/matrix.sh; echo $? >"$status_dir/matrix") 2>&1 & ;;
     # Matter's smoke run on its second Node starts once the fast projects have ended (when they run at all).
-    matter) ( (if echo " $PARTS " | grep -q ' fast '; then export MATTER_OTHERS_AFTER="$status_dir/fast.done"; fi
-      sh test/matter/run.sh; echo $? >"$status_dir/matter") 2>&1 | sed -u 's/^/[matter] /') & ;;
+    matter) ( (MATTER_OTHERS_AFTER="$fast_done" sh test/matter/run.sh; echo $? >"$status_dir/matter") 2>&1 | sed -u 's/^/[matter] /') & ;;
     demo) ( (REPORT_SUITE=demo node_modules/.bin/vitest run --project demo; echo $? >"$status_dir/demo") 2>&1 | sed -u 's/^/[demo] /') & ;;
     *) echo "test: unknown part $part (fast, e2e, ui, matrix, matter or demo)" >&2; exit 2 ;;
   esac

@@ -419,7 +419,7 @@ const BASE64_VALUES = new Map(
 
 /**
  * Whether a run of base64 digits may be base64 at all: not a UUID, and not a word or an identifier of one case
- * ("door_state_change", "eventOccurredUTC" aside): base64 of 10 characters of text mixes letters with digits, or capitals
+ * ("door_state_change"): base64 of 10 characters of text mixes letters with digits, or capitals
  * with small letters. Not always capitals: text of two-byte characters encodes to small letters and digits alone (a secret
  * with a Hebrew mark after each character, reversed: "1qg31qg1…", found by test/stress/secret-shapes.test.ts). Nor
  * in any order: capital hex, reversed, encodes to capitals with two small letters near its start ("OUVDODcxOTBCOA==",

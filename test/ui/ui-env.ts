@@ -147,11 +147,17 @@ const PREFIX_DESCRIPTION =
 /** The UI and Homebridge, without the plugin: what the prefix holds before the plugin is packed. */
 const UI_AND_HOMEBRIDGE: Readonly<Record<string, string>> = { 'homebridge-config-ui-x': UI_VERSION, homebridge: HOMEBRIDGE_VERSION };
 
+/** The install prefix: the one given, else env UI_ENV_PREFIX, else DEFAULT_UI_PREFIX. */
+function uiPrefix(given?: string): string {
+  return path.resolve(given ?? process.env.UI_ENV_PREFIX ?? DEFAULT_UI_PREFIX);
+}
+
 /**
- * The UI and Homebridge alone into `prefix` (default DEFAULT_UI_PREFIX), unless there: CI runs it beside `npm ci`
+ * The UI and Homebridge alone into the prefix (uiPrefix), unless there: CI runs it beside `npm ci`
  * (test/support/install-ahead.ts), when the plugin is not built yet, so that the ui tests add only the plugin.
  */
-export async function installUiAndHomebridge(prefix = DEFAULT_UI_PREFIX): Promise<void> {
+export async function installUiAndHomebridge(given?: string): Promise<void> {
+  const prefix = uiPrefix(given);
   await withInstallLock(prefix, async () => {
     const there = await Promise.all(
       Object.entries(UI_AND_HOMEBRIDGE).map(async ([name, v]) => (await installedVersion(prefix, name)) === v),
@@ -201,7 +207,7 @@ async function installPrefix(prefix: string, packed: string, timings: Record<str
 /** Build, pack, install (under a lock shared with concurrent runs) and find Node 24. */
 export async function prepareUiEnv(opts: PrepareUiEnvOptions = {}): Promise<UiEnv> {
   const log = opts.log ?? ((line: string) => console.log(`[ui] ${line}`));
-  const prefix = path.resolve(opts.prefix ?? process.env.UI_ENV_PREFIX ?? DEFAULT_UI_PREFIX);
+  const prefix = uiPrefix(opts.prefix);
   const skipBuild = opts.skipBuild ?? process.env.UI_SKIP_BUILD === '1';
   if (skipBuild && !existsSync(path.join(REPO_ROOT, 'dist', 'index.js'))) {
     throw new Error('UI_SKIP_BUILD=1 but dist/index.js does not exist: run npm run build first');
